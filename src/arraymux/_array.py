@@ -1,0 +1,331 @@
+"""``arraymux.Array``: a thin wrapper over one backend's native array."""
+
+from __future__ import annotations
+
+import math
+import operator
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from types import ModuleType
+
+    from ._devices import Device
+    from ._dtypes import DType
+
+__all__ = ["Array"]
+
+
+class Array:
+    """An array on one device of one backend.
+
+    ``Array`` wraps a native array (``numpy.ndarray``, ``torch.Tensor``, ``jax.Array``, ...)
+    without copying it. Operations route to the backend that holds it; mixing arrays of two
+    backends or devices raises an error that says how to move one. Make arrays with
+    :func:`arraymux.asarray` and the other creation functions, not with ``Array(...)``.
+
+    Examples
+    --------
+    >>> import arraymux as xp
+    >>> x = xp.asarray([1.0, 2.0, 3.0])
+    >>> x * 2 + 1
+    Array([3., 5., 7.], dtype=float64, device='numpy:cpu')
+    >>> x.device, x.dtype, x.shape
+    (Device('numpy:cpu'), arraymux.float64, (3,))
+    """
+
+    __slots__ = ("__weakref__", "_device", "_native")
+    _native: Any
+    _device: Device
+
+    # NumPy defers to our reflected operators instead of converting us.
+    __array_ufunc__ = None
+    __array_priority__ = 1000
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        raise TypeError(
+            "arraymux.Array cannot be constructed directly; use arraymux.asarray(obj, "
+            "device=...) to make an array (it wraps native arrays without copying)."
+        )
+
+    # -- attributes ---------------------------------------------------------------------------
+
+    @property
+    def native(self) -> Any:
+        """The wrapped native array (``numpy.ndarray``, ``torch.Tensor``, ``jax.Array``, ...)."""
+        return self._device._backend.normalize(self._native)
+
+    @property
+    def device(self) -> Device:
+        """The :class:`arraymux.Device` holding the array."""
+        return self._device
+
+    @property
+    def dtype(self) -> DType:
+        """The arraymux dtype of the array."""
+        return self._device._backend.dtype_from_native(self._native.dtype)
+
+    @property
+    def shape(self) -> tuple[int | None, ...]:
+        """The shape; ``None`` marks a dimension a lazy backend does not know yet."""
+        return tuple(
+            None if isinstance(n, float) and math.isnan(n) else (None if n is None else int(n))
+            for n in self._native.shape
+        )
+
+    @property
+    def ndim(self) -> int:
+        return len(self._native.shape)
+
+    @property
+    def size(self) -> int | None:
+        """Number of elements, or ``None`` if some dimension is unknown."""
+        shape = self.shape
+        if any(n is None for n in shape):
+            return None
+        return math.prod(shape)  # type: ignore[arg-type]
+
+    @property
+    def T(self) -> Array:
+        """Transpose of a 2-D array (use :attr:`mT` for stacks of matrices)."""
+        if self.ndim != 2:
+            raise ValueError(
+                f"Array.T needs a 2-D array, this one has {self.ndim} dimensions; "
+                "use x.mT or arraymux.permute_dims."
+            )
+        return _ops.permute_dims(self, (1, 0))
+
+    @property
+    def mT(self) -> Array:
+        """Transpose of the last two axes."""
+        return _ops.matrix_transpose(self)
+
+    def __array_namespace__(self, /, *, api_version: str | None = None) -> ModuleType:
+        from ._namespace import namespace
+
+        return namespace(api_version)  # type: ignore[no-any-return]
+
+    # -- conversion ---------------------------------------------------------------------------
+
+    def __bool__(self) -> bool:
+        return bool(self._native)
+
+    def __int__(self) -> int:
+        return int(self._native)
+
+    def __float__(self) -> float:
+        return float(self._native)
+
+    def __complex__(self) -> complex:
+        return complex(self._native)
+
+    def __index__(self) -> int:
+        return operator.index(self._native)
+
+    def __len__(self) -> int:
+        if self.ndim == 0:
+            raise TypeError("len() of a 0-d array")
+        n = self.shape[0]
+        if n is None:
+            raise TypeError("len() of an array whose first dimension is not known yet")
+        return n
+
+    def __iter__(self) -> Any:
+        if self.ndim == 0:
+            raise TypeError("iteration over a 0-d array")
+        return (self[i] for i in range(len(self)))
+
+    def __dlpack__(self, /, **kwargs: Any) -> Any:
+        return self.native.__dlpack__(**kwargs)
+
+    def __dlpack_device__(self) -> tuple[Any, int]:
+        return self.native.__dlpack_device__()  # type: ignore[no-any-return]
+
+    def __array__(self, dtype: Any = None, copy: bool | None = None) -> Any:
+        from ._transfer import host_array_for_numpy
+
+        return host_array_for_numpy(self, dtype, copy)
+
+    def to_device(
+        self, device: Device | str, /, *, stream: Any = None, copy: bool | None = None
+    ) -> Array:
+        """This array on ``device`` (any backend); see :func:`arraymux.to_device`."""
+        from ._transfer import to_device
+
+        return to_device(self, device, stream=stream, copy=copy)
+
+    def __repr__(self) -> str:
+        from ._transfer import repr_values
+
+        return f"Array({repr_values(self)}, dtype={self.dtype.name}, device='{self._device}')"
+
+    __str__ = __repr__
+
+    # -- indexing -----------------------------------------------------------------------------
+
+    def __getitem__(self, key: Any, /) -> Array:
+        d = self._device
+        return _wrap(self._native[_unwrap_key(key, d, "__getitem__")], d)
+
+    def __setitem__(self, key: Any, value: Any, /) -> None:
+        d = self._device
+        nkey = _unwrap_key(key, d, "__setitem__")
+        nvalue = _set_operand(d, value, "__setitem__", "value")
+        backend = d._backend
+        if backend.spec.mutable:
+            native = backend.normalize(self._native)
+            self._native = native
+            native[nkey] = nvalue
+        else:
+            self._native = backend.adapter.setitem(self._native, nkey, nvalue)
+
+    # -- shared state for pickling --------------------------------------------------------------
+
+    def __getstate__(self) -> tuple[Any, str]:
+        return self.native, str(self._device)
+
+    def __setstate__(self, state: tuple[Any, str]) -> None:
+        from ._devices import Device
+
+        self._native, self._device = state[0], Device(state[1])
+
+
+def _unwrap_key(key: Any, device: Device, fname: str) -> Any:
+    if type(key) is tuple:
+        return tuple(_unwrap_key_item(k, device, fname) for k in key)
+    return _unwrap_key_item(key, device, fname)
+
+
+def _unwrap_key_item(k: Any, device: Device, fname: str) -> Any:
+    if k is None or k is Ellipsis or isinstance(k, int | slice):
+        return k
+    return _set_operand(device, k, fname, "index")
+
+
+def _inplace(name: str) -> Any:
+    def op(self: Array, other: Any, /) -> Array:
+        result = getattr(_ops, name)(self, other)
+        if result.dtype is not self.dtype:
+            raise TypeError(
+                f"in-place {name} would change the dtype of the left operand from "
+                f"{self.dtype} to {result.dtype}; use x = arraymux.{name}(x, y) instead."
+            )
+        backend = self._device._backend
+        if backend.spec.mutable:
+            native = backend.normalize(self._native)
+            self._native = native
+            native[...] = result._native
+        else:
+            self._native = result._native
+        return self
+
+    op.__name__ = f"__i{_OPERATORS[name]}__"
+    return op
+
+
+def _binary_operator(name: str, reflected: bool) -> Any:
+    def op(self: Array, other: Any, /) -> Any:
+        if type(other) is not Array and not isinstance(other, bool | int | float | complex):
+            from ._backends import backend_of_type
+
+            if backend_of_type(type(other)) is None:
+                return NotImplemented
+        fn = getattr(_ops, name)
+        return fn(other, self) if reflected else fn(self, other)
+
+    op.__name__ = f"__{'r' if reflected else ''}{_OPERATORS[name]}__"
+    return op
+
+
+# Standard function name -> operator name.
+_OPERATORS = {
+    "add": "add",
+    "subtract": "sub",
+    "multiply": "mul",
+    "divide": "truediv",
+    "floor_divide": "floordiv",
+    "remainder": "mod",
+    "pow": "pow",
+    "matmul": "matmul",
+    "bitwise_and": "and",
+    "bitwise_or": "or",
+    "bitwise_xor": "xor",
+    "bitwise_left_shift": "lshift",
+    "bitwise_right_shift": "rshift",
+}
+_COMPARISONS = {
+    "equal": "eq",
+    "not_equal": "ne",
+    "less": "lt",
+    "less_equal": "le",
+    "greater": "gt",
+    "greater_equal": "ge",
+}
+_UNARY = {"negative": "neg", "positive": "pos", "abs": "abs", "bitwise_invert": "invert"}
+
+
+class _LazyOps:
+    """The dispatched functions, looked up on first use (they import this module)."""
+
+    def __getattr__(self, name: str) -> Any:
+        import arraymux
+
+        fn = getattr(arraymux, name) if "." not in name else None
+        if fn is None:
+            raise AttributeError(name)
+        setattr(self, name, fn)
+        return fn
+
+
+_ops: Any = _LazyOps()
+
+
+def _install_operators() -> None:
+    """Bind the operators to the hot-path functions of ``_dispatch``."""
+    from . import _dispatch
+
+    for name, op in _OPERATORS.items():
+        fast = _dispatch.binary(name)
+
+        def forward(self: Array, other: Any, /, _fast: Any = fast, _name: str = name) -> Any:
+            if type(other) is Array or isinstance(other, bool | int | float | complex):
+                return _fast(self, other)
+            from ._backends import backend_of_type
+
+            if backend_of_type(type(other)) is None:
+                return NotImplemented
+            return _fast(self, other)
+
+        forward.__name__ = f"__{op}__"
+        setattr(Array, f"__{op}__", forward)
+        setattr(Array, f"__r{op}__", _binary_operator(name, reflected=True))
+        setattr(Array, f"__i{op}__", _inplace(name))
+    for name, op in _COMPARISONS.items():
+        fast = _dispatch.binary(name)
+
+        def compare(self: Array, other: Any, /, _fast: Any = fast) -> Any:
+            if type(other) is Array or isinstance(other, bool | int | float | complex):
+                return _fast(self, other)
+            from ._backends import backend_of_type
+
+            if backend_of_type(type(other)) is None:
+                return NotImplemented
+            return _fast(self, other)
+
+        compare.__name__ = f"__{op}__"
+        setattr(Array, f"__{op}__", compare)
+    for name, op in _UNARY.items():
+        setattr(Array, f"__{op}__", _dispatch.unary(name))
+    Array.__hash__ = None  # type: ignore[assignment]
+
+
+def _wrap(native: Any, device: Device) -> Array:
+    out = object.__new__(Array)
+    out._native = native
+    out._device = device
+    return out
+
+
+def _set_operand(device: Device, other: Any, fname: str, pos: str) -> Any:
+    from ._dispatch import set_device_check
+
+    return set_device_check(device, other, fname, pos)

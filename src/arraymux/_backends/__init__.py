@@ -1,0 +1,333 @@
+"""The backend registry: data about each backend, loaded lazily.
+
+A :class:`BackendSpec` is plain data (names and strings); nothing is imported until a backend is
+first used. The quirks of each backend live in one small adapter module beside this file, named
+by ``BackendSpec.adapter``. Third-party backends register a ``BackendSpec`` through the
+``arraymux.backends`` entry-point group.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any
+
+from .._dtypes import ALL_DTYPES, DType
+from .._errors import BackendUnavailableError
+
+__all__ = ["Backend", "BackendSpec", "backend_of_type", "get_backend", "register", "specs"]
+
+
+@dataclass(frozen=True, slots=True)
+class BackendSpec:
+    """Everything arraymux knows about a backend before importing it.
+
+    Parameters
+    ----------
+    name
+        The backend's name as it appears in device strings (``"torch"``).
+    module
+        The library's top-level module (``"torch"``); its presence in ``sys.modules`` tells
+        whether an object can be one of its arrays.
+    array_types
+        ``(module, qualname)`` pairs naming the native array classes.
+    adapter
+        Module holding the backend's adapter (see ``_backends/_numpy.py`` for the interface).
+    extra
+        The ``pip install "arraymux[extra]"`` extra that installs it.
+    autodiff, jit
+        The engine behind transforms on this backend, or ``None``.
+    mutable
+        Whether its arrays support in-place updates.
+    lazy
+        Whether it builds a graph and computes on demand.
+    """
+
+    name: str
+    module: str
+    array_types: tuple[tuple[str, str], ...]
+    adapter: str
+    extra: str
+    distribution: str
+    autodiff: str | None = None
+    jit: str | None = None
+    mutable: bool = True
+    lazy: bool = False
+    aliases: tuple[str, ...] = ()
+
+    @property
+    def install_hint(self) -> str:
+        return f'pip install "arraymux[{self.extra}]"'
+
+
+_BUILTIN = (
+    BackendSpec(
+        "numpy",
+        "numpy",
+        (("numpy", "ndarray"),),
+        "arraymux._backends._numpy",
+        "all",
+        "numpy",
+        autodiff="torch (bridged)",
+        jit=None,
+    ),
+    BackendSpec(
+        "torch",
+        "torch",
+        (("torch", "Tensor"),),
+        "arraymux._backends._torch",
+        "torch",
+        "torch",
+        autodiff="torch.func",
+        jit="torch.compile",
+    ),
+    BackendSpec(
+        "jax",
+        "jax",
+        (("jax", "Array"), ("jax.core", "Tracer")),
+        "arraymux._backends._jax",
+        "jax",
+        "jax",
+        autodiff="jax",
+        jit="jax.jit",
+        mutable=False,
+    ),
+    BackendSpec(
+        "cupy",
+        "cupy",
+        (("cupy", "ndarray"),),
+        "arraymux._backends._cupy",
+        "cupy",
+        "cupy",
+        autodiff="torch (bridged)",
+        jit=None,
+    ),
+    BackendSpec(
+        "dask",
+        "dask",
+        (("dask.array", "Array"),),
+        "arraymux._backends._dask",
+        "dask",
+        "dask",
+        lazy=True,
+    ),
+    BackendSpec(
+        "array_api_strict",
+        "array_api_strict",
+        (("array_api_strict", "Array"),),
+        "arraymux._backends._strict",
+        "strict",
+        "array-api-strict",
+        aliases=("strict",),
+    ),
+)
+
+_SPECS: dict[str, BackendSpec] = {}
+_ALIASES: dict[str, str] = {}
+_entry_points_loaded = False
+
+
+def register(spec: BackendSpec) -> None:
+    """Register a backend. Later registrations of the same name replace earlier ones."""
+    _SPECS[spec.name] = spec
+    _ALIASES[spec.name] = spec.name
+    for alias in spec.aliases:
+        _ALIASES[alias] = spec.name
+    _BACKENDS.pop(spec.name, None)
+    _TYPE_CACHE.clear()
+
+
+def _load_entry_points() -> None:
+    global _entry_points_loaded
+    if _entry_points_loaded:
+        return
+    _entry_points_loaded = True
+    from importlib.metadata import entry_points
+
+    for ep in entry_points(group="arraymux.backends"):
+        spec = ep.load()
+        if callable(spec) and not isinstance(spec, BackendSpec):
+            spec = spec()
+        if not isinstance(spec, BackendSpec):
+            raise TypeError(
+                f"entry point {ep.name!r} in group 'arraymux.backends' must name a "
+                f"BackendSpec, got {type(spec).__name__}"
+            )
+        register(spec)
+
+
+def specs() -> tuple[BackendSpec, ...]:
+    """Every registered backend, built-in ones first."""
+    _load_entry_points()
+    return tuple(_SPECS.values())
+
+
+def canonical_name(name: str) -> str | None:
+    if name not in _ALIASES:
+        _load_entry_points()
+    return _ALIASES.get(name)
+
+
+class _FunctionTable(dict[str, Callable[..., Any]]):
+    """Name -> backend callable, filled on first use of each name."""
+
+    __slots__ = ("_backend",)
+
+    def __init__(self, backend: Backend) -> None:
+        super().__init__()
+        self._backend = backend
+
+    def __missing__(self, name: str) -> Callable[..., Any]:
+        fn = self._backend.resolve(name)
+        self[name] = fn
+        return fn
+
+
+@dataclass(eq=False)
+class Backend:
+    """A loaded backend: its namespace, adapter, function table and dtype maps."""
+
+    spec: BackendSpec
+    adapter: ModuleType
+    ns: Any
+    native_module: ModuleType
+    fns: _FunctionTable = field(init=False)
+    to_native_dtype: dict[DType, Any] = field(init=False)
+    from_native_dtype: dict[Any, DType] = field(init=False)
+    normalize: Callable[[Any], Any] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.fns = _FunctionTable(self)
+        self._overrides: dict[str, Callable[..., Any]] = self.adapter.overrides(self.ns)
+        self.to_native_dtype = {}
+        self.from_native_dtype = {}
+        for dt in ALL_DTYPES:
+            native = getattr(self.ns, dt.name, None)
+            if native is None:
+                continue
+            self.to_native_dtype[dt] = native
+            self.from_native_dtype[native] = dt
+        self.normalize = getattr(self.adapter, "normalize", _identity)
+
+    @property
+    def name(self) -> str:
+        return self.spec.name
+
+    def resolve(self, name: str) -> Callable[..., Any]:
+        """The callable behind a standard name (``"add"``, ``"linalg.inv"``)."""
+        if name in self._overrides:
+            return self._overrides[name]
+        obj: Any = self.ns
+        try:
+            for part in name.split("."):
+                obj = getattr(obj, part)
+        except AttributeError:
+            return _missing(self.spec.name, name)
+        return obj  # type: ignore[no-any-return]
+
+    def dtype_from_native(self, native: Any) -> DType:
+        try:
+            return self.from_native_dtype[native]
+        except (KeyError, TypeError):
+            pass
+        dt = self.adapter.dtype_from_native(native)
+        if dt is None:
+            raise TypeError(f"{self.name} dtype {native!r} has no arraymux equivalent")
+        return dt  # type: ignore[no-any-return]
+
+    def version(self) -> str:
+        return str(getattr(self.native_module, "__version__", "?"))
+
+
+def _identity(x: Any) -> Any:
+    return x
+
+
+def _missing(backend: str, name: str) -> Callable[..., Any]:
+    def fn(*args: Any, **kwargs: Any) -> Any:
+        raise NotImplementedError(
+            f"arraymux.{name} is not available on the {backend} backend "
+            f"(its namespace has no {name!r})."
+        )
+
+    return fn
+
+
+_BACKENDS: dict[str, Backend] = {}
+
+
+def get_backend(name: str) -> Backend:
+    """Load (once) and return a backend by name or alias."""
+    try:
+        return _BACKENDS[name]
+    except KeyError:
+        pass
+    canon = canonical_name(name)
+    if canon is None:
+        known = ", ".join(sorted(_SPECS))
+        raise ValueError(f"unknown backend {name!r}; the known backends are: {known}.")
+    if canon in _BACKENDS:
+        return _BACKENDS[canon]
+    spec = _SPECS[canon]
+    try:
+        native_module = importlib.import_module(spec.module)
+    except ImportError as e:
+        raise BackendUnavailableError(
+            f"the {spec.name} backend is not installed ({e}). Install it with: {spec.install_hint}"
+        ) from e
+    adapter = importlib.import_module(spec.adapter)
+    ns = adapter.namespace()
+    backend = Backend(spec, adapter, ns, native_module)
+    _BACKENDS[canon] = backend
+    if name != canon:
+        _BACKENDS[name] = backend
+    return backend
+
+
+def is_installed(name: str) -> bool:
+    spec = _SPECS.get(canonical_name(name) or "")
+    if spec is None:
+        return False
+    if spec.module in sys.modules:
+        return True
+    return importlib.util.find_spec(spec.module) is not None
+
+
+# type -> Backend (or None for "not an array of any backend"); filled on first sight of a type.
+_TYPE_CACHE: dict[type, Backend | None] = {}
+
+
+def backend_of_type(tp: type) -> Backend | None:
+    """The backend whose native array type ``tp`` is, without importing any backend."""
+    try:
+        return _TYPE_CACHE[tp]
+    except KeyError:
+        pass
+    found: Backend | None = None
+    for spec in specs():
+        for module, qualname in spec.array_types:
+            mod = sys.modules.get(module)
+            if mod is None:
+                continue
+            cls: Any = mod
+            try:
+                for part in qualname.split("."):
+                    cls = getattr(cls, part)
+            except AttributeError:
+                continue
+            if isinstance(cls, type) and issubclass(tp, cls):
+                found = get_backend(spec.name)
+                break
+        if found is not None:
+            break
+    _TYPE_CACHE[tp] = found
+    return found
+
+
+for _spec in _BUILTIN:
+    register(_spec)
+del _spec

@@ -1,0 +1,73 @@
+"""CuPy adapter (the interface is described in ``_numpy.py``). Places are GPU ordinals: ``cupy:0``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import array_api_compat.cupy as _xp
+import cupy
+
+from .. import _dtypes
+from ._numpy import dtype_from_numpy, raise_unknown_place
+
+
+def namespace() -> Any:
+    return _xp
+
+
+def overrides(ns: Any) -> dict[str, Any]:
+    return {}
+
+
+def places() -> list[str]:
+    try:
+        n = cupy.cuda.runtime.getDeviceCount()
+    except cupy.cuda.runtime.CUDARuntimeError:
+        return []
+    return [str(i) for i in range(n)]
+
+
+def parse_place(place: str | None) -> str:
+    if place in (None, ""):
+        place = str(cupy.cuda.runtime.getDevice()) if places() else "0"
+    place = place.removeprefix("cuda:").removeprefix("gpu:")
+    if place not in places():
+        raise_unknown_place("cupy", place, places())
+    return place
+
+
+def native_device(place: str) -> Any:
+    return cupy.cuda.Device(int(place))
+
+
+def place_of_device(native: Any) -> str:
+    return str(getattr(native, "id", native))
+
+
+def place_of(x: Any) -> str:
+    return str(x.device.id)
+
+
+def dtype_from_native(obj: Any) -> _dtypes.DType | None:
+    return dtype_from_numpy(obj)
+
+
+def supports_dtype(dtype: _dtypes.DType, place: str) -> bool:
+    return True
+
+
+def default_dtypes(place: str) -> dict[str, _dtypes.DType]:
+    return {
+        "real floating": _dtypes.float64,
+        "complex floating": _dtypes.complex128,
+        "integral": _dtypes.int64,
+        "indexing": _dtypes.int64,
+    }
+
+
+def scalar_operand(name: str, value: Any, other: Any, position: int) -> Any:
+    return value
+
+
+def to_numpy(x: Any) -> Any:
+    return x.get()

@@ -1,0 +1,72 @@
+"""Dask adapter (the interface is described in ``_numpy.py``).
+
+Dask arrays are lazy: arraymux builds the graph and computes only when a value is read
+(``to_numpy``, ``bool()``, ``float()``, ``repr``). The device string is plain ``"dask"``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import array_api_compat.dask.array as _xp
+
+from .. import _dtypes
+from ._numpy import dtype_from_numpy, raise_unknown_place
+
+
+def namespace() -> Any:
+    return _xp
+
+
+def overrides(ns: Any) -> dict[str, Any]:
+    return {}
+
+
+def places() -> list[str]:
+    return [""]
+
+
+def parse_place(place: str | None) -> str:
+    if place in (None, "", "cpu"):
+        return ""
+    raise_unknown_place("dask", place, ["cpu"])
+    raise AssertionError
+
+
+def native_device(place: str) -> Any:
+    return "cpu"
+
+
+def place_of_device(native: Any) -> str:
+    return ""
+
+
+def place_of(x: Any) -> str:
+    return ""
+
+
+def dtype_from_native(obj: Any) -> _dtypes.DType | None:
+    return dtype_from_numpy(obj)
+
+
+def supports_dtype(dtype: _dtypes.DType, place: str) -> bool:
+    return True
+
+
+def default_dtypes(place: str) -> dict[str, _dtypes.DType]:
+    return {
+        "real floating": _dtypes.float64,
+        "complex floating": _dtypes.complex128,
+        "integral": _dtypes.int64,
+        "indexing": _dtypes.int64,
+    }
+
+
+def scalar_operand(name: str, value: Any, other: Any, position: int) -> Any:
+    return value
+
+
+def to_numpy(x: Any) -> Any:
+    import numpy as np
+
+    return np.asarray(x.compute())

@@ -1,0 +1,121 @@
+"""NumPy adapter.
+
+Every adapter module provides the same functions:
+
+``namespace()``
+    the backend's Array API namespace;
+``overrides(ns)``
+    a dict of standard names to callables that replace the namespace's own (quirk fixes, or a
+    faster path whose semantics match the standard);
+``places()``
+    the device places this machine has (``["cpu"]``, ``["cpu", "cuda:0"]``, ...);
+``parse_place(place)``
+    the canonical place for a user's string (``None`` means the backend's default);
+``native_device(place)`` / ``place_of_device(native)``
+    between places and the backend's own device objects;
+``place_of(x)``
+    the place of a native array;
+``dtype_from_native(obj)``
+    an arraymux dtype for a native dtype-like object the plain mapping does not know, or None;
+``supports_dtype(dtype, place)``
+    whether arrays of that dtype can live there;
+``to_numpy(x)``
+    the array as a NumPy array on the host.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import array_api_compat.numpy as _xp
+import numpy as np
+
+from .. import _dtypes
+
+
+def namespace() -> Any:
+    return _xp
+
+
+def _ensure_array(x: Any) -> Any:
+    # NumPy returns scalars (np.float64, ...) from ufuncs and reductions on 0-d input; the
+    # standard wants 0-d arrays. Array keeps whatever it got and calls this where it matters.
+    return x if type(x) is np.ndarray else np.asarray(x)
+
+
+normalize = _ensure_array
+
+
+def overrides(ns: Any) -> dict[str, Any]:
+    return {}
+
+
+def places() -> list[str]:
+    return ["cpu"]
+
+
+def parse_place(place: str | None) -> str:
+    if place in (None, "", "cpu"):
+        return "cpu"
+    raise_unknown_place("numpy", place, places())
+    raise AssertionError
+
+
+def native_device(place: str) -> Any:
+    return "cpu"
+
+
+def place_of_device(native: Any) -> str:
+    if native == "cpu":
+        return "cpu"
+    raise ValueError(f"{native!r} is not a NumPy device")
+
+
+def place_of(x: Any) -> str:
+    return "cpu"
+
+
+def dtype_from_native(obj: Any) -> _dtypes.DType | None:
+    return dtype_from_numpy(obj)
+
+
+def dtype_from_numpy(obj: Any) -> _dtypes.DType | None:
+    """arraymux dtype of anything ``np.dtype`` understands (non-native byte order included)."""
+    try:
+        dt = np.dtype(obj)
+    except TypeError:
+        return None
+    if dt.kind in "biufc" and dt.name in _dtypes._BY_NAME:
+        return _dtypes._BY_NAME[dt.name]
+    return None
+
+
+def supports_dtype(dtype: _dtypes.DType, place: str) -> bool:
+    return True
+
+
+def to_numpy(x: Any) -> Any:
+    return _ensure_array(x)
+
+
+def raise_unknown_place(backend: str, place: object, existing: list[str]) -> None:
+    from .._errors import BackendUnavailableError
+
+    devs = ", ".join(f"{backend}:{p}" for p in existing) or "none"
+    raise BackendUnavailableError(
+        f"device {backend}:{place} does not exist on this machine; the {backend} devices here "
+        f"are: {devs}. arraymux.devices() lists every device."
+    )
+
+
+def default_dtypes(place: str) -> dict[str, _dtypes.DType]:
+    return {
+        "real floating": _dtypes.float64,
+        "complex floating": _dtypes.complex128,
+        "integral": _dtypes.int64,
+        "indexing": _dtypes.int64,
+    }
+
+
+def scalar_operand(name: str, value: Any, other: Any, position: int) -> Any:
+    return value

@@ -1,0 +1,77 @@
+"""array-api-strict adapter (the interface is described in ``_numpy.py``).
+
+array-api-strict is the standard's reference implementation. Its fake devices (``device1``,
+``device2``, and ``no_float64``/``no_x64`` which lack 64-bit dtypes) let the device-mismatch and
+unsupported-dtype paths be tested on a CPU-only machine.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import array_api_strict as _xp
+
+from .. import _dtypes
+from ._numpy import raise_unknown_place
+
+
+def namespace() -> Any:
+    return _xp
+
+
+def overrides(ns: Any) -> dict[str, Any]:
+    return {}
+
+
+def places() -> list[str]:
+    return [d._device for d in _xp.__array_namespace_info__().devices()]
+
+
+def parse_place(place: str | None) -> str:
+    if place in (None, "", "cpu"):
+        return "CPU_DEVICE"
+    if place not in places():
+        raise_unknown_place("array_api_strict", place, places())
+    return place
+
+
+def native_device(place: str) -> Any:
+    return _xp.Device(place)
+
+
+def place_of_device(native: Any) -> str:
+    return str(native._device)
+
+
+def place_of(x: Any) -> str:
+    return str(x.device._device)
+
+
+def dtype_from_native(obj: Any) -> _dtypes.DType | None:
+    return None
+
+
+def supports_dtype(dtype: _dtypes.DType, place: str) -> bool:
+    if place == "no_x64":
+        return dtype.bits < 64 or dtype is _dtypes.complex64
+    if place == "no_float64":
+        return dtype not in (_dtypes.float64, _dtypes.complex128)
+    return True
+
+
+def default_dtypes(place: str) -> dict[str, _dtypes.DType]:
+    info = _xp.__array_namespace_info__().default_dtypes(device=native_device(place))
+    return {k: _dtypes.DType(str(v).rsplit(".", 1)[-1]) for k, v in info.items()}
+
+
+def scalar_operand(name: str, value: Any, other: Any, position: int) -> Any:
+    return _xp.asarray(value, dtype=other.dtype, device=other.device)
+
+
+def to_numpy(x: Any) -> Any:
+    import numpy as np
+
+    cpu = _xp.Device("CPU_DEVICE")
+    if x.device != cpu:
+        x = x.to_device(cpu)
+    return np.asarray(x)

@@ -1,0 +1,171 @@
+"""PyTorch adapter (the interface is described in ``_numpy.py``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import array_api_compat.torch as _xp
+import torch
+
+from .. import _dtypes
+from ._numpy import raise_unknown_place
+
+# Binary functions whose torch callable matches the standard once both operands are tensors of
+# one dtype on one device. arraymux promotes before calling, so it can skip array-api-compat's
+# promotion wrappers (which cost about 1 us per call) and call torch directly.
+_SAME_DTYPE_BINARY = {
+    "add": torch.add,
+    "subtract": torch.subtract,
+    "multiply": torch.multiply,
+    "divide": torch.divide,
+    "equal": torch.eq,
+    "not_equal": torch.not_equal,
+    "greater": torch.greater,
+    "greater_equal": torch.greater_equal,
+    "less": torch.less,
+    "less_equal": torch.less_equal,
+    "maximum": torch.maximum,
+    "minimum": torch.minimum,
+    "atan2": torch.atan2,
+    "hypot": torch.hypot,
+    "logaddexp": torch.logaddexp,
+    "copysign": torch.copysign,
+    "nextafter": torch.nextafter,
+    "logical_and": torch.logical_and,
+    "logical_or": torch.logical_or,
+    "logical_xor": torch.logical_xor,
+    "matmul": torch.matmul,
+}
+
+# Binary functions that take a Python number as their second operand.
+_SCALAR_RIGHT = frozenset(
+    {
+        "add",
+        "subtract",
+        "multiply",
+        "divide",
+        "pow",
+        "remainder",
+        "floor_divide",
+        "equal",
+        "not_equal",
+        "greater",
+        "greater_equal",
+        "less",
+        "less_equal",
+        "copysign",
+    }
+)
+
+_compat_sum = _xp.sum
+
+
+def _sum(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Any:
+    if axis is None and dtype is None and not keepdims and x.dtype.is_floating_point:
+        return torch.sum(x)
+    return _compat_sum(x, axis=axis, dtype=dtype, keepdims=keepdims)
+
+
+def namespace() -> Any:
+    return _xp
+
+
+def overrides(ns: Any) -> dict[str, Any]:
+    out: dict[str, Any] = dict(_SAME_DTYPE_BINARY)
+    out["sum"] = _sum
+    return out
+
+
+def scalar_operand(name: str, value: Any, other: Any, position: int) -> Any:
+    """A Python scalar made ready to meet ``other`` (a tensor) in ``name``."""
+    if position == 1 and name in _SCALAR_RIGHT:
+        return value
+    return torch.tensor(value, dtype=other.dtype, device=other.device)
+
+
+def places() -> list[str]:
+    out = ["cpu"]
+    if torch.cuda.is_available():
+        out += [f"cuda:{i}" for i in range(torch.cuda.device_count())]
+    mps = getattr(torch.backends, "mps", None)
+    if mps is not None and mps.is_available():
+        out.append("mps")
+    xpu = getattr(torch, "xpu", None)
+    if xpu is not None and xpu.is_available():
+        out += [f"xpu:{i}" for i in range(xpu.device_count())]
+    return out
+
+
+def parse_place(place: str | None) -> str:
+    if place in (None, "", "cpu"):
+        return "cpu"
+    if place == "meta":
+        return "meta"
+    try:
+        dev = torch.device(place)
+    except (RuntimeError, TypeError):
+        raise ValueError(f"{place!r} is not a torch device") from None
+    return _check(place_of_device(dev), place)
+
+
+def _check(canon: str, given: object) -> str:
+    if canon not in places():
+        raise_unknown_place("torch", given, places())
+    return canon
+
+
+def native_device(place: str) -> Any:
+    return torch.device(place)
+
+
+def place_of_device(native: Any) -> str:
+    dev = torch.device(native)
+    if dev.type in ("cpu", "meta", "mps"):
+        return dev.type
+    index = dev.index
+    if index is None:
+        index = getattr(torch, dev.type).current_device()
+    return f"{dev.type}:{index}"
+
+
+def place_of(x: Any) -> str:
+    dev = x.device
+    if dev.type == "cpu":
+        return "cpu"
+    return place_of_device(dev)
+
+
+def dtype_from_native(obj: Any) -> _dtypes.DType | None:
+    if isinstance(obj, torch.dtype):
+        return None
+    from ._numpy import dtype_from_numpy
+
+    return dtype_from_numpy(obj)
+
+
+def supports_dtype(dtype: _dtypes.DType, place: str) -> bool:
+    if place == "mps":
+        return dtype.bits < 64 or dtype.kind in ("signed integer", "unsigned integer")
+    return True
+
+
+def default_dtypes(place: str) -> dict[str, _dtypes.DType]:
+    f = torch.get_default_dtype()
+    real = _dtypes.float64 if f == torch.float64 else _dtypes.float32
+    cplx = _dtypes.complex128 if real is _dtypes.float64 else _dtypes.complex64
+    return {
+        "real floating": real,
+        "complex floating": cplx,
+        "integral": _dtypes.int64,
+        "indexing": _dtypes.int64,
+    }
+
+
+def to_numpy(x: Any) -> Any:
+    if x.requires_grad:
+        x = x.detach()
+    if x.is_conj():
+        x = x.resolve_conj()
+    if x.is_neg():
+        x = x.resolve_neg()
+    return x.cpu().numpy()

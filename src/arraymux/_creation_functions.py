@@ -1,0 +1,215 @@
+"""Creation functions of the Array API standard, dispatched to the array's backend."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ._array import Array
+from ._devices import Device, device_of_native, get_default_device
+from ._dispatch import (
+    as_dtype,
+    creation,
+    first,
+    generic,
+    mismatch,
+    native_dtype,
+    not_an_array,
+    operand,
+    unsupported,
+    wrap,
+)
+
+__all__ = [
+    "asarray",
+    "empty_like",
+    "from_dlpack",
+    "full_like",
+    "ones_like",
+    "zeros_like",
+    "arange",
+    "empty",
+    "eye",
+    "full",
+    "linspace",
+    "meshgrid",
+    "ones",
+    "tril",
+    "triu",
+    "zeros",
+]
+
+arange = creation("arange")
+empty = creation("empty")
+eye = creation("eye")
+full = creation("full")
+linspace = creation("linspace")
+ones = creation("ones")
+zeros = creation("zeros")
+tril = first("tril")
+triu = first("triu")
+meshgrid = generic("meshgrid")
+
+
+def asarray(
+    obj: Any, /, *, dtype: Any = None, device: Any = None, copy: bool | None = None
+) -> Array:
+    """Make an arraymux Array from an array, a Python scalar or nested sequence, or a buffer.
+
+    A native array (``numpy.ndarray``, ``torch.Tensor``, ``jax.Array``, ...) is wrapped without
+    copying, on its own backend and device, unless ``device=``, ``dtype=`` or ``copy=True``
+    asks for something else. Python data goes to ``device=``, else to the default device.
+
+    Parameters
+    ----------
+    obj
+        An Array, a native array, a Python scalar, a nested sequence, or a buffer.
+    dtype
+        An arraymux dtype (``arraymux.float32``), a backend's dtype, or None to keep the
+        input's dtype (or use the device's default for Python data).
+    device
+        A :class:`Device` or device string; None keeps a native array where it is and sends
+        Python data to the default device.
+    copy
+        True always copies, False never copies (and raises if it must), None copies only
+        when needed.
+
+    Raises
+    ------
+    UnsupportedDTypeError
+        The device cannot hold the dtype (float64 on JAX with x64 off), instead of narrowing.
+    TypeError
+        ``obj`` cannot be made into an array of a standard dtype.
+
+    Examples
+    --------
+    >>> import arraymux as xp
+    >>> import numpy as np
+    >>> a = np.arange(3.0)
+    >>> x = xp.asarray(a)          # wraps, no copy
+    >>> x.native is a
+    True
+    >>> xp.asarray([1, 2], dtype=xp.int8)
+    Array([1, 2], dtype=int8, device='numpy:cpu')
+    """
+    target = None if device is None else Device(device)
+    op = operand(obj)
+    if op is not None:
+        native, src = op
+        if target is not None and target is not src:
+            from ._transfer import to_device
+
+            moved = to_device(wrap(native, src), target, copy=copy)
+            if dtype is None:
+                return moved
+            return asarray(moved, dtype=dtype, copy=False if copy is not None else None)
+        if dtype is None and not copy:
+            return obj if type(obj) is Array else wrap(native, src)
+        kwargs: dict[str, Any] = {"copy": copy}
+        if dtype is not None:
+            kwargs["dtype"] = native_dtype(dtype, src, "asarray")
+        return wrap(src._fns["asarray"](native, **kwargs), src)
+    d = target if target is not None else get_default_device()
+    if type(obj) is str or type(obj) is bytes or obj is None:
+        raise TypeError(
+            f"arraymux.asarray: cannot make an array of a {type(obj).__name__}; pass numbers, "
+            "nested sequences of numbers, a buffer, or an array."
+        )
+    obj = _unwrap_nested(obj, d)
+    ndt = None if dtype is None else native_dtype(dtype, d, "asarray")
+    src_dtype = getattr(obj, "dtype", None)
+    if ndt is None and src_dtype is not None:
+        src_dt = as_dtype(src_dtype)
+        if not d.supports(src_dt):
+            raise unsupported(src_dt, d, "asarray")
+    r = d._fns["asarray"](obj, dtype=ndt, device=d.native, copy=copy)
+    try:
+        d._backend.dtype_from_native(r.dtype)
+    except TypeError:
+        raise TypeError(
+            f"arraymux.asarray: {type(obj).__name__} data makes a {r.dtype} array, which is not "
+            "a dtype of the standard."
+        ) from None
+    return wrap(r, d)
+
+
+def _unwrap_nested(obj: Any, device: Device) -> Any:
+    """Replace arraymux Arrays inside nested lists/tuples by Python scalars (0-d) or natives."""
+    if isinstance(obj, list | tuple):
+        if any(isinstance(o, list | tuple) or type(o) is Array for o in obj):
+            return [_unwrap_nested(o, device) for o in obj]
+        return obj
+    if type(obj) is Array:
+        if obj.ndim == 0:
+            return obj._device._backend.adapter.to_numpy(obj._native).item()
+        if obj._device is not device:
+            raise mismatch("asarray", "obj", obj._device, "device", device)
+        return obj.native
+    return obj
+
+
+def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None) -> Array:
+    """An Array sharing memory with any object that implements ``__dlpack__``.
+
+    The result belongs to the backend of ``device=`` (default: the default device's backend)
+    and lives where the producer's memory lives unless ``device=`` says otherwise.
+
+    Examples
+    --------
+    >>> import arraymux as xp
+    >>> import numpy as np
+    >>> xp.from_dlpack(np.arange(3)).device
+    Device('numpy:cpu')
+    """
+    target = get_default_device() if device is None else Device(device)
+    producer = x._native if type(x) is Array else x
+    if not hasattr(producer, "__dlpack__"):
+        raise TypeError(
+            f"arraymux.from_dlpack: {type(x).__name__} does not implement __dlpack__; "
+            "use arraymux.asarray instead."
+        )
+    kwargs: dict[str, Any] = {}
+    if copy is not None:
+        kwargs["copy"] = copy
+    if device is not None:
+        kwargs["device"] = target.native
+    r = target._backend.ns.from_dlpack(producer, **kwargs)
+    return wrap(r, device_of_native(target._backend, r))
+
+
+def _like(name: str, make: str) -> Any:
+    def fn(x: Any, /, *args: Any, dtype: Any = None, device: Any = None) -> Array:
+        op = operand(x)
+        if op is None:
+            raise not_an_array(name, 0, x)
+        native, src = op
+        d = src if device is None else Device(device)
+        if d._backend is not src._backend:
+            dt = dtype if dtype is not None else src._backend.dtype_from_native(native.dtype)
+            shape = tuple(native.shape)
+            maker = {"empty_like": empty, "zeros_like": zeros, "ones_like": ones}.get(name)
+            if maker is not None:
+                return maker(shape, dtype=dt, device=d)
+            return full(shape, *args, dtype=dt, device=d)
+        kwargs: dict[str, Any] = {}
+        if dtype is not None:
+            kwargs["dtype"] = native_dtype(dtype, d, name)
+        if device is not None:
+            kwargs["device"] = d.native
+        return wrap(d._fns[name](native, *args, **kwargs), d)
+
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = (
+        f"``{name}`` of the Array API standard: like ``{make}``, with the shape of ``x``.\n\n"
+        "Runs on the backend and device of ``x``, or on ``device=`` when given (another "
+        "backend included).\n\n"
+        "Examples\n--------\n>>> import arraymux as xp\n"
+        f">>> xp.{name}(xp.asarray([1.0, 2.0]){', 7' if name == 'full_like' else ''}).shape\n"
+        "(2,)\n"
+    )
+    return fn
+
+
+empty_like = _like("empty_like", "empty")
+full_like = _like("full_like", "full")
+ones_like = _like("ones_like", "ones")
+zeros_like = _like("zeros_like", "zeros")

@@ -1,0 +1,196 @@
+"""Data type functions of the Array API standard.
+
+Promotion (:func:`result_type`, :func:`can_cast`) is computed by arraymux from the standard's
+table, so it is the same on every backend.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from . import _dtypes
+from ._array import Array
+from ._devices import Device
+from ._dispatch import as_dtype, dtype_of, native_dtype, not_an_array, operand, wrap
+from ._dtypes import DType
+
+__all__ = [
+    "astype",
+    "can_cast",
+    "finfo",
+    "finfo_object",
+    "iinfo",
+    "iinfo_object",
+    "isdtype",
+    "result_type",
+]
+
+
+def _dtype_arg(x: Any) -> DType:
+    if type(x) is Array:
+        return x.dtype
+    op = operand(x)
+    if op is not None:
+        return dtype_of(*op)
+    return as_dtype(x)
+
+
+def astype(x: Any, dtype: Any, /, *, copy: bool = True, device: Any = None) -> Array:
+    """``x`` cast to ``dtype`` (and moved to ``device=`` if given).
+
+    Raises
+    ------
+    UnsupportedDTypeError
+        The device cannot hold ``dtype``.
+
+    Examples
+    --------
+    >>> import arraymux as xp
+    >>> xp.astype(xp.asarray([1.7, -2.5]), xp.int32)
+    Array([ 1, -2], dtype=int32, device='numpy:cpu')
+    """
+    op = operand(x)
+    if op is None:
+        raise not_an_array("astype", 0, x)
+    native, d = op
+    target = d if device is None else Device(device)
+    if target is not d:
+        from ._transfer import to_device
+
+        moved = to_device(wrap(native, d), target)
+        return astype(moved, dtype, copy=False)
+    ndt = native_dtype(dtype, d, "astype")
+    return wrap(d._fns["astype"](native, ndt, copy=copy), d)
+
+
+def can_cast(from_: Any, to: Any, /) -> bool:
+    """Whether the standard's promotion rules allow casting ``from_`` to ``to``.
+
+    Examples
+    --------
+    >>> import arraymux as xp
+    >>> xp.can_cast(xp.int8, xp.int16), xp.can_cast(xp.float64, xp.float32)
+    (True, False)
+    """
+    a, b = _dtype_arg(from_), as_dtype(to)
+    if a is b:
+        return True
+    return _dtypes.PROMOTION_TABLE.get((a, b)) is b
+
+
+def result_type(*arrays_and_dtypes: Any) -> DType:
+    """The dtype the standard's promotion rules give for the arguments.
+
+    Python scalars take part as the standard says: they adopt the dtype of the arrays/dtypes
+    they meet when their kind allows it.
+
+    Examples
+    --------
+    >>> import arraymux as xp
+    >>> xp.result_type(xp.int8, xp.uint8)
+    arraymux.int16
+    >>> xp.result_type(xp.float32, 1.0)
+    arraymux.float32
+    """
+    dtypes: list[DType] = []
+    scalars: list[Any] = []
+    for a in arrays_and_dtypes:
+        if isinstance(a, bool | int | float | complex):
+            scalars.append(a)
+        else:
+            dtypes.append(_dtype_arg(a))
+    if not dtypes:
+        raise ValueError("result_type needs at least one array or dtype")
+    result = dtypes[0]
+    for dt in dtypes[1:]:
+        result = _dtypes.promote(result, dt)
+    for s in scalars:
+        kind = _dtypes.python_scalar_kind(s)
+        assert kind is not None
+        if _dtypes.kind_rank(kind) > _dtypes.kind_rank(result.kind):
+            raise TypeError(
+                f"result_type: a Python {type(s).__name__} does not fit {result} by the "
+                "standard's rules; pass a dtype instead."
+            )
+    return result
+
+
+def isdtype(dtype: Any, kind: Any) -> bool:
+    """Whether ``dtype`` is of ``kind`` (a dtype, a kind name, or a tuple of them).
+
+    Examples
+    --------
+    >>> import arraymux as xp
+    >>> xp.isdtype(xp.float32, "real floating"), xp.isdtype(xp.int8, ("bool", xp.int8))
+    (True, True)
+    """
+    dt = as_dtype(dtype)
+    if isinstance(kind, tuple):
+        return any(isdtype(dt, k) for k in kind)
+    if isinstance(kind, str):
+        try:
+            return dt.kind in _dtypes.KIND_GROUPS[kind]
+        except KeyError:
+            raise ValueError(
+                f"unknown dtype kind {kind!r}; the kinds are {', '.join(_dtypes.KIND_GROUPS)}"
+            ) from None
+    return dt is as_dtype(kind)
+
+
+@dataclass(frozen=True)
+class finfo_object:
+    """Machine limits of a floating-point dtype (returned by :func:`finfo`)."""
+
+    bits: int
+    eps: float
+    max: float
+    min: float
+    smallest_normal: float
+    dtype: DType
+
+
+@dataclass(frozen=True)
+class iinfo_object:
+    """Machine limits of an integer dtype (returned by :func:`iinfo`)."""
+
+    bits: int
+    max: int
+    min: int
+    dtype: DType
+
+
+def finfo(type: Any, /) -> finfo_object:
+    """Limits of a floating-point dtype (complex: those of its real part).
+
+    Examples
+    --------
+    >>> import arraymux as xp
+    >>> xp.finfo(xp.float32).bits
+    32
+    """
+    import numpy as np
+
+    dt = _dtype_arg(type)
+    if dt.kind not in ("real floating", "complex floating"):
+        raise TypeError(f"finfo needs a floating-point dtype, got {dt}")
+    f = np.finfo(dt.name)
+    return finfo_object(
+        int(f.bits), float(f.eps), float(f.max), float(f.min), float(f.smallest_normal), dt
+    )
+
+
+def iinfo(type: Any, /) -> iinfo_object:
+    """Limits of an integer dtype.
+
+    Examples
+    --------
+    >>> import arraymux as xp
+    >>> xp.iinfo(xp.int8).max
+    127
+    """
+    dt = _dtype_arg(type)
+    if dt.kind not in ("signed integer", "unsigned integer"):
+        raise TypeError(f"iinfo needs an integer dtype, got {dt}")
+    lo, hi = _dtypes.int_range(dt)
+    return iinfo_object(dt.bits, hi, lo, dt)

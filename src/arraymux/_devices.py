@@ -1,0 +1,279 @@
+"""Devices: a backend plus a place, such as ``torch:cuda:1`` - and the default device."""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import os
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from ._backends import Backend, canonical_name, get_backend, is_installed, specs
+
+if TYPE_CHECKING:
+    from ._dtypes import DType
+
+__all__ = ["Device", "default_device", "devices", "get_default_device", "set_default_device"]
+
+_VALID_FORMS = (
+    '"numpy" or "numpy:cpu"; "torch:cpu", "torch:cuda", "torch:cuda:1", "torch:mps"; '
+    '"jax:cpu", "jax:cpu:0", "jax:gpu:0"; "cupy", "cupy:0"; "dask"; '
+    '"array_api_strict", "array_api_strict:device1"'
+)
+
+
+class Device:
+    """A device: a backend and a place on it, e.g. ``Device("torch:cuda:1")``.
+
+    Devices are immutable and interned: ``Device("numpy") is Device("numpy:cpu")``. Creating
+    one checks that the backend is installed and that the place exists here.
+
+    Parameters
+    ----------
+    spec
+        A string ``"backend[:place]"``, another ``Device``, or a backend's own device object
+        (``torch.device("cuda:0")``, a JAX device, ``cupy.cuda.Device(0)``, ...).
+
+    Raises
+    ------
+    ValueError
+        The string is malformed or names an unknown backend.
+    BackendUnavailableError
+        The backend is not installed, or the place does not exist on this machine.
+
+    Examples
+    --------
+    >>> import arraymux as xp
+    >>> d = xp.Device("numpy")
+    >>> d
+    Device('numpy:cpu')
+    >>> d.backend, str(d)
+    ('numpy', 'numpy:cpu')
+    """
+
+    __slots__ = ("__weakref__", "_backend", "_fns", "_hash", "_name", "_native", "_place", "_str")
+
+    _backend: Backend
+    _fns: Any
+    _name: str
+    _place: str
+    _str: str
+    _hash: int
+    _native: Any
+
+    def __new__(cls, spec: str | Device | Any) -> Device:
+        if type(spec) is Device:
+            return spec
+        try:
+            return _INTERNED[spec]
+        except (KeyError, TypeError):
+            pass
+        if isinstance(spec, str):
+            dev = _parse(spec)
+        else:
+            dev = _from_native_device(spec)
+        try:
+            _INTERNED[spec] = dev
+        except TypeError:
+            pass
+        return dev
+
+    @classmethod
+    def _make(cls, backend: Backend, place: str) -> Device:
+        text = f"{backend.name}:{place}" if place else backend.name
+        try:
+            return _INTERNED[text]
+        except KeyError:
+            pass
+        self = object.__new__(cls)
+        object.__setattr__(self, "_backend", backend)
+        object.__setattr__(self, "_fns", backend.fns)
+        object.__setattr__(self, "_name", backend.name)
+        object.__setattr__(self, "_place", place)
+        object.__setattr__(self, "_str", text)
+        object.__setattr__(self, "_hash", hash(text))
+        object.__setattr__(self, "_native", None)
+        _INTERNED[text] = self
+        return self
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("arraymux.Device is immutable")
+
+    @property
+    def backend(self) -> str:
+        """The backend's name: ``"numpy"``, ``"torch"``, ``"jax"``, ``"cupy"``, ``"dask"``, ..."""
+        return self._name
+
+    @property
+    def place(self) -> str:
+        """The part after the backend: ``"cpu"``, ``"cuda:1"``, ``"gpu:0"``, ``"0"``, or ``""``."""
+        return self._place
+
+    @property
+    def native(self) -> Any:
+        """The backend's own device object (``torch.device``, a JAX device, ...)."""
+        nat = self._native
+        if nat is None:
+            nat = self._backend.adapter.native_device(self._place)
+            object.__setattr__(self, "_native", nat)
+        return nat
+
+    @property
+    def namespace(self) -> Any:
+        """The backend's own Array API namespace (from array-api-compat where needed)."""
+        return self._backend.ns
+
+    def supports(self, dtype: DType) -> bool:
+        """Whether arrays of ``dtype`` can live on this device."""
+        return bool(self._backend.adapter.supports_dtype(dtype, self._place))
+
+    def __repr__(self) -> str:
+        return f"Device({self._str!r})"
+
+    def __str__(self) -> str:
+        return self._str
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is Device:
+            return self is other or self._str == other._str
+        if isinstance(other, str):
+            try:
+                return Device(other) is self
+            except (ValueError, LookupError, RuntimeError):
+                return False
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        return Device, (self._str,)
+
+
+_INTERNED: dict[Any, Device] = {}
+
+
+def _parse(spec: str) -> Device:
+    text = spec.strip()
+    name, sep, place = text.partition(":")
+    if not name or (sep and not place) or " " in text:
+        raise ValueError(f"malformed device string {spec!r}; valid forms are {_VALID_FORMS}.")
+    canon = canonical_name(name)
+    if canon is None:
+        known = ", ".join(s.name for s in specs())
+        raise ValueError(
+            f"malformed device string {spec!r}: unknown backend {name!r} (known: {known}); "
+            f"valid forms are {_VALID_FORMS}."
+        )
+    backend = get_backend(canon)
+    try:
+        canon_place = backend.adapter.parse_place(place or None)
+    except ValueError as e:
+        raise ValueError(
+            f"malformed device string {spec!r}: {e}; valid forms are {_VALID_FORMS}."
+        ) from None
+    return Device._make(backend, canon_place)
+
+
+def _from_native_device(obj: Any) -> Device:
+    module = type(obj).__module__.split(".")[0]
+    for spec in specs():
+        if spec.module.split(".")[0] == module or (module == "jaxlib" and spec.name == "jax"):
+            backend = get_backend(spec.name)
+            place = backend.adapter.place_of_device(obj)
+            return Device._make(backend, backend.adapter.parse_place(place or None))
+    raise TypeError(
+        f"{obj!r} is not a device: pass a string such as 'torch:cuda:0', an arraymux.Device, "
+        "or a backend's own device object."
+    )
+
+
+def device_of_native(backend: Backend, x: Any) -> Device:
+    """The Device of a native array of ``backend``."""
+    return Device._make(backend, backend.adapter.place_of(x))
+
+
+def devices(backend: str | None = None) -> list[Device]:
+    """Every device this machine has, over every installed backend (or one backend).
+
+    Examples
+    --------
+    >>> import arraymux as xp
+    >>> Device = xp.Device
+    >>> Device("numpy:cpu") in xp.devices()
+    True
+    """
+    names = [backend] if backend is not None else [s.name for s in specs()]
+    out: list[Device] = []
+    for name in names:
+        if backend is None and not is_installed(name):
+            continue
+        try:
+            b = get_backend(name)
+        except Exception:
+            if backend is not None:
+                raise
+            continue
+        out += [Device._make(b, p) for p in b.adapter.places()]
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# The default device
+
+_DEFAULT: contextvars.ContextVar[Device | None] = contextvars.ContextVar(
+    "arraymux_default_device", default=None
+)
+_EMBEDDED_DEFAULT = "numpy:cpu"
+_process_default: Device | None = None
+
+
+def get_default_device() -> Device:
+    """The device creation functions use when no ``device=`` is given.
+
+    In order: the innermost ``with arraymux.default_device(...)``, the last
+    :func:`set_default_device`, the ``ARRAYMUX_DEVICE`` environment variable, and ``numpy:cpu``.
+    """
+    dev = _DEFAULT.get()
+    if dev is not None:
+        return dev
+    global _process_default
+    if _process_default is None:
+        _process_default = Device(os.environ.get("ARRAYMUX_DEVICE") or _EMBEDDED_DEFAULT)
+    return _process_default
+
+
+def set_default_device(device: str | Device | None) -> None:
+    """Set the default device for this process (``None`` restores the environment's/embedded).
+
+    Examples
+    --------
+    >>> import arraymux as xp
+    >>> xp.set_default_device("numpy")
+    >>> xp.zeros(2).device
+    Device('numpy:cpu')
+    """
+    global _process_default
+    _process_default = None if device is None else Device(device)
+    _DEFAULT.set(None)
+
+
+@contextlib.contextmanager
+def default_device(device: str | Device) -> Iterator[Device]:
+    """Use ``device`` as the default inside a ``with`` block.
+
+    The setting is a context variable, so threads and asyncio tasks each see their own.
+
+    Examples
+    --------
+    >>> import arraymux as xp
+    >>> with xp.default_device("numpy:cpu") as d:
+    ...     xp.ones(3).device == d
+    True
+    """
+    dev = Device(device)
+    token = _DEFAULT.set(dev)
+    try:
+        yield dev
+    finally:
+        _DEFAULT.reset(token)

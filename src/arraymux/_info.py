@@ -1,0 +1,62 @@
+"""``__array_namespace_info__``: what arraymux and this machine offer."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import _dtypes
+from ._devices import Device, devices, get_default_device
+
+__all__ = ["__array_namespace_info__"]
+
+
+class Info:
+    """The inspection namespace of the standard, over every backend.
+
+    Examples
+    --------
+    >>> import arraymux as xp
+    >>> info = xp.__array_namespace_info__()
+    >>> info.default_dtypes(device="numpy")["real floating"]
+    arraymux.float64
+    """
+
+    __module__ = "arraymux"
+
+    def capabilities(self) -> dict[str, Any]:
+        """Boolean indexing and data-dependent shapes (true for the default device's backend,
+        false on lazy backends); ``max dimensions`` is None (no fixed limit)."""
+        lazy = get_default_device()._backend.spec.lazy
+        return {
+            "boolean indexing": not lazy,
+            "data-dependent shapes": not lazy,
+            "max dimensions": None,
+        }
+
+    def default_device(self) -> Device:
+        return get_default_device()
+
+    def devices(self) -> list[Device]:
+        return devices()
+
+    def default_dtypes(self, *, device: Any = None) -> dict[str, _dtypes.DType]:
+        d = get_default_device() if device is None else Device(device)
+        return dict(d._backend.adapter.default_dtypes(d._place))
+
+    def dtypes(self, *, device: Any = None, kind: Any = None) -> dict[str, _dtypes.DType]:
+        d = get_default_device() if device is None else Device(device)
+        out = {dt.name: dt for dt in _dtypes.ALL_DTYPES if d.supports(dt)}
+        if kind is None:
+            return out
+        kinds = kind if isinstance(kind, tuple) else (kind,)
+        groups: set[str] = set()
+        for k in kinds:
+            try:
+                groups |= _dtypes.KIND_GROUPS[k]
+            except KeyError:
+                raise ValueError(f"unknown dtype kind {k!r}") from None
+        return {n: dt for n, dt in out.items() if dt.kind in groups}
+
+
+def __array_namespace_info__() -> Info:
+    return Info()
