@@ -102,7 +102,7 @@ class Array:
     def __array_namespace__(self, /, *, api_version: str | None = None) -> ModuleType:
         from ._namespace import namespace
 
-        return namespace(api_version)  # type: ignore[no-any-return]
+        return namespace(api_version)
 
     # -- conversion ---------------------------------------------------------------------------
 
@@ -132,13 +132,14 @@ class Array:
     def __iter__(self) -> Any:
         if self.ndim == 0:
             raise TypeError("iteration over a 0-d array")
-        return (self[i] for i in range(len(self)))
+        # (i, ...) rather than i: the standard leaves indexing fewer axes than ndim unspecified.
+        return (self[i, ...] for i in range(len(self)))
 
     def __dlpack__(self, /, **kwargs: Any) -> Any:
         return self.native.__dlpack__(**kwargs)
 
     def __dlpack_device__(self) -> tuple[Any, int]:
-        return self.native.__dlpack_device__()  # type: ignore[no-any-return]
+        return self.native.__dlpack_device__()
 
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> Any:
         from ._transfer import host_array_for_numpy
@@ -222,20 +223,6 @@ def _inplace(name: str) -> Any:
     return op
 
 
-def _binary_operator(name: str, reflected: bool) -> Any:
-    def op(self: Array, other: Any, /) -> Any:
-        if type(other) is not Array and not isinstance(other, bool | int | float | complex):
-            from ._backends import backend_of_type
-
-            if backend_of_type(type(other)) is None:
-                return NotImplemented
-        fn = getattr(_ops, name)
-        return fn(other, self) if reflected else fn(self, other)
-
-    op.__name__ = f"__{'r' if reflected else ''}{_OPERATORS[name]}__"
-    return op
-
-
 # Standard function name -> operator name.
 _OPERATORS = {
     "add": "add",
@@ -284,35 +271,11 @@ def _install_operators() -> None:
     from . import _dispatch
 
     for name, op in _OPERATORS.items():
-        fast = _dispatch.binary(name)
-
-        def forward(self: Array, other: Any, /, _fast: Any = fast, _name: str = name) -> Any:
-            if type(other) is Array or isinstance(other, bool | int | float | complex):
-                return _fast(self, other)
-            from ._backends import backend_of_type
-
-            if backend_of_type(type(other)) is None:
-                return NotImplemented
-            return _fast(self, other)
-
-        forward.__name__ = f"__{op}__"
-        setattr(Array, f"__{op}__", forward)
-        setattr(Array, f"__r{op}__", _binary_operator(name, reflected=True))
+        setattr(Array, f"__{op}__", _dispatch.binary(name, operator=True))
+        setattr(Array, f"__r{op}__", _dispatch.reflected(name))
         setattr(Array, f"__i{op}__", _inplace(name))
     for name, op in _COMPARISONS.items():
-        fast = _dispatch.binary(name)
-
-        def compare(self: Array, other: Any, /, _fast: Any = fast) -> Any:
-            if type(other) is Array or isinstance(other, bool | int | float | complex):
-                return _fast(self, other)
-            from ._backends import backend_of_type
-
-            if backend_of_type(type(other)) is None:
-                return NotImplemented
-            return _fast(self, other)
-
-        compare.__name__ = f"__{op}__"
-        setattr(Array, f"__{op}__", compare)
+        setattr(Array, f"__{op}__", _dispatch.binary(name, operator=True))
     for name, op in _UNARY.items():
         setattr(Array, f"__{op}__", _dispatch.unary(name))
     Array.__hash__ = None  # type: ignore[assignment]

@@ -68,14 +68,9 @@ class Device:
             return _INTERNED[spec]
         except (KeyError, TypeError):
             pass
-        if isinstance(spec, str):
-            dev = _parse(spec)
-        else:
-            dev = _from_native_device(spec)
-        try:
+        dev = _parse(spec) if isinstance(spec, str) else _from_native_device(spec)
+        with contextlib.suppress(TypeError):  # unhashable native device objects
             _INTERNED[spec] = dev
-        except TypeError:
-            pass
         return dev
 
     @classmethod

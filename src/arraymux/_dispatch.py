@@ -75,7 +75,17 @@ def as_dtype(dtype: Any) -> _dtypes.DType:
         return _dtypes.DType(dtype)
     from ._backends import _BACKENDS
 
+    if any(dtype is t for t in (float, int, complex, bool)):
+        raise TypeError(
+            f"{dtype.__name__} is a Python type, not an array dtype; use arraymux.float64, "
+            "arraymux.int64, ... or leave dtype=None for the device's default."
+        )
+    tp = type(dtype)
     for backend in tuple(_BACKENDS.values()):
+        # Only look a dtype up among dtypes of its own kind: comparing across libraries can
+        # warn (array-api-strict warns when its dtypes meet NumPy's).
+        if tp not in backend.native_dtype_types:
+            continue
         try:
             return backend.from_native_dtype[dtype]
         except (KeyError, TypeError):
@@ -83,12 +93,7 @@ def as_dtype(dtype: Any) -> _dtypes.DType:
     for backend in tuple(_BACKENDS.values()):
         found = backend.adapter.dtype_from_native(dtype)
         if found is not None:
-            return found  # type: ignore[no-any-return]
-    if dtype in (float, int, complex, bool):
-        raise TypeError(
-            f"{dtype.__name__} is a Python type, not an array dtype; use arraymux.float64, "
-            "arraymux.int64, ... or leave dtype=None for the device's default."
-        )
+            return found
     raise TypeError(f"{dtype!r} is not a dtype arraymux knows.")
 
 
@@ -111,7 +116,7 @@ def dtype_of(native: Any, device: Device) -> _dtypes.DType:
 
 
 def default_dtype(device: Device, kind: str) -> _dtypes.DType:
-    return device._backend.adapter.default_dtypes(device._place)[kind]  # type: ignore[no-any-return]
+    return device._backend.adapter.default_dtypes(device._place)[kind]
 
 
 def astype_native(native: Any, dt: _dtypes.DType, device: Device) -> Any:
@@ -148,19 +153,40 @@ def scalar_dtype(fname: str, value: Any, dt: _dtypes.DType, device: Device) -> _
 class _Results:
     """Named tuples the standard returns, keyed by function name."""
 
-    EighResult = NamedTuple("EighResult", [("eigenvalues", Any), ("eigenvectors", Any)])
-    EigResult = NamedTuple("EigResult", [("eigenvalues", Any), ("eigenvectors", Any)])
-    QRResult = NamedTuple("QRResult", [("Q", Any), ("R", Any)])
-    SlogdetResult = NamedTuple("SlogdetResult", [("sign", Any), ("logabsdet", Any)])
-    SVDResult = NamedTuple("SVDResult", [("U", Any), ("S", Any), ("Vh", Any)])
-    UniqueAllResult = NamedTuple(
-        "UniqueAllResult",
-        [("values", Any), ("indices", Any), ("inverse_indices", Any), ("counts", Any)],
-    )
-    UniqueCountsResult = NamedTuple("UniqueCountsResult", [("values", Any), ("counts", Any)])
-    UniqueInverseResult = NamedTuple(
-        "UniqueInverseResult", [("values", Any), ("inverse_indices", Any)]
-    )
+    class EighResult(NamedTuple):
+        eigenvalues: Any
+        eigenvectors: Any
+
+    class EigResult(NamedTuple):
+        eigenvalues: Any
+        eigenvectors: Any
+
+    class QRResult(NamedTuple):
+        Q: Any
+        R: Any
+
+    class SlogdetResult(NamedTuple):
+        sign: Any
+        logabsdet: Any
+
+    class SVDResult(NamedTuple):
+        U: Any
+        S: Any
+        Vh: Any
+
+    class UniqueAllResult(NamedTuple):
+        values: Any
+        indices: Any
+        inverse_indices: Any
+        counts: Any
+
+    class UniqueCountsResult(NamedTuple):
+        values: Any
+        counts: Any
+
+    class UniqueInverseResult(NamedTuple):
+        values: Any
+        inverse_indices: Any
 
 
 _RESULT_TYPES: dict[str, Any] = {
@@ -236,6 +262,9 @@ _ARRAY_PARAMS: dict[str, tuple[tuple[int | str, bool], ...]] = {
     "linalg.pinv": ((0, False), ("rtol", True)),
 }
 
+# Positional parameters that may be None (``clip(x, None, 1.0)``).
+_OPTIONAL_POSITIONAL = frozenset({("clip", 1), ("clip", 2)})
+
 
 def _check_params(fname: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
     for pos, scalars_ok in _ARRAY_PARAMS.get(fname, ()):
@@ -247,7 +276,7 @@ def _check_params(fname: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> 
             value = kwargs[pos]
         else:
             continue
-        if value is None and isinstance(pos, str):
+        if value is None and (isinstance(pos, str) or (fname, pos) in _OPTIONAL_POSITIONAL):
             continue
         if type(value) is Array or backend_of_type(type(value)) is not None:
             continue
@@ -373,12 +402,16 @@ def unary(name: str) -> Callable[..., Array]:
             out._native = d._fns[name](x._native)
             out._device = d
             return out
-        return call(name, (x,), {})  # type: ignore[no-any-return]
+        return call(name, (x,), {})
 
     return _finish(fn, name, "unary")
 
 
-def binary(name: str) -> Callable[..., Array]:
+def binary(name: str, operator: bool = False) -> Callable[..., Array]:
+    """The function for a binary standard name; ``operator=True`` makes the method form,
+    which returns ``NotImplemented`` for operands it does not know (so Python can try the
+    other operand's reflected method)."""
+
     def fn(x1: Any, x2: Any, /) -> Array:
         if type(x1) is Array and type(x2) is Array:
             d = x1._device
@@ -389,14 +422,28 @@ def binary(name: str) -> Callable[..., Array]:
                 out._native = d._fns[name](a, b)
                 out._device = d
                 return out
-        return binary_slow(name, x1, x2)
+        return binary_slow(name, x1, x2, operator)
 
     return _finish(fn, name, "binary")
 
 
-def binary_slow(name: str, x1: Any, x2: Any) -> Array:
+def reflected(name: str) -> Callable[..., Array]:
+    """The reflected operator method (``__radd__``): ``other`` is the left operand."""
+
+    def fn(x2: Any, x1: Any, /) -> Array:
+        return binary_slow(name, x1, x2, True)
+
+    return _finish(fn, name, "binary")
+
+
+def binary_slow(name: str, x1: Any, x2: Any, operator: bool = False) -> Any:
     op1 = operand(x1)
     op2 = operand(x2)
+    if operator and (
+        (op1 is None and not isinstance(x1, _SCALARS))
+        or (op2 is None and not isinstance(x2, _SCALARS))
+    ):
+        return NotImplemented
     if op1 is None and op2 is None:
         if not isinstance(x1, _SCALARS):
             raise not_an_array(name, 0, x1, scalars_ok=True)
@@ -434,11 +481,49 @@ def binary_slow(name: str, x1: Any, x2: Any) -> Array:
     return wrap(r, d)
 
 
+# Functions whose result is a tuple (or named tuple) of arrays.
+_TUPLE_RESULTS = frozenset(
+    {
+        "unstack",
+        "nonzero",
+        "unique_all",
+        "unique_counts",
+        "unique_inverse",
+        "linalg.eig",
+        "linalg.eigh",
+        "linalg.qr",
+        "linalg.slogdet",
+        "linalg.svd",
+        "meshgrid",
+        "broadcast_arrays",
+    }
+)
+
+
 def first(name: str) -> Callable[..., Any]:
+    if name in _TUPLE_RESULTS:
+
+        def fn_tuple(x: Any, /, *args: Any, **kwargs: Any) -> Any:
+            if type(x) is Array and "dtype" not in kwargs:
+                d = x._device
+                return wrap_result(name, d._fns[name](x._native, *args, **kwargs), d)
+            return call(name, (x, *args), kwargs)
+
+        return _finish(fn_tuple, name, "first")
+
     def fn(x: Any, /, *args: Any, **kwargs: Any) -> Any:
-        if type(x) is Array and "dtype" not in kwargs:
+        if type(x) is Array:
             d = x._device
-            return wrap_result(name, d._fns[name](x._native, *args, **kwargs), d)
+            if not kwargs:
+                r = d._fns[name](x._native, *args) if args else d._fns[name](x._native)
+            elif "dtype" not in kwargs:
+                r = d._fns[name](x._native, *args, **kwargs)
+            else:
+                return call(name, (x, *args), kwargs)
+            out = _new(Array)
+            out._native = r
+            out._device = d
+            return out
         return call(name, (x, *args), kwargs)
 
     return _finish(fn, name, "first")

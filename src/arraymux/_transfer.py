@@ -1,4 +1,39 @@
-"""Moving arrays between devices and backends, and reading them on the host."""
+"""Moving arrays between devices and backends, and reading them on the host.
+
+A move takes one of three routes:
+
+``same``
+    same backend: the backend's own device copy (or nothing, on the same device);
+``dlpack``
+    another backend that can use the memory as it is (CPU<->CPU among NumPy, torch, JAX and
+    array-api-strict; CUDA<->CUDA on one GPU among CuPy, torch and JAX): the target takes the
+    buffer through DLPack, without a copy;
+``host``
+    otherwise: one copy through host memory each way (into pinned memory where the backend
+    allows).
+
+Backend quirks live in optional transfer hooks of each adapter module; this module holds the
+generic behaviour and uses a hook where an adapter defines one:
+
+``export(x) -> (obj, copied)``
+    an object the target's ``from_dlpack`` accepts, and whether making it copied (torch with a
+    conjugate bit, NumPy in non-native byte order, a computed Dask array counts as no copy);
+``from_dlpack(obj, place, copy)``
+    the target's DLPack import (``place=None``: wherever ``obj`` lives); raises ``BufferError``,
+    ``ValueError``, ``RuntimeError`` or ``TypeError`` when it cannot use the memory as it is;
+``from_host(a, place)``
+    a new array on ``place`` from a host ndarray (exactly one copy);
+``to_host(x)`` / ``to_host_many(xs)``
+    host ndarrays of device arrays (one copy each, one synchronisation for the batch);
+``memory(place)``
+    which memory a place addresses: ``("cpu", 0)`` (the default), ``("cuda", 1)``, ...;
+``data_ptr(x)``
+    the address of the first element (to report zero-copy moves);
+``copy_array(x)``
+    a copy on the same device (default: the namespace's ``asarray(x, copy=True)``);
+``traced(x)``
+    whether ``x`` is a tracer or a functional-transform wrapper.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +45,10 @@ from ._dispatch import dtype_of, not_an_array, operand, unsupported, wrap
 
 __all__ = ["to_device", "to_numpy"]
 
+_CPU = ("cpu", 0)
+# What a DLPack producer or consumer raises when it cannot hand over or take the memory as it is.
+_REFUSED = (BufferError, ValueError, RuntimeError, TypeError, NotImplementedError)
+
 
 def _operand_or_raise(x: Any, fname: str, pos: int = 0) -> tuple[Any, Device]:
     op = operand(x)
@@ -18,79 +57,288 @@ def _operand_or_raise(x: Any, fname: str, pos: int = 0) -> tuple[Any, Device]:
     return op
 
 
+def _hook(device: Device, name: str) -> Any:
+    return getattr(device._backend.adapter, name, None)
+
+
+def _memory(device: Device) -> tuple[str, int]:
+    hook = _hook(device, "memory")
+    return _CPU if hook is None else hook(device._place)  # type: ignore[no-any-return]
+
+
+def _data_ptr(native: Any, device: Device) -> int | None:
+    hook = _hook(device, "data_ptr")
+    if hook is None:
+        return None
+    try:
+        return hook(native)  # type: ignore[no-any-return]
+    except _REFUSED:
+        return None
+
+
+def _native_order(a: Any) -> Any:
+    """``a`` (a host ndarray) in native byte order: DLPack and JAX know no other."""
+    if a.dtype.isnative:
+        return a
+    return a.astype(a.dtype.newbyteorder("="))
+
+
+def _export(native: Any, src: Device) -> tuple[Any, bool]:
+    hook = _hook(src, "export")
+    if hook is None:
+        return native, False
+    return hook(native)  # type: ignore[no-any-return]
+
+
+def _from_dlpack(obj: Any, target: Device, place: str | None, copy: bool | None) -> Any:
+    hook = _hook(target, "from_dlpack")
+    if hook is not None:
+        return hook(obj, place, copy)
+    return target._backend.ns.from_dlpack(obj, copy=copy)
+
+
+def _from_host(a: Any, target: Device) -> Any:
+    a = _native_order(a)
+    hook = _hook(target, "from_host")
+    if hook is not None:
+        return hook(a, target._place)
+    return target._fns["asarray"](a, device=target.native, copy=True)
+
+
+def _host_view(obj: Any) -> Any:
+    """A host ndarray over the memory of ``obj`` (an exported CPU array), without a copy."""
+    import numpy as np
+
+    if isinstance(obj, np.ndarray):
+        return obj
+    return np.from_dlpack(obj)
+
+
+def _to_host(native: Any, src: Device) -> Any:
+    hook = _hook(src, "to_host")
+    if hook is not None:
+        return hook(native)
+    return src._backend.adapter.to_numpy(native)
+
+
+def _check_traced(native: Any, src: Device, target: Device, fname: str) -> None:
+    hook = _hook(src, "traced")
+    if hook is not None and hook(native):
+        raise TypeError(
+            f"arraymux.{fname}: the array is a traced value inside a transform on {src} "
+            f"(jax.jit/grad/vmap, torch.func); it has no data that {target} could take. Move "
+            "the input before the transform, or the result after it."
+        )
+
+
+def _needs_copy(src: Device, target: Device, why: str) -> ValueError:
+    return ValueError(
+        f"arraymux.to_device: moving from {src} to {target} needs a copy ({why}), but "
+        "copy=False was given. Use copy=None to copy only when needed."
+    )
+
+
+def _move(
+    native: Any, src: Device, target: Device, copy: bool | None, stream: Any, report: bool = False
+) -> tuple[Any, str, bool]:
+    """``(native on target, route, copied)``; ``route`` is "same", "dlpack" or "host".
+
+    ``copied`` of a DLPack move is checked (by data pointer) only when ``copy=False`` or
+    ``report`` asks for it; otherwise it is False."""
+    if target is src:
+        if copy:
+            hook = _hook(src, "copy_array")
+            out = hook(native) if hook else src._fns["asarray"](native, copy=True)
+            return out, "same", True
+        return native, "same", False
+    if target._backend is src._backend:
+        if copy is False:
+            raise _needs_copy(src, target, "the devices hold separate memory")
+        import array_api_compat
+
+        return array_api_compat.to_device(native, target.native, stream=stream), "same", True
+    _check_traced(native, src, target, "to_device")
+    mem_src, mem_dst = _memory(src), _memory(target)
+    if mem_src == mem_dst:
+        obj, copied = _export(native, src)
+        if copied and copy is False:
+            raise _needs_copy(src, target, f"{src.backend} cannot export it as it is")
+        try:
+            out = _from_dlpack(obj, target, target._place, True if copy else copy)
+        except _REFUSED as e:
+            if copy is False:
+                why = f"{target} cannot use its memory as it is: {e}"
+                raise _needs_copy(src, target, why) from e
+            if mem_dst != _CPU:
+                # Not usable as it is on the GPU: one round trip through the host.
+                return _from_host(_to_host(obj, src), target), "host", True
+            return _from_host(_host_view(obj), target), "host", True
+        if not copied and not copy and (report or copy is False):
+            before, after = _data_ptr(native, src), _data_ptr(out, target)
+            copied = before is not None and after is not None and before != after
+            if copied and copy is False:
+                raise _needs_copy(src, target, f"{target} copied it")
+        return out, "dlpack", bool(copied or copy)
+    if copy is False:
+        raise _needs_copy(src, target, "they do not share memory")
+    if mem_src[0] == "cuda" and mem_dst[0] == "cuda":
+        # Two GPUs: hand the buffer to the target's backend where it lies, then its own peer copy.
+        obj, _ = _export(native, src)
+        try:
+            here = _from_dlpack(obj, target, None, None)
+        except _REFUSED:
+            pass
+        else:
+            import array_api_compat
+
+            return array_api_compat.to_device(here, target.native, stream=stream), "same", True
+    if mem_src == _CPU:
+        obj, _ = _export(native, src)
+        return _from_host(_host_view(obj), target), "host", True
+    host = _to_host(native, src)
+    if mem_dst == _CPU:
+        try:
+            return _from_dlpack(host, target, target._place, None), "host", True
+        except _REFUSED:
+            pass
+    return _from_host(host, target), "host", True
+
+
 def to_device(
     x: Any, device: Device | str, /, *, stream: Any = None, copy: bool | None = None
 ) -> Array:
     """``x`` on ``device``, which may belong to another backend.
 
-    Same backend: the backend's own device move. Another backend: DLPack when the target can
-    use the memory as it is, else one copy through host memory.
+    On the same backend this is the backend's own device copy. To another backend, the target
+    takes the memory through DLPack without a copy whenever it can use it as it is (CPU to CPU
+    among NumPy, torch, JAX and array-api-strict; CUDA to CUDA among CuPy, torch and JAX on one
+    GPU). Otherwise the data goes through host memory, one copy each way, into pinned memory
+    where the backend allows. Values, dtype and shape are kept exactly; nothing is ever cast.
+
+    A zero-copy result shares memory with ``x``: a write through one is seen through the other.
+    Moving to ``"dask"`` wraps the data lazily in chunks; moving from Dask computes it.
 
     Parameters
     ----------
     x
-        An Array or a native array.
+        An :class:`Array` or a native array of any backend.
     device
-        The target :class:`Device` or device string.
+        The target :class:`Device` or device string, e.g. ``"torch:cuda:0"``.
+    stream
+        Passed to the backend's own device copy on same-backend moves.
     copy
-        True always copies; False raises if a copy would be needed; None copies only when
-        needed.
+        ``True``: always copy. ``False``: never copy; raise if the move needs one. ``None``
+        (the default): copy only when needed.
+
+    Returns
+    -------
+    Array
+        The array on ``device``.
 
     Raises
     ------
     UnsupportedDTypeError
-        The target cannot hold ``x``'s dtype.
+        ``device`` cannot hold the dtype of ``x`` (float64 on ``jax:cpu`` without 64-bit mode,
+        on ``array_api_strict:no_float64``, ...).
     ValueError
         ``copy=False`` but the move needs a copy.
+    TypeError
+        ``x`` is not an array, or it is a traced value inside a transform (``jax.jit``,
+        ``torch.func``) and the target is another backend.
 
     Examples
     --------
+    >>> import numpy as np
     >>> import arraymux as xp
-    >>> x = xp.asarray([1.0, 2.0])
-    >>> xp.to_device(x, "numpy:cpu") is x
-    True
+    >>> a = np.arange(4.0)
+    >>> t = xp.to_device(a, "torch:cpu")  # zero-copy through DLPack
+    >>> t.device
+    Device('torch:cpu')
+    >>> a[0] = 10.0
+    >>> xp.to_numpy(t)
+    array([10.,  1.,  2.,  3.])
+    >>> xp.to_device(a, "torch:cpu", copy=True).native.data_ptr() == a.ctypes.data
+    False
+    >>> xp.to_device(a.astype(">f8"), "torch:cpu", copy=False)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: arraymux.to_device: moving from numpy:cpu to torch:cpu needs a copy ...
     """
     native, src = _operand_or_raise(x, "to_device")
     target = Device(device)
     dt = dtype_of(native, src)
     if not target.supports(dt):
         raise unsupported(dt, target, "to_device")
-    if target is src:
-        if copy:
-            return wrap(src._fns["asarray"](native, copy=True), src)
-        return x if type(x) is Array else wrap(native, src)
-    if target._backend is src._backend:
-        import array_api_compat
+    if target is src and not copy and type(x) is Array:
+        return x
+    out, _, _ = _move(native, src, target, copy, stream)
+    return wrap(out, target)
 
-        moved = array_api_compat.to_device(native, target.native, stream=stream)
-        return wrap(moved, target)
-    host = src._backend.adapter.to_numpy(native)
-    if copy is False:
-        raise ValueError(
-            f"arraymux.to_device: moving from {src} to {target} needs a copy, but copy=False "
-            "was given."
-        )
-    r = target._fns["asarray"](host, device=target.native, copy=True)
-    return wrap(r, target)
+
+def move_report(x: Any, device: Device | str, copy: bool | None = None) -> tuple[Array, str, bool]:
+    """``to_device`` that also says what it did: ``(result, route, copied)``."""
+    native, src = _operand_or_raise(x, "to_device")
+    target = Device(device)
+    dt = dtype_of(native, src)
+    if not target.supports(dt):
+        raise unsupported(dt, target, "to_device")
+    out, route, copied = _move(native, src, target, copy, None, report=True)
+    return wrap(out, target), route, copied
 
 
 def to_numpy(*arrays: Any) -> Any:
     """The arrays as NumPy arrays on the host: one array gives one ndarray, several a tuple.
 
-    Dask arrays are computed; GPU arrays are copied to the host.
+    Several arrays may come from any mix of backends; they are read with one synchronisation per
+    backend (torch CUDA: non-blocking copies into pinned buffers then one synchronize; JAX: one
+    batched ``jax.device_get``; CuPy: asynchronous copies on a stream, one sync; Dask: one
+    ``dask.compute``). Host arrays are returned without a copy where possible, so the result
+    may share memory with the input (read-only for JAX).
+
+    Parameters
+    ----------
+    *arrays
+        :class:`Array` objects or native arrays of any backend.
+
+    Returns
+    -------
+    numpy.ndarray or tuple of numpy.ndarray
+        One ndarray for one array, else a tuple in the order given.
+
+    Raises
+    ------
+    TypeError
+        No arguments, an argument that is not an array, or a traced value.
 
     Examples
     --------
     >>> import arraymux as xp
     >>> xp.to_numpy(xp.asarray([1, 2]))
     array([1, 2])
+    >>> a, b = xp.to_numpy(xp.asarray([1.5], device="torch:cpu"), xp.asarray([True]))
+    >>> a, b
+    (array([1.5], dtype=float32), array([ True]))
     """
     if not arrays:
-        raise TypeError("to_numpy needs at least one array")
-    out = []
+        raise TypeError("arraymux.to_numpy: needs at least one array.")
+    groups: dict[Any, tuple[Device, list[int], list[Any]]] = {}
     for i, x in enumerate(arrays):
         native, src = _operand_or_raise(x, "to_numpy", i)
-        out.append(src._backend.adapter.to_numpy(native))
+        backend = src._backend
+        if backend not in groups:
+            groups[backend] = (src, [], [])
+        groups[backend][1].append(i)
+        groups[backend][2].append(native)
+    out: list[Any] = [None] * len(arrays)
+    for src, positions, natives in groups.values():
+        many = _hook(src, "to_host_many")
+        if many is not None:
+            hosts = many(natives)
+        else:
+            to_host = src._backend.adapter.to_numpy
+            hosts = [to_host(n) for n in natives]
+        for i, h in zip(positions, hosts):
+            out[i] = h
     return out[0] if len(arrays) == 1 else tuple(out)
 
 

@@ -118,7 +118,8 @@ _BUILTIN = (
     BackendSpec(
         "array_api_strict",
         "array_api_strict",
-        (("array_api_strict", "Array"),),
+        # array-api-strict does not export its Array class at the top level.
+        (("array_api_strict._array_object", "Array"), ("array_api_strict", "Array")),
         "arraymux._backends._strict",
         "strict",
         "array-api-strict",
@@ -199,6 +200,7 @@ class Backend:
     to_native_dtype: dict[DType, Any] = field(init=False)
     from_native_dtype: dict[Any, DType] = field(init=False)
     normalize: Callable[[Any], Any] = field(init=False)
+    native_dtype_types: frozenset[type] = field(init=False)
 
     def __post_init__(self) -> None:
         self.fns = _FunctionTable(self)
@@ -211,6 +213,7 @@ class Backend:
                 continue
             self.to_native_dtype[dt] = native
             self.from_native_dtype[native] = dt
+        self.native_dtype_types = frozenset(type(k) for k in self.from_native_dtype)
         self.normalize = getattr(self.adapter, "normalize", _identity)
 
     @property
@@ -227,7 +230,7 @@ class Backend:
                 obj = getattr(obj, part)
         except AttributeError:
             return _missing(self.spec.name, name)
-        return obj  # type: ignore[no-any-return]
+        return obj
 
     def dtype_from_native(self, native: Any) -> DType:
         try:
@@ -237,7 +240,7 @@ class Backend:
         dt = self.adapter.dtype_from_native(native)
         if dt is None:
             raise TypeError(f"{self.name} dtype {native!r} has no arraymux equivalent")
-        return dt  # type: ignore[no-any-return]
+        return dt
 
     def version(self) -> str:
         return str(getattr(self.native_module, "__version__", "?"))

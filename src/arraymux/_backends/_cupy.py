@@ -71,3 +71,55 @@ def scalar_operand(name: str, value: Any, other: Any, position: int) -> Any:
 
 def to_numpy(x: Any) -> Any:
     return x.get()
+
+
+# Transfer hooks (see arraymux._transfer).
+
+
+def memory(place: str) -> tuple[str, int]:
+    return ("cuda", int(place))
+
+
+def from_dlpack(obj: Any, place: str | None, copy: bool | None) -> Any:
+    if place is None:
+        out = cupy.from_dlpack(obj)
+    else:
+        with cupy.cuda.Device(int(place)):
+            out = cupy.from_dlpack(obj)
+    return out.copy() if copy else out
+
+
+def from_host(a: Any, place: str) -> Any:
+    with cupy.cuda.Device(int(place)):
+        return cupy.asarray(a)
+
+
+def data_ptr(x: Any) -> int:
+    return int(x.data.ptr)
+
+
+def to_host(x: Any) -> Any:
+    return to_host_many([x])[0]
+
+
+def to_host_many(xs: list[Any]) -> list[Any]:
+    """Asynchronous copies into pinned buffers on one stream per device, one sync each."""
+    import cupyx
+
+    out = []
+    streams: dict[int, Any] = {}
+    for x in xs:
+        dev = x.device.id
+        if dev not in streams:
+            with cupy.cuda.Device(dev):
+                stream = cupy.cuda.Stream(non_blocking=True)
+                # Copies start after the work already queued on the current stream.
+                stream.wait_event(cupy.cuda.get_current_stream().record())
+                streams[dev] = stream
+        buf = cupyx.empty_pinned(x.shape, dtype=x.dtype)
+        with cupy.cuda.Device(dev):
+            x.get(stream=streams[dev], out=buf, blocking=False)
+        out.append(buf)
+    for s in streams.values():
+        s.synchronize()
+    return out

@@ -70,3 +70,29 @@ def to_numpy(x: Any) -> Any:
     import numpy as np
 
     return np.asarray(x.compute())
+
+
+# Transfer hooks (see arraymux._transfer). Dask arrays are lazy: moving one away computes it
+# (no copy of existing memory); moving to Dask wraps the data lazily in chunks with
+# dask.array.from_array, which takes a copy of NumPy input (so nothing is shared).
+
+
+def export(x: Any) -> tuple[Any, bool]:
+    return to_numpy(x), False
+
+
+def from_dlpack(obj: Any, place: str | None, copy: bool | None) -> Any:
+    raise BufferError("dask.array.from_array copies its input")
+
+
+def from_host(a: Any, place: str) -> Any:
+    import dask.array as da
+
+    return da.from_array(a, chunks="auto", name=False)
+
+
+def to_host_many(xs: list[Any]) -> list[Any]:
+    import dask
+    import numpy as np
+
+    return [np.asarray(r) for r in dask.compute(*xs)]

@@ -125,3 +125,50 @@ def to_numpy(x: Any) -> Any:
 def setitem(x: Any, key: Any, value: Any) -> Any:
     """JAX arrays are immutable: the updated array replaces the wrapped one."""
     return x.at[key].set(value)
+
+
+# Transfer hooks (see arraymux._transfer).
+
+
+def memory(place: str) -> tuple[str, int]:
+    platform, _, index = place.partition(":")
+    if platform == "cpu":
+        return ("cpu", 0)
+    return ("cuda" if platform == "gpu" else platform, int(index))
+
+
+def traced(x: Any) -> bool:
+    return isinstance(x, jax.core.Tracer)
+
+
+def from_dlpack(obj: Any, place: str | None, copy: bool | None) -> Any:
+    # Zero-copy only for row-major buffers aligned to 64 bytes; copy=False raises otherwise.
+    # copy=True is done here: from_dlpack(copy=True) can still return a view of host memory.
+    device = None if place is None else native_device(place)
+    out = jax.dlpack.from_dlpack(obj, device=device, copy=None if copy else copy)
+    return jnp.array(out, copy=True) if copy else out
+
+
+def from_host(a: Any, place: str) -> Any:
+    return jax.device_put(a, native_device(place))  # one copy into a buffer of JAX's own
+
+
+def data_ptr(x: Any) -> int:
+    return int(x.unsafe_buffer_pointer())
+
+
+def to_host_many(xs: list[Any]) -> list[Any]:
+    for x in xs:
+        if traced(x):
+            to_numpy(x)  # raises the error for traced values
+    return list(jax.device_get(xs))
+
+
+def _register_array_pytree() -> None:
+    # arraymux.Array is a JAX pytree node, so jax.jit/vmap/vjp accept functions of Arrays.
+    from .._transforms_jax import register_pytree
+
+    register_pytree()
+
+
+_register_array_pytree()

@@ -75,3 +75,17 @@ def to_numpy(x: Any) -> Any:
     if x.device != cpu:
         x = x.to_device(cpu)
     return np.asarray(x)
+
+
+# Transfer hooks (see arraymux._transfer).
+
+
+def from_dlpack(obj: Any, place: str | None, copy: bool | None) -> Any:
+    device = _xp.Device(place or "CPU_DEVICE")
+    return _xp.from_dlpack(obj, device=device, copy=copy)
+
+
+def data_ptr(x: Any) -> int:
+    import numpy as np
+
+    return int(np.from_dlpack(x).__array_interface__["data"][0])

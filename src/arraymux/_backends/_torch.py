@@ -143,10 +143,26 @@ def dtype_from_native(obj: Any) -> _dtypes.DType | None:
     return dtype_from_numpy(obj)
 
 
+# torch has uint16/32/64 only as storage types: most of its kernels (add, maximum, ...) are not
+# implemented for them, and array-api-compat leaves them out of torch's dtypes.
+_STORAGE_ONLY = frozenset({_dtypes.uint16, _dtypes.uint32, _dtypes.uint64})
+
+
 def supports_dtype(dtype: _dtypes.DType, place: str) -> bool:
+    if dtype in _STORAGE_ONLY:
+        return False
     if place == "mps":
         return dtype.bits < 64 or dtype.kind in ("signed integer", "unsigned integer")
     return True
+
+
+def unsupported_hint(dtype: _dtypes.DType) -> str:
+    if dtype in _STORAGE_ONLY:
+        return (
+            f"torch implements almost no operations on {dtype}; use a signed integer dtype "
+            "(e.g. arraymux.int64) on torch."
+        )
+    return "Use a dtype that this torch device holds (no 64-bit dtypes on MPS)."
 
 
 def default_dtypes(place: str) -> dict[str, _dtypes.DType]:
@@ -169,3 +185,83 @@ def to_numpy(x: Any) -> Any:
     if x.is_neg():
         x = x.resolve_neg()
     return x.cpu().numpy()
+
+
+# Transfer hooks (see arraymux._transfer).
+
+
+def memory(place: str) -> tuple[str, int]:
+    kind, _, index = place.partition(":")
+    return ("cpu", 0) if kind == "cpu" else (kind, int(index or 0))
+
+
+def traced(x: Any) -> bool:
+    return bool(torch._C._functorch.is_functorch_wrapped_tensor(x))
+
+
+def copy_array(x: Any) -> Any:
+    return x.clone()
+
+
+def export(x: Any) -> tuple[Any, bool]:
+    # DLPack refuses tensors that require grad and lazy conjugate/negative views.
+    x = x.detach()
+    if x.is_conj() or x.is_neg():
+        return x.resolve_conj().resolve_neg(), True
+    return x, False
+
+
+def from_dlpack(obj: Any, place: str | None, copy: bool | None) -> Any:
+    strides = getattr(obj, "strides", None)
+    if strides is not None and any(s < 0 for s in strides):
+        raise BufferError("torch tensors cannot have negative strides")
+    flags = getattr(obj, "flags", None)
+    if flags is not None and not flags.writeable and not copy:
+        raise BufferError("torch has no read-only tensors")
+    out = torch.from_dlpack(obj)
+    if copy:
+        out = out.clone()
+    if place is not None and place != place_of(out):
+        out = out.to(place)
+    return out
+
+
+def from_host(a: Any, place: str) -> Any:
+    import numpy as np
+
+    if place == "cpu" or not a.flags.c_contiguous or not a.flags.writeable:
+        a = np.array(a, order="C", copy=True)
+        t = torch.from_numpy(a)
+        return t if place == "cpu" else t.to(place)
+    return torch.from_numpy(a).to(place)
+
+
+def data_ptr(x: Any) -> int:
+    return int(x.data_ptr())
+
+
+def to_host(x: Any) -> Any:
+    return to_host_many([x])[0]
+
+
+def to_host_many(xs: list[Any]) -> list[Any]:
+    """One pinned buffer per device tensor, non-blocking copies, one synchronize per device."""
+    out: list[Any] = [None] * len(xs)
+    pending: set[Any] = set()
+    for i, x in enumerate(xs):
+        if traced(x):
+            raise TypeError(
+                "cannot read a tensor inside a torch.func transform on the host; return it "
+                "from the transformed function instead."
+            )
+        x = x.detach().resolve_conj().resolve_neg()
+        if x.device.type != "cuda":
+            out[i] = to_numpy(x)
+            continue
+        buf = torch.empty(x.shape, dtype=x.dtype, pin_memory=True)
+        buf.copy_(x, non_blocking=True)
+        out[i] = buf
+        pending.add(x.device)
+    for dev in pending:
+        torch.cuda.synchronize(dev)
+    return [o if not isinstance(o, torch.Tensor) else o.numpy() for o in out]

@@ -1,0 +1,223 @@
+"""Transfer benchmark: arraymux.to_device for every pair of devices, beside the naive route.
+
+For each ordered pair of devices this machine has and each size, it prints the time of
+``arraymux.to_device`` (and whether it was zero-copy) beside the naive route, ``np.asarray`` on
+the source then the target's ``asarray``, measured in the same run. Host<->GPU pairs also get
+GB/s, beside torch's own pinned-memory bandwidth measured in the same run. Last, it reads 64
+arrays of 1000 elements per device with one batched ``to_numpy`` and one by one.
+
+Usage::
+
+    python benchmarks/bench_transfer.py [--quick] [--sizes 1KiB,1MiB,64MiB,256MiB]
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import time
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+import arraymux as xp
+from arraymux import _transfer
+
+_UNITS = {"B": 1, "KIB": 1 << 10, "MIB": 1 << 20, "GIB": 1 << 30}
+
+
+def parse_size(text: str) -> int:
+    t = text.strip().upper()
+    for unit in ("KIB", "MIB", "GIB", "B"):
+        if t.endswith(unit):
+            return int(float(t[: -len(unit)]) * _UNITS[unit])
+    return int(t)
+
+
+def label(n: int) -> str:
+    for unit, div in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if n >= div:
+            return f"{n // div}{unit}"
+    return f"{n}B"
+
+
+def sync(device: xp.Device) -> None:
+    """Wait for the work queued on ``device``."""
+    if device.backend == "torch" and device.place.startswith("cuda"):
+        import torch
+
+        torch.cuda.synchronize(device.native)
+    elif device.backend == "cupy":
+        import cupy
+
+        with device.native:
+            cupy.cuda.get_current_stream().synchronize()
+
+
+def block(native: Any) -> None:
+    ready = getattr(native, "block_until_ready", None)
+    if ready is not None:
+        ready()
+
+
+def timeit(fn: Callable[[], Any], device: xp.Device, budget: float, max_reps: int) -> float:
+    """Best time of ``fn`` in seconds (results are synchronised and dropped each time)."""
+    best = float("inf")
+    spent = 0.0
+    reps = 0
+    while reps < max_reps and (reps < 2 or spent < budget):
+        t0 = time.perf_counter()
+        out = fn()
+        block(getattr(out, "native", out))
+        sync(device)
+        dt = time.perf_counter() - t0
+        del out
+        best = min(best, dt)
+        spent += dt
+        reps += 1
+    return best
+
+
+def source(device: xp.Device, nbytes: int) -> Any:
+    """A native float32 array of about ``nbytes`` on ``device``, in the backend's own memory."""
+    n = max(1, nbytes // 4)
+    host = np.random.default_rng(0).random(n, dtype=np.float32)
+    return xp.to_device(host, device, copy=True).native
+
+
+def naive(native: Any, src: xp.Device, dst: xp.Device) -> Any:
+    """``np.asarray`` on the source, then ``asarray`` on the target."""
+    warnings.filterwarnings("ignore", "The given NumPy array is not writable")
+    if src.backend == "torch":
+        host = native.cpu().numpy()  # np.asarray refuses CUDA tensors
+    elif src.backend == "cupy":
+        host = native.get()
+    else:
+        host = np.asarray(native)
+    return dst.namespace.asarray(host, device=dst.native)
+
+
+def zero_copy(src: xp.Device, copied: bool) -> str:
+    if src.backend == "dask":
+        return "computed"
+    return "no" if copied else "yes"
+
+
+def fmt_t(s: float) -> str:
+    if s < 1e-3:
+        return f"{s * 1e6:.1f} us"
+    if s < 1:
+        return f"{s * 1e3:.2f} ms"
+    return f"{s:.2f} s"
+
+
+def is_gpu(d: xp.Device) -> bool:
+    return d.backend == "cupy" or d.place.split(":")[0] in ("cuda", "gpu")
+
+
+def torch_pinned_bandwidth(nbytes: int) -> tuple[float, float] | None:
+    """torch's own host->GPU and GPU->host GB/s with pinned memory, or None without CUDA."""
+    try:
+        import torch
+    except ImportError:
+        return None
+    if not torch.cuda.is_available():
+        return None
+    n = nbytes // 4
+    host = torch.empty(n, dtype=torch.float32, pin_memory=True)
+    dev = torch.empty(n, dtype=torch.float32, device="cuda")
+    cuda = xp.Device("torch:cuda:0")
+    up = timeit(lambda: dev.copy_(host, non_blocking=True), cuda, 0.5, 10)
+    down = timeit(lambda: host.copy_(dev, non_blocking=True), cuda, 0.5, 10)
+    return nbytes / up / 1e9, nbytes / down / 1e9
+
+
+def bench_pairs(devices: list[xp.Device], sizes: list[int], quick: bool) -> None:
+    bw = torch_pinned_bandwidth(max(sizes)) if any(is_gpu(d) for d in devices) else None
+    if bw is not None:
+        print(
+            f"torch pinned bandwidth ({label(max(sizes))}): up {bw[0]:.1f} GB/s, down {bw[1]:.1f} GB/s\n"
+        )
+    head = f"| {'pair':<42} | {'size':>6} | {'route':<6} | {'zero-copy':<9} | {'to_device':>10} | {'naive':>10} | {'naive/ours':>10} | {'GB/s':>6} |"
+    print(head)
+    print("|" + "|".join("-" * (len(c)) for c in head.split("|")[1:-1]) + "|")
+    budget = 0.05 if quick else 0.2
+    for nbytes in sizes:
+        reps = 3 if nbytes >= 64 << 20 else (20 if quick else 100)
+        natives = {d: source(d, nbytes) for d in devices}
+        for src in devices:
+            x = natives[src]
+            for dst in devices:
+                if dst is src:
+                    continue
+                _, route, copied = _transfer.move_report(x, dst)
+                ours = timeit(lambda x=x, dst=dst: xp.to_device(x, dst), dst, budget, reps)
+                base = timeit(lambda x=x, s=src, d=dst: naive(x, s, d), dst, budget, reps)
+                gbs = ""
+                if is_gpu(src) != is_gpu(dst):
+                    gbs = f"{nbytes / ours / 1e9:.1f}"
+                    if bw is not None:
+                        ref = bw[0] if is_gpu(dst) else bw[1]
+                        gbs += f" ({100 * nbytes / ours / 1e9 / ref:.0f}% of torch)"
+                print(
+                    f"| {f'{src} -> {dst}':<42} | {label(nbytes):>6} | {route:<6} | "
+                    f"{zero_copy(src, copied):<9} | {fmt_t(ours):>10} | {fmt_t(base):>10} | "
+                    f"{base / ours:>9.1f}x | {gbs:>6} |"
+                )
+        del natives
+        gc.collect()
+
+
+def bench_batched(devices: list[xp.Device], quick: bool) -> None:
+    print("\nto_numpy of 64 arrays of 1000 float32 elements")
+    head = f"| {'device':<30} | {'one by one':>11} | {'batched':>11} | {'speed-up':>8} |"
+    print(head)
+    print("|" + "|".join("-" * (len(c)) for c in head.split("|")[1:-1]) + "|")
+    for d in devices:
+        arrays = [xp.to_device(np.full(1000, i, dtype=np.float32), d, copy=True) for i in range(64)]
+        if d.backend == "dask":
+            arrays = [a + 0 for a in arrays]  # lazy arrays with a graph to compute
+        reps = 20 if quick else 100
+        one = timeit(lambda a=arrays: [xp.to_numpy(v) for v in a], d, 0.1, reps)
+        many = timeit(lambda a=arrays: xp.to_numpy(*a), d, 0.1, reps)
+        print(f"| {d!s:<30} | {fmt_t(one):>11} | {fmt_t(many):>11} | {one / many:>7.2f}x |")
+    mixed = [
+        xp.to_device(np.full(1000, i, dtype=np.float32), devices[i % len(devices)], copy=True)
+        for i in range(64)
+    ]
+    one = timeit(lambda: [xp.to_numpy(v) for v in mixed], devices[0], 0.1, 20)
+    many = timeit(lambda: xp.to_numpy(*mixed), devices[0], 0.1, 20)
+    print(
+        f"| {'mixed, every device':<30} | {fmt_t(one):>11} | {fmt_t(many):>11} | {one / many:>7.2f}x |"
+    )
+
+
+def main(argv: list[str] | None = None) -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--quick", action="store_true", help="fewer repeats, sizes up to 64MiB")
+    p.add_argument("--sizes", help="comma-separated sizes, e.g. 1KiB,1MiB,64MiB,256MiB")
+    args = p.parse_args(argv)
+    if args.sizes:
+        sizes = [parse_size(s) for s in args.sizes.split(",")]
+    elif args.quick:
+        sizes = [1 << 10, 1 << 20, 64 << 20]
+    else:
+        sizes = [1 << 10, 1 << 20, 64 << 20, 256 << 20]
+    try:
+        import jax
+
+        jax.config.update("jax_enable_x64", True)
+    except ImportError:
+        pass
+    devices = [
+        d for d in xp.devices() if not (d.backend == "array_api_strict" and d.place != "CPU_DEVICE")
+    ]
+    print("devices:", ", ".join(map(str, devices)), "\n")
+    bench_pairs(devices, sizes, args.quick)
+    bench_batched(devices, args.quick)
+
+
+if __name__ == "__main__":
+    main()

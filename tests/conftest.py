@@ -1,0 +1,36 @@
+"""Shared fixtures: one ``device`` per available device, and a clean default device."""
+
+from __future__ import annotations
+
+import pytest
+
+import arraymux as xp
+
+# array-api-strict's extra fake devices (device1, no_float64, ...) exercise error paths in
+# dedicated tests; the parametrized suite runs on its real device only.
+_STRICT_FAKE = {"device1", "device2", "no_float64", "no_x64"}
+
+
+def _available_devices() -> list[xp.Device]:
+    return [
+        d for d in xp.devices() if not (d.backend == "array_api_strict" and d.place in _STRICT_FAKE)
+    ]
+
+
+DEVICES = _available_devices()
+GPU_DEVICES = [d for d in DEVICES if d.place.split(":")[0] in ("cuda", "gpu", "mps")] + [
+    d for d in DEVICES if d.backend == "cupy"
+]
+
+
+@pytest.fixture(params=DEVICES, ids=str)
+def device(request: pytest.FixtureRequest) -> xp.Device:
+    """Every device this machine has (CPU ones always; GPUs only where present)."""
+    return request.param  # type: ignore[no-any-return]
+
+
+@pytest.fixture(autouse=True)
+def _reset_default_device():
+    xp.set_default_device(None)
+    yield
+    xp.set_default_device(None)

@@ -1,0 +1,103 @@
+"""Creation functions on every device, compared with NumPy."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import arraymux as xp
+
+
+def _np(x):
+    assert type(x) is xp.Array
+    return xp.to_numpy(x)
+
+
+def test_basic_creation(device):
+    assert _np(xp.zeros((2, 3), device=device)).tolist() == np.zeros((2, 3)).tolist()
+    assert _np(xp.ones(3, dtype=xp.int8, device=device)).tolist() == [1, 1, 1]
+    assert xp.ones(3, dtype=xp.int8, device=device).dtype is xp.int8
+    assert _np(xp.full((2,), 4, device=device)).tolist() == [4, 4]
+    assert _np(xp.arange(1, 7, 2, device=device)).tolist() == [1, 3, 5]
+    np.testing.assert_allclose(_np(xp.linspace(0, 1, 5, device=device)), np.linspace(0, 1, 5))
+    assert _np(xp.eye(3, k=1, device=device)).tolist() == np.eye(3, k=1).tolist()
+    assert xp.empty((2, 2), device=device).shape == (2, 2)
+
+
+def test_tril_triu(device):
+    m = xp.reshape(xp.arange(9, device=device), (3, 3))
+    ref = np.arange(9).reshape(3, 3)
+    assert _np(xp.tril(m)).tolist() == np.tril(ref).tolist()
+    assert _np(xp.triu(m, k=1)).tolist() == np.triu(ref, k=1).tolist()
+
+
+def test_meshgrid(device):
+    a = xp.asarray([1, 2, 3], device=device)
+    b = xp.asarray([4, 5], device=device)
+    gx, gy = xp.meshgrid(a, b)
+    rx, ry = np.meshgrid([1, 2, 3], [4, 5])
+    assert _np(gx).tolist() == rx.tolist()
+    assert _np(gy).tolist() == ry.tolist()
+    assert gx.device == device
+    ix, _ = xp.meshgrid(a, b, indexing="ij")
+    assert ix.shape == (3, 2)
+
+
+def test_asarray_python_data(device):
+    x = xp.asarray([[1, 2], [3, 4]], device=device)
+    assert x.dtype is xp.__array_namespace_info__().default_dtypes(device=device)["integral"]
+    assert _np(x).tolist() == [[1, 2], [3, 4]]
+    b = xp.asarray([True, False], device=device)
+    assert b.dtype is xp.bool
+    s = xp.asarray(2.5, device=device)
+    assert s.shape == ()
+    assert float(s) == 2.5
+    c = xp.asarray([1 + 2j], device=device)
+    assert c.dtype.kind == "complex floating"
+
+
+def test_asarray_dtype_and_copy(device):
+    x = xp.asarray([1, 2], dtype=xp.float32, device=device)
+    assert x.dtype is xp.float32
+    y = xp.asarray(x, dtype=xp.int16)
+    assert y.dtype is xp.int16
+    assert y.device == device
+    z = xp.asarray(x, copy=True)
+    assert z is not x
+    assert _np(z).tolist() == [1.0, 2.0]
+
+
+def test_asarray_moves_between_backends():
+    x = xp.asarray(np.arange(3.0), device="torch:cpu")
+    assert x.device == xp.Device("torch:cpu")
+    assert xp.to_numpy(x).tolist() == [0.0, 1.0, 2.0]
+
+
+def test_from_dlpack():
+    import torch
+
+    t = torch.arange(3.0)
+    x = xp.from_dlpack(t)
+    assert x.device == xp.Device("numpy:cpu")
+    assert xp.to_numpy(x).tolist() == [0.0, 1.0, 2.0]
+    y = xp.from_dlpack(np.arange(2.0), device="torch:cpu")
+    assert y.device == xp.Device("torch:cpu")
+    with pytest.raises(TypeError, match="__dlpack__"):
+        xp.from_dlpack([1, 2])
+
+
+def test_fft_freq(device):
+    f = xp.fft.fftfreq(4, device=device)
+    np.testing.assert_allclose(_np(f), np.fft.fftfreq(4))
+    assert f.device == device
+    np.testing.assert_allclose(
+        _np(xp.fft.rfftfreq(4, d=0.5, device=device)), np.fft.rfftfreq(4, 0.5)
+    )
+
+
+def test_default_device_routes_creation():
+    with xp.default_device("dask"):
+        assert xp.arange(3).device == xp.Device("dask")
+        assert xp.asarray([1]).device == xp.Device("dask")
+        # native arrays keep their own device
+        assert xp.asarray(np.arange(2)).device == xp.Device("numpy:cpu")

@@ -1,0 +1,559 @@
+"""to_device across every pair of installed devices, and batched host reads with to_numpy."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+
+import numpy as np
+import pytest
+
+import arraymux as xp
+from arraymux import _transfer
+from arraymux._dispatch import operand
+
+# array-api-strict's fake devices (device1, no_float64, ...) have dedicated tests below.
+DEVICES = [
+    d for d in xp.devices() if not (d.backend == "array_api_strict" and d.place != "CPU_DEVICE")
+]
+
+HAS = {m: importlib.util.find_spec(m) is not None for m in ("torch", "jax", "dask", "cupy")}
+
+DTYPES = [
+    "bool",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "uint8",
+    "uint16",
+    "uint32",
+    "uint64",
+    "float32",
+    "float64",
+    "complex64",
+    "complex128",
+]
+
+# Pairs of backends that share host memory through DLPack without a copy.
+_CPU_SHARING = {"numpy", "torch", "jax", "array_api_strict"}
+
+
+def _on_cpu(d: xp.Device) -> bool:
+    return d.backend in ("numpy", "dask", "array_api_strict") or d.place.startswith("cpu")
+
+
+def _zero_copy_promised(src: xp.Device, dst: xp.Device) -> bool:
+    if src.backend == dst.backend:
+        return src is dst
+    if src.backend in _CPU_SHARING and dst.backend in _CPU_SHARING:
+        return _on_cpu(src) and _on_cpu(dst)
+    gpu = ("cuda", "gpu")
+    src_gpu = src.backend == "cupy" or src.place.split(":")[0] in gpu
+    if src_gpu and (dst.backend == "cupy" or dst.place.split(":")[0] in gpu):
+        return src.place.split(":")[-1] == dst.place.split(":")[-1]
+    return False
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _jax_x64():
+    """Run with JAX's 64-bit mode on, so that every dtype exists on jax:cpu."""
+    if not HAS["jax"]:
+        yield
+        return
+    import jax
+
+    before = jax.config.read("jax_enable_x64")
+    jax.config.update("jax_enable_x64", True)
+    yield
+    jax.config.update("jax_enable_x64", before)
+
+
+def reference(dtype: str, n: int = 12) -> np.ndarray:
+    """Values that exercise the edges of ``dtype``: extremes, zeros, signs, nan and inf."""
+    dt = np.dtype(dtype)
+    if dt.kind == "b":
+        return np.arange(n) % 3 == 0
+    if dt.kind in "iu":
+        info = np.iinfo(dt)
+        vals = [info.min, info.max, 0, 1, info.max - 1, info.min + 1]
+        return np.resize(np.array(vals, dtype=dt), n)
+    real = np.dtype(dt.char.lower()) if dt.kind == "c" else dt
+    real = np.dtype(np.float32) if dt == np.complex64 else real
+    real = np.dtype(np.float64) if dt == np.complex128 else real
+    info = np.finfo(real)
+    vals = np.array(
+        [0.0, -0.0, np.inf, -np.inf, np.nan, info.max, info.tiny, -1.5, info.eps, 1 / 3],
+        dtype=real,
+    )
+    vals = np.resize(vals, n)
+    if dt.kind == "c":
+        out = np.empty(n, dtype=dt)
+        out.real, out.imag = vals, vals[::-1]
+        return out
+    return vals
+
+
+def native_on(a: np.ndarray, device: xp.Device):
+    """``a`` (a host ndarray) as a native array on ``device``, made without arraymux."""
+    name = device.backend
+    if name == "numpy":
+        return a
+    if name == "torch":
+        import torch
+
+        return torch.tensor(a, device=device.native)  # torch's allocator aligns to 64 bytes
+    if name == "jax":
+        import jax
+
+        return jax.device_put(a, device.native)
+    if name == "dask":
+        import dask.array as da
+
+        return da.from_array(a, chunks=max(1, a.shape[0] // 3) if a.ndim else ())
+    if name == "array_api_strict":
+        import array_api_strict
+
+        return array_api_strict.asarray(a, device=device.native)
+    if name == "cupy":
+        import cupy
+
+        with device.native:
+            return cupy.asarray(a)
+    raise AssertionError(name)
+
+
+def assert_exact(out: xp.Array, expected: np.ndarray, device: xp.Device) -> None:
+    """Same device, dtype, shape, and the same bits in every element."""
+    assert type(out) is xp.Array
+    assert out.device == device
+    assert operand(out.native)[1] == device  # a native array of the target's backend
+    assert out.dtype.name == np.dtype(expected.dtype).name
+    assert tuple(out.shape) == expected.shape
+    got = xp.to_numpy(out)
+    assert isinstance(got, np.ndarray)
+    native_dt = expected.dtype.newbyteorder("=")
+    assert got.dtype.newbyteorder("=") == native_dt  # NumPy to NumPy keeps the byte order
+    want = np.ascontiguousarray(expected, dtype=native_dt)
+    assert np.ascontiguousarray(got, dtype=native_dt).tobytes() == want.tobytes()
+
+
+def data_ptr(native) -> int:
+    mod = type(native).__module__.split(".")[0]
+    if mod == "numpy":
+        return native.__array_interface__["data"][0]
+    if mod == "torch":
+        return native.data_ptr()
+    if mod in ("jax", "jaxlib"):
+        return native.unsafe_buffer_pointer()
+    if mod == "array_api_strict":
+        return np.from_dlpack(native).__array_interface__["data"][0]
+    if mod == "cupy":
+        return native.data.ptr
+    raise AssertionError(mod)
+
+
+def aligned(a: np.ndarray, alignment: int = 64) -> np.ndarray:
+    """A C-contiguous copy of ``a`` whose buffer starts on an ``alignment``-byte boundary."""
+    raw = np.empty(a.nbytes + alignment, dtype=np.uint8)
+    start = (-raw.__array_interface__["data"][0]) % alignment
+    out = raw[start : start + a.nbytes].view(a.dtype).reshape(a.shape)
+    out[...] = a
+    return out
+
+
+PAIRS = [(s, d) for s in DEVICES for d in DEVICES]
+PAIR_IDS = [f"{s}->{d}" for s, d in PAIRS]
+
+
+def _skip_unless_holds(device: xp.Device, dtype: str) -> None:
+    if not device.supports(xp.DType(dtype)):
+        pytest.skip(f"{device} cannot hold {dtype}")
+
+
+# ---------------------------------------------------------------------------------------------
+# The matrix: every pair x every dtype, plain arrays
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize(("src", "dst"), PAIRS, ids=PAIR_IDS)
+def test_every_pair_every_dtype(src: xp.Device, dst: xp.Device, dtype: str) -> None:
+    _skip_unless_holds(src, dtype)
+    ref = reference(dtype).reshape(3, 4)
+    x = xp.to_device(native_on(ref, src), src)
+    if not dst.supports(xp.DType(dtype)):
+        with pytest.raises(xp.UnsupportedDTypeError, match=f"{dst}.*{dtype}"):
+            xp.to_device(x, dst)
+        return
+    for copy in (None, True):
+        assert_exact(xp.to_device(x, dst, copy=copy), ref, dst)
+    assert_exact(x.to_device(dst), ref, dst)
+
+
+@pytest.mark.parametrize(("src", "dst"), PAIRS, ids=PAIR_IDS)
+def test_zero_copy_where_promised(src: xp.Device, dst: xp.Device) -> None:
+    ref = aligned(np.arange(1024, dtype=np.float32))
+    native = native_on(ref, src)
+    out, route, copied = _transfer.move_report(native, dst)
+    if _zero_copy_promised(src, dst):
+        assert not copied
+        assert route in ("same", "dlpack")
+        if src is dst:
+            assert out.native is native
+            return
+        assert data_ptr(out.native) == data_ptr(native)
+        again = xp.to_device(native, dst, copy=False)
+        assert data_ptr(again.native) == data_ptr(native)
+        if (
+            src.backend in ("numpy", "torch", "array_api_strict", "cupy")
+            and dst.backend in ("numpy", "torch", "array_api_strict", "cupy")
+            and src.backend != dst.backend
+        ):
+            out.native[3] = -7  # a write through the target is seen through the source
+            assert float(xp.to_numpy(native)[3]) == -7
+    elif src.backend != "dask":  # computing a Dask array is not counted as a copy
+        assert copied
+    copied_out = xp.to_device(native, dst, copy=True)
+    if "dask" not in (src.backend, dst.backend):
+        assert data_ptr(copied_out.native) != data_ptr(native)
+    assert_exact(copied_out, xp.to_numpy(native), dst)
+
+
+@pytest.mark.parametrize(("src", "dst"), PAIRS, ids=PAIR_IDS)
+def test_copy_false(src: xp.Device, dst: xp.Device) -> None:
+    native = native_on(aligned(np.arange(8, dtype=np.int32)), src)
+    if src.backend == "dask" and dst.backend == "jax":
+        pytest.skip("whether JAX can take a computed Dask result depends on its alignment")
+    if _zero_copy_promised(src, dst) or (src.backend == "dask" and dst.backend != "dask"):
+        assert_exact(xp.to_device(native, dst, copy=False), np.arange(8, dtype=np.int32), dst)
+    else:
+        with pytest.raises(ValueError, match=r"needs a copy.*copy=False"):
+            xp.to_device(native, dst, copy=False)
+
+
+# ---------------------------------------------------------------------------------------------
+# Awkward inputs
+
+
+def _awkward(dtype: str) -> dict[str, np.ndarray]:
+    base = reference(dtype, 24).reshape(4, 6)
+    readonly = base.copy()
+    readonly.flags.writeable = False
+    raw = np.zeros(base.nbytes + 64, dtype=np.uint8)
+    off = 8 + (-raw.__array_interface__["data"][0]) % 64  # 8 bytes past a 64-byte boundary
+    unaligned = raw[off : off + base.nbytes].view(base.dtype).reshape(base.shape)
+    unaligned[...] = base
+    return {
+        "noncontiguous": base[:, ::2],
+        "negative-stride": base[::-1, ::-2],
+        "read-only": readonly,
+        "fortran": np.asfortranarray(base),
+        "transposed": base.T,
+        "byteswapped": base.astype(base.dtype.newbyteorder("S")),
+        "broadcast": np.broadcast_to(base[0], (5, 6)),
+        "0-d": np.array(base[1, 2]),
+        "empty": base[:0],
+        "empty-2": np.zeros((3, 0, 2), dtype=base.dtype),
+        "unaligned": unaligned,
+    }
+
+
+AWKWARD = list(_awkward("float64"))
+
+
+@pytest.mark.parametrize("dtype", ["float64", "int16"])
+@pytest.mark.parametrize("case", AWKWARD)
+@pytest.mark.parametrize("dst", DEVICES, ids=str)
+def test_awkward_numpy_inputs(dst: xp.Device, case: str, dtype: str) -> None:
+    a = _awkward(dtype)[case]
+    _skip_unless_holds(dst, dtype)
+    for copy in (None, True):
+        assert_exact(xp.to_device(a, dst, copy=copy), a, dst)
+
+
+@pytest.mark.parametrize("case", ["byteswapped", "negative-stride", "read-only", "unaligned"])
+def test_awkward_inputs_need_a_copy(case: str) -> None:
+    pytest.importorskip("torch")
+    pytest.importorskip("jax")
+    a = _awkward("float32")[case]
+    targets = {"jax:cpu"} if case == "unaligned" else {"jax:cpu", "torch:cpu"}
+    if case == "byteswapped":
+        targets.add("array_api_strict")
+    for t in targets:
+        with pytest.raises(ValueError, match="needs a copy"):
+            xp.to_device(a, t, copy=False)
+
+
+def test_read_only_is_never_written_through_torch() -> None:
+    torch = pytest.importorskip("torch")
+    a = np.arange(4.0)
+    a.flags.writeable = False
+    t = xp.to_device(a, "torch:cpu").native
+    t[0] = 99.0
+    assert a[0] == 0.0
+    assert isinstance(t, torch.Tensor)
+
+
+def _torch_awkward():
+    import torch
+
+    base = torch.arange(24, dtype=torch.float64).reshape(4, 6)
+    z = torch.complex(base, -base)
+    return {
+        "noncontiguous": base[:, ::2],
+        "transposed": base.t(),
+        "offset": base.reshape(-1)[1:],
+        "expanded": base[0].expand(3, 6),
+        "conj": z.conj(),
+        "neg": z.conj().imag,
+        "requires-grad": base.clone().requires_grad_(True),
+        "0-d": base[1, 1],
+        "empty": base[:0],
+    }
+
+
+@pytest.mark.skipif(not HAS["torch"], reason="torch is not installed")
+@pytest.mark.parametrize(
+    "case",
+    [
+        "noncontiguous",
+        "transposed",
+        "offset",
+        "expanded",
+        "conj",
+        "neg",
+        "requires-grad",
+        "0-d",
+        "empty",
+    ],
+)
+@pytest.mark.parametrize("dst", DEVICES, ids=str)
+def test_awkward_torch_inputs(dst: xp.Device, case: str) -> None:
+    t = _torch_awkward()[case]
+    expected = t.detach().resolve_conj().resolve_neg().numpy().copy()
+    _skip_unless_holds(dst, expected.dtype.name)
+    for copy in (None, True):
+        assert_exact(xp.to_device(t, dst, copy=copy), expected, dst)
+
+
+@pytest.mark.skipif(not HAS["dask"], reason="dask is not installed")
+@pytest.mark.parametrize("dst", DEVICES, ids=str)
+def test_dask_in_and_out(dst: xp.Device) -> None:
+    import dask.array as da
+
+    ref = np.arange(60, dtype=np.int32).reshape(6, 10)
+    lazy = da.from_array(ref, chunks=(2, 5)) * 2
+    assert_exact(xp.to_device(lazy, dst), ref * 2, dst)
+    if dst.backend == "dask":
+        return
+    back = xp.to_device(native_on(ref, dst), "dask")
+    assert isinstance(back.native, da.Array)
+    assert_exact(back, ref, xp.Device("dask"))
+
+
+def test_to_dask_is_lazy_and_chunked() -> None:
+    da = pytest.importorskip("dask.array")
+    import dask
+
+    a = np.arange(400_000, dtype=np.float64)
+    with dask.config.set({"array.chunk-size": "1MiB"}):
+        out = xp.to_device(a, "dask")
+    assert isinstance(out.native, da.Array)
+    assert out.native.npartitions > 1
+    a[0] = -1.0  # dask.array.from_array takes its own copy
+    assert xp.to_numpy(out)[0] == 0.0
+    with pytest.raises(ValueError, match="needs a copy"):
+        xp.to_device(a, "dask", copy=False)
+
+
+def _available_ram() -> int:
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 0
+
+
+GIB = 1 << 30
+
+
+@pytest.mark.skipif(not HAS["torch"], reason="torch is not installed")
+@pytest.mark.skipif(
+    _available_ram() < 3 * GIB or os.environ.get("ARRAYMUX_SKIP_BIG") == "1",
+    reason="needs about 3 GiB of free memory",
+)
+def test_one_gib_array_zero_copy() -> None:
+    a = np.ones(GIB // 8 + 1, dtype=np.float64)
+    a[-1] = 3.0
+    t = xp.to_device(a, "torch:cpu", copy=False)
+    assert t.native.data_ptr() == a.ctypes.data
+    assert t.shape == a.shape
+    assert float(t.native[-1]) == 3.0
+    back = xp.to_numpy(t)
+    assert back.ctypes.data == a.ctypes.data
+    del t, back, a
+
+
+# ---------------------------------------------------------------------------------------------
+# Same backend, dtypes, traced values
+
+
+def test_same_device_returns_the_array_or_a_copy(device: xp.Device) -> None:
+    x = xp.to_device(native_on(np.arange(5, dtype=np.int32), device), device)
+    assert xp.to_device(x, device) is x
+    y = xp.to_device(x, device, copy=True)
+    assert y is not x
+    assert_exact(y, np.arange(5, dtype=np.int32), device)
+    if device.backend != "dask":
+        assert data_ptr(y.native) != data_ptr(x.native)
+
+
+def test_same_backend_other_device() -> None:
+    pytest.importorskip("array_api_strict")
+    d1, d2 = xp.Device("array_api_strict:device1"), xp.Device("array_api_strict:device2")
+    x = xp.to_device(np.arange(3), d1)
+    assert x.device == d1
+    assert_exact(xp.to_device(x, d2), np.arange(3), d2)
+    with pytest.raises(ValueError, match="needs a copy"):
+        xp.to_device(x, d2, copy=False)
+
+
+def test_unsupported_dtype_is_an_error_not_a_cast() -> None:
+    pytest.importorskip("array_api_strict")
+    with pytest.raises(xp.UnsupportedDTypeError, match=r"no_float64.*float64"):
+        xp.to_device(np.ones(2), "array_api_strict:no_float64")
+    with pytest.raises(xp.UnsupportedDTypeError, match="complex128"):
+        xp.to_device(np.ones(2, np.complex128), "array_api_strict:no_float64")
+    assert xp.to_device(np.ones(2, np.float32), "array_api_strict:no_float64").dtype == xp.float32
+
+
+@pytest.mark.skipif(not HAS["jax"], reason="jax is not installed")
+@pytest.mark.parametrize("dtype", ["float64", "int64", "uint64", "complex128"])
+def test_jax_without_x64_refuses_64_bit(dtype: str) -> None:
+    import jax
+
+    jax.config.update("jax_enable_x64", False)
+    try:
+        with pytest.raises(
+            xp.UnsupportedDTypeError, match=rf"jax:cpu:0 cannot hold (arraymux\.)?{dtype}\b"
+        ):
+            xp.to_device(np.ones(3, dtype), "jax:cpu")
+        if HAS["torch"]:
+            import torch
+
+            t = torch.ones(3, dtype=getattr(torch, dtype))
+            with pytest.raises(xp.UnsupportedDTypeError, match=dtype):
+                xp.to_device(t, "jax:cpu")
+    finally:
+        jax.config.update("jax_enable_x64", True)
+
+
+@pytest.mark.skipif(not HAS["jax"], reason="jax is not installed")
+def test_jax_tracer_cannot_leave() -> None:
+    import jax
+    import jax.numpy as jnp
+
+    @jax.jit
+    def f(v):
+        xp.to_device(v, "numpy")
+        return v
+
+    with pytest.raises(TypeError, match="traced value inside a transform"):
+        f(jnp.ones(3))
+    with pytest.raises(TypeError, match="traced"):
+        jax.grad(lambda v: xp.to_device(v, "torch:cpu").native.sum())(jnp.ones(3))
+
+
+@pytest.mark.skipif(not HAS["torch"], reason="torch is not installed")
+def test_torch_func_tensor_cannot_leave() -> None:
+    import torch
+
+    def f(t):
+        xp.to_device(t, "numpy")
+        return t.sum()
+
+    with pytest.raises(TypeError, match="traced value inside a transform"):
+        torch.func.grad(f)(torch.ones(3))
+    with pytest.raises(TypeError, match="traced value"):
+        torch.func.vmap(lambda t: xp.to_device(t, "jax:cpu").native)(torch.ones(2, 3))
+
+
+def test_not_an_array() -> None:
+    with pytest.raises(TypeError, match="must be an array"):
+        xp.to_device([1, 2], "numpy")
+    with pytest.raises(TypeError, match="at least one array"):
+        xp.to_numpy()
+    with pytest.raises(TypeError, match="argument 1 must be an array"):
+        xp.to_numpy(np.ones(1), "nope")
+
+
+# ---------------------------------------------------------------------------------------------
+# to_numpy
+
+
+def test_to_numpy_one_and_many() -> None:
+    arrays = [native_on(np.arange(i + 1, dtype=np.int32) * i, d) for i, d in enumerate(DEVICES)]
+    one = xp.to_numpy(arrays[0])
+    assert isinstance(one, np.ndarray)
+    many = xp.to_numpy(*arrays, *[xp.to_device(a, d) for a, d in zip(arrays, DEVICES)])
+    assert isinstance(many, tuple)
+    assert len(many) == 2 * len(DEVICES)
+    for i, got in enumerate(many):
+        k = i % len(DEVICES)
+        assert isinstance(got, np.ndarray)
+        np.testing.assert_array_equal(got, np.arange(k + 1, dtype=np.int32) * k)
+        assert got.dtype == np.int32
+
+
+def test_to_numpy_numpy_input_is_not_copied() -> None:
+    a = np.arange(3)
+    assert xp.to_numpy(a) is a
+
+
+@pytest.mark.skipif(not HAS["jax"], reason="jax is not installed")
+def test_to_numpy_reads_jax_with_one_device_get(monkeypatch: pytest.MonkeyPatch) -> None:
+    import jax
+    import jax.numpy as jnp
+
+    calls = []
+    real = jax.device_get
+    monkeypatch.setattr(jax, "device_get", lambda xs: calls.append(len(xs)) or real(xs))
+    xs = [jnp.full(4, i) for i in range(10)]
+    out = xp.to_numpy(*xs, np.zeros(1))
+    assert calls == [10]
+    assert [int(o[0]) for o in out[:10]] == list(range(10))
+
+
+@pytest.mark.skipif(not HAS["dask"], reason="dask is not installed")
+def test_to_numpy_computes_dask_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    import dask
+    import dask.array as da
+
+    calls = []
+    real = dask.compute
+    monkeypatch.setattr(dask, "compute", lambda *a, **k: calls.append(len(a)) or real(*a, **k))
+    base = da.arange(10, chunks=3)
+    out = xp.to_numpy(base + 1, base * 2, np.ones(2))
+    assert calls == [2]
+    np.testing.assert_array_equal(out[0], np.arange(10) + 1)
+    np.testing.assert_array_equal(out[1], np.arange(10) * 2)
+
+
+GPU = [d for d in DEVICES if not _on_cpu(d)]
+
+
+@pytest.mark.parametrize("gpu", GPU, ids=str)
+def test_gpu_host_round_trip_and_batched_read(gpu: xp.Device) -> None:
+    ref = reference("float32", 1000)
+    x = xp.to_device(ref, gpu)
+    assert x.device == gpu
+    assert_exact(x, ref, gpu)
+    arrays = [xp.to_device(ref * i, gpu) for i in range(8)]
+    out = xp.to_numpy(*arrays)
+    for i, o in enumerate(out):
+        np.testing.assert_array_equal(o, ref * i)
+    for host in [d for d in DEVICES if _on_cpu(d)]:
+        assert_exact(xp.to_device(x, host), ref, host)
