@@ -202,6 +202,7 @@ from ._utility_functions import (
     any,
     diff,
 )
+from .transforms import checkpoint, grad, hessian, jacobian, jit, jvp, value_and_grad, vjp, vmap
 
 __version__ = "0.1.0"
 __array_api_version__ = "2025.12"
@@ -255,6 +256,7 @@ __all__ = [
     "broadcast_to",
     "can_cast",
     "ceil",
+    "checkpoint",
     "clip",
     "complex128",
     "complex64",
@@ -290,8 +292,10 @@ __all__ = [
     "full",
     "full_like",
     "get_default_device",
+    "grad",
     "greater",
     "greater_equal",
+    "hessian",
     "hypot",
     "iinfo",
     "iinfo_object",
@@ -306,6 +310,9 @@ __all__ = [
     "isin",
     "isinf",
     "isnan",
+    "jacobian",
+    "jit",
+    "jvp",
     "less",
     "less_equal",
     "linalg",
@@ -385,8 +392,11 @@ __all__ = [
     "unique_inverse",
     "unique_values",
     "unstack",
+    "value_and_grad",
     "var",
     "vecdot",
+    "vjp",
+    "vmap",
     "where",
     "zeros",
     "zeros_like",

@@ -98,10 +98,10 @@ def asarray(
         if target is not None and target is not src:
             from ._transfer import to_device
 
-            moved = to_device(wrap(native, src), target, copy=copy)
-            if dtype is None:
-                return moved
-            return asarray(moved, dtype=dtype, copy=False if copy is not None else None)
+            if dtype is not None:
+                # Cast where the data is, so that the target never sees a dtype it cannot hold.
+                native = src._fns["astype"](native, native_dtype(dtype, src, "asarray"), copy=False)
+            return to_device(wrap(native, src), target, copy=copy)
         if dtype is None and not copy:
             return obj if type(obj) is Array else wrap(native, src)
         kwargs: dict[str, Any] = {"copy": copy}

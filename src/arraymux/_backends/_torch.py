@@ -216,7 +216,7 @@ def from_dlpack(obj: Any, place: str | None, copy: bool | None) -> Any:
     if strides is not None and any(s < 0 for s in strides):
         raise BufferError("torch tensors cannot have negative strides")
     flags = getattr(obj, "flags", None)
-    if flags is not None and not flags.writeable and not copy:
+    if flags is not None and not getattr(flags, "writeable", True) and not copy:
         raise BufferError("torch has no read-only tensors")
     out = torch.from_dlpack(obj)
     if copy:

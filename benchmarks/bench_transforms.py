@@ -1,0 +1,300 @@
+"""Transforms against the engines used directly: arraymux.grad / value_and_grad / jit versus
+torch.func.grad / grad_and_value / torch.compile and jax.grad / value_and_grad / jax.jit, on
+the same 2-layer MLP loss (about 1k and 1M parameters), plus the memory that checkpoint saves
+on a deep chain. Prints markdown tables.
+
+    python benchmarks/bench_transforms.py [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+import arraymux as xp
+
+SIZES = {"1k": (16, 32, 8), "1M": (512, 1024, 512)}  # in, hidden, out: 0.8k and 1.05M params
+BATCH = 64
+
+
+def params_of(size: str, seed: int = 0) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray]:
+    n_in, n_hidden, n_out = SIZES[size]
+    rng = np.random.default_rng(seed)
+    p = {
+        "w1": (rng.standard_normal((n_in, n_hidden)) / np.sqrt(n_in)).astype(np.float32),
+        "b1": np.zeros(n_hidden, np.float32),
+        "w2": (rng.standard_normal((n_hidden, n_out)) / np.sqrt(n_hidden)).astype(np.float32),
+    }
+    x = rng.standard_normal((BATCH, n_in)).astype(np.float32)
+    y = rng.standard_normal((BATCH, n_out)).astype(np.float32)
+    return p, x, y
+
+
+def n_params(size: str) -> int:
+    return sum(v.size for v in params_of(size)[0].values())
+
+
+def loss(p: Any, x: Any, y: Any) -> Any:
+    """The MLP loss, written once with arraymux."""
+    h = xp.tanh(xp.matmul(x, p["w1"]) + p["b1"])
+    return xp.mean((xp.matmul(h, p["w2"]) - y) ** 2)
+
+
+def timeit(fn: Callable[[], Any], sync: Callable[[Any], Any], budget: float) -> float:
+    """Median seconds per call over batches filling about ``budget`` seconds."""
+    sync(fn())  # warm up (and compile)
+    sync(fn())
+    t0 = time.perf_counter()
+    sync(fn())
+    once = max(time.perf_counter() - t0, 1e-7)
+    n = max(1, int(budget / 5 / once))
+    samples = []
+    for _ in range(5):
+        t0 = time.perf_counter()
+        for _ in range(n):
+            out = fn()
+        sync(out)
+        samples.append((time.perf_counter() - t0) / n)
+    return float(np.median(samples))
+
+
+def fmt(seconds: float) -> str:
+    return f"{seconds * 1e6:.1f} us" if seconds < 1e-3 else f"{seconds * 1e3:.2f} ms"
+
+
+# -- torch ------------------------------------------------------------------------------------
+
+
+def torch_rows(device: str, budget: float, quick: bool) -> list[tuple[Any, ...]]:
+    import torch
+    import torch.func as tf
+
+    place = device.split(":", 1)[1]
+
+    def native_loss(p: Any, x: Any, y: Any) -> Any:
+        h = torch.tanh(torch.matmul(x, p["w1"]) + p["b1"])
+        return torch.mean((torch.matmul(h, p["w2"]) - y) ** 2)
+
+    def sync(out: Any) -> None:
+        if place.startswith("cuda"):
+            torch.cuda.synchronize()
+
+    rows: list[tuple[Any, ...]] = []
+
+    def one(size: str) -> list[tuple[Any, ...]]:
+        rows: list[tuple[Any, ...]] = []
+        p, x, y = params_of(size)
+        tp = {k: torch.from_numpy(v).to(place) for k, v in p.items()}
+        tx, ty = torch.from_numpy(x).to(place), torch.from_numpy(y).to(place)
+        ap = {k: xp.asarray(v) for k, v in tp.items()}
+        ax, ay = xp.asarray(tx), xp.asarray(ty)
+        cases = [
+            ("grad", lambda: tf.grad(native_loss)(tp, tx, ty), lambda: xp.grad(loss)(ap, ax, ay)),
+            (
+                "value_and_grad",
+                lambda: tf.grad_and_value(native_loss)(tp, tx, ty),
+                lambda: xp.value_and_grad(loss)(ap, ax, ay),
+            ),
+        ]
+        if not (quick and size == "1M"):
+            torch._dynamo.reset()
+            cn = torch.compile(native_loss)
+            ca = xp.jit(loss)
+            cases.append(("jit (forward)", lambda: cn(tp, tx, ty), lambda: ca(ap, ax, ay)))
+        for name, native, ours in cases:
+            tn = timeit(native, sync, budget)
+            ta = timeit(ours, sync, budget)
+            rows.append(
+                (device, size, name, "torch.func / torch.compile", fmt(tn), fmt(ta), tn, ta)
+            )
+        if place == "cpu":  # NumPy arrays, differentiated by torch through DLPack
+            npp = {k: xp.asarray(v) for k, v in p.items()}
+            nx, ny = xp.asarray(x), xp.asarray(y)
+            tn = timeit(lambda: tf.grad(native_loss)(tp, tx, ty), sync, budget)
+            ta = timeit(lambda: xp.grad(loss)(npp, nx, ny), sync, budget)
+            rows.append(("numpy", size, "grad", "torch.func on tensors", fmt(tn), fmt(ta), tn, ta))
+        return rows
+
+    for size in SIZES:
+        rows += one(size)
+    return rows
+
+
+# -- jax --------------------------------------------------------------------------------------
+
+
+def jax_rows(device: str, budget: float) -> list[tuple[Any, ...]]:
+    import jax
+    import jax.numpy as jnp
+
+    def native_loss(p: Any, x: Any, y: Any) -> Any:
+        h = jnp.tanh(jnp.matmul(x, p["w1"]) + p["b1"])
+        return jnp.mean((jnp.matmul(h, p["w2"]) - y) ** 2)
+
+    def sync(out: Any) -> None:
+        jax.block_until_ready(jax.tree_util.tree_map(lambda a: getattr(a, "native", a), out))
+
+    dev = xp.Device(device)
+    rows: list[tuple[Any, ...]] = []
+
+    def one(size: str) -> list[tuple[Any, ...]]:
+        rows: list[tuple[Any, ...]] = []
+        p, x, y = params_of(size)
+        jp = {k: jax.device_put(v, dev.native) for k, v in p.items()}
+        jx, jy = jax.device_put(x, dev.native), jax.device_put(y, dev.native)
+        ap = {k: xp.asarray(v) for k, v in jp.items()}
+        ax, ay = xp.asarray(jx), xp.asarray(jy)
+        jit_native = jax.jit(jax.grad(native_loss))
+        jit_ours = xp.jit(xp.grad(loss))
+        cases = [
+            ("grad", lambda: jax.grad(native_loss)(jp, jx, jy), lambda: xp.grad(loss)(ap, ax, ay)),
+            (
+                "value_and_grad",
+                lambda: jax.value_and_grad(native_loss)(jp, jx, jy),
+                lambda: xp.value_and_grad(loss)(ap, ax, ay),
+            ),
+            ("jit (grad)", lambda: jit_native(jp, jx, jy), lambda: jit_ours(ap, ax, ay)),
+        ]
+        for name, native, ours in cases:
+            tn = timeit(native, sync, budget)
+            ta = timeit(ours, sync, budget)
+            rows.append((device, size, name, "jax", fmt(tn), fmt(ta), tn, ta))
+        return rows
+
+    for size in SIZES:
+        rows += one(size)
+    return rows
+
+
+# -- checkpoint memory ------------------------------------------------------------------------
+
+DEPTH, WIDTH, SEGMENT = 32, 256, 8
+
+
+def chain(ws: list[Any], x: Any, ckpt: bool, policy: Any = None) -> Any:
+    def segment(h: Any, *seg_ws: Any) -> Any:
+        for w in seg_ws:
+            h = xp.tanh(xp.matmul(h, w))
+        return h
+
+    run = xp.checkpoint(segment, policy=policy) if ckpt else segment
+    h = x
+    for i in range(0, len(ws), SEGMENT):
+        h = run(h, *ws[i : i + SEGMENT])
+    return xp.mean(h**2)
+
+
+def memory_rows() -> list[tuple[str, str, str]]:
+    rng = np.random.default_rng(0)
+    ws = [(rng.standard_normal((WIDTH, WIDTH)) / np.sqrt(WIDTH)).astype(np.float32)] * DEPTH
+    x = rng.standard_normal((BATCH, WIDTH)).astype(np.float32)
+    rows = []
+    if importlib.util.find_spec("torch"):
+        import torch
+
+        def saved_bytes(ckpt: bool) -> int:
+            total = [0]
+
+            def pack(t: Any) -> Any:
+                total[0] += t.numel() * t.element_size()
+                return t
+
+            tw = [torch.from_numpy(w).requires_grad_() for w in ws]
+            with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+                out = chain([xp.asarray(w) for w in tw], xp.asarray(torch.from_numpy(x)), ckpt)
+            out.native.backward()
+            return total[0]
+
+        plain, ck = saved_bytes(False), saved_bytes(True)
+        rows.append(
+            ("torch:cpu (saved-tensor bytes)", f"{plain / 2**20:.1f} MiB", f"{ck / 2**20:.1f} MiB")
+        )
+        if torch.cuda.is_available():
+
+            def peak(ckpt: bool) -> int:
+                tw = [xp.asarray(torch.from_numpy(w).cuda()) for w in ws]
+                tx = xp.asarray(torch.from_numpy(x).cuda())
+                torch.cuda.synchronize()
+                torch.cuda.reset_peak_memory_stats()
+                base = torch.cuda.memory_allocated()
+                xp.grad(lambda w: chain(w, tx, ckpt))(tw)
+                torch.cuda.synchronize()
+                return torch.cuda.max_memory_allocated() - base
+
+            p0, p1 = peak(False), peak(True)
+            rows.append(
+                (
+                    "torch:cuda xp.grad (peak allocated)",
+                    f"{p0 / 2**20:.1f} MiB",
+                    f"{p1 / 2**20:.1f} MiB",
+                )
+            )
+    if importlib.util.find_spec("jax"):
+        import jax
+
+        try:
+            from jax.ad_checkpoint import saved_residuals
+        except ImportError:  # only print_saved_residuals is public in recent JAX
+            from jax._src.ad_checkpoint import saved_residuals
+
+        jw = [xp.asarray(w, device="jax:cpu") for w in ws]
+        jx = xp.asarray(x, device="jax:cpu")
+
+        def residual_bytes(ckpt: bool, policy: Any = None) -> int:
+            res = saved_residuals(lambda w: chain(w, jx, ckpt, policy).native, jw)
+            return sum(int(np.prod(aval.shape)) * aval.dtype.itemsize for aval, _ in res)
+
+        del jax
+        plain, ck = residual_bytes(False), residual_bytes(True)
+        dots = residual_bytes(True, "dots_saveable")
+        rows.append(
+            ("jax:cpu (residual bytes)", f"{plain / 2**20:.1f} MiB", f"{ck / 2**20:.1f} MiB")
+        )
+        rows.append(
+            ("jax:cpu, policy dots_saveable", f"{plain / 2**20:.1f} MiB", f"{dots / 2**20:.1f} MiB")
+        )
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--quick", action="store_true", help="shorter timings, fewer compiles")
+    args = parser.parse_args()
+    budget = 0.1 if args.quick else 0.4
+    rows: list[tuple[Any, ...]] = []
+    if importlib.util.find_spec("torch"):
+        import torch
+
+        # One intra-op thread: on a small shared CPU, OpenMP's spinning threads make the
+        # timings of both sides swing by orders of magnitude.
+        torch.set_num_threads(1)
+        rows += torch_rows("torch:cpu", budget, args.quick)
+        if torch.cuda.is_available():
+            rows += torch_rows("torch:cuda:0", budget, args.quick)
+    if importlib.util.find_spec("jax"):
+        rows += jax_rows("jax:cpu:0", budget)
+        if any(d.place.startswith("gpu") for d in xp.devices("jax")):
+            rows += jax_rows("jax:gpu:0", budget)
+
+    sizes = ", ".join(f"{k} = {n_params(k)} parameters" for k in SIZES)
+    print(f"## Transforms vs the engines used directly (batch {BATCH}; {sizes})\n")
+    print("| arrays | size | transform | native | native time | arraymux | ratio |")
+    print("|---|---|---|---|---|---|---|")
+    for device, size, name, engine, tn, ta, sn, sa in rows:
+        print(f"| {device} | {size} | {name} | {engine} | {tn} | {ta} | {sa / sn:.2f} |")
+    print(
+        f"\n## checkpoint: memory kept for the backward pass ({DEPTH} layers of {WIDTH}x{WIDTH}, segments of {SEGMENT})\n"
+    )
+    print("| measure | without checkpoint | with checkpoint |")
+    print("|---|---|---|")
+    for r in memory_rows():
+        print(f"| {r[0]} | {r[1]} | {r[2]} |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,72 @@
+"""The JAX engine behind :mod:`arraymux.transforms`, and :class:`arraymux.Array` as a pytree.
+
+Every function here takes and returns functions of native JAX arrays (pytrees of them); the
+wrapping into :class:`arraymux.Array` happens in ``transforms``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import jax
+
+from ._array import Array
+
+grad = jax.grad
+value_and_grad = jax.value_and_grad
+jacobian = jax.jacrev
+hessian = jax.hessian
+vjp = jax.vjp
+jvp = jax.jvp
+vmap = jax.vmap
+jit = jax.jit
+
+
+def _flatten(x: Array) -> tuple[tuple[Any], Any]:
+    return (x._native,), x._device
+
+
+def _unflatten(device: Any, children: Any) -> Array:
+    out = object.__new__(Array)
+    out._native = children[0]
+    out._device = device
+    return out
+
+
+# The policies of jax.checkpoint_policies that need no arguments.
+CHECKPOINT_POLICIES = (
+    "checkpoint_dots",
+    "checkpoint_dots_with_no_batch_dims",
+    "dots_saveable",
+    "dots_with_no_batch_dims_saveable",
+    "everything_saveable",
+    "nothing_saveable",
+)
+
+_registered = False
+
+
+def register_pytree() -> None:
+    """Make :class:`arraymux.Array` a JAX pytree node (once): its leaf is the native array.
+
+    ``jax.jit``, ``jax.vmap``, ``jax.vjp``... then accept and return Arrays directly.
+    """
+    global _registered
+    if not _registered:
+        jax.tree_util.register_pytree_node(Array, _flatten, _unflatten)
+        _registered = True
+
+
+def checkpoint(f: Callable[..., Any], policy: Any) -> Callable[..., Any]:
+    """``jax.checkpoint`` with a policy given by name or as a callable."""
+    if isinstance(policy, str):
+        if policy not in CHECKPOINT_POLICIES:
+            raise ValueError(
+                f"arraymux.checkpoint: {policy!r} is not a named policy; the names are "
+                f"{', '.join(CHECKPOINT_POLICIES)}. Policies that take arguments "
+                "(jax.checkpoint_policies.save_only_these_names(...), ...) can be passed "
+                "as callables."
+            )
+        policy = getattr(jax.checkpoint_policies, policy)
+    return jax.checkpoint(f, policy=policy)

@@ -1,0 +1,176 @@
+"""The torch.func engine behind :mod:`arraymux.transforms`.
+
+Every function here takes and returns functions of native tensors (pytrees of them); the
+wrapping into :class:`arraymux.Array` happens in ``transforms``. NumPy and CuPy arrays reach
+this engine through DLPack (:func:`to_engine`, :func:`from_engine`) without a copy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import torch
+import torch.func as tf
+import torch.utils._pytree as pytree
+from torch.utils.checkpoint import checkpoint as _torch_checkpoint
+
+jacobian = tf.jacrev
+hessian = tf.hessian
+jvp = tf.jvp
+vmap = tf.vmap
+
+CHECKPOINT_POLICIES = ("nothing_saveable", "everything_saveable")
+
+
+def _aux_leaves(f: Callable[..., Any]) -> tuple[Callable[..., Any], Callable[[Any], Any]]:
+    """torch.func accepts only tensors in ``aux``: pass the other leaves around it."""
+    kept: list[Any] = []
+
+    def g(*args: Any) -> Any:
+        out, aux = f(*args)
+        leaves, spec = pytree.tree_flatten(aux)
+        kept[:] = [leaves, spec]
+        return out, [v for v in leaves if isinstance(v, torch.Tensor)]
+
+    def restore(aux: Any) -> Any:
+        leaves, spec = kept
+        tensors = iter(aux)
+        return pytree.tree_unflatten(
+            [next(tensors) if isinstance(v, torch.Tensor) else v for v in leaves], spec
+        )
+
+    return g, restore
+
+
+def grad(f: Callable[..., Any], argnums: Any, has_aux: bool) -> Callable[..., Any]:
+    if not has_aux:
+        return tf.grad(f, argnums=argnums)
+    g, restore = _aux_leaves(f)
+    inner = tf.grad(g, argnums=argnums, has_aux=True)
+
+    def run(*args: Any) -> Any:
+        dx, aux = inner(*args)
+        return dx, restore(aux)
+
+    return run
+
+
+def value_and_grad(f: Callable[..., Any], argnums: Any, has_aux: bool) -> Callable[..., Any]:
+    """JAX's order: ``(value, grad)`` or ``((value, aux), grad)``."""
+    g, restore = _aux_leaves(f) if has_aux else (f, None)
+    inner = tf.grad_and_value(g, argnums=argnums, has_aux=has_aux)
+
+    def run(*args: Any) -> Any:
+        dx, value = inner(*args)
+        if restore is not None:
+            value = (value[0], restore(value[1]))
+        return value, dx
+
+    return run
+
+
+def vjp(f: Callable[..., Any], *primals: Any, has_aux: bool) -> Any:
+    if not has_aux:
+        return tf.vjp(f, *primals)
+    g, restore = _aux_leaves(f)
+    res: Any = tf.vjp(g, *primals, has_aux=True)
+    return res[0], res[1], restore(res[2])
+
+
+def jit(f: Callable[..., Any]) -> Callable[..., Any]:
+    return torch.compile(f)
+
+
+def checkpoint(f: Callable[..., Any], policy: Any) -> Callable[..., Any]:
+    """Recompute ``f``'s intermediates in the backward pass instead of saving them."""
+    if policy not in (None, *CHECKPOINT_POLICIES):
+        raise ValueError(
+            f"arraymux.checkpoint: torch supports the policies {CHECKPOINT_POLICIES} "
+            f"(or None, the same as 'nothing_saveable'), not {policy!r}; named JAX policies "
+            "such as 'dots_saveable' apply to JAX arrays only."
+        )
+    if policy == "everything_saveable":
+        return f
+
+    def run(*args: Any) -> Any:
+        if torch._C._functorch.peek_interpreter_stack() is None:
+            return _torch_checkpoint(f, *args, use_reentrant=False)
+        # torch.func's grad/vjp refuse saved-tensor hooks, which torch.utils.checkpoint uses;
+        # inside them an autograd.Function saves only the inputs and recomputes the rest.
+        leaves, spec = pytree.tree_flatten(args)
+        where = [i for i, v in enumerate(leaves) if isinstance(v, torch.Tensor)]
+        out_spec: list[Any] = []
+
+        def flat(*tensors: Any) -> tuple[Any, ...]:
+            full = list(leaves)
+            for i, t in zip(where, tensors):
+                full[i] = t
+            out_leaves, ospec = pytree.tree_flatten(f(*pytree.tree_unflatten(full, spec)))
+            out_spec[:] = [ospec]
+            return tuple(out_leaves)
+
+        outs = _Recompute.apply(flat, *(leaves[i] for i in where))
+        return pytree.tree_unflatten(list(outs), out_spec[0])
+
+    return run
+
+
+class _Recompute(torch.autograd.Function):
+    generate_vmap_rule = True
+
+    @staticmethod
+    def forward(fn: Any, *tensors: Any) -> Any:
+        return fn(*tensors)
+
+    @staticmethod
+    def setup_context(ctx: Any, inputs: Any, output: Any) -> None:
+        ctx.fn = inputs[0]
+        ctx.save_for_backward(*inputs[1:])
+        ctx.save_for_forward(*inputs[1:])
+
+    @staticmethod
+    def backward(ctx: Any, *cotangents: Any) -> Any:
+        pull = tf.vjp(ctx.fn, *ctx.saved_tensors)[1]
+        return (None, *pull(cotangents))
+
+    @staticmethod
+    def jvp(ctx: Any, *tangents: Any) -> Any:
+        return tf.jvp(ctx.fn, tuple(ctx.saved_tensors), tuple(tangents[1:]))[1]
+
+
+# -- the DLPack bridge ------------------------------------------------------------------------
+
+
+def engine_place(backend: str, place: str) -> str:
+    """The torch device that computes for an array of ``backend`` on ``place``."""
+    return "torch:cpu" if backend == "numpy" else f"torch:cuda:{place}"
+
+
+def to_engine(native: Any) -> Any:
+    """A NumPy or CuPy array as a tensor sharing its memory."""
+    try:
+        return torch.from_dlpack(native)
+    except (BufferError, RuntimeError, TypeError):
+        # read-only NumPy arrays cannot be exported; torch never writes to inputs here
+        import numpy as np
+
+        if isinstance(native, np.generic | np.ndarray):
+            return torch.from_numpy(np.array(native, copy=True))
+        raise
+
+
+def from_engine(t: Any, backend: str) -> Any:
+    """A tensor as a NumPy (or CuPy) array sharing its memory."""
+    t = t.detach()
+    if t.is_conj():
+        t = t.resolve_conj()
+    if t.is_neg():
+        t = t.resolve_neg()
+    if backend == "numpy":
+        import numpy as np
+
+        return np.from_dlpack(t)
+    import cupy
+
+    return cupy.from_dlpack(t)

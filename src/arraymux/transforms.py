@@ -1,0 +1,756 @@
+"""Function transforms that work whichever backend holds the arrays.
+
+``grad``, ``value_and_grad``, ``vjp``, ``jvp``, ``jacobian``, ``hessian``, ``vmap``, ``jit`` and
+``checkpoint`` follow JAX's conventions. ``fun`` is written with arraymux functions; its
+arguments and results are pytrees (nested tuples, lists and dicts) of :class:`arraymux.Array`
+and Python scalars. The engine follows the arrays:
+
+========================  ===================================================================
+arrays on                 engine
+========================  ===================================================================
+torch                     ``torch.func`` (``torch.compile`` for :func:`jit`)
+jax                       ``jax`` (``jax.jit`` for :func:`jit`)
+numpy                     ``torch.func`` on the CPU; arrays cross through DLPack without a
+                          copy and results come back as NumPy arrays. :func:`jit` runs the
+                          function as it is.
+cupy                      ``torch.func`` on the same CUDA device, the same way
+dask, array_api_strict    none: :class:`arraymux.TransformUnavailableError`
+========================  ===================================================================
+
+Inside a transform, ``fun`` sees Arrays on the engine's device (``torch:cpu`` for NumPy
+arguments), and that device is the default one, so creation functions called without
+``device=`` put their arrays beside the arguments. Arrays that ``fun`` reads from an enclosing
+scope must be on the engine's backend; pass them as arguments otherwise. Transformed functions
+take positional arguments (:func:`jit` also takes keyword arguments).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ._array import Array
+from ._backends import backend_of_type, specs
+from ._devices import Device, default_device, get_default_device
+from ._dispatch import operand, wrap
+from ._errors import (
+    BackendMismatchError,
+    BackendUnavailableError,
+    DeviceMismatchError,
+    TransformUnavailableError,
+)
+
+__all__ = [
+    "checkpoint",
+    "grad",
+    "hessian",
+    "jacobian",
+    "jit",
+    "jvp",
+    "value_and_grad",
+    "vjp",
+    "vmap",
+]
+
+_FLOATING = ("real floating", "complex floating")
+
+
+# -- pytrees ----------------------------------------------------------------------------------
+
+
+def _map(fn: Callable[[Any, str], Any], tree: Any, path: str = "") -> Any:
+    """``tree`` with every leaf replaced by ``fn(leaf, path)``; nodes are tuple, list, dict."""
+    t = type(tree)
+    if t is tuple or t is list:
+        return t(_map(fn, v, f"{path}[{i}]") for i, v in enumerate(tree))
+    if t is dict:
+        return {k: _map(fn, v, f"{path}[{k!r}]") for k, v in tree.items()}
+    if isinstance(tree, tuple) and hasattr(tree, "_fields"):  # a named tuple
+        return t(*(_map(fn, v, f"{path}.{f}") for f, v in zip(tree._fields, tree)))
+    return fn(tree, path)
+
+
+def _visit_at(visit: Callable[[Any, str], Any], pos: int | str, leaf: Any, path: str) -> Any:
+    return visit(leaf, _where(pos, path))
+
+
+def _where(pos: int | str, path: str) -> str:
+    return f"argument {pos}{path}" if isinstance(pos, int) else f"{pos}{path}"
+
+
+def _name(fun: Any) -> str:
+    return getattr(fun, "__name__", None) or type(fun).__name__
+
+
+def _engines() -> str:
+    out = []
+    for s in specs():
+        if s.autodiff:
+            out.append(f"{s.name} (through torch)" if "bridged" in s.autodiff else s.name)
+    return ", ".join(out)
+
+
+# -- the engine of one call -------------------------------------------------------------------
+
+
+class _Engine:
+    """The engine for one call: the user's device, the engine's device and its adapter."""
+
+    __slots__ = ("backend", "bridged", "device", "mod", "tname", "user")
+
+    def __init__(self, tname: str, user: Device, *, bridge: bool = True) -> None:
+        self.tname = tname
+        self.user = user
+        self.bridged = False
+        name = user._name
+        mod: Any
+        if name == "jax":
+            from . import _transforms_jax as mod
+
+            mod.register_pytree()
+            self.device = user
+        elif name == "torch" or (bridge and "bridged" in (user._backend.spec.autodiff or "")):
+            try:
+                from . import _transforms_torch as mod
+            except ImportError:
+                raise BackendUnavailableError(
+                    f"arraymux.{tname}: transforms on {user} run on torch, which is not "
+                    'installed. Install it with: pip install "arraymux[torch]"'
+                ) from None
+            self.bridged = name != "torch"
+            self.device = Device(mod.engine_place(name, user._place)) if self.bridged else user
+        else:
+            raise TransformUnavailableError(
+                f"arraymux.{tname}: the {name} backend ({user}) has no autodiff or tracing "
+                f"engine. Transforms run on: {_engines()}. Move the arrays first, e.g. "
+                'x = arraymux.to_device(x, "torch:cpu").'
+            )
+        self.mod: Any = mod
+        self.backend = self.device._backend
+
+    @staticmethod
+    def device_of(
+        tname: str, *groups: tuple[int | str, Any], expect: tuple[Device, str] | None = None
+    ) -> Device:
+        """The one device of every array in ``groups`` (pairs of position and pytree)."""
+        found: list[tuple[Device, str]] = [expect] if expect else []
+
+        def visit(leaf: Any, where: str) -> Any:
+            op = operand(leaf)
+            if op is None:
+                return leaf
+            dev = op[1]
+            if not found:
+                found.append((dev, where))
+            elif dev is not found[0][0]:
+                first, first_where = found[0]
+                kind = BackendMismatchError if dev._name != first._name else DeviceMismatchError
+                raise kind(
+                    f"arraymux.{tname}: {where} is on {dev} but {first_where} is on {first}. "
+                    f'Move one of them first, e.g. x = arraymux.to_device(x, "{first}").'
+                )
+            return leaf
+
+        for pos, tree in groups:
+            _map(functools.partial(_visit_at, visit, pos), tree)
+        return found[0][0] if found else get_default_device()
+
+    @classmethod
+    def of(cls, tname: str, args: Sequence[Any], *, bridge: bool = True) -> _Engine:
+        return cls(tname, cls.device_of(tname, *enumerate(args)), bridge=bridge)
+
+    # -- crossing into and out of the engine ----------------------------------------------------
+
+    def into(self, tree: Any, pos: int | str = 0, diff: bool = False) -> Any:
+        """A pytree of the user's values with its arrays made the engine's native arrays."""
+
+        def leaf_in(leaf: Any, path: str) -> Any:
+            if type(leaf) is Array:
+                native, dev = leaf._native, leaf._device
+            else:
+                op = operand(leaf)
+                if op is None:
+                    if diff:
+                        return self._scalar_in(leaf, _where(pos, path))
+                    return leaf
+                native, dev = op
+            if diff:
+                dt = dev._backend.dtype_from_native(native.dtype)
+                if dt.kind not in _FLOATING:
+                    raise TypeError(
+                        f"arraymux.{self.tname}: {_where(pos, path)} has dtype {dt.name}, but only "
+                        "floating-point inputs can be differentiated. Cast it first, e.g. "
+                        "x = arraymux.astype(x, arraymux.float32), or leave it out of argnums."
+                    )
+            if self.bridged:
+                return self.mod.to_engine(dev._backend.normalize(native))
+            return native
+
+        return _map(leaf_in, tree)
+
+    def _scalar_in(self, leaf: Any, where: str) -> Any:
+        if isinstance(leaf, float | complex):
+            from ._creation_functions import asarray
+
+            return self.into(asarray(leaf, device=self.user))
+        raise TypeError(
+            f"arraymux.{self.tname}: {where} is {leaf!r} ({type(leaf).__name__}); only "
+            "floating-point arrays and Python floats can be differentiated. Pass a float "
+            "array, or leave it out of argnums."
+        )
+
+    def out(self, tree: Any) -> Any:
+        """The engine's results as Arrays on the user's device."""
+        backend, mod = self.backend, self.mod
+
+        def leaf_out(leaf: Any, path: str) -> Any:
+            if backend_of_type(type(leaf)) is not backend:
+                return leaf
+            if self.bridged:
+                return wrap(mod.from_engine(leaf, self.user._name), self.user)
+            return wrap(leaf, self.device)
+
+        return _map(leaf_out, tree)
+
+    def native_fun(
+        self, fun: Callable[..., Any], check: Callable[[Any], None] | None = None
+    ) -> Callable[..., Any]:
+        """``fun`` as a function of the engine's native arrays (what the engine transforms)."""
+        device, backend, tname = self.device, self.backend, self.tname
+
+        def arr(leaf: Any, path: str) -> Any:
+            return wrap(leaf, device) if backend_of_type(type(leaf)) is backend else leaf
+
+        def nat(leaf: Any, path: str) -> Any:
+            if type(leaf) is Array:
+                if leaf._device._backend is not backend:
+                    raise BackendMismatchError(
+                        f"arraymux.{tname}: {_name(fun)} returned an array on {leaf._device}"
+                        f"{path and ' at ' + path}, but it computes on {device}. Return arrays "
+                        "of the backend of its arguments."
+                    )
+                return leaf._native
+            return leaf
+
+        def f(*nargs: Any, **nkwargs: Any) -> Any:
+            args = _map(arr, nargs)
+            kwargs = _map(arr, nkwargs)
+            out = _map(nat, fun(*args, **kwargs))
+            if check is not None:
+                check(out)
+            return out
+
+        return f
+
+    def run(self, fun: Callable[..., Any], thunk: Callable[[], Any]) -> Any:
+        """Call ``thunk`` with the engine's device as default; explain backend clashes."""
+        try:
+            with default_device(self.device):
+                return thunk()
+        except BackendMismatchError as e:
+            if getattr(e, "_explained", False):
+                raise
+            via = (
+                f" (its {self.user} arguments are computed by torch there)" if self.bridged else ""
+            )
+            err = BackendMismatchError(
+                f"{e}\nInside arraymux.{self.tname}, {_name(fun)} computes on {self.device}{via}; "
+                "arrays it reads from an enclosing scope (a closure) must be on that backend "
+                "too. Pass them as arguments instead (outside argnums if they are not "
+                "differentiated), or move them with arraymux.to_device."
+            )
+            err._explained = True  # type: ignore[attr-defined]
+            raise err from e
+
+
+def _argnums(tname: str, argnums: int | Sequence[int]) -> tuple[int, ...]:
+    nums = (argnums,) if isinstance(argnums, int) else tuple(argnums)
+    if not nums or not all(isinstance(i, int) for i in nums):
+        raise TypeError(f"arraymux.{tname}: argnums must be an int or a tuple of ints.")
+    return nums
+
+
+def _diff_inputs(e: _Engine, args: Sequence[Any], nums: tuple[int, ...]) -> list[Any]:
+    n = len(args)
+    for i in nums:
+        if not -n <= i < n:
+            raise ValueError(
+                f"arraymux.{e.tname}: argnums has {i}, but the function got {n} argument(s)."
+            )
+    wanted = {i % n for i in nums}
+    return [e.into(a, i, diff=i in wanted) for i, a in enumerate(args)]
+
+
+def _scalar_check(e: _Engine, has_aux: bool) -> Callable[[Any], None]:
+    tname = e.tname
+
+    def check(out: Any) -> None:
+        if has_aux:
+            if not (isinstance(out, tuple | list) and len(out) == 2):
+                raise TypeError(
+                    f"arraymux.{tname}: with has_aux=True the function must return a pair "
+                    f"(output, aux), not {type(out).__name__}."
+                )
+            out = out[0]
+        if backend_of_type(type(out)) is not e.backend:
+            raise TypeError(
+                f"arraymux.{tname}: the function must return a 0-d floating-point array, not "
+                f"{type(out).__name__}."
+            )
+        shape = tuple(out.shape)
+        if shape != ():
+            raise TypeError(
+                f"arraymux.{tname}: the function must return a scalar (a 0-d array), but it "
+                f"returned an array of shape {shape}. Reduce it first (arraymux.sum, ...), or "
+                "use arraymux.jacobian or arraymux.vjp for non-scalar outputs."
+            )
+        dt = e.backend.dtype_from_native(out.dtype)
+        if dt.kind != "real floating":
+            raise TypeError(
+                f"arraymux.{tname}: the function must return a real floating-point scalar, "
+                f"not {dt.name}."
+            )
+
+    return check
+
+
+def _check_fun(tname: str, fun: Any) -> None:
+    if not callable(fun):
+        raise TypeError(f"arraymux.{tname}: expected a function, got {type(fun).__name__}.")
+
+
+# -- the transforms ---------------------------------------------------------------------------
+
+
+def grad(
+    fun: Callable[..., Any], argnums: int | Sequence[int] = 0, has_aux: bool = False
+) -> Callable[..., Any]:
+    """The gradient of a scalar function.
+
+    Parameters
+    ----------
+    fun
+        A function of arrays that returns a 0-d floating-point array (or, with ``has_aux``,
+        a pair ``(output, aux)``).
+    argnums
+        The positional argument(s) to differentiate: an int, or a tuple of ints.
+    has_aux
+        Whether ``fun`` returns ``(output, aux)``; ``aux`` is returned beside the gradient.
+
+    Returns
+    -------
+    callable
+        Takes the arguments of ``fun`` and returns the gradient, shaped like the argument (a
+        tuple of them for a tuple ``argnums``), or ``(gradient, aux)``.
+
+    Raises
+    ------
+    TypeError
+        ``fun`` returns a non-scalar or non-floating array, or a differentiated argument is
+        not floating-point.
+    BackendMismatchError
+        Arguments on different backends, or ``fun`` reads arrays of another backend.
+    TransformUnavailableError
+        The arrays are on a backend without an engine (Dask, array-api-strict).
+
+    Examples
+    --------
+    >>> import arraymux as xp
+    >>> df = xp.grad(lambda x: xp.sum(x**2))
+    >>> df(xp.asarray([1.0, 2.0]))
+    Array([2., 4.], dtype=float64, device='numpy:cpu')
+    >>> xp.grad(lambda w, b: xp.sum(w * b), argnums=(0, 1))(xp.asarray(3.0), xp.asarray(4.0))
+    (Array(4., dtype=float64, device='numpy:cpu'), Array(3., dtype=float64, device='numpy:cpu'))
+    """
+    _check_fun("grad", fun)
+    nums = _argnums("grad", argnums)
+
+    @functools.wraps(fun)
+    def grad_fun(*args: Any) -> Any:
+        e = _Engine.of("grad", args)
+        nargs = _diff_inputs(e, args, nums)
+        f = e.native_fun(fun, _scalar_check(e, has_aux))
+        return e.out(e.run(fun, lambda: e.mod.grad(f, argnums, has_aux=has_aux)(*nargs)))
+
+    return grad_fun
+
+
+def value_and_grad(
+    fun: Callable[..., Any], argnums: int | Sequence[int] = 0, has_aux: bool = False
+) -> Callable[..., Any]:
+    """The value of a scalar function and its gradient, computed together.
+
+    Parameters are those of :func:`grad`.
+
+    Returns
+    -------
+    callable
+        Returns ``(value, gradient)``, or ``((value, aux), gradient)`` with ``has_aux``.
+
+    Raises
+    ------
+    TypeError, BackendMismatchError, TransformUnavailableError
+        As :func:`grad`.
+
+    Examples
+    --------
+    >>> import arraymux as xp
+    >>> value, g = xp.value_and_grad(lambda x: xp.sum(x**2))(xp.asarray([1.0, 2.0]))
+    >>> value, g
+    (Array(5., dtype=float64, device='numpy:cpu'), Array([2., 4.], dtype=float64, device='numpy:cpu'))
+    """
+    _check_fun("value_and_grad", fun)
+    nums = _argnums("value_and_grad", argnums)
+
+    @functools.wraps(fun)
+    def value_and_grad_fun(*args: Any) -> Any:
+        e = _Engine.of("value_and_grad", args)
+        nargs = _diff_inputs(e, args, nums)
+        f = e.native_fun(fun, _scalar_check(e, has_aux))
+        vg = e.mod.value_and_grad
+        return e.out(e.run(fun, lambda: vg(f, argnums, has_aux=has_aux)(*nargs)))
+
+    return value_and_grad_fun
+
+
+def vjp(fun: Callable[..., Any], *primals: Any, has_aux: bool = False) -> tuple[Any, ...]:
+    """Evaluate ``fun`` and get a function that pulls cotangents back (reverse mode).
+
+    Parameters
+    ----------
+    fun
+        A function of arrays returning a pytree of arrays (with ``has_aux``, a pair
+        ``(output, aux)``).
+    *primals
+        The arguments at which to evaluate; all are differentiated.
+    has_aux
+        Whether ``fun`` returns ``(output, aux)``.
+
+    Returns
+    -------
+    tuple
+        ``(output, vjp_fn)`` or ``(output, vjp_fn, aux)``. ``vjp_fn(cotangent)`` takes a
+        cotangent shaped like ``output`` and returns a tuple with one cotangent per primal.
+
+    Raises
+    ------
+    TypeError, BackendMismatchError, TransformUnavailableError
+        As :func:`grad`.
+
+    Examples
+    --------
+    >>> import arraymux as xp
+    >>> out, pull = xp.vjp(lambda x: x * x, xp.asarray([1.0, 2.0]))
+    >>> pull(xp.asarray([1.0, 10.0]))
+    (Array([ 2., 40.], dtype=float64, device='numpy:cpu'),)
+    """
+    _check_fun("vjp", fun)
+    e = _Engine.of("vjp", primals)
+    nargs = _diff_inputs(e, primals, tuple(range(len(primals))))
+    f = e.native_fun(fun, _aux_check(e) if has_aux else None)
+    res = e.run(fun, lambda: e.mod.vjp(f, *nargs, has_aux=has_aux))
+    pull = res[1]
+
+    def vjp_fn(cotangent: Any) -> tuple[Any, ...]:
+        e.device_of("vjp", ("the cotangent", cotangent), expect=(e.user, "the primals"))
+        nct = e.into(cotangent, "the cotangent")
+        return tuple(e.out(e.run(fun, lambda: pull(nct))))
+
+    if has_aux:
+        return e.out(res[0]), vjp_fn, e.out(res[2])
+    return e.out(res[0]), vjp_fn
+
+
+def _aux_check(e: _Engine) -> Callable[[Any], None]:
+    def check(out: Any) -> None:
+        if not (isinstance(out, tuple | list) and len(out) == 2):
+            raise TypeError(
+                f"arraymux.{e.tname}: with has_aux=True the function must return a pair "
+                f"(output, aux), not {type(out).__name__}."
+            )
+
+    return check
+
+
+def jvp(
+    fun: Callable[..., Any], primals: Sequence[Any], tangents: Sequence[Any]
+) -> tuple[Any, Any]:
+    """Evaluate ``fun`` and its directional derivative (forward mode).
+
+    Parameters
+    ----------
+    fun
+        A function of arrays returning a pytree of arrays.
+    primals
+        A tuple or list of the arguments.
+    tangents
+        A tuple or list of tangents, one per primal, with the same shapes and dtypes.
+
+    Returns
+    -------
+    tuple
+        ``(output, tangent_out)``.
+
+    Raises
+    ------
+    TypeError, BackendMismatchError, TransformUnavailableError
+        As :func:`grad`.
+
+    Examples
+    --------
+    >>> import arraymux as xp
+    >>> xp.jvp(lambda x: x**3, (xp.asarray([1.0, 2.0]),), (xp.asarray([1.0, 1.0]),))
+    (Array([1., 8.], dtype=float64, device='numpy:cpu'), Array([ 3., 12.], dtype=float64, device='numpy:cpu'))
+    """
+    _check_fun("jvp", fun)
+    if not isinstance(primals, tuple | list) or not isinstance(tangents, tuple | list):
+        raise TypeError("arraymux.jvp: primals and tangents must be tuples or lists.")
+    if len(primals) != len(tangents):
+        raise ValueError(
+            f"arraymux.jvp: got {len(primals)} primal(s) but {len(tangents)} tangent(s)."
+        )
+    user = _Engine.device_of("jvp", ("primals", primals), ("tangents", tangents))
+    e = _Engine("jvp", user)
+    nprimals = tuple(_diff_inputs(e, primals, tuple(range(len(primals)))))
+    ntangents = tuple(e.into(t, f"tangents[{i}]") for i, t in enumerate(tangents))
+    f = e.native_fun(fun)
+    out, tangent_out = e.out(e.run(fun, lambda: tuple(e.mod.jvp(f, nprimals, ntangents))))
+    return out, tangent_out
+
+
+def jacobian(fun: Callable[..., Any], argnums: int | Sequence[int] = 0) -> Callable[..., Any]:
+    """The Jacobian of ``fun``, computed in reverse mode.
+
+    Parameters
+    ----------
+    fun
+        A function of arrays returning a pytree of arrays.
+    argnums
+        The positional argument(s) to differentiate.
+
+    Returns
+    -------
+    callable
+        Returns the Jacobian: for an output of shape ``O`` and an input of shape ``I``, an
+        array of shape ``O + I`` (nested like the output and ``argnums``).
+
+    Raises
+    ------
+    TypeError, BackendMismatchError, TransformUnavailableError
+        As :func:`grad`.
+
+    Examples
+    --------
+    >>> import arraymux as xp
+    >>> xp.jacobian(lambda x: x**2)(xp.asarray([1.0, 2.0]))
+    Array([[2., 0.],
+           [0., 4.]], dtype=float64, device='numpy:cpu')
+    """
+    _check_fun("jacobian", fun)
+    nums = _argnums("jacobian", argnums)
+
+    @functools.wraps(fun)
+    def jacobian_fun(*args: Any) -> Any:
+        e = _Engine.of("jacobian", args)
+        nargs = _diff_inputs(e, args, nums)
+        f = e.native_fun(fun)
+        return e.out(e.run(fun, lambda: e.mod.jacobian(f, argnums=argnums)(*nargs)))
+
+    return jacobian_fun
+
+
+def hessian(fun: Callable[..., Any], argnums: int | Sequence[int] = 0) -> Callable[..., Any]:
+    """The Hessian of a scalar function (forward over reverse mode).
+
+    Parameters
+    ----------
+    fun
+        A function of arrays returning a 0-d floating-point array.
+    argnums
+        The positional argument(s) to differentiate.
+
+    Returns
+    -------
+    callable
+        Returns the Hessian, of shape ``I + I`` for an input of shape ``I``.
+
+    Raises
+    ------
+    TypeError, BackendMismatchError, TransformUnavailableError
+        As :func:`grad`.
+
+    Examples
+    --------
+    >>> import arraymux as xp
+    >>> xp.hessian(lambda x: xp.sum(x**3))(xp.asarray([1.0, 2.0]))
+    Array([[ 6.,  0.],
+           [ 0., 12.]], dtype=float64, device='numpy:cpu')
+    """
+    _check_fun("hessian", fun)
+    nums = _argnums("hessian", argnums)
+
+    @functools.wraps(fun)
+    def hessian_fun(*args: Any) -> Any:
+        e = _Engine.of("hessian", args)
+        nargs = _diff_inputs(e, args, nums)
+        f = e.native_fun(fun, _scalar_check(e, False))
+        return e.out(e.run(fun, lambda: e.mod.hessian(f, argnums=argnums)(*nargs)))
+
+    return hessian_fun
+
+
+def vmap(fun: Callable[..., Any], in_axes: Any = 0, out_axes: Any = 0) -> Callable[..., Any]:
+    """Map ``fun`` over an axis of its arguments, as if in a loop, but vectorised.
+
+    Parameters
+    ----------
+    fun
+        A function of arrays.
+    in_axes
+        The axis of each positional argument to map over: an int or None for all of them, or a
+        tuple with one entry (int, None, or a pytree of them) per argument.
+    out_axes
+        Where the mapped axis goes in the outputs.
+
+    Returns
+    -------
+    callable
+        The vectorised function.
+
+    Raises
+    ------
+    BackendMismatchError, TransformUnavailableError
+        As :func:`grad`.
+
+    Examples
+    --------
+    >>> import arraymux as xp
+    >>> dot = lambda a, b: xp.sum(a * b)
+    >>> xp.vmap(dot, in_axes=(0, None))(xp.asarray([[1.0, 2.0], [3.0, 4.0]]), xp.asarray([1.0, 1.0]))
+    Array([3., 7.], dtype=float64, device='numpy:cpu')
+    """
+    _check_fun("vmap", fun)
+    if type(in_axes) is list:
+        in_axes = tuple(in_axes)
+
+    @functools.wraps(fun)
+    def vmap_fun(*args: Any) -> Any:
+        e = _Engine.of("vmap", args)
+        nargs = [e.into(a, i) for i, a in enumerate(args)]
+        f = e.native_fun(fun)
+        mapped = e.mod.vmap(f, in_axes, out_axes)
+        return e.out(e.run(fun, lambda: mapped(*nargs)))
+
+    return vmap_fun
+
+
+def jit(fun: Callable[..., Any]) -> Callable[..., Any]:
+    """Compile ``fun`` for the backend of the arrays it is called with.
+
+    JAX arrays use ``jax.jit`` and torch tensors ``torch.compile``; one compiled function is
+    kept per device. NumPy and CuPy have no compiler: the function runs as it is. The first
+    call on each device traces and compiles; Python scalars and the arrays' shapes are part of
+    what a recompile depends on, as with the engines themselves.
+
+    Parameters
+    ----------
+    fun
+        A function of arrays (positional and keyword arguments).
+
+    Returns
+    -------
+    callable
+        The compiled function.
+
+    Raises
+    ------
+    BackendMismatchError, TransformUnavailableError
+        As :func:`grad`.
+
+    Examples
+    --------
+    >>> import arraymux as xp
+    >>> f = xp.jit(lambda x: xp.sin(x) ** 2 + xp.cos(x) ** 2)
+    >>> f(xp.asarray([0.5, 1.0]))  # NumPy: runs as it is
+    Array([1., 1.], dtype=float64, device='numpy:cpu')
+    """
+    _check_fun("jit", fun)
+    compiled: dict[Device, Callable[..., Any]] = {}
+
+    @functools.wraps(fun)
+    def jit_fun(*args: Any, **kwargs: Any) -> Any:
+        user = _Engine.device_of("jit", *enumerate(args), *kwargs.items())
+        if user._name in ("numpy", "cupy"):
+            return fun(*args, **kwargs)
+        e = _Engine("jit", user)
+        c = compiled.get(user)
+        if c is None:
+            c = compiled[user] = e.mod.jit(e.native_fun(fun))
+        nargs = [e.into(a, i) for i, a in enumerate(args)]
+        nkwargs = {k: e.into(v, k) for k, v in kwargs.items()}
+        return e.out(e.run(fun, lambda: c(*nargs, **nkwargs)))
+
+    return jit_fun
+
+
+def checkpoint(fun: Callable[..., Any], policy: str | Callable[..., Any] | None = None) -> Any:
+    """Recompute ``fun``'s intermediates during differentiation instead of storing them.
+
+    Gradients are unchanged; peak memory falls on deep chains, at the cost of running ``fun``
+    again in the backward pass.
+
+    Parameters
+    ----------
+    fun
+        A function of arrays.
+    policy
+        What may be saved anyway. On JAX, the name of a policy of
+        ``jax.checkpoint_policies`` (``"dots_saveable"``, ``"nothing_saveable"``, ...) or a
+        policy callable. On torch, ``None`` or ``"nothing_saveable"`` (non-reentrant
+        ``torch.utils.checkpoint``; inside ``arraymux.grad`` and friends, an equivalent
+        recomputing autograd function), or ``"everything_saveable"`` (no recomputation).
+        ``None`` saves nothing.
+
+    Returns
+    -------
+    callable
+        ``fun``, recomputed in the backward pass. Outside any differentiation (NumPy or CuPy
+        arrays not inside a transform) it runs as it is.
+
+    Raises
+    ------
+    ValueError
+        An unknown policy name for the engine.
+    BackendMismatchError, TransformUnavailableError
+        As :func:`grad`.
+
+    Examples
+    --------
+    >>> import arraymux as xp
+    >>> layer = xp.checkpoint(lambda x: xp.sin(xp.sin(x)))
+    >>> g = xp.grad(lambda x: xp.sum(layer(x)))(xp.asarray([0.0, 1.0]))
+    >>> xp.to_numpy(g).round(4)
+    array([1.  , 0.36])
+    """
+    _check_fun("checkpoint", fun)
+    if policy is not None and not isinstance(policy, str) and not callable(policy):
+        raise TypeError(
+            "arraymux.checkpoint: policy must be None, a policy name, or a callable, not "
+            f"{type(policy).__name__}."
+        )
+    made: dict[Device, Callable[..., Any]] = {}
+
+    @functools.wraps(fun)
+    def checkpoint_fun(*args: Any) -> Any:
+        user = _Engine.device_of("checkpoint", *enumerate(args))
+        if user._name in ("numpy", "cupy"):
+            return fun(*args)
+        e = _Engine("checkpoint", user)
+        c = made.get(user)
+        if c is None:
+            c = made[user] = e.mod.checkpoint(e.native_fun(fun), policy)
+        nargs = [e.into(a, i) for i, a in enumerate(args)]
+        return e.out(e.run(fun, lambda: c(*nargs)))
+
+    return checkpoint_fun

@@ -1,0 +1,508 @@
+"""Tests of arraymux.transforms on every CPU backend with an engine."""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import arraymux as xp
+from arraymux.transforms import _Engine
+
+pytestmark = [
+    # torch's own modules use torch.jit.script / script_method when torch.func.jvp (and so
+    # hessian) or torch.compile's inductor first loads them, which warns that both are
+    # deprecated.
+    pytest.mark.filterwarnings(
+        "ignore:`torch.jit.script(_method)?` is deprecated:DeprecationWarning"
+    ),
+]
+
+ENGINE_DEVICES = [
+    pytest.param(d, id=d, marks=pytest.mark.skipif(importlib.util.find_spec(m) is None, reason=m))
+    for d, m in (("numpy", "torch"), ("torch:cpu", "torch"), ("jax:cpu", "jax"))
+]
+NEEDS_TORCH = pytest.mark.skipif(importlib.util.find_spec("torch") is None, reason="torch")
+NEEDS_JAX = pytest.mark.skipif(importlib.util.find_spec("jax") is None, reason="jax")
+
+X = [0.3, -1.2, 2.0]
+
+
+def arr(values, device):
+    # JAX's x64 mode is off by default: float32 everywhere keeps the backends comparable.
+    return xp.asarray(np.asarray(values, dtype=np.float32), device=device)
+
+
+def close(a, b, tol=1e-5):
+    a = np.asarray(xp.to_numpy(a) if isinstance(a, xp.Array) else a, dtype=np.float64)
+    b = np.asarray(xp.to_numpy(b) if isinstance(b, xp.Array) else b, dtype=np.float64)
+    np.testing.assert_allclose(a, b, rtol=tol, atol=tol)
+
+
+def loss(x):
+    return xp.sum(xp.sin(x) * x)
+
+
+def loss_grad(x):
+    x = np.asarray(x, dtype=np.float64)
+    return np.cos(x) * x + np.sin(x)
+
+
+@pytest.fixture(params=ENGINE_DEVICES)
+def device(request):
+    return request.param
+
+
+# -- gradients --------------------------------------------------------------------------------
+
+
+def test_grad_matches_analytic(device):
+    x = arr(X, device)
+    g = xp.grad(loss)(x)
+    assert g.device == x.device
+    assert g.dtype == xp.float32
+    close(g, loss_grad(X))
+
+
+def test_value_and_grad(device):
+    x = arr(X, device)
+    value, g = xp.value_and_grad(loss)(x)
+    close(value, np.sum(np.sin(X) * np.asarray(X)))
+    close(g, loss_grad(X))
+    (value2, aux), g2 = xp.value_and_grad(lambda x: (loss(x), x * 2), has_aux=True)(x)
+    close(value2, value)
+    close(aux, np.asarray(X) * 2)
+    close(g2, g)
+
+
+def test_grads_agree_across_backends():
+    devices = [p.values[0] for p in ENGINE_DEVICES if not p.marks[0].args[0]]
+
+    def mlp(w, x):
+        return xp.mean(xp.tanh(x @ w) ** 2)
+
+    rng = np.random.default_rng(0)
+    w0 = rng.standard_normal((4, 3)).astype(np.float32)
+    x0 = rng.standard_normal((5, 4)).astype(np.float32)
+    grads = [xp.grad(mlp)(arr(w0, d), arr(x0, d)) for d in devices]
+    for g in grads[1:]:
+        close(g, grads[0])
+
+
+def test_python_float_argument_is_differentiated():
+    g = xp.grad(lambda x: x * x)(3.0)
+    close(g, 6.0)
+
+
+def test_argnums_tuple_and_pytrees(device):
+    w, b = arr(X, device), arr([1.0, 2.0, 3.0], device)
+    gw, gb = xp.grad(lambda w, b: xp.sum(w * b), argnums=(0, 1))(w, b)
+    close(gw, [1.0, 2.0, 3.0])
+    close(gb, X)
+    gb_only = xp.grad(lambda w, b: xp.sum(w * b), argnums=1)(w, b)
+    close(gb_only, X)
+    params = {"w": w, "layers": [b, (w,)]}
+
+    def f(p, scale):
+        return scale * xp.sum(p["w"] * p["layers"][0] + p["layers"][1][0] ** 2)
+
+    g = xp.grad(f)(params, 2.0)
+    assert set(g) == {"w", "layers"}
+    close(g["w"], 2 * np.asarray([1.0, 2.0, 3.0]))
+    close(g["layers"][0], 2 * np.asarray(X))
+    close(g["layers"][1][0], 4 * np.asarray(X))
+    assert g["w"].device == w.device
+
+
+def test_has_aux(device):
+    x = arr(X, device)
+    g, aux = xp.grad(lambda x: (loss(x), {"y": x * 3, "n": 7}), has_aux=True)(x)
+    close(g, loss_grad(X))
+    assert aux["n"] == 7
+    close(aux["y"], 3 * np.asarray(X))
+    assert aux["y"].device == x.device
+
+
+def test_hessian_and_grad_of_grad(device):
+    x = arr(X, device)
+    h = xp.hessian(lambda x: xp.sum(x**3))(x)
+    close(h, np.diag(6 * np.asarray(X)))
+    d2 = xp.grad(xp.grad(lambda s: s**3))(arr(2.0, device))
+    close(d2, 12.0)
+    hg = xp.jacobian(xp.grad(loss))(x)
+    close(hg, xp.hessian(loss)(x))
+
+
+def test_jacobian_vjp_jvp(device):
+    x = arr(X, device)
+    j = xp.jacobian(lambda x: x**2)(x)
+    close(j, np.diag(2 * np.asarray(X)))
+    out, pull = xp.vjp(lambda x: x**2, x)
+    close(out, np.asarray(X) ** 2)
+    (ct,) = pull(arr([1.0, 10.0, 100.0], device))
+    close(ct, 2 * np.asarray(X) * [1.0, 10.0, 100.0])
+    out, pull, aux = xp.vjp(lambda x: (x**2, x + 1), x, has_aux=True)
+    close(aux, np.asarray(X) + 1)
+    out, tangent = xp.jvp(lambda x: x**3, (x,), (xp.ones_like(x),))
+    close(tangent, 3 * np.asarray(X) ** 2)
+    assert tangent.device == x.device
+
+
+ELEMENTWISE = {
+    "sin": xp.sin,
+    "cos": xp.cos,
+    "tan": xp.tan,
+    "exp": xp.exp,
+    "expm1": xp.expm1,
+    "log": xp.log,
+    "log1p": xp.log1p,
+    "log2": xp.log2,
+    "log10": xp.log10,
+    "sqrt": xp.sqrt,
+    "tanh": xp.tanh,
+    "sinh": xp.sinh,
+    "cosh": xp.cosh,
+    "atan": xp.atan,
+    "asinh": xp.asinh,
+    "asin": xp.asin,
+    "acos": xp.acos,
+    "atanh": xp.atanh,
+    "acosh": lambda x: xp.acosh(x + 1.5),
+    "square": xp.square,
+    "reciprocal": xp.reciprocal,
+    "negative": xp.negative,
+    "abs": xp.abs,
+    "pow": lambda x: xp.pow(x, 2.5),
+    "hypot": lambda x: xp.hypot(x, x * 0.5 + 1),
+    "atan2": lambda x: xp.atan2(x, x + 1),
+    "logaddexp": lambda x: xp.logaddexp(x, 2 * x),
+}
+
+
+@NEEDS_TORCH
+@settings(max_examples=10, deadline=None)
+@given(
+    name=st.sampled_from(sorted(ELEMENTWISE)),
+    values=st.lists(st.floats(0.1, 0.9), min_size=1, max_size=4),
+    device=st.sampled_from(["numpy", "torch:cpu"]),
+)
+def test_grad_matches_finite_differences(name, values, device):
+    fn = ELEMENTWISE[name]
+    x = xp.asarray(values, device=device, dtype=xp.float64)
+
+    def f(x):
+        return xp.sum(fn(x))
+
+    g = xp.to_numpy(xp.grad(f)(x))
+    h = 1e-6
+    base = np.asarray(values, dtype=np.float64)
+    fd = []
+    for i in range(len(values)):
+        up, down = base.copy(), base.copy()
+        up[i] += h
+        down[i] -= h
+        fu = float(f(xp.asarray(up, device=device)))
+        fdn = float(f(xp.asarray(down, device=device)))
+        fd.append((fu - fdn) / (2 * h))
+    np.testing.assert_allclose(g, fd, rtol=1e-5, atol=1e-6)
+
+
+# -- vmap, jit, checkpoint --------------------------------------------------------------------
+
+
+def test_vmap_matches_loop(device):
+    rng = np.random.default_rng(1)
+    a = arr(rng.standard_normal((4, 3)), device)
+    b = arr(rng.standard_normal(3), device)
+
+    def f(row, v):
+        return {"dot": xp.sum(row * v), "scaled": row * 2}
+
+    out = xp.vmap(f, in_axes=(0, None))(a, b)
+    for i in range(4):
+        ref = f(a[i, :], b)
+        close(out["dot"][i], ref["dot"])
+        close(out["scaled"][i, :], ref["scaled"])
+    out_t = xp.vmap(lambda row: row * 2, out_axes=1)(a)
+    assert out_t.shape == (3, 4)
+    per_example = xp.vmap(xp.grad(loss))(a)
+    close(per_example, loss_grad(xp.to_numpy(a)))
+
+
+def test_jit_numpy_runs_as_is():
+    calls = []
+
+    def f(x):
+        calls.append(1)
+        return xp.sin(x) * 2
+
+    jf = xp.jit(f)
+    x = xp.asarray(X)
+    close(jf(x), 2 * np.sin(X))
+    jf(x)
+    assert len(calls) == 2
+
+
+@NEEDS_JAX
+def test_jit_jax_traces_once():
+    calls = []
+
+    def f(x, scale=1.0):
+        calls.append(1)
+        return {"y": xp.sin(x) * scale}
+
+    jf = xp.jit(f)
+    x = arr(X, "jax:cpu")
+    close(jf(x, scale=2.0)["y"], 2 * np.sin(X))
+    out = jf(x, scale=2.0)["y"]
+    assert out.device == x.device
+    assert len(calls) == 1
+    g = xp.jit(xp.grad(loss))(x)
+    close(g, loss_grad(X))
+
+
+def mlp_loss(params, x, y):
+    h = xp.tanh(xp.matmul(x, params["w1"]) + params["b1"])
+    out = xp.matmul(h, params["w2"])
+    return xp.mean((out - y) ** 2) + 0.01 * xp.sum(params["w1"] ** 2)
+
+
+def mlp_params(device, seed=0):
+    rng = np.random.default_rng(seed)
+    p = {
+        "w1": rng.standard_normal((4, 8)) * 0.3,
+        "b1": np.zeros(8),
+        "w2": rng.standard_normal((8, 2)) * 0.3,
+    }
+    x = rng.standard_normal((16, 4))
+    y = rng.standard_normal((16, 2))
+    return {k: arr(v, device) for k, v in p.items()}, arr(x, device), arr(y, device)
+
+
+@NEEDS_TORCH
+def test_torch_compile_has_no_graph_break():
+    import torch
+
+    e = _Engine("jit", xp.Device("torch:cpu"))
+    f = e.native_fun(mlp_loss)
+    params, x, y = mlp_params("torch:cpu")
+    native = ({k: v.native for k, v in params.items()}, x.native, y.native)
+    torch._dynamo.reset()
+    explanation = torch._dynamo.explain(f)(*native)
+    assert explanation.graph_break_count == 0, explanation.break_reasons
+    assert explanation.graph_count == 1
+
+
+@NEEDS_TORCH
+@pytest.mark.xfail(
+    strict=False,
+    reason="torch.compile (dynamo, torch 2.13) cannot trace the @ operator on objects of a "
+    "Python class: it has no nb_matrix_multiply rule for them; arraymux.matmul compiles.",
+)
+def test_torch_compile_matmul_operator():
+    import torch
+
+    e = _Engine("jit", xp.Device("torch:cpu"))
+    f = e.native_fun(lambda a, b: a @ b)
+    torch._dynamo.reset()
+    explanation = torch._dynamo.explain(f)(torch.ones(2, 2), torch.ones(2, 2))
+    assert explanation.graph_break_count == 0
+
+
+@NEEDS_TORCH
+def test_jit_torch_compiles():
+    import torch
+
+    torch._dynamo.reset()
+    params, x, y = mlp_params("torch:cpu")
+    jitted = xp.jit(mlp_loss)
+    value = jitted(params, x, y)
+    assert value.device == x.device
+    close(value, mlp_loss(params, x, y))
+    close(jitted(params, x, y), value)
+
+
+def test_checkpoint_gives_equal_gradients(device):
+    params, x, y = mlp_params(device)
+
+    def deep(p, x, y, ckpt):
+        layer = (
+            (lambda h: xp.tanh(h * 1.1 + 0.1))
+            if not ckpt
+            else xp.checkpoint(lambda h: xp.tanh(h * 1.1 + 0.1))
+        )
+        h = x @ p["w1"]
+        for _ in range(5):
+            h = layer(h)
+        return xp.mean(h**2)
+
+    plain = xp.grad(deep)(params, x, y, False)
+    ckpt = xp.grad(deep)(params, x, y, True)
+    for k in plain:
+        close(ckpt[k], plain[k])
+    h1 = xp.hessian(lambda v: xp.sum(xp.checkpoint(xp.sin)(v) ** 2))(x[0, :])
+    h2 = xp.hessian(lambda v: xp.sum(xp.sin(v) ** 2))(x[0, :])
+    close(h1, h2, 1e-4)
+
+
+@NEEDS_JAX
+@pytest.mark.parametrize("policy", ["dots_saveable", "nothing_saveable", "everything_saveable"])
+def test_checkpoint_jax_policies(policy):
+    import jax
+
+    params, x, _ = mlp_params("jax:cpu")
+    layer = xp.checkpoint(lambda p, x: xp.tanh(x @ p["w1"]) @ p["w2"], policy=policy)
+    g = xp.grad(lambda p: xp.mean(layer(p, x) ** 2))(params)
+    ref = xp.grad(lambda p: xp.mean((xp.tanh(x @ p["w1"]) @ p["w2"]) ** 2))(params)
+    for k in ("w1", "w2"):
+        close(g[k], ref[k])
+    callable_policy = xp.checkpoint(xp.sin, policy=jax.checkpoint_policies.nothing_saveable)
+    close(xp.grad(lambda v: xp.sum(callable_policy(v)))(x), xp.cos(x))
+
+
+@NEEDS_TORCH
+def test_checkpoint_torch_eager_autograd():
+    import torch
+
+    w = torch.tensor(X, requires_grad=True)
+    layer = xp.checkpoint(lambda h: xp.sin(xp.sin(h)))
+    xp.sum(layer(xp.asarray(w))).native.backward()
+    ref = torch.tensor(X, requires_grad=True)
+    torch.sin(torch.sin(ref)).sum().backward()
+    torch.testing.assert_close(w.grad, ref.grad)
+
+
+def test_checkpoint_bad_policy(device):
+    bad = xp.checkpoint(xp.sin, policy="no_such_policy")
+    x = arr(X, device)
+    with pytest.raises(ValueError, match="no_such_policy"):
+        xp.grad(lambda v: xp.sum(bad(v)))(x)
+    with pytest.raises(TypeError, match="policy"):
+        xp.checkpoint(xp.sin, policy=3)
+
+
+# -- JAX's own transforms on arraymux functions --------------------------------------------------
+
+
+@NEEDS_JAX
+def test_jax_transforms_directly():
+    import jax
+
+    x = arr(X, "jax:cpu")
+    y = jax.jit(lambda a: xp.sin(a) * 2)(x)
+    assert isinstance(y, xp.Array)
+    assert y.device == x.device
+    close(y, 2 * np.sin(X))
+    close(jax.vmap(lambda a: xp.sum(a * a))(xp.reshape(x, (3, 1))), np.asarray(X) ** 2)
+    # jax.grad wants a JAX scalar out: return .native (arraymux.grad needs no such step).
+    g = jax.grad(lambda a: loss(a).native)(x)
+    assert isinstance(g, xp.Array)
+    close(g, loss_grad(X))
+    g2 = jax.jit(jax.grad(lambda p: mlp_loss(p, *mlp_params("jax:cpu")[1:]).native))(
+        mlp_params("jax:cpu")[0]
+    )
+    ref = xp.grad(mlp_loss)(*mlp_params("jax:cpu"))
+    close(g2["w1"], ref["w1"])
+    leaves, tree = jax.tree_util.tree_flatten({"a": x})
+    assert len(leaves) == 1
+    assert jax.tree_util.tree_unflatten(tree, leaves)["a"].device == x.device
+
+
+def test_import_registers_nothing_eagerly():
+    code = (
+        "import sys, arraymux\n"
+        "bad = [m for m in ('jax', 'torch', 'dask', 'cupy', 'array_api_strict') "
+        "if m in sys.modules]\n"
+        "assert not bad, bad\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+# -- errors -----------------------------------------------------------------------------------
+
+
+def test_grad_of_non_scalar_output(device):
+    x = arr(X, device)
+    with pytest.raises(TypeError, match=r"scalar.*shape \(3,\).*jacobian"):
+        xp.grad(lambda x: x * 2)(x)
+    with pytest.raises(TypeError, match="pair"):
+        xp.grad(loss, has_aux=True)(x)
+
+
+def test_grad_of_integer_input(device):
+    x = xp.asarray([1, 2, 3], device=device)
+    with pytest.raises(TypeError, match=r"argument 0 has dtype int.*astype"):
+        xp.grad(lambda x: xp.sum(x * 1.5))(x)
+    with pytest.raises(TypeError, match=r"argument 1\['n'\] has dtype int"):
+        xp.grad(lambda a, p: xp.sum(a) * xp.sum(p["n"]), argnums=(0, 1))(arr(X, device), {"n": x})
+    with pytest.raises(TypeError, match="Python floats"):
+        xp.grad(lambda a, n: xp.sum(a) * n, argnums=1)(arr(X, device), 3)
+
+
+@NEEDS_JAX
+@NEEDS_TORCH
+def test_mixed_backends():
+    with pytest.raises(xp.BackendMismatchError, match=r"argument 1.*jax:cpu.*argument 0.*torch"):
+        xp.grad(lambda a, b: xp.sum(a * b))(arr(X, "torch:cpu"), arr(X, "jax:cpu"))
+    with pytest.raises(xp.BackendMismatchError, match=r"argument 0\['b'\] is on numpy"):
+        xp.vmap(lambda p: p["a"] + p["b"])({"a": arr(X, "torch:cpu"), "b": arr(X, "numpy")})
+
+
+@NEEDS_JAX
+@NEEDS_TORCH
+def test_closure_over_another_backend():
+    other = arr(X, "jax:cpu")
+    with pytest.raises(xp.BackendMismatchError, match=r"jax:cpu[\s\S]*torch:cpu[\s\S]*closure"):
+        xp.grad(lambda x: xp.sum(x * other))(arr(X, "torch:cpu"))
+    captured = arr(X, "numpy")
+    with pytest.raises(xp.BackendMismatchError, match=r"numpy:cpu[\s\S]*torch[\s\S]*arguments"):
+        xp.grad(lambda x: xp.sum(x * captured))(arr(X, "numpy"))
+    with pytest.raises(xp.BackendMismatchError, match="returned an array on jax"):
+        xp.vmap(lambda x: other)(arr(X, "torch:cpu"))
+
+
+@pytest.mark.parametrize(
+    "dev",
+    [
+        pytest.param(
+            "dask", marks=pytest.mark.skipif(importlib.util.find_spec("dask") is None, reason="")
+        ),
+        pytest.param(
+            "array_api_strict",
+            marks=pytest.mark.skipif(
+                importlib.util.find_spec("array_api_strict") is None, reason=""
+            ),
+        ),
+    ],
+)
+@pytest.mark.parametrize(
+    "transform",
+    [
+        lambda f, x: xp.grad(f)(x),
+        lambda f, x: xp.vmap(f)(x),
+        lambda f, x: xp.jit(f)(x),
+        lambda f, x: xp.vjp(f, x),
+        lambda f, x: xp.checkpoint(f)(x),
+    ],
+    ids=["grad", "vmap", "jit", "vjp", "checkpoint"],
+)
+def test_backends_without_engine(dev, transform):
+    x = xp.asarray([1.0, 2.0], device=dev)
+    with pytest.raises(xp.TransformUnavailableError, match=r"no autodiff[\s\S]*torch[\s\S]*jax"):
+        transform(lambda v: xp.sum(v), x)
+
+
+def test_bad_arguments():
+    with pytest.raises(TypeError, match="expected a function"):
+        xp.grad(3)
+    with pytest.raises(TypeError, match="argnums"):
+        xp.grad(loss, argnums="0")
+    with pytest.raises(ValueError, match="argnums has 2"):
+        xp.grad(loss, argnums=2)(xp.asarray(X))
+    with pytest.raises(ValueError, match="primal"):
+        xp.jvp(loss, (xp.asarray(X),), ())
