@@ -78,8 +78,11 @@ def test_from_dlpack():
 
     t = torch.arange(3.0)
     x = xp.from_dlpack(t)
-    assert x.device == xp.Device("numpy:cpu")
+    assert x.device == xp.Device("torch:cpu")  # stays on the producer's device
+    assert x.native.data_ptr() == t.data_ptr()
     assert xp.to_numpy(x).tolist() == [0.0, 1.0, 2.0]
+    z = xp.from_dlpack(t, copy=True)
+    assert z.native.data_ptr() != t.data_ptr()
     y = xp.from_dlpack(np.arange(2.0), device="torch:cpu")
     assert y.device == xp.Device("torch:cpu")
     with pytest.raises(TypeError, match="__dlpack__"):

@@ -150,8 +150,9 @@ def _unwrap_nested(obj: Any, device: Device) -> Any:
 def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None) -> Array:
     """An Array sharing memory with any object that implements ``__dlpack__``.
 
-    The result belongs to the backend of ``device=`` (default: the default device's backend)
-    and lives where the producer's memory lives unless ``device=`` says otherwise.
+    An array of a known backend (an Array, a ``torch.Tensor``, ...) stays on its own device
+    and shares its memory (``copy=True`` copies). Any other producer is imported by the
+    backend of ``device=``, else of the default device.
 
     Examples
     --------
@@ -160,8 +161,15 @@ def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None) -> A
     >>> xp.from_dlpack(np.arange(3)).device
     Device('numpy:cpu')
     """
+    op = operand(x)
+    if op is not None and device is None:
+        # An array of a known backend stays on its own device, as the standard says.
+        native, src = op
+        if copy:
+            return wrap(src._fns["asarray"](native, copy=True), src)
+        return wrap(native, src)
     target = get_default_device() if device is None else Device(device)
-    producer = x._native if type(x) is Array else x
+    producer = op[0] if op is not None else x
     if not hasattr(producer, "__dlpack__"):
         raise TypeError(
             f"arraymux.from_dlpack: {type(x).__name__} does not implement __dlpack__; "

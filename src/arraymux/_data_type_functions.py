@@ -161,7 +161,8 @@ class iinfo_object:
 
 
 def finfo(type: Any, /) -> finfo_object:
-    """Limits of a floating-point dtype (complex: those of its real part).
+    """Limits of a floating-point dtype (complex: those of its real part, whose dtype
+    ``finfo(...).dtype`` is, as the standard says).
 
     Examples
     --------
@@ -174,9 +175,10 @@ def finfo(type: Any, /) -> finfo_object:
     dt = _dtype_arg(type)
     if dt.kind not in ("real floating", "complex floating"):
         raise TypeError(f"finfo needs a floating-point dtype, got {dt}")
-    f = np.finfo(dt.name)
+    real = {"complex64": _dtypes.float32, "complex128": _dtypes.float64}.get(dt.name, dt)
+    f = np.finfo(real.name)
     return finfo_object(
-        int(f.bits), float(f.eps), float(f.max), float(f.min), float(f.smallest_normal), dt
+        int(f.bits), float(f.eps), float(f.max), float(f.min), float(f.smallest_normal), real
     )
 
 

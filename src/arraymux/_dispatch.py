@@ -119,9 +119,11 @@ def default_dtype(device: Device, kind: str) -> _dtypes.DType:
     return device._backend.adapter.default_dtypes(device._place)[kind]
 
 
-def astype_native(native: Any, dt: _dtypes.DType, device: Device) -> Any:
+def astype_native(native: Any, dt: _dtypes.DType, device: Device, fname: str = "astype") -> Any:
     if dtype_of(native, device) is dt:
         return native
+    if not device._backend.adapter.supports_dtype(dt, device._place):
+        raise unsupported(dt, device, fname)
     return device._fns["astype"](native, device._backend.to_native_dtype[dt])
 
 
@@ -354,7 +356,7 @@ def _promote(fname: str, device: Device, nargs: list[Any]) -> None:
         v = items[i]
         if isinstance(v, _SCALARS):
             continue
-        items[i] = astype_native(v, target, device)
+        items[i] = astype_native(v, target, device, fname)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -463,8 +465,8 @@ def binary_slow(name: str, x1: Any, x2: Any, operator: bool = False) -> Any:
                 target = _dtypes.promote(dt1, dt2)
             except TypeError as e:
                 raise TypeError(f"arraymux.{name}: {e}") from None
-            a = astype_native(a, target, d)
-            b = astype_native(b, target, d)
+            a = astype_native(a, target, d, name)
+            b = astype_native(b, target, d, name)
         return wrap(d._fns[name](a, b), d)
     if op1 is not None:
         (a, d), value, pos = op1, x2, 1
@@ -475,7 +477,7 @@ def binary_slow(name: str, x1: Any, x2: Any, operator: bool = False) -> Any:
     dt = dtype_of(a, d)
     target = scalar_dtype(name, value, dt, d)
     if target is not dt:
-        a = astype_native(a, target, d)
+        a = astype_native(a, target, d, name)
     s = d._backend.adapter.scalar_operand(name, value, a, pos)
     r = d._fns[name](a, s) if pos == 1 else d._fns[name](s, a)
     return wrap(r, d)

@@ -1,4 +1,4 @@
-"""The ``arraymux`` command line: ``arraymux info``."""
+"""The ``arraymux`` command line: ``arraymux info`` and ``arraymux conformance``."""
 
 from __future__ import annotations
 
@@ -72,6 +72,51 @@ def _cmd_info(args: argparse.Namespace) -> int:
     return 0
 
 
+def _default_conformance_devices() -> list[str]:
+    """The embedded default: NumPy, plus array-api-strict when it is installed."""
+    from ._backends import is_installed
+
+    out = ["numpy:cpu"]
+    if is_installed("array_api_strict"):
+        out.append("array_api_strict:CPU_DEVICE")
+    return out
+
+
+def _split(text: str | None) -> list[str]:
+    return [t.strip() for t in (text or "").split(",") if t.strip()]
+
+
+def _cmd_conformance(args: argparse.Namespace) -> int:
+    from ._devices import Device
+    from .testing._conformance import PROPERTIES, functions
+    from .testing._report import render, run_report
+
+    if args.devices == "all":
+        from ._devices import devices as all_devices
+        from .testing._plugin import _SIMULATED
+
+        devs = [str(d) for d in all_devices() if str(d) not in _SIMULATED]
+    else:
+        devs = _split(args.devices) or _default_conformance_devices()
+        try:
+            devs = [str(Device(d)) for d in devs]
+        except Exception as e:
+            print(f"arraymux conformance: {e}", file=sys.stderr)
+            return 2
+    names = _split(args.functions) or functions()
+    unknown = [n for n in names if n not in PROPERTIES]
+    if unknown:
+        print(
+            f"arraymux conformance: unknown functions {', '.join(unknown)}; "
+            "names are the standard's, e.g. add, linalg.inv, fft.fft.",
+            file=sys.stderr,
+        )
+        return 2
+    results = run_report(devs, names, args.max_examples)
+    print(render(results, args.format))
+    return 1 if any(r.unexpected for r in results) else 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="arraymux",
@@ -81,6 +126,25 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     info = sub.add_parser("info", help="backends, versions, devices and capabilities")
     info.set_defaults(func=_cmd_info)
+    conf = sub.add_parser(
+        "conformance",
+        help="check every function of the standard on some devices (a function x device report)",
+        description="Run the conformance properties (result shapes, dtypes, special cases, "
+        "values against NumPy) and print a function x device matrix: pass, FAIL with the first "
+        "counterexample, xfail (a known deviation) or n/a (not provided by the backend). Exits "
+        "with status 1 on an unexpected failure.",
+    )
+    conf.add_argument(
+        "--devices",
+        help="comma-separated devices, or 'all' (default: numpy, and array_api_strict when "
+        "installed)",
+    )
+    conf.add_argument("--functions", help="comma-separated function names (default: all)")
+    conf.add_argument(
+        "--max-examples", type=int, default=10, help="hypothesis examples per check (default 10)"
+    )
+    conf.add_argument("--format", choices=["table", "markdown", "json"], default="table")
+    conf.set_defaults(func=_cmd_conformance)
     return parser
 
 

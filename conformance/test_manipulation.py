@@ -1,0 +1,12 @@
+"""Conformance of manipulation functions, on every device, against NumPy."""
+
+from __future__ import annotations
+
+import pytest
+
+from arraymux.testing._conformance import functions
+
+
+@pytest.mark.parametrize("function", functions("manipulation_functions"))
+def test_manipulation(function, device, check_function):
+    check_function(function, device)

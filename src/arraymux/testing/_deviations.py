@@ -1,0 +1,82 @@
+"""Known deviations from the standard, found by the conformance properties.
+
+Each entry names a function, the backends or devices it concerns (a backend name such as
+``"dask"`` or a full device string), and why. An entry without ``dtypes`` is a strict expected
+failure of the whole property (``arraymux conformance`` reports it as ``xfail``); an entry with
+``dtypes`` leaves those dtypes out of the draws for that function on those devices, so the rest
+is still checked.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+__all__ = ["DEVIATIONS", "Deviation", "excluded_dtypes", "known_deviation"]
+
+
+class Deviation(NamedTuple):
+    function: str
+    devices: tuple[str, ...]
+    reason: str
+    dtypes: tuple[str, ...] = ()
+
+
+_ALL = ("numpy", "torch", "jax", "cupy", "dask", "array_api_strict")
+_UNSIGNED = ("uint8", "uint16", "uint32", "uint64")
+_DASK_LAZY_SHAPE = "dask: data-dependent output shapes are unknown (None) until computed"
+
+DEVIATIONS: tuple[Deviation, ...] = (
+    Deviation(
+        "sum",
+        ("torch",),
+        "torch: sums of unsigned integers are int64, not the default unsigned integer dtype",
+        _UNSIGNED,
+    ),
+    Deviation(
+        "prod",
+        ("torch",),
+        "torch: products of unsigned integers are int64, not the default unsigned integer dtype",
+        _UNSIGNED,
+    ),
+    Deviation(
+        "linalg.trace",
+        ("torch",),
+        "torch: traces of unsigned integers are int64, not the default unsigned integer dtype",
+        _UNSIGNED,
+    ),
+    Deviation("isin", ("array_api_strict",), "array-api-strict 2.6: isin ignores invert=True"),
+    Deviation("nonzero", ("dask",), _DASK_LAZY_SHAPE),
+    Deviation("unique_values", ("dask",), _DASK_LAZY_SHAPE),
+    Deviation("unique_counts", ("dask",), _DASK_LAZY_SHAPE),
+    Deviation(
+        "eye", ("dask",), "dask 2026.8: eye(n, m, k=k) with k < 0 and m > n fails to compute"
+    ),
+    Deviation("searchsorted", ("dask",), "dask: searchsorted fails on a 0-d x2"),
+    Deviation("linalg.cholesky", ("dask",), "dask: cholesky takes 2-D arrays only (no stacks)"),
+    Deviation("linalg.inv", ("dask",), "dask: inv takes 2-D arrays only (no stacks)"),
+    Deviation("linalg.solve", ("dask",), "dask: solve takes 2-D arrays only (no stacks)"),
+    Deviation("linalg.matrix_norm", ("dask",), "dask: matrix_norm fails on stacks and some ord"),
+    Deviation("linalg.svdvals", ("dask",), "dask: svd has no full_matrices=True"),
+    Deviation("linalg.matrix_rank", ("dask",), "dask: svd has no compute_uv"),
+)
+
+
+def _concerns(dev: Deviation, device: str) -> bool:
+    return device in dev.devices or device.partition(":")[0] in dev.devices
+
+
+def known_deviation(function: str, device: str) -> str | None:
+    """The reason ``function`` is expected to fail on ``device``, or None."""
+    for dev in DEVIATIONS:
+        if dev.function == function and not dev.dtypes and _concerns(dev, device):
+            return dev.reason
+    return None
+
+
+def excluded_dtypes(function: str, device: str) -> frozenset[str]:
+    """Dtype names left out of the draws of ``function`` on ``device``."""
+    out: set[str] = set()
+    for dev in DEVIATIONS:
+        if dev.function == function and dev.dtypes and _concerns(dev, device):
+            out.update(dev.dtypes)
+    return frozenset(out)

@@ -1,0 +1,127 @@
+"""``arraymux conformance``: run the conformance properties and print a function x device matrix."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from dataclasses import dataclass
+from typing import Any, TextIO
+
+__all__ = ["Result", "render", "run_report"]
+
+
+@dataclass
+class Result:
+    function: str
+    device: str
+    status: str  # "pass", "FAIL", "xfail", "xpass", "n/a"
+    detail: str = ""
+
+    @property
+    def unexpected(self) -> bool:
+        return self.status == "FAIL"
+
+
+def _first_counterexample(e: BaseException) -> str:
+    lines = [str(e).splitlines()[0] if str(e) else type(e).__name__]
+    if not isinstance(e, AssertionError):
+        lines[0] = f"{type(e).__name__}: {lines[0]}"
+    notes = [n for n in getattr(e, "__notes__", []) if n.startswith("Draw ")]
+    lines += notes
+    return "; ".join(lines)
+
+
+class _Progress:
+    def __init__(self, total: int, stream: TextIO) -> None:
+        self.total = total
+        self.done = 0
+        self.stream = stream
+        self.tty = stream.isatty()
+        self.start = time.monotonic()
+
+    def step(self, r: Result) -> None:
+        self.done += 1
+        if self.tty:
+            width = 30
+            filled = width * self.done // max(self.total, 1)
+            bar = "#" * filled + "-" * (width - filled)
+            text = f"\r[{bar}] {self.done}/{self.total} {r.function} on {r.device}"
+            self.stream.write(text[:100].ljust(100))
+        else:
+            self.stream.write(f"{self.done}/{self.total} {r.function} on {r.device}: {r.status}\n")
+        self.stream.flush()
+
+    def close(self) -> None:
+        if self.tty:
+            self.stream.write("\r" + " " * 100 + "\r")
+        elapsed = time.monotonic() - self.start
+        self.stream.write(f"ran {self.done} checks in {elapsed:.1f} s\n")
+        self.stream.flush()
+
+
+def run_report(
+    devices: list[str], functions: list[str], max_examples: int, stream: TextIO | None = None
+) -> list[Result]:
+    """Run every function's property on every device; one :class:`Result` per pair."""
+    from ._conformance import Unsupported, run_property
+    from ._deviations import known_deviation
+
+    stream = sys.stderr if stream is None else stream
+    progress = _Progress(len(devices) * len(functions), stream)
+    results = []
+    for fname in functions:
+        for dev in devices:
+            known = known_deviation(fname, dev)
+            try:
+                run_property(fname, dev, max_examples=max_examples)
+            except Unsupported as e:
+                r = Result(fname, dev, "n/a", str(e))
+            except Exception as e:
+                if known is not None:
+                    r = Result(fname, dev, "xfail", known)
+                else:
+                    r = Result(fname, dev, "FAIL", _first_counterexample(e))
+            else:
+                r = Result(fname, dev, "xpass" if known else "pass", known or "")
+            results.append(r)
+            progress.step(r)
+    progress.close()
+    return results
+
+
+def render(results: list[Result], fmt: str) -> str:
+    """The function x device matrix as a ``table``, ``markdown`` or ``json``."""
+    devices = list(dict.fromkeys(r.device for r in results))
+    functions = list(dict.fromkeys(r.function for r in results))
+    cell = {(r.function, r.device): r for r in results}
+    counts: dict[str, int] = {}
+    for r in results:
+        counts[r.status] = counts.get(r.status, 0) + 1
+    summary = ", ".join(f"{n} {k}" for k, n in sorted(counts.items()))
+    if fmt == "json":
+        payload: dict[str, Any] = {
+            "devices": devices,
+            "results": [r.__dict__ for r in results],
+            "summary": counts,
+        }
+        return json.dumps(payload, indent=2)
+    header = ["function", *devices]
+    rows = [[f, *(cell[f, d].status for d in devices)] for f in functions]
+    notes = [r for r in results if r.status in ("FAIL", "xfail", "xpass")]
+    if fmt == "markdown":
+        lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+        lines += ["| " + " | ".join(row) + " |" for row in rows]
+        lines.append("")
+        lines += [f"- **{r.status}** `{r.function}` on `{r.device}`: {r.detail}" for r in notes]
+        lines += ["", f"Summary: {summary}."]
+        return "\n".join(lines)
+    widths = [max(len(h), *(len(row[i]) for row in rows)) for i, h in enumerate(header)]
+    lines = ["  ".join(h.ljust(w) for h, w in zip(header, widths))]
+    lines.append("  ".join("-" * w for w in widths))
+    lines += ["  ".join(c.ljust(w) for c, w in zip(row, widths)) for row in rows]
+    if notes:
+        lines.append("")
+        lines += [f"{r.status} {r.function} on {r.device}: {r.detail}" for r in notes]
+    lines += ["", f"summary: {summary}"]
+    return "\n".join(lines)
