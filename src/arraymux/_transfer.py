@@ -63,7 +63,7 @@ def _hook(device: Device, name: str) -> Any:
 
 def _memory(device: Device) -> tuple[str, int]:
     hook = _hook(device, "memory")
-    return _CPU if hook is None else hook(device._place)  # type: ignore[no-any-return]
+    return _CPU if hook is None else hook(device._place)
 
 
 def _data_ptr(native: Any, device: Device) -> int | None:
@@ -71,7 +71,7 @@ def _data_ptr(native: Any, device: Device) -> int | None:
     if hook is None:
         return None
     try:
-        return hook(native)  # type: ignore[no-any-return]
+        return hook(native)
     except _REFUSED:
         return None
 
@@ -87,7 +87,7 @@ def _export(native: Any, src: Device) -> tuple[Any, bool]:
     hook = _hook(src, "export")
     if hook is None:
         return native, False
-    return hook(native)  # type: ignore[no-any-return]
+    return hook(native)
 
 
 def _from_dlpack(obj: Any, target: Device, place: str | None, copy: bool | None) -> Any:
