@@ -93,13 +93,12 @@ def torch_rows(device: str, budget: float, quick: bool) -> list[tuple[Any, ...]]
         tx, ty = torch.from_numpy(x).to(place), torch.from_numpy(y).to(place)
         ap = {k: xp.asarray(v) for k, v in tp.items()}
         ax, ay = xp.asarray(tx), xp.asarray(ty)
+        # Both sides transform once and call many times, as a training loop does.
+        gn, ga = tf.grad(native_loss), xp.grad(loss)
+        vn, va = tf.grad_and_value(native_loss), xp.value_and_grad(loss)
         cases = [
-            ("grad", lambda: tf.grad(native_loss)(tp, tx, ty), lambda: xp.grad(loss)(ap, ax, ay)),
-            (
-                "value_and_grad",
-                lambda: tf.grad_and_value(native_loss)(tp, tx, ty),
-                lambda: xp.value_and_grad(loss)(ap, ax, ay),
-            ),
+            ("grad", lambda: gn(tp, tx, ty), lambda: ga(ap, ax, ay)),
+            ("value_and_grad", lambda: vn(tp, tx, ty), lambda: va(ap, ax, ay)),
         ]
         if not (quick and size == "1M"):
             torch._dynamo.reset()
@@ -115,8 +114,8 @@ def torch_rows(device: str, budget: float, quick: bool) -> list[tuple[Any, ...]]
         if place == "cpu":  # NumPy arrays, differentiated by torch through DLPack
             npp = {k: xp.asarray(v) for k, v in p.items()}
             nx, ny = xp.asarray(x), xp.asarray(y)
-            tn = timeit(lambda: tf.grad(native_loss)(tp, tx, ty), sync, budget)
-            ta = timeit(lambda: xp.grad(loss)(npp, nx, ny), sync, budget)
+            tn = timeit(lambda: gn(tp, tx, ty), sync, budget)
+            ta = timeit(lambda: ga(npp, nx, ny), sync, budget)
             rows.append(("numpy", size, "grad", "torch.func on tensors", fmt(tn), fmt(ta), tn, ta))
         return rows
 
@@ -151,13 +150,11 @@ def jax_rows(device: str, budget: float) -> list[tuple[Any, ...]]:
         ax, ay = xp.asarray(jx), xp.asarray(jy)
         jit_native = jax.jit(jax.grad(native_loss))
         jit_ours = xp.jit(xp.grad(loss))
+        gn, ga = jax.grad(native_loss), xp.grad(loss)
+        vn, va = jax.value_and_grad(native_loss), xp.value_and_grad(loss)
         cases = [
-            ("grad", lambda: jax.grad(native_loss)(jp, jx, jy), lambda: xp.grad(loss)(ap, ax, ay)),
-            (
-                "value_and_grad",
-                lambda: jax.value_and_grad(native_loss)(jp, jx, jy),
-                lambda: xp.value_and_grad(loss)(ap, ax, ay),
-            ),
+            ("grad", lambda: gn(jp, jx, jy), lambda: ga(ap, ax, ay)),
+            ("value_and_grad", lambda: vn(jp, jx, jy), lambda: va(ap, ax, ay)),
             ("jit (grad)", lambda: jit_native(jp, jx, jy), lambda: jit_ours(ap, ax, ay)),
         ]
         for name, native, ours in cases:
@@ -197,22 +194,50 @@ def memory_rows() -> list[tuple[str, str, str]]:
     if importlib.util.find_spec("torch"):
         import torch
 
+        # Activations only: the weights (which every layer saves a reference to, and whose
+        # gradients would dominate a peak) are constants; the chain is differentiated in x.
         def saved_bytes(ckpt: bool) -> int:
             total = [0]
+            tw = [torch.from_numpy(w.copy()) for w in ws]
+            weights = {w.data_ptr() for w in tw}
 
             def pack(t: Any) -> Any:
-                total[0] += t.numel() * t.element_size()
+                if t.data_ptr() not in weights:
+                    total[0] += t.numel() * t.element_size()
                 return t
 
-            tw = [torch.from_numpy(w).requires_grad_() for w in ws]
+            tx = torch.from_numpy(x).requires_grad_()
             with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
-                out = chain([xp.asarray(w) for w in tw], xp.asarray(torch.from_numpy(x)), ckpt)
+                out = chain([xp.asarray(w) for w in tw], xp.asarray(tx), ckpt)
             out.native.backward()
             return total[0]
 
         plain, ck = saved_bytes(False), saved_bytes(True)
         rows.append(
             ("torch:cpu (saved-tensor bytes)", f"{plain / 2**20:.1f} MiB", f"{ck / 2**20:.1f} MiB")
+        )
+
+        def cpu_peak(ckpt: bool) -> int:
+            """Peak bytes allocated on the CPU during xp.grad, from the profiler's records."""
+            from torch.profiler import ProfilerActivity, profile
+
+            tw = [xp.asarray(torch.from_numpy(w.copy())) for w in ws]
+            tx = xp.asarray(torch.from_numpy(x.copy()))
+            with profile(activities=[ProfilerActivity.CPU], profile_memory=True) as prof:
+                xp.grad(lambda h: chain(tw, h, ckpt))(tx)
+            events = prof.profiler.kineto_results.events()  # type: ignore[union-attr]
+            records = sorted(
+                (ev.start_ns(), ev.nbytes()) for ev in events if ev.name() == "[memory]"
+            )
+            now = top = 0
+            for _, n in records:
+                now += n
+                top = max(top, now)
+            return top
+
+        p0, p1 = cpu_peak(False), cpu_peak(True)
+        rows.append(
+            ("torch:cpu xp.grad (peak allocated)", f"{p0 / 2**20:.1f} MiB", f"{p1 / 2**20:.1f} MiB")
         )
         if torch.cuda.is_available():
 
@@ -222,7 +247,7 @@ def memory_rows() -> list[tuple[str, str, str]]:
                 torch.cuda.synchronize()
                 torch.cuda.reset_peak_memory_stats()
                 base = torch.cuda.memory_allocated()
-                xp.grad(lambda w: chain(w, tx, ckpt))(tw)
+                xp.grad(lambda h: chain(tw, h, ckpt))(tx)
                 torch.cuda.synchronize()
                 return torch.cuda.max_memory_allocated() - base
 
@@ -238,7 +263,7 @@ def memory_rows() -> list[tuple[str, str, str]]:
         import jax
 
         try:
-            from jax.ad_checkpoint import saved_residuals
+            from jax.ad_checkpoint import saved_residuals  # type: ignore[attr-defined]
         except ImportError:  # only print_saved_residuals is public in recent JAX
             from jax._src.ad_checkpoint import saved_residuals
 
@@ -246,7 +271,7 @@ def memory_rows() -> list[tuple[str, str, str]]:
         jx = xp.asarray(x, device="jax:cpu")
 
         def residual_bytes(ckpt: bool, policy: Any = None) -> int:
-            res = saved_residuals(lambda w: chain(w, jx, ckpt, policy).native, jw)
+            res = saved_residuals(lambda h: chain(jw, h, ckpt, policy).native, jx)
             return sum(int(np.prod(aval.shape)) * aval.dtype.itemsize for aval, _ in res)
 
         del jax

@@ -506,3 +506,133 @@ def test_bad_arguments():
         xp.grad(loss, argnums=2)(xp.asarray(X))
     with pytest.raises(ValueError, match="primal"):
         xp.jvp(loss, (xp.asarray(X),), ())
+
+
+# -- the caches of transformed functions ------------------------------------------------------
+
+XA = np.asarray(X)
+
+
+def test_cached_grad_sees_new_structures_and_closures(device):
+    scale = [2.0]
+
+    def f(p):
+        return xp.sum(p["a"] ** 2) * scale[0] + (xp.sum(p["b"]) if "b" in p else 0.0)
+
+    g = xp.grad(f)
+    a = arr(XA, device)
+    close(g({"a": a})["a"], 4 * XA)
+    scale[0] = 3.0  # eager transforms call fun every time: closures are read anew
+    close(g({"a": a})["a"], 6 * XA)
+    out = g({"a": a, "b": arr(XA[:2], device)})  # another structure, same transformed function
+    close(out["b"], np.ones(2))
+    close(out["a"], 6 * XA)
+    with pytest.raises(TypeError, match=r"argument 0\['a'\] has dtype int"):
+        g({"a": xp.asarray([1, 2], device=device)})
+    close(g({"a": a})["a"], 6 * XA)  # the failure left nothing behind
+
+
+def test_cached_grads_with_other_argnums_are_not_confused(device):
+    def f(a, b):
+        return xp.sum(a * b**2)
+
+    a, b = arr(XA, device), arr(XA + 1, device)
+    close(xp.grad(f)(a, b), (XA + 1) ** 2)
+    close(xp.grad(f, argnums=1)(a, b), 2 * XA * (XA + 1))
+    ga, gb = xp.grad(f, argnums=(0, 1))(a, b)
+    close(ga, (XA + 1) ** 2)
+    close(gb, 2 * XA * (XA + 1))
+    (value, aux), g = xp.value_and_grad(lambda a, b: (f(a, b), b), argnums=-1, has_aux=True)(a, b)
+    close(g, 2 * XA * (XA + 1))
+    close(aux, XA + 1)
+    close(value, f(a, b))
+    with pytest.raises(ValueError, match="argnums has 2"):
+        xp.grad(f, argnums=2)(a, b)
+    close(xp.grad(f, argnums=1)(a, b), 2 * XA * (XA + 1))
+
+
+@NEEDS_JAX
+@NEEDS_TORCH
+def test_cached_transform_follows_the_backend_of_each_call():
+    g = xp.grad(loss)
+    for dev in ("numpy", "torch:cpu", "jax:cpu", "torch:cpu"):
+        out = g(arr(XA, dev))
+        assert out.device == xp.Device(dev)
+        close(out, loss_grad(XA))
+    with pytest.raises(xp.BackendMismatchError, match="argument 1"):
+        xp.grad(lambda a, b: xp.sum(a * b))(arr(XA, "jax:cpu"), arr(XA, "torch:cpu"))
+
+
+@NEEDS_JAX
+def test_jit_jax_retraces_on_new_structure_and_dtype():
+    calls = []
+
+    def f(p):
+        calls.append(1)
+        return {k: v * 2 for k, v in p.items()}
+
+    jf = xp.jit(f)
+    x32 = xp.asarray(XA, dtype=xp.float32, device="jax:cpu")
+    out = jf({"a": x32})
+    assert out["a"].dtype == xp.float32 and out["a"].device == x32.device
+    jf({"a": x32})
+    assert len(calls) == 1
+    out = jf({"a": x32, "b": x32[:2]})  # a new structure: traced again
+    assert set(out) == {"a", "b"}
+    close(out["b"], 2 * XA[:2])
+    assert len(calls) == 2
+    x64 = arr(XA, "jax:cpu")
+    if x64.dtype == xp.float64:  # a new dtype (where x64 is enabled): traced again
+        assert jf({"a": x64})["a"].dtype == xp.float64
+        assert len(calls) == 3
+    close(jf({"a": x32})["a"], 2 * XA)
+
+
+@NEEDS_TORCH
+def test_jit_torch_new_structure_and_kwargs():
+    import torch
+
+    torch._dynamo.reset()
+    jf = xp.jit(lambda p, scale=1.0: {k: v * scale for k, v in p.items()})
+    x = arr(XA, "torch:cpu")
+    close(jf({"a": x})["a"], XA)
+    out = jf({"a": x, "b": x[:2]}, scale=3.0)
+    assert out["b"].device == x.device
+    close(out["b"], 3 * XA[:2])
+
+
+@NEEDS_TORCH
+def test_torch_checkpoint_saves_memory_under_grad():
+    import torch
+    from torch.profiler import ProfilerActivity, profile
+
+    ws = [arr(np.eye(64) * 0.5, "torch:cpu") for _ in range(16)]
+
+    def segment(h, *seg):
+        for w in seg:
+            h = xp.tanh(xp.matmul(h, w))
+        return h
+
+    def chain(h, ckpt):
+        run = xp.checkpoint(segment) if ckpt else segment
+        for i in range(0, 16, 4):
+            h = run(h, *ws[i : i + 4])
+        return xp.sum(h**2)
+
+    x = arr(np.ones((256, 64)), "torch:cpu")
+
+    def peak(ckpt):
+        with profile(activities=[ProfilerActivity.CPU], profile_memory=True) as prof:
+            g = xp.grad(chain)(x, ckpt)
+        events = prof.profiler.kineto_results.events()
+        records = sorted((e.start_ns(), e.nbytes()) for e in events if e.name() == "[memory]")
+        now = top = 0
+        for _, n in records:
+            now += n
+            top = max(top, now)
+        return top, g
+
+    (p0, g0), (p1, g1) = peak(False), peak(True)
+    close(g0, g1)
+    assert p1 < p0, (p0, p1)
+    del torch

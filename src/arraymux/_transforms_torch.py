@@ -7,6 +7,8 @@ this engine through DLPack (:func:`to_engine`, :func:`from_engine`) without a co
 
 from __future__ import annotations
 
+import contextlib
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -25,16 +27,16 @@ CHECKPOINT_POLICIES = ("nothing_saveable", "everything_saveable")
 
 def _aux_leaves(f: Callable[..., Any]) -> tuple[Callable[..., Any], Callable[[Any], Any]]:
     """torch.func accepts only tensors in ``aux``: pass the other leaves around it."""
-    kept: list[Any] = []
+    kept = threading.local()  # the transformed function is cached and may run in threads
 
     def g(*args: Any) -> Any:
         out, aux = f(*args)
         leaves, spec = pytree.tree_flatten(aux)
-        kept[:] = [leaves, spec]
+        kept.value = (leaves, spec)
         return out, [v for v in leaves if isinstance(v, torch.Tensor)]
 
     def restore(aux: Any) -> Any:
-        leaves, spec = kept
+        leaves, spec = kept.value
         tensors = iter(aux)
         return pytree.tree_unflatten(
             [next(tensors) if isinstance(v, torch.Tensor) else v for v in leaves], spec
@@ -110,33 +112,51 @@ def checkpoint(f: Callable[..., Any], policy: Any) -> Callable[..., Any]:
             out_spec[:] = [ospec]
             return tuple(out_leaves)
 
-        outs = _Recompute.apply(flat, *(leaves[i] for i in where))
+        outs = _Recompute.apply(flat, _first_order(), *(leaves[i] for i in where))
         return pytree.tree_unflatten(list(outs), out_spec[0])
 
     return run
+
+
+def _first_order() -> bool:
+    """Whether one reverse-mode level (with any vmaps) is all that differentiates now.
+
+    torch.func differentiates with ``create_graph=True``, so the recomputation in a backward
+    pass is itself recorded, which keeps every segment's intermediates alive until the end:
+    more memory than no checkpoint at all. When nothing will differentiate that backward pass
+    again, it runs without recording.
+    """
+    from torch._functorch.pyfunctorch import retrieve_all_functorch_interpreters
+
+    kinds = [i.key() for i in retrieve_all_functorch_interpreters()]
+    grad = torch._C._functorch.TransformType.Grad
+    vmap = torch._C._functorch.TransformType.Vmap
+    return kinds.count(grad) == 1 and all(k in (grad, vmap) for k in kinds)
 
 
 class _Recompute(torch.autograd.Function):
     generate_vmap_rule = True
 
     @staticmethod
-    def forward(fn: Any, *tensors: Any) -> Any:
+    def forward(fn: Any, first_order: bool, *tensors: Any) -> Any:
         return fn(*tensors)
 
     @staticmethod
     def setup_context(ctx: Any, inputs: Any, output: Any) -> None:
         ctx.fn = inputs[0]
-        ctx.save_for_backward(*inputs[1:])
-        ctx.save_for_forward(*inputs[1:])
+        ctx.first_order = inputs[1]
+        ctx.save_for_backward(*inputs[2:])
+        ctx.save_for_forward(*inputs[2:])
 
     @staticmethod
     def backward(ctx: Any, *cotangents: Any) -> Any:
-        pull = tf.vjp(ctx.fn, *ctx.saved_tensors)[1]
-        return (None, *pull(cotangents))
+        with torch.no_grad() if ctx.first_order else contextlib.nullcontext():
+            pull = tf.vjp(ctx.fn, *ctx.saved_tensors)[1]
+            return (None, None, *pull(cotangents))
 
     @staticmethod
     def jvp(ctx: Any, *tangents: Any) -> Any:
-        return tf.jvp(ctx.fn, tuple(ctx.saved_tensors), tuple(tangents[1:]))[1]
+        return tf.jvp(ctx.fn, tuple(ctx.saved_tensors), tuple(tangents[2:]))[1]
 
 
 # -- the DLPack bridge ------------------------------------------------------------------------

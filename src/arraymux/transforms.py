@@ -32,7 +32,7 @@ from typing import Any
 
 from ._array import Array
 from ._backends import backend_of_type, specs
-from ._devices import Device, default_device, get_default_device
+from ._devices import _DEFAULT, Device, get_default_device
 from ._dispatch import operand, wrap
 from ._errors import (
     BackendMismatchError,
@@ -89,6 +89,113 @@ def _engines() -> str:
         if s.autodiff:
             out.append(f"{s.name} (through torch)" if "bridged" in s.autodiff else s.name)
     return ", ".join(out)
+
+
+# -- fast paths -------------------------------------------------------------------------------
+#
+# The walks below run on every call of a transformed function, so they build no paths and
+# no closures. Anything unusual (arrays on two devices, a Python scalar to differentiate, a
+# non-floating input) raises ``_Slow``, and the call redoes its work on the slow path, which
+# knows where each leaf is and explains the problem.
+
+
+class _Slow(Exception):
+    """The fast path cannot handle these arguments: take the slow one."""
+
+
+_REAL: set[Any] = set()  # native dtypes known to be real floating
+_FLOAT: set[Any] = set()  # native dtypes known to be real or complex floating
+
+
+def _is_float(backend: Any, dtype: Any, real: bool = False) -> bool:
+    known = _REAL if real else _FLOAT
+    key = (type(dtype), dtype)  # some dtypes refuse comparisons with other backends' ones
+    try:
+        if key in known:
+            return True
+        kind = backend.dtype_from_native(dtype).kind
+    except Exception:
+        return False
+    ok = kind == "real floating" if real else kind in _FLOATING
+    if ok:
+        known.add(key)
+    return ok
+
+
+def _natives(tree: Any, found: list[Device], diff: bool) -> Any:
+    """``tree`` with its arrays replaced by their natives, all on ``found[0]`` (set by the
+    first array when ``found`` is empty); with ``diff``, every leaf must be a floating array."""
+    t = type(tree)
+    if t is Array:
+        native, dev = tree._native, tree._device
+    elif t is tuple or t is list:
+        return t([_natives(v, found, diff) for v in tree])
+    elif t is dict:
+        return {k: _natives(v, found, diff) for k, v in tree.items()}
+    elif isinstance(tree, tuple) and hasattr(tree, "_fields"):
+        return t(*[_natives(v, found, diff) for v in tree])
+    else:
+        op = operand(tree)
+        if op is None:
+            if diff:
+                raise _Slow
+            return tree
+        native, dev = op
+    if not found:
+        found.append(dev)
+    elif dev is not found[0]:
+        raise _Slow
+    if diff and not _is_float(dev._backend, native.dtype):
+        raise _Slow
+    return native
+
+
+def _convert(tree: Any, fn: Callable[[Any], Any], backend: Any) -> Any:
+    """``tree`` with every native array of ``backend`` replaced by ``fn(array)``."""
+    t = type(tree)
+    if t is tuple or t is list:
+        return t([_convert(v, fn, backend) for v in tree])
+    if t is dict:
+        return {k: _convert(v, fn, backend) for k, v in tree.items()}
+    if isinstance(tree, tuple) and hasattr(tree, "_fields"):
+        return t(*[_convert(v, fn, backend) for v in tree])
+    if backend_of_type(t) is backend:
+        return fn(tree)
+    return tree
+
+
+def _wrap_all(tree: Any, backend: Any, device: Device) -> Any:
+    """``tree`` with every native array of ``backend`` wrapped as an Array on ``device``."""
+    t = type(tree)
+    if t is tuple or t is list:
+        return t([_wrap_all(v, backend, device) for v in tree])
+    if t is dict:
+        return {k: _wrap_all(v, backend, device) for k, v in tree.items()}
+    if isinstance(tree, tuple) and hasattr(tree, "_fields"):
+        return t(*[_wrap_all(v, backend, device) for v in tree])
+    if backend_of_type(t) is backend:
+        return wrap(tree, device)
+    return tree
+
+
+def _unwrap_all(tree: Any, backend: Any) -> Any:
+    """``tree`` with its Arrays (which must be of ``backend``) replaced by their natives."""
+    t = type(tree)
+    if t is Array:
+        if tree._device._backend is not backend:
+            raise _Slow
+        return tree._native
+    if t is tuple or t is list:
+        return t([_unwrap_all(v, backend) for v in tree])
+    if t is dict:
+        return {k: _unwrap_all(v, backend) for k, v in tree.items()}
+    if isinstance(tree, tuple) and hasattr(tree, "_fields"):
+        return t(*[_unwrap_all(v, backend) for v in tree])
+    return tree
+
+
+_ENGINES: dict[tuple[str, Device, bool], _Engine] = {}
+_WANTED: dict[tuple[tuple[int, ...], int], frozenset[int]] = {}
 
 
 # -- the engine of one call -------------------------------------------------------------------
@@ -157,13 +264,58 @@ class _Engine:
         return found[0][0] if found else get_default_device()
 
     @classmethod
+    def get(cls, tname: str, user: Device, *, bridge: bool = True) -> _Engine:
+        """The (cached) engine of ``tname`` for arrays on ``user``."""
+        key = (tname, user, bridge)
+        e = _ENGINES.get(key)
+        if e is None:
+            e = _ENGINES[key] = cls(tname, user, bridge=bridge)
+        return e
+
+    @classmethod
     def of(cls, tname: str, args: Sequence[Any], *, bridge: bool = True) -> _Engine:
-        return cls(tname, cls.device_of(tname, *enumerate(args)), bridge=bridge)
+        found: list[Device] = []
+        try:
+            _natives(args, found, False)
+        except _Slow:
+            found = []
+        user = found[0] if found else cls.device_of(tname, *enumerate(args))
+        return cls.get(tname, user, bridge=bridge)
+
+    @classmethod
+    def inputs(
+        cls, tname: str, args: tuple[Any, ...], wanted: frozenset[int] = frozenset()
+    ) -> tuple[_Engine, list[Any]]:
+        """The engine for ``args`` and the args as engine natives; ``wanted``: the positions
+        to differentiate (checked to be floating)."""
+        found: list[Device] = []
+        try:
+            nargs = [_natives(a, found, i in wanted) for i, a in enumerate(args)]
+            if not found:
+                raise _Slow
+            e = cls.get(tname, found[0])
+            if e.bridged:
+                nargs = _convert(nargs, e.to_engine, found[0]._backend)
+            return e, nargs
+        except _Slow:
+            pass
+        e = cls.get(tname, cls.device_of(tname, *enumerate(args)))
+        return e, [e.into(a, i, diff=i in wanted) for i, a in enumerate(args)]
 
     # -- crossing into and out of the engine ----------------------------------------------------
 
+    def to_engine(self, native: Any) -> Any:
+        return self.mod.to_engine(self.user._backend.normalize(native))
+
     def into(self, tree: Any, pos: int | str = 0, diff: bool = False) -> Any:
         """A pytree of the user's values with its arrays made the engine's native arrays."""
+        try:
+            out = _natives(tree, [self.user], diff)
+            if self.bridged:
+                out = _convert(out, self.to_engine, self.user._backend)
+            return out
+        except _Slow:
+            pass
 
         def leaf_in(leaf: Any, path: str) -> Any:
             if type(leaf) is Array:
@@ -202,25 +354,18 @@ class _Engine:
 
     def out(self, tree: Any) -> Any:
         """The engine's results as Arrays on the user's device."""
-        backend, mod = self.backend, self.mod
+        if self.bridged:
+            return _convert(tree, self._from_engine, self.backend)
+        return _wrap_all(tree, self.backend, self.device)
 
-        def leaf_out(leaf: Any, path: str) -> Any:
-            if backend_of_type(type(leaf)) is not backend:
-                return leaf
-            if self.bridged:
-                return wrap(mod.from_engine(leaf, self.user._name), self.user)
-            return wrap(leaf, self.device)
-
-        return _map(leaf_out, tree)
+    def _from_engine(self, leaf: Any) -> Array:
+        return wrap(self.mod.from_engine(leaf, self.user._name), self.user)
 
     def native_fun(
         self, fun: Callable[..., Any], check: Callable[[Any], None] | None = None
     ) -> Callable[..., Any]:
         """``fun`` as a function of the engine's native arrays (what the engine transforms)."""
         device, backend, tname = self.device, self.backend, self.tname
-
-        def arr(leaf: Any, path: str) -> Any:
-            return wrap(leaf, device) if backend_of_type(type(leaf)) is backend else leaf
 
         def nat(leaf: Any, path: str) -> Any:
             if type(leaf) is Array:
@@ -233,21 +378,32 @@ class _Engine:
                 return leaf._native
             return leaf
 
+        def unwrap_out(result: Any) -> Any:
+            try:
+                return _unwrap_all(result, backend)
+            except _Slow:
+                return _map(nat, result)
+
         def f(*nargs: Any, **nkwargs: Any) -> Any:
-            args = _map(arr, nargs)
-            kwargs = _map(arr, nkwargs)
-            out = _map(nat, fun(*args, **kwargs))
+            args = _wrap_all(nargs, backend, device)
+            if nkwargs:
+                out = unwrap_out(fun(*args, **_wrap_all(nkwargs, backend, device)))
+            else:
+                out = unwrap_out(fun(*args))
             if check is not None:
                 check(out)
             return out
 
         return f
 
-    def run(self, fun: Callable[..., Any], thunk: Callable[[], Any]) -> Any:
-        """Call ``thunk`` with the engine's device as default; explain backend clashes."""
+    def run(
+        self, fun: Callable[..., Any], call: Callable[..., Any], /, *args: Any, **kwargs: Any
+    ) -> Any:
+        """``call(*args, **kwargs)`` with the engine's device as default; explain backend
+        clashes."""
+        token = _DEFAULT.set(self.device)
         try:
-            with default_device(self.device):
-                return thunk()
+            return call(*args, **kwargs)
         except BackendMismatchError as e:
             if getattr(e, "_explained", False):
                 raise
@@ -262,6 +418,8 @@ class _Engine:
             )
             err._explained = True  # type: ignore[attr-defined]
             raise err from e
+        finally:
+            _DEFAULT.reset(token)
 
 
 def _argnums(tname: str, argnums: int | Sequence[int]) -> tuple[int, ...]:
@@ -269,6 +427,34 @@ def _argnums(tname: str, argnums: int | Sequence[int]) -> tuple[int, ...]:
     if not nums or not all(isinstance(i, int) for i in nums):
         raise TypeError(f"arraymux.{tname}: argnums must be an int or a tuple of ints.")
     return nums
+
+
+def _wanted(tname: str, nums: tuple[int, ...], n: int) -> frozenset[int]:
+    """The positions ``nums`` of ``n`` arguments, checked and made non-negative."""
+    key = (nums, n)
+    w = _WANTED.get(key)
+    if w is None:
+        for i in nums:
+            if not -n <= i < n:
+                raise ValueError(
+                    f"arraymux.{tname}: argnums has {i}, but the function got {n} argument(s)."
+                )
+        w = _WANTED[key] = frozenset(i % n for i in nums)
+    return w
+
+
+def _user_device(tname: str, args: tuple[Any, ...], kwargs: dict[str, Any] | None = None) -> Device:
+    """The one device of the arrays in ``args`` and ``kwargs``."""
+    found: list[Device] = []
+    try:
+        _natives(args, found, False)
+        if kwargs:
+            _natives(kwargs, found, False)
+        if found:
+            return found[0]
+    except _Slow:
+        pass
+    return _Engine.device_of(tname, *enumerate(args), *(kwargs or {}).items())
 
 
 def _diff_inputs(e: _Engine, args: Sequence[Any], nums: tuple[int, ...]) -> list[Any]:
@@ -305,11 +491,10 @@ def _scalar_check(e: _Engine, has_aux: bool) -> Callable[[Any], None]:
                 f"returned an array of shape {shape}. Reduce it first (arraymux.sum, ...), or "
                 "use arraymux.jacobian or arraymux.vjp for non-scalar outputs."
             )
-        dt = e.backend.dtype_from_native(out.dtype)
-        if dt.kind != "real floating":
+        if not _is_float(e.backend, out.dtype, real=True):
             raise TypeError(
                 f"arraymux.{tname}: the function must return a real floating-point scalar, "
-                f"not {dt.name}."
+                f"not {e.backend.dtype_from_native(out.dtype).name}."
             )
 
     return check
@@ -366,12 +551,16 @@ def grad(
     _check_fun("grad", fun)
     nums = _argnums("grad", argnums)
 
+    made: dict[_Engine, Callable[..., Any]] = {}  # the engine's grad of fun, per engine
+
     @functools.wraps(fun)
     def grad_fun(*args: Any) -> Any:
-        e = _Engine.of("grad", args)
-        nargs = _diff_inputs(e, args, nums)
-        f = e.native_fun(fun, _scalar_check(e, has_aux))
-        return e.out(e.run(fun, lambda: e.mod.grad(f, argnums, has_aux=has_aux)(*nargs)))
+        e, nargs = _Engine.inputs("grad", args, _wanted("grad", nums, len(args)))
+        g = made.get(e)
+        if g is None:
+            f = e.native_fun(fun, _scalar_check(e, has_aux))
+            g = made[e] = e.mod.grad(f, argnums, has_aux=has_aux)
+        return e.out(e.run(fun, g, *nargs))
 
     return grad_fun
 
@@ -403,13 +592,17 @@ def value_and_grad(
     _check_fun("value_and_grad", fun)
     nums = _argnums("value_and_grad", argnums)
 
+    made: dict[_Engine, Callable[..., Any]] = {}
+
     @functools.wraps(fun)
     def value_and_grad_fun(*args: Any) -> Any:
-        e = _Engine.of("value_and_grad", args)
-        nargs = _diff_inputs(e, args, nums)
-        f = e.native_fun(fun, _scalar_check(e, has_aux))
-        vg = e.mod.value_and_grad
-        return e.out(e.run(fun, lambda: vg(f, argnums, has_aux=has_aux)(*nargs)))
+        wanted = _wanted("value_and_grad", nums, len(args))
+        e, nargs = _Engine.inputs("value_and_grad", args, wanted)
+        vg = made.get(e)
+        if vg is None:
+            f = e.native_fun(fun, _scalar_check(e, has_aux))
+            vg = made[e] = e.mod.value_and_grad(f, argnums, has_aux=has_aux)
+        return e.out(e.run(fun, vg, *nargs))
 
     return value_and_grad_fun
 
@@ -449,13 +642,13 @@ def vjp(fun: Callable[..., Any], *primals: Any, has_aux: bool = False) -> tuple[
     e = _Engine.of("vjp", primals)
     nargs = _diff_inputs(e, primals, tuple(range(len(primals))))
     f = e.native_fun(fun, _aux_check(e) if has_aux else None)
-    res = e.run(fun, lambda: e.mod.vjp(f, *nargs, has_aux=has_aux))
+    res = e.run(fun, e.mod.vjp, f, *nargs, has_aux=has_aux)
     pull = res[1]
 
     def vjp_fn(cotangent: Any) -> tuple[Any, ...]:
         e.device_of("vjp", ("the cotangent", cotangent), expect=(e.user, "the primals"))
         nct = e.into(cotangent, "the cotangent")
-        return tuple(e.out(e.run(fun, lambda: pull(nct))))
+        return tuple(e.out(e.run(fun, pull, nct)))
 
     if has_aux:
         return e.out(res[0]), vjp_fn, e.out(res[2])
@@ -511,11 +704,11 @@ def jvp(
             f"arraymux.jvp: got {len(primals)} primal(s) but {len(tangents)} tangent(s)."
         )
     user = _Engine.device_of("jvp", ("primals", primals), ("tangents", tangents))
-    e = _Engine("jvp", user)
+    e = _Engine.get("jvp", user)
     nprimals = tuple(_diff_inputs(e, primals, tuple(range(len(primals)))))
     ntangents = tuple(e.into(t, f"tangents[{i}]") for i, t in enumerate(tangents))
     f = e.native_fun(fun)
-    out, tangent_out = e.out(e.run(fun, lambda: tuple(e.mod.jvp(f, nprimals, ntangents))))
+    out, tangent_out = e.out(tuple(e.run(fun, e.mod.jvp, f, nprimals, ntangents)))
     return out, tangent_out
 
 
@@ -550,12 +743,15 @@ def jacobian(fun: Callable[..., Any], argnums: int | Sequence[int] = 0) -> Calla
     _check_fun("jacobian", fun)
     nums = _argnums("jacobian", argnums)
 
+    made: dict[_Engine, Callable[..., Any]] = {}
+
     @functools.wraps(fun)
     def jacobian_fun(*args: Any) -> Any:
-        e = _Engine.of("jacobian", args)
-        nargs = _diff_inputs(e, args, nums)
-        f = e.native_fun(fun)
-        return e.out(e.run(fun, lambda: e.mod.jacobian(f, argnums=argnums)(*nargs)))
+        e, nargs = _Engine.inputs("jacobian", args, _wanted("jacobian", nums, len(args)))
+        j = made.get(e)
+        if j is None:
+            j = made[e] = e.mod.jacobian(e.native_fun(fun), argnums=argnums)
+        return e.out(e.run(fun, j, *nargs))
 
     return jacobian_fun
 
@@ -590,12 +786,15 @@ def hessian(fun: Callable[..., Any], argnums: int | Sequence[int] = 0) -> Callab
     _check_fun("hessian", fun)
     nums = _argnums("hessian", argnums)
 
+    made: dict[_Engine, Callable[..., Any]] = {}
+
     @functools.wraps(fun)
     def hessian_fun(*args: Any) -> Any:
-        e = _Engine.of("hessian", args)
-        nargs = _diff_inputs(e, args, nums)
-        f = e.native_fun(fun, _scalar_check(e, False))
-        return e.out(e.run(fun, lambda: e.mod.hessian(f, argnums=argnums)(*nargs)))
+        e, nargs = _Engine.inputs("hessian", args, _wanted("hessian", nums, len(args)))
+        h = made.get(e)
+        if h is None:
+            h = made[e] = e.mod.hessian(e.native_fun(fun, _scalar_check(e, False)), argnums=argnums)
+        return e.out(e.run(fun, h, *nargs))
 
     return hessian_fun
 
@@ -634,13 +833,15 @@ def vmap(fun: Callable[..., Any], in_axes: Any = 0, out_axes: Any = 0) -> Callab
     if type(in_axes) is list:
         in_axes = tuple(in_axes)
 
+    made: dict[_Engine, Callable[..., Any]] = {}
+
     @functools.wraps(fun)
     def vmap_fun(*args: Any) -> Any:
-        e = _Engine.of("vmap", args)
-        nargs = [e.into(a, i) for i, a in enumerate(args)]
-        f = e.native_fun(fun)
-        mapped = e.mod.vmap(f, in_axes, out_axes)
-        return e.out(e.run(fun, lambda: mapped(*nargs)))
+        e, nargs = _Engine.inputs("vmap", args)
+        mapped = made.get(e)
+        if mapped is None:
+            mapped = made[e] = e.mod.vmap(e.native_fun(fun), in_axes, out_axes)
+        return e.out(e.run(fun, mapped, *nargs))
 
     return vmap_fun
 
@@ -676,20 +877,32 @@ def jit(fun: Callable[..., Any]) -> Callable[..., Any]:
     Array([1., 1.], dtype=float64, device='numpy:cpu')
     """
     _check_fun("jit", fun)
-    compiled: dict[Device, Callable[..., Any]] = {}
+    compiled: dict[_Engine, Callable[..., Any]] = {}
 
     @functools.wraps(fun)
     def jit_fun(*args: Any, **kwargs: Any) -> Any:
-        user = _Engine.device_of("jit", *enumerate(args), *kwargs.items())
+        # The steady state: one walk that unwraps the arguments and checks their device, the
+        # compiled call, one walk that wraps the results.
+        found: list[Device] = []
+        try:
+            nargs = _natives(args, found, False)
+            nkwargs = _natives(kwargs, found, False) if kwargs else kwargs
+            if not found:
+                raise _Slow
+            user = found[0]
+        except _Slow:
+            user = _Engine.device_of("jit", *enumerate(args), *kwargs.items())
+            nargs = None
         if user._name in ("numpy", "cupy"):
             return fun(*args, **kwargs)
-        e = _Engine("jit", user)
-        c = compiled.get(user)
+        e = _Engine.get("jit", user)
+        c = compiled.get(e)
         if c is None:
-            c = compiled[user] = e.mod.jit(e.native_fun(fun))
-        nargs = [e.into(a, i) for i, a in enumerate(args)]
-        nkwargs = {k: e.into(v, k) for k, v in kwargs.items()}
-        return e.out(e.run(fun, lambda: c(*nargs, **nkwargs)))
+            c = compiled[e] = e.mod.jit(e.native_fun(fun))
+        if nargs is None:
+            nargs = [e.into(a, i) for i, a in enumerate(args)]
+            nkwargs = {k: e.into(v, k) for k, v in kwargs.items()}
+        return e.out(e.run(fun, c, *nargs, **nkwargs))
 
     return jit_fun
 
@@ -739,18 +952,18 @@ def checkpoint(fun: Callable[..., Any], policy: str | Callable[..., Any] | None 
             "arraymux.checkpoint: policy must be None, a policy name, or a callable, not "
             f"{type(policy).__name__}."
         )
-    made: dict[Device, Callable[..., Any]] = {}
+    made: dict[_Engine, Callable[..., Any]] = {}
 
     @functools.wraps(fun)
     def checkpoint_fun(*args: Any) -> Any:
-        user = _Engine.device_of("checkpoint", *enumerate(args))
+        user = _user_device("checkpoint", args)
         if user._name in ("numpy", "cupy"):
             return fun(*args)
-        e = _Engine("checkpoint", user)
-        c = made.get(user)
+        e = _Engine.get("checkpoint", user)
+        c = made.get(e)
         if c is None:
-            c = made[user] = e.mod.checkpoint(e.native_fun(fun), policy)
+            c = made[e] = e.mod.checkpoint(e.native_fun(fun), policy)
         nargs = [e.into(a, i) for i, a in enumerate(args)]
-        return e.out(e.run(fun, lambda: c(*nargs)))
+        return e.out(e.run(fun, c, *nargs))
 
     return checkpoint_fun
