@@ -165,7 +165,8 @@ def test_devices_lists_cpu_backends():
     assert len(set(devs)) == len(devs)
     assert xp.devices("torch")[0] == xp.Device("torch:cpu")
     assert all(d.backend == "jax" for d in xp.devices("jax"))
-    assert xp.__array_namespace_info__().devices() == devs
+    assert xp.__array_namespace_info__().devices() == tuple(devs)
+    assert xp.namespace("2024.12").__array_namespace_info__().devices() == devs
 
 
 def test_device_fixture_covers_device(device):

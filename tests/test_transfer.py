@@ -557,3 +557,243 @@ def test_gpu_host_round_trip_and_batched_read(gpu: xp.Device) -> None:
         np.testing.assert_array_equal(o, ref * i)
     for host in [d for d in DEVICES if _on_cpu(d)]:
         assert_exact(xp.to_device(x, host), ref, host)
+
+
+# ---------------------------------------------------------------------------------------------
+# Pipelined host->GPU staging (the chunk scheduler, with a fake device on any machine)
+
+
+class FakeDevice:
+    """A device whose copies are asynchronous: a copy reads its host buffer only when it is
+    waited for (or at the end), so a buffer refilled too early shows up as wrong bytes."""
+
+    def __init__(self, nbytes: int) -> None:
+        self.memory = np.full(nbytes, 0xAB, dtype=np.uint8)
+        self.pending: dict[int, tuple[int, int, int]] = {}
+        self.tokens = 0
+        self.in_flight_max = 0
+
+    def run(self, buffers: list[np.ndarray], token: int) -> None:
+        slot, offset, n = self.pending.pop(token)
+        self.memory[offset : offset + n] = buffers[slot][:n]
+
+    def upload(self, a: np.ndarray, chunk: int, nbuf: int, pool=None) -> np.ndarray:
+        buffers = [np.full(chunk, 0xCD, dtype=np.uint8) for _ in range(nbuf)]
+
+        def to_device(slot: int, offset: int, n: int) -> int:
+            assert 0 < n <= chunk and offset + n <= self.memory.size
+            assert slot not in {s for s, _, _ in self.pending.values()}, "buffer still in use"
+            self.tokens += 1
+            self.pending[self.tokens] = (slot, offset, n)
+            self.in_flight_max = max(self.in_flight_max, len(self.pending))
+            return self.tokens
+
+        pieces = _transfer.stage_pieces(a, chunk)
+        _transfer.staged_copy(pieces, buffers, to_device, lambda t: self.run(buffers, t), pool)
+        for token in list(self.pending):
+            self.run(buffers, token)
+        return self.memory.view(a.dtype).reshape(a.shape)
+
+
+def _layouts(dtype: str) -> dict[str, np.ndarray]:
+    base = np.resize(reference(dtype, 64), 7 * 11 * 13).reshape(7, 11, 13)
+    return {
+        "contiguous": base,
+        "0-d": np.array(base[3, 4, 5]),
+        "empty": base[:0],
+        "empty-inner": base[:, :0],
+        "fortran": np.asfortranarray(base),
+        "transposed": base.transpose(2, 0, 1),
+        "negative": base[::-1, :, ::-2],
+        "strided": base[::2, 1::3],
+        "broadcast": np.broadcast_to(base[0, 0], (9, 13)),
+        "read-only": _read_only(base),
+        "one-long-row": np.resize(reference(dtype, 64), 5001)[::2],
+    }
+
+
+def _read_only(a: np.ndarray) -> np.ndarray:
+    b = a.copy()
+    b.flags.writeable = False
+    return b
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("chunk", [16, 40, 1000, 1 << 20])
+@pytest.mark.parametrize("threads", [0, 3])
+def test_staged_copy_every_byte_lands(dtype: str, chunk: int, threads: int) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    chunk = max(chunk, np.dtype(dtype).itemsize)
+    pool = ThreadPoolExecutor(threads) if threads else None
+    try:
+        for name, a in _layouts(dtype).items():
+            for nbuf in (1, 2, 5):
+                dev = FakeDevice(a.nbytes)
+                got = dev.upload(a, chunk, nbuf, pool)
+                assert got.shape == a.shape, name
+                np.testing.assert_array_equal(got, a, err_msg=f"{name}, {nbuf} buffers")
+                assert got.tobytes() == np.ascontiguousarray(a).tobytes(), name
+                assert dev.in_flight_max <= nbuf
+    finally:
+        if pool is not None:
+            pool.shutdown()
+
+
+def test_stage_pieces_cover_the_bytes_once() -> None:
+    a = np.arange(6 * 1001, dtype=np.float64).reshape(6, 1001)[:, ::-3]
+    for chunk in (8, 24, 800, 8 * 334, 10**6):
+        pieces = _transfer.stage_pieces(a, chunk)
+        offsets = [o for o, _ in pieces]
+        assert offsets == sorted(offsets)
+        assert all(p.nbytes <= chunk for _, p in pieces)
+        end = 0
+        for o, p in pieces:
+            assert o == end
+            end += p.nbytes
+        assert end == a.nbytes
+        joined = np.concatenate([p.reshape(-1) for _, p in pieces])
+        np.testing.assert_array_equal(joined, a.reshape(-1))
+    contiguous = np.arange(100, dtype=np.int32)
+    assert [p.nbytes for _, p in _transfer.stage_pieces(contiguous, 64)] == [64] * 6 + [16]
+    assert _transfer.stage_pieces(np.zeros((0, 3)), 64) == []
+
+
+def test_staged_copy_pipelines_in_order() -> None:
+    """Copies are issued in order, each buffer is waited for before it is refilled, and the
+    fills run ahead of the copies by up to the number of buffers."""
+    a = np.arange(1000, dtype=np.uint8)
+    events: list[tuple[str, int]] = []
+    buffers = [np.zeros(100, dtype=np.uint8) for _ in range(3)]
+
+    def to_device(slot: int, offset: int, n: int) -> int:
+        events.append(("copy", offset))
+        return offset
+
+    def wait(token: int) -> None:
+        events.append(("wait", token))
+
+    _transfer.staged_copy(_transfer.stage_pieces(a, 100), buffers, to_device, wait, None)
+    copies = [o for kind, o in events if kind == "copy"]
+    assert copies == list(range(0, 1000, 100))
+    waits = [o for kind, o in events if kind == "wait"]
+    assert waits == list(range(0, 700, 100))  # the last three are left to the caller
+    for k, (kind, o) in enumerate(events):
+        if kind == "wait":  # waiting for a copy that was issued, three pieces back
+            assert ("copy", o) in events[:k]
+
+
+def test_staged_copy_error_stops_cleanly() -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    a = np.arange(1000, dtype=np.uint8)
+    calls = []
+
+    def to_device(slot: int, offset: int, n: int) -> int:
+        calls.append(offset)
+        if offset == 300:
+            raise RuntimeError("device gone")
+        return offset
+
+    with ThreadPoolExecutor(2) as pool, pytest.raises(RuntimeError, match="device gone"):
+        _transfer.staged_copy(
+            _transfer.stage_pieces(a, 100),
+            [np.zeros(100, dtype=np.uint8) for _ in range(4)],
+            to_device,
+            lambda t: None,
+            pool,
+        )
+    assert calls == [0, 100, 200, 300]
+
+
+def test_staging_ring_is_cached_and_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    made = []
+
+    def make(chunk: int, count: int) -> _transfer.StagingRing:
+        made.append((chunk, count))
+        return _transfer.StagingRing([np.zeros(chunk, np.uint8) for _ in range(count)])
+
+    monkeypatch.setattr(_transfer, "_rings", {})
+    monkeypatch.setattr(_transfer, "STAGE_CHUNK", 64)
+    monkeypatch.setattr(_transfer, "STAGE_BUFFERS", 3)
+    r = _transfer.staging_ring("dev", make)
+    assert _transfer.staging_ring("dev", make) is r
+    monkeypatch.setattr(_transfer, "STAGE_CHUNK", 128)
+    r2 = _transfer.staging_ring("dev", make)
+    assert r2 is not r and made == [(64, 3), (128, 3)]
+    assert len(_transfer._rings) == 1  # the old buffers were dropped
+
+
+# ---------------------------------------------------------------------------------------------
+# GPU uploads and downloads through pinned memory (run only where a GPU exists)
+
+
+@pytest.fixture
+def small_stages(monkeypatch: pytest.MonkeyPatch):
+    """Stage everything in chunks of 4 KiB through 3 buffers, so that small arrays exercise
+    the pipelined paths, several chunks and buffer reuse."""
+    monkeypatch.setattr(_transfer, "STAGE_MIN", 1)
+    monkeypatch.setattr(_transfer, "STAGE_CHUNK", 4096)
+    monkeypatch.setattr(_transfer, "STAGE_BUFFERS", 3)
+    monkeypatch.setattr(_transfer, "PINNED_READ_MIN", 1)
+
+
+def _gpu_layouts(dtype: str) -> dict[str, np.ndarray]:
+    out = _layouts(dtype)
+    big = np.resize(reference(dtype, 97), 3 * 4099 + 5)
+    out["several-chunks"] = big
+    out["several-chunks-strided"] = big[::-3]
+    out["swapped"] = big.astype(big.dtype.newbyteorder("S")) if big.dtype.itemsize > 1 else big
+    return out
+
+
+@pytest.mark.parametrize("gpu", GPU, ids=str)
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_gpu_staged_upload_every_dtype_and_layout(gpu: xp.Device, dtype: str, small_stages) -> None:
+    _skip_unless_holds(gpu, dtype)
+    hosts = [d for d in DEVICES if _on_cpu(d) and d.backend not in ("numpy", "dask")]
+    for name, a in _gpu_layouts(dtype).items():
+        want = np.array(a, dtype=a.dtype.newbyteorder("="), order="C")
+        sources = [("numpy", a, want)]
+        for host in hosts:
+            if host.supports(xp.DType(dtype)):
+                x = native_on(want, host)
+                sources.append((str(host), x, want))
+                if want.ndim and want.shape[0] > 1:  # a strided view (torch has no negative steps)
+                    step = 2 if host.backend == "torch" else -2
+                    sources.append((f"{host}[::{step}]", x[::step, ...], want[::step]))
+        for src, x, expected in sources:
+            out = xp.to_device(x, gpu)
+            assert out.device == gpu, (src, name)
+            back = xp.to_numpy(out)
+            assert back.shape == expected.shape and back.dtype == expected.dtype, (src, name)
+            assert back.tobytes() == np.ascontiguousarray(expected).tobytes(), (
+                f"{src} -> {gpu}: {name}"
+            )
+
+
+@pytest.mark.parametrize("gpu", GPU, ids=str)
+@pytest.mark.parametrize("dtype", ["bool", "int8", "float32", "float64", "complex128"])
+def test_gpu_pinned_downloads(gpu: xp.Device, dtype: str, small_stages) -> None:
+    _skip_unless_holds(gpu, dtype)
+    a = np.resize(reference(dtype, 97), (5, 4099))
+    x = xp.to_device(a, gpu)
+    for host in [d for d in DEVICES if _on_cpu(d)]:
+        if host.supports(x.dtype):
+            assert_exact(xp.to_device(x, host), a, host)
+    got = xp.to_numpy(x, x[1], x[:, ::2])
+    np.testing.assert_array_equal(got[0], a)
+    np.testing.assert_array_equal(got[1], a[1])
+    np.testing.assert_array_equal(got[2], a[:, ::2])
+
+
+@pytest.mark.parametrize("gpu", GPU, ids=str)
+def test_gpu_batched_small_reads_mixed_dtypes(gpu: xp.Device) -> None:
+    arrays = []
+    for i, dtype in enumerate(["float32", "int8", "bool", "float32", "complex64", "int8"] * 4):
+        if gpu.supports(getattr(xp, dtype)):
+            arrays.append(np.resize(reference(dtype, 50), (i % 4 + 1, 7)))
+    got = xp.to_numpy(*[xp.to_device(a, gpu) for a in arrays])
+    for a, g in zip(arrays, got):
+        assert g.dtype == a.dtype and g.shape == a.shape
+        np.testing.assert_array_equal(g, a)

@@ -135,8 +135,34 @@ class Array:
         # (i, ...) rather than i: the standard leaves indexing fewer axes than ndim unspecified.
         return (self[i, ...] for i in range(len(self)))
 
-    def __dlpack__(self, /, **kwargs: Any) -> Any:
-        return self.native.__dlpack__(**kwargs)
+    def __dlpack__(
+        self,
+        /,
+        *,
+        stream: Any = None,
+        max_version: tuple[int, int] | None = None,
+        dl_device: tuple[Any, int] | None = None,
+        copy: bool | None = None,
+    ) -> Any:
+        # Pass on only what was given: not every backend takes every keyword.
+        kwargs: dict[str, Any] = {}
+        if stream is not None:
+            kwargs["stream"] = stream
+        if max_version is not None:
+            kwargs["max_version"] = max_version
+        if dl_device is not None:
+            kwargs["dl_device"] = dl_device
+        if copy is not None:
+            kwargs["copy"] = copy
+        try:
+            return self.native.__dlpack__(**kwargs)
+        except BufferError:
+            # A consumer that asks for a version below 1.0 takes a legacy (unversioned)
+            # capsule, which every backend can make (JAX refuses max_version below (0, 5)).
+            if max_version is None or tuple(max_version) >= (1, 0):
+                raise
+            del kwargs["max_version"]
+            return self.native.__dlpack__(**kwargs)
 
     def __dlpack_device__(self) -> tuple[Any, int]:
         return self.native.__dlpack_device__()

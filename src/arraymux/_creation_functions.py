@@ -18,6 +18,7 @@ from ._dispatch import (
     unsupported,
     wrap,
 )
+from ._signatures import signature
 
 __all__ = [
     "asarray",
@@ -185,7 +186,11 @@ def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None) -> A
 
 
 def _like(name: str, make: str) -> Any:
-    def fn(x: Any, /, *args: Any, dtype: Any = None, device: Any = None) -> Array:
+    def fn(x: Any, /, *args: Any, dtype: Any = None, device: Any = None, **kw: Any) -> Array:
+        if kw:
+            if name != "full_like" or args or set(kw) != {"fill_value"}:
+                raise TypeError(f"arraymux.{name}: unexpected arguments {sorted(kw)}")
+            args = (kw["fill_value"],)
         op = operand(x)
         if op is None:
             raise not_an_array(name, 0, x)
@@ -206,6 +211,7 @@ def _like(name: str, make: str) -> Any:
         return wrap(d._fns[name](native, *args, **kwargs), d)
 
     fn.__name__ = fn.__qualname__ = name
+    fn.__signature__ = signature(name)  # type: ignore[attr-defined]
     fn.__doc__ = (
         f"``{name}`` of the Array API standard: like ``{make}``, with the shape of ``x``.\n\n"
         "Runs on the backend and device of ``x``, or on ``device=`` when given (another "

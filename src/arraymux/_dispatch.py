@@ -13,6 +13,7 @@ from ._backends import backend_of_type
 from ._devices import Device, device_of_native, get_default_device
 from ._errors import BackendMismatchError, DeviceMismatchError, UnsupportedDTypeError
 from ._function_table import BY_NAME
+from ._signatures import signature
 
 _new = object.__new__
 _SCALARS = (bool, int, float, complex)
@@ -393,6 +394,9 @@ def _finish(fn: Any, name: str, rule: str) -> Any:
         "    Array arguments on different backends or devices.\n\n"
         f"See the standard's page: {_SPEC_URL.format(name)}\n"
     )
+    sig = signature(name)
+    if sig is not None:
+        fn.__signature__ = sig
     return fn
 
 

@@ -23,6 +23,9 @@ class Info:
 
     __module__ = "arraymux"
 
+    def __init__(self, api_version: str = "2025.12") -> None:
+        self._api_version = api_version
+
     def capabilities(self) -> dict[str, Any]:
         """Boolean indexing and data-dependent shapes (true for the default device's backend,
         false on lazy backends); ``max dimensions`` is None (no fixed limit)."""
@@ -36,8 +39,10 @@ class Info:
     def default_device(self) -> Device:
         return get_default_device()
 
-    def devices(self) -> list[Device]:
-        return devices()
+    def devices(self) -> tuple[Device, ...] | list[Device]:
+        """Every available device: a tuple (a list for the 2024.12 namespace)."""
+        devs = devices()
+        return devs if self._api_version < "2025.12" else tuple(devs)
 
     def default_dtypes(self, *, device: Any = None) -> dict[str, _dtypes.DType]:
         d = get_default_device() if device is None else Device(device)
@@ -60,3 +65,10 @@ class Info:
 
 def __array_namespace_info__() -> Info:
     return Info()
+
+
+def _info_2024_12() -> Info:
+    return Info("2024.12")
+
+
+_info_2024_12.__name__ = _info_2024_12.__qualname__ = "__array_namespace_info__"

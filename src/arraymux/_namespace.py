@@ -50,6 +50,9 @@ def namespace(api_version: str | None = None) -> Any:
                 if name not in gone:
                     setattr(mod, name, getattr(src, name))
             setattr(view, sub, mod)
+        from ._info import _info_2024_12
+
+        view.__array_namespace_info__ = _info_2024_12  # type: ignore[attr-defined]
         view.__array_api_version__ = api_version  # type: ignore[attr-defined]
         _VIEWS[api_version] = view
     return _VIEWS[api_version]

@@ -90,8 +90,61 @@ def from_dlpack(obj: Any, place: str | None, copy: bool | None) -> Any:
 
 
 def from_host(a: Any, place: str) -> Any:
+    from .._transfer import STAGE_MIN
+
+    if a.nbytes >= STAGE_MIN:
+        return upload(a, place)
     with cupy.cuda.Device(int(place)):
         return cupy.asarray(a)
+
+
+def _make_ring(chunk: int, count: int) -> Any:
+    import numpy as np
+
+    from .._transfer import StagingRing
+
+    mems = [cupy.cuda.alloc_pinned_memory(chunk) for _ in range(count)]
+    host = [np.ndarray((chunk,), dtype=np.uint8, buffer=m) for m in mems]
+    return StagingRing(host, mems, cupy.cuda.Stream(non_blocking=True))
+
+
+def upload(a: Any, place: str) -> Any:
+    """A new CuPy array holding ``a`` (a host ndarray in native byte order, any layout).
+
+    Pipelined through the device's ring of pinned buffers (``arraymux._transfer.staged_copy``),
+    asynchronous copies on the ring's stream, one synchronisation at the end."""
+    from .._transfer import STAGE_CHUNK, fill_pool, stage_pieces, staged_copy, staging_ring
+
+    runtime = cupy.cuda.runtime
+    with cupy.cuda.Device(int(place)):
+        flat = cupy.empty(a.nbytes, dtype=cupy.uint8)
+        ring = staging_ring(("cupy", int(place)), _make_ring)
+        ptrs = [m.ptr for m in ring.keep]
+        base = flat.data.ptr
+        with ring.lock:
+            stream = ring.stream
+            # The new memory may have been in use on the current stream until just now.
+            stream.wait_event(cupy.cuda.get_current_stream().record())
+
+            def to_device(slot: int, offset: int, n: int) -> Any:
+                runtime.memcpyAsync(
+                    base + offset, ptrs[slot], n, runtime.memcpyHostToDevice, stream.ptr
+                )
+                event = cupy.cuda.Event(disable_timing=True)
+                event.record(stream)
+                return event
+
+            try:
+                staged_copy(
+                    stage_pieces(a, STAGE_CHUNK),
+                    ring.host,
+                    to_device,
+                    lambda e: e.synchronize(),
+                    fill_pool(),
+                )
+            finally:
+                stream.synchronize()
+        return flat.view(a.dtype).reshape(a.shape)
 
 
 def data_ptr(x: Any) -> int:

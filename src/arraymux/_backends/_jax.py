@@ -14,6 +14,7 @@ import jax
 import jax.numpy as jnp
 
 from .. import _dtypes
+from . import _special_cases
 from ._numpy import dtype_from_numpy, raise_unknown_place
 
 _PLATFORM_ALIASES = {"cuda": "gpu", "rocm": "gpu"}
@@ -24,7 +25,35 @@ def namespace() -> Any:
 
 
 def overrides(ns: Any) -> dict[str, Any]:
-    return {}
+    return {
+        "floor_divide": _special_cases.floor_divide(ns, ns.floor_divide),
+        "expm1": _special_cases.expm1(ns, ns.expm1, jax.lax.complex),
+        "tanh": _special_cases.tanh(ns, ns.tanh, jax.lax.complex),
+        "remainder": _special_cases.remainder(ns, ns.remainder),
+        "sign": _special_cases.sign(ns, ns.sign),
+        "searchsorted": _searchsorted,
+        "cumulative_prod": _cumulative_prod,
+        "log1p": _special_cases.log1p(ns, ns.log1p, jax.lax.complex),
+    }
+
+
+def _searchsorted(x1: Any, x2: Any, /, *, side: str = "left", sorter: Any = None) -> Any:
+    # jnp.searchsorted returns int32 even with x64 on; the standard wants the indexing dtype.
+    r = jnp.searchsorted(x1, x2, side=side, sorter=sorter)
+    return r.astype(jax.dtypes.canonicalize_dtype(jnp.int64))
+
+
+def _cumulative_prod(
+    x: Any, /, *, axis: Any = None, dtype: Any = None, include_initial: bool = False
+) -> Any:
+    # jnp.cumulative_prod keeps small integer dtypes on empty input; the standard promotes
+    # them to the default (unsigned) integer dtype, as for prod.
+    if dtype is None and x.dtype != jnp.bool_ and jnp.issubdtype(x.dtype, jnp.integer):
+        wide = jnp.uint64 if jnp.issubdtype(x.dtype, jnp.unsignedinteger) else jnp.int64
+        wide = jax.dtypes.canonicalize_dtype(wide)
+        if x.dtype.itemsize < wide.itemsize:
+            dtype = wide
+    return jnp.cumulative_prod(x, axis=axis, dtype=dtype, include_initial=include_initial)
 
 
 def x64_enabled() -> bool:
@@ -150,7 +179,122 @@ def from_dlpack(obj: Any, place: str | None, copy: bool | None) -> Any:
 
 
 def from_host(a: Any, place: str) -> Any:
-    return jax.device_put(a, native_device(place))  # one copy into a buffer of JAX's own
+    from .._transfer import STAGE_MIN
+
+    device = native_device(place)
+    if device.platform == "gpu" and a.nbytes >= STAGE_MIN:
+        out = _gpu_upload(a, device)
+        if out is not None:
+            return out
+    return jax.device_put(a, device)  # one copy into a buffer of JAX's own
+
+
+def _cuda_ordinal(device: Any) -> int:
+    hardware = getattr(device, "local_hardware_id", None)
+    return int(device.id if hardware is None else hardware)
+
+
+def _has(module: str) -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec(module) is not None
+
+
+def _gpu_upload(a: Any, device: Any) -> Any:
+    """``a`` uploaded by torch's or CuPy's pipelined pinned upload, then taken over through
+    DLPack (no copy on the GPU); None when neither can do it."""
+    ordinal = _cuda_ordinal(device)
+    uploads = []
+    if _has("torch"):
+        uploads.append(("torch", f"cuda:{ordinal}"))
+    if _has("cupy"):
+        uploads.append(("cupy", str(ordinal)))
+    for backend, place in uploads:
+        try:
+            if backend == "torch":
+                import torch
+
+                if not torch.cuda.is_available():
+                    continue
+                from ._torch import upload
+            else:
+                from ._cupy import upload
+            buf = upload(a, place)
+            out = jax.dlpack.from_dlpack(buf)
+        except (BufferError, ValueError, RuntimeError, TypeError, ImportError):
+            continue  # e.g. a dtype this DLPack exchange does not carry
+        if out.dtype != a.dtype or out.shape != a.shape:
+            continue
+        if place_of(out) != place_of_device(device):
+            out = jax.device_put(out, device)
+        return out
+    return None
+
+
+def _gpu_read(x: Any) -> Any:
+    """A host ndarray of ``x`` (one GPU array) read through torch's or CuPy's pinned download,
+    taking ``x`` over through DLPack first; None when neither can do it."""
+    if _has("torch"):
+        try:
+            import torch
+
+            from ._torch import _pinned_reads
+
+            return _pinned_reads([torch.from_dlpack(x)])[0].numpy()
+        except (BufferError, ValueError, RuntimeError, TypeError, ImportError):
+            pass
+    if _has("cupy"):
+        try:
+            import cupy
+
+            from ._cupy import to_host_many as cupy_reads
+
+            return cupy_reads([cupy.from_dlpack(x)])[0]
+        except (BufferError, ValueError, RuntimeError, TypeError, ImportError):
+            pass
+    return None
+
+
+def _is_big_gpu(x: Any) -> bool:
+    from .._transfer import PINNED_READ_MIN
+
+    if traced(x) or x.nbytes < PINNED_READ_MIN:
+        return False
+    try:
+        devices = x.devices()
+    except Exception:
+        return False
+    return len(devices) == 1 and next(iter(devices)).platform == "gpu"
+
+
+def to_host(x: Any) -> Any:
+    if _is_big_gpu(x):
+        out = _gpu_read(x)
+        if out is not None:
+            return out
+    return to_numpy(x)
+
+
+def move_within(x: Any, src: str, dst: str) -> Any:
+    """jax:gpu <-> jax:cpu through pinned memory (None: leave it to ``jax.device_put``)."""
+    from .._transfer import STAGE_MIN
+
+    if traced(x):
+        return None
+    if src.startswith("gpu") and dst.startswith("cpu") and _is_big_gpu(x):
+        host = _gpu_read(x)
+        if host is None:
+            return None
+        return from_dlpack(host, dst, None)  # zero-copy when 64-byte aligned, else one copy
+    if src.startswith("cpu") and dst.startswith("gpu") and x.nbytes >= STAGE_MIN:
+        return from_host(np_view(x), dst)
+    return None
+
+
+def np_view(x: Any) -> Any:
+    import numpy as np
+
+    return np.asarray(x)
 
 
 def data_ptr(x: Any) -> int:
@@ -158,10 +302,21 @@ def data_ptr(x: Any) -> int:
 
 
 def to_host_many(xs: list[Any]) -> list[Any]:
+    """Large GPU arrays through pinned memory, the others with one batched ``device_get``."""
     for x in xs:
         if traced(x):
             to_numpy(x)  # raises the error for traced values
-    return list(jax.device_get(xs))
+    out: list[Any] = [None] * len(xs)
+    rest = []
+    for i, x in enumerate(xs):
+        if _is_big_gpu(x):
+            out[i] = _gpu_read(x)
+        if out[i] is None:
+            rest.append(i)
+    if rest:
+        for i, h in zip(rest, jax.device_get([xs[i] for i in rest])):
+            out[i] = h
+    return out
 
 
 def _register_array_pytree() -> None:

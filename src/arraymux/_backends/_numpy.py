@@ -31,6 +31,7 @@ import array_api_compat.numpy as _xp
 import numpy as np
 
 from .. import _dtypes
+from . import _special_cases
 
 
 def namespace() -> Any:
@@ -48,7 +49,20 @@ normalize = _ensure_array
 
 def overrides(ns: Any) -> dict[str, Any]:
     # array-api-compat wraps matmul only to promote mixed dtypes; arraymux promotes first.
-    return {"matmul": np.matmul, "sum": _sum}
+    return {
+        "matmul": np.matmul,
+        "sum": _sum,
+        "floor_divide": _special_cases.floor_divide(ns, ns.floor_divide),
+        "expm1": _special_cases.expm1(ns, ns.expm1, _make_complex),
+        "tanh": _special_cases.tanh(ns, ns.tanh, _make_complex),
+    }
+
+
+def _make_complex(re: Any, im: Any) -> Any:
+    out = np.empty(np.shape(re), dtype=np.result_type(re.dtype, np.complex64))
+    out.real = re
+    out.imag = im
+    return out
 
 
 _add_reduce: Any = np.add.reduce

@@ -8,6 +8,7 @@ import array_api_compat.torch as _xp
 import torch
 
 from .. import _dtypes
+from . import _special_cases
 from ._numpy import raise_unknown_place
 
 # Binary functions whose torch callable matches the standard once both operands are tensors of
@@ -66,6 +67,13 @@ def _sum(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: bool = Fal
     return _compat_sum(x, axis=axis, dtype=dtype, keepdims=keepdims)
 
 
+def _std(x: Any, /, *, axis: Any = None, correction: float = 0.0, keepdims: bool = False) -> Any:
+    # torch's std takes only integral corrections; its var (through array-api-compat) takes any.
+    if isinstance(correction, float) and not correction.is_integer():
+        return torch.sqrt(_xp.var(x, axis=axis, correction=correction, keepdims=keepdims))
+    return _xp.std(x, axis=axis, correction=correction, keepdims=keepdims)
+
+
 def namespace() -> Any:
     return _xp
 
@@ -73,6 +81,13 @@ def namespace() -> Any:
 def overrides(ns: Any) -> dict[str, Any]:
     out: dict[str, Any] = dict(_SAME_DTYPE_BINARY)
     out["sum"] = _sum
+    out["std"] = _std
+    out["floor_divide"] = _special_cases.floor_divide(ns, ns.floor_divide)
+    out["expm1"] = _special_cases.expm1(ns, ns.expm1, torch.complex)
+    out["tanh"] = _special_cases.tanh(ns, ns.tanh, torch.complex)
+    out["remainder"] = _special_cases.remainder(ns, ns.remainder)
+    out["acos"] = _special_cases.acos(ns, ns.acos, torch.complex)
+    out["log1p"] = _special_cases.log1p(ns, ns.log1p, torch.complex)
     return out
 
 
@@ -211,8 +226,19 @@ def export(x: Any) -> tuple[Any, bool]:
     return x, False
 
 
+def _on_host(obj: Any) -> bool:
+    try:
+        return int(obj.__dlpack_device__()[0]) == 1  # kDLCPU
+    except (AttributeError, TypeError, ValueError):
+        return False
+
+
 def from_dlpack(obj: Any, place: str | None, copy: bool | None) -> Any:
     strides = getattr(obj, "strides", None)
+    if strides is None and not isinstance(obj, torch.Tensor) and _on_host(obj):
+        import numpy as np
+
+        strides = np.from_dlpack(obj).strides  # torch aborts on negative DLPack strides
     if strides is not None and any(s < 0 for s in strides):
         raise BufferError("torch tensors cannot have negative strides")
     flags = getattr(obj, "flags", None)
@@ -227,6 +253,10 @@ def from_dlpack(obj: Any, place: str | None, copy: bool | None) -> Any:
 
 
 def from_host(a: Any, place: str) -> Any:
+    from .._transfer import STAGE_MIN
+
+    if place.startswith("cuda") and a.nbytes >= STAGE_MIN:
+        return upload(a, place)
     import numpy as np
 
     if place == "cpu" or not a.flags.c_contiguous or not a.flags.writeable:
@@ -234,6 +264,78 @@ def from_host(a: Any, place: str) -> Any:
         t = torch.from_numpy(a)
         return t if place == "cpu" else t.to(place)
     return torch.from_numpy(a).to(place)
+
+
+def _torch_dtype(dt: Any) -> Any:
+    import numpy as np
+
+    return torch.from_numpy(np.empty(0, dtype=dt)).dtype
+
+
+def _make_ring(dev: Any) -> Any:
+    from .._transfer import StagingRing
+
+    def make(chunk: int, count: int) -> StagingRing:
+        pinned = [torch.empty(chunk, dtype=torch.uint8, pin_memory=True) for _ in range(count)]
+        return StagingRing([p.numpy() for p in pinned], pinned, torch.cuda.Stream(dev))
+
+    return make
+
+
+def upload(a: Any, place: str) -> Any:
+    """A new CUDA tensor holding ``a`` (a host ndarray in native byte order, any layout).
+
+    Pipelined through the device's ring of pinned buffers (``arraymux._transfer.staged_copy``):
+    worker threads fill the buffers while the GPU copies the filled ones, on a stream of the
+    ring; one synchronisation at the end."""
+    from .._transfer import STAGE_CHUNK, fill_pool, stage_pieces, staged_copy, staging_ring
+
+    dev = torch.device(place)
+    dtype = _torch_dtype(a.dtype)
+    flat = torch.empty(a.nbytes, dtype=torch.uint8, device=dev)
+    ring = staging_ring(("torch", str(dev)), _make_ring(dev))
+    pinned = ring.keep
+    with ring.lock:
+        stream = ring.stream
+        # The new memory may have been in use on the current stream until just now.
+        stream.wait_stream(torch.cuda.current_stream(dev))
+
+        def to_device(slot: int, offset: int, n: int) -> Any:
+            flat[offset : offset + n].copy_(pinned[slot][:n], non_blocking=True)
+            event = torch.cuda.Event()
+            event.record(stream)
+            return event
+
+        try:
+            with torch.cuda.stream(stream):
+                staged_copy(
+                    stage_pieces(a, STAGE_CHUNK),
+                    ring.host,
+                    to_device,
+                    lambda e: e.synchronize(),
+                    fill_pool(),
+                )
+        finally:
+            stream.synchronize()
+    return flat.view(dtype).reshape(a.shape)
+
+
+def move_within(x: Any, src: str, dst: str) -> Any:
+    """torch:cuda <-> torch:cpu through pinned memory (None: leave it to ``Tensor.to``)."""
+    from .._transfer import PINNED_READ_MIN, STAGE_MIN
+
+    if x.requires_grad or traced(x):
+        return None  # Tensor.to keeps the autograd graph
+    nbytes = x.numel() * x.element_size()
+    if src.startswith("cuda") and dst == "cpu" and nbytes >= PINNED_READ_MIN:
+        return _pinned_reads([x])[0]
+    if src == "cpu" and dst.startswith("cuda") and nbytes >= STAGE_MIN:
+        try:
+            a = x.resolve_conj().resolve_neg().numpy()
+        except (TypeError, RuntimeError):
+            return None
+        return upload(a, dst)
+    return None
 
 
 def data_ptr(x: Any) -> int:
@@ -244,10 +346,37 @@ def to_host(x: Any) -> Any:
     return to_host_many([x])[0]
 
 
+# Batched reads of CUDA tensors up to this size are gathered into one device buffer per dtype
+# and read with one copy.
+_GATHER_MAX = 64 << 10
+
+
+def _pinned_reads(xs: list[Any]) -> list[Any]:
+    """CPU tensors in pinned memory holding ``xs`` (CUDA tensors): one synchronize per device."""
+    out = []
+    pending = set()
+    for x in xs:
+        buf = torch.empty(x.shape, dtype=x.dtype, pin_memory=True)
+        buf.copy_(x, non_blocking=True)
+        out.append(buf)
+        pending.add(x.device)
+    for dev in pending:
+        torch.cuda.synchronize(dev)
+    return out
+
+
 def to_host_many(xs: list[Any]) -> list[Any]:
-    """One pinned buffer per device tensor, non-blocking copies, one synchronize per device."""
+    """Non-blocking copies into pinned buffers, one synchronize per device.
+
+    Small tensors of one device and dtype are first gathered into one device buffer (one
+    kernel), read with one copy and split on the host; one small tensor alone is read with a
+    plain copy, which costs less than a pinned one."""
+    from .._transfer import PINNED_READ_MIN
+
     out: list[Any] = [None] * len(xs)
-    pending: set[Any] = set()
+    groups: dict[Any, list[int]] = {}
+    big: list[int] = []
+    ready: list[Any] = []
     for i, x in enumerate(xs):
         if traced(x):
             raise TypeError(
@@ -255,13 +384,36 @@ def to_host_many(xs: list[Any]) -> list[Any]:
                 "from the transformed function instead."
             )
         x = x.detach().resolve_conj().resolve_neg()
+        ready.append(x)
         if x.device.type != "cuda":
             out[i] = to_numpy(x)
             continue
-        buf = torch.empty(x.shape, dtype=x.dtype, pin_memory=True)
-        buf.copy_(x, non_blocking=True)
-        out[i] = buf
-        pending.add(x.device)
-    for dev in pending:
-        torch.cuda.synchronize(dev)
-    return [o if not isinstance(o, torch.Tensor) else o.numpy() for o in out]
+        nbytes = x.numel() * x.element_size()
+        if len(xs) == 1 and nbytes < PINNED_READ_MIN:
+            out[i] = x.cpu().numpy()
+        elif len(xs) > 1 and nbytes <= _GATHER_MAX:
+            groups.setdefault((x.device, x.dtype), []).append(i)
+        else:
+            big.append(i)
+    gathered = []
+    for idx in groups.values():
+        if len(idx) == 1:
+            big += idx
+            continue
+        try:
+            flat = torch.cat([ready[i].reshape(-1) for i in idx])
+        except (RuntimeError, NotImplementedError):  # cat has no kernel for some dtypes
+            big += idx
+            continue
+        gathered.append((idx, flat))
+    reads = _pinned_reads([ready[i] for i in big] + [f for _, f in gathered])
+    for i, buf in zip(big, reads):
+        out[i] = buf.numpy()
+    for (idx, _), buf in zip(gathered, reads[len(big) :]):
+        host = buf.numpy()
+        start = 0
+        for i in idx:
+            n = ready[i].numel()
+            out[i] = host[start : start + n].reshape(tuple(ready[i].shape))
+            start += n
+    return out

@@ -1,0 +1,157 @@
+"""Special cases of the standard that NumPy, PyTorch and JAX get wrong, written once over a
+backend's Array API namespace ``ns``. Each factory takes the backend's own function and returns
+one that agrees with it everywhere except on the special cases, where it follows the standard.
+
+``make_complex(re, im)`` builds a complex array from its parts keeping signed zeros, infinities
+and NaNs (``re + 1j * im`` does not). Only the dtypes concerned pay for a fix (real floating for
+``floor_divide``, ``remainder`` and ``sign``, complex for the others); other dtypes go straight
+to the backend's function after one dtype check.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+_SCALARS = (bool, int, float)  # real scalars: the only ones floor_divide meets on floats
+
+
+def floor_divide(ns: Any, base: Callable[..., Any]) -> Callable[..., Any]:
+    """``floor(x1 / x2)`` where an operand is infinite or ``x1`` is zero: NumPy, PyTorch and JAX
+    follow Python's ``//`` there (``inf // 2`` is NaN, ``1 // -inf`` is -1) or lose the sign of
+    a zero; the standard does not."""
+
+    def floor_divide(x1: Any, x2: Any, /) -> Any:
+        r = base(x1, x2)
+        if not ns.isdtype(r.dtype, "real floating"):
+            return r
+        # x1 infinite or zero (JAX gives -0 // 2 == +0), or x2 infinite.
+        masks = [
+            (math.isinf(x1) or x1 == 0) if isinstance(x1, _SCALARS) else ns.isinf(x1) | (x1 == 0),
+            math.isinf(x2) if isinstance(x2, _SCALARS) else ns.isinf(x2),
+        ]
+        if masks[0] is False:
+            mask = masks[1]
+        elif masks[1] is False:
+            mask = masks[0]
+        elif masks[0] is True or masks[1] is True:
+            return ns.floor(x1 / x2)
+        else:
+            mask = ns.logical_or(masks[0], masks[1])
+        if mask is False:
+            return r
+        return ns.where(mask, ns.floor(x1 / x2), r)
+
+    return floor_divide
+
+
+def expm1(
+    ns: Any, base: Callable[..., Any], make_complex: Callable[[Any, Any], Any]
+) -> Callable[..., Any]:
+    """Complex ``expm1`` with the standard's special cases (infinite and NaN parts, signed
+    zeros), computed as ``expm1(a) cos(b) - 2 sin(b/2)**2 + i exp(a) sin(b)``, which also keeps
+    accuracy near zero."""
+
+    def expm1(x: Any, /) -> Any:
+        if not ns.isdtype(x.dtype, "complex floating"):
+            return base(x)
+        a, b = ns.real(x), ns.imag(x)
+        s = ns.sin(b / 2)
+        re = ns.expm1(a) * ns.cos(b) - 2 * s * s
+        im = ns.exp(a) * ns.sin(b)
+        b_finite = ns.isfinite(b)
+        b_zero = b == 0
+        # b == +-0: the imaginary part is b itself, the real part expm1(a) (+0 for a == -0).
+        re = ns.where(b_zero, ns.expm1(a) + 0.0, re)
+        im = ns.where(b_zero, b, im)
+        # a == -inf: exp(a) == 0, so -1 + 0j whatever b is.
+        a_ninf = a == -math.inf
+        re = ns.where(a_ninf, -1.0, re)
+        im = ns.where(a_ninf & ~b_finite, 0.0, im)
+        # a == +inf and b infinite or NaN: inf + NaN j.
+        a_pinf_bad = (a == math.inf) & ~b_finite
+        re = ns.where(a_pinf_bad, math.inf, re)
+        im = ns.where(a_pinf_bad, math.nan, im)
+        return make_complex(re, im)
+
+    return expm1
+
+
+def tanh(
+    ns: Any, base: Callable[..., Any], make_complex: Callable[[Any, Any], Any]
+) -> Callable[..., Any]:
+    """Complex ``tanh``: ``tanh(+inf + bj)`` is ``1 + 0j`` for finite ``b`` (with the sign of
+    ``b`` on the zero); the backends give ``1 + 0 * sin(2b) j``."""
+
+    def tanh(x: Any, /) -> Any:
+        r = base(x)
+        if not ns.isdtype(x.dtype, "complex floating"):
+            return r
+        a, b = ns.real(x), ns.imag(x)
+        mask = (a == math.inf) & ns.isfinite(b)
+        im = ns.where(mask, 0 * b, ns.imag(r))  # 0 * b: a zero with the sign of b
+        return make_complex(ns.real(r), im)
+
+    return tanh
+
+
+def remainder(ns: Any, base: Callable[..., Any]) -> Callable[..., Any]:
+    """A zero remainder takes the sign of ``x2`` (``-0 % 2`` is ``+0``), as the standard and
+    Python say; PyTorch and JAX keep the sign of ``x1``."""
+
+    def remainder(x1: Any, x2: Any, /) -> Any:
+        r = base(x1, x2)
+        if not ns.isdtype(r.dtype, "real floating"):
+            return r
+        return ns.where(r == 0, ns.copysign(r, x2), r)
+
+    return remainder
+
+
+def acos(
+    ns: Any, base: Callable[..., Any], make_complex: Callable[[Any, Any], Any]
+) -> Callable[..., Any]:
+    """Complex ``acos(+-0 + 0j)`` is ``pi/2 - 0j`` (PyTorch gives ``pi/2 + 0j``)."""
+
+    def acos(x: Any, /) -> Any:
+        r = base(x)
+        if not ns.isdtype(x.dtype, "complex floating"):
+            return r
+        a, b = ns.real(x), ns.imag(x)
+        mask = (a == 0) & (b == 0)
+        return make_complex(ns.real(r), ns.where(mask, -b, ns.imag(r)))
+
+    return acos
+
+
+def log1p(
+    ns: Any, base: Callable[..., Any], make_complex: Callable[[Any, Any], Any]
+) -> Callable[..., Any]:
+    """Complex ``log1p`` of an operand with an infinite part is ``log|1 + z| + i arg(1 + z)``,
+    which meets the standard's special cases (``inf + pi/2 j``, ``inf + NaN j``) where PyTorch
+    and JAX give NaNs."""
+
+    def log1p(x: Any, /) -> Any:
+        r = base(x)
+        if not ns.isdtype(x.dtype, "complex floating"):
+            return r
+        a1, b = ns.real(x) + 1, ns.imag(x)
+        mask = ns.isinf(a1) | ns.isinf(b)
+        re = ns.where(mask, ns.hypot(a1, b), ns.real(r))
+        im = ns.where(mask, ns.atan2(b, a1), ns.imag(r))
+        return make_complex(re, im)
+
+    return log1p
+
+
+def sign(ns: Any, base: Callable[..., Any]) -> Callable[..., Any]:
+    """``sign(-0)`` is ``+0`` (JAX gives ``-0``)."""
+
+    def sign(x: Any, /) -> Any:
+        r = base(x)
+        if ns.isdtype(r.dtype, ("real floating", "complex floating")):
+            return r + 0.0
+        return r
+
+    return sign

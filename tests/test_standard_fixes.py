@@ -1,0 +1,235 @@
+"""Points where arraymux follows the standard although the backend's own namespace does not:
+signatures, the inspection namespace, ``__dlpack__`` keywords and elementwise special cases."""
+
+from __future__ import annotations
+
+import inspect
+import math
+
+import numpy as np
+import pytest
+
+import arraymux as xp
+
+INF, NAN = math.inf, math.nan
+FIXED_BACKENDS = ("numpy", "torch", "jax")
+
+# NumPy warns (as it does on its own) where these special cases meet NaN or infinity.
+pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
+
+
+def _np(x):
+    return xp.to_numpy(x)
+
+
+def _same(actual, expected):
+    """Equal values, with NaNs equal and the signs of zeros compared."""
+    a = np.asarray(_np(actual))
+    e = np.asarray(expected, dtype=a.dtype)
+    for part in (np.real, np.imag) if np.iscomplexobj(a) else (lambda v: v,):
+        pa, pe = part(a), part(e)
+        np.testing.assert_array_equal(pa, pe)
+        finite_or_inf = ~np.isnan(pe)
+        np.testing.assert_array_equal(np.signbit(pa[finite_or_inf]), np.signbit(pe[finite_or_inf]))
+
+
+@pytest.fixture
+def fixed_device(device):
+    if device.backend not in FIXED_BACKENDS:
+        pytest.skip(f"special cases are only patched on {', '.join(FIXED_BACKENDS)}")
+    return device
+
+
+# --------------------------------------------------------------------------------------------
+# signatures
+
+
+@pytest.mark.parametrize(
+    ("fn", "expected"),
+    [
+        (xp.clip, "(x, /, min=None, max=None)"),
+        (xp.sum, "(x, /, *, axis=None, dtype=None, keepdims=False)"),
+        (xp.linspace, "(start, stop, /, num, *, dtype=None, device=None, endpoint=True)"),
+        (xp.full_like, "(x, /, fill_value, *, dtype=None, device=None)"),
+        (xp.take, "(x, indices, /, *, axis=None)"),
+        (xp.linalg.vector_norm, "(x, /, *, axis=None, keepdims=False, ord=2)"),
+        (xp.fft.fftfreq, "(n, /, *, d=1.0, dtype=None, device=None)"),
+        (xp.add, "(x1: 'Any', x2: 'Any', /) -> 'Array'"),
+    ],
+)
+def test_signatures_are_the_standards(fn, expected):
+    assert str(inspect.signature(fn)) == expected
+
+
+def test_every_listed_function_has_the_standards_parameters():
+    from arraymux._signatures import SIGNATURES, signature
+
+    def params(sig):
+        return [(p.name, p.kind) for p in sig.parameters.values()]
+
+    for name in SIGNATURES:
+        obj = xp
+        for part in name.split("."):
+            obj = getattr(obj, part)
+        assert params(inspect.signature(obj)) == params(signature(name)), name
+
+
+def test_full_like_takes_fill_value_by_keyword(device):
+    x = xp.zeros(3, dtype=xp.float32, device=device)
+    assert _np(xp.full_like(x, fill_value=7)).tolist() == [7, 7, 7]
+    with pytest.raises(TypeError):
+        xp.full_like(x, 7, fill_value=8)
+
+
+def test_dlpack_signature_and_keywords():
+    params = inspect.signature(xp.Array.__dlpack__).parameters
+    assert [p for p in params if p != "self"] == ["stream", "max_version", "dl_device", "copy"]
+    x = xp.asarray([1.0, 2.0], device="numpy")
+    assert np.from_dlpack(x).tolist() == [1.0, 2.0]
+    assert x.__dlpack__(max_version=(1, 0)) is not None
+
+
+# --------------------------------------------------------------------------------------------
+# inspection namespace
+
+
+def test_info_devices_is_a_tuple_in_2025_12_and_a_list_in_2024_12():
+    devs = xp.__array_namespace_info__().devices()
+    assert type(devs) is tuple
+    assert xp.__array_namespace_info__().default_device() in devs
+    old = xp.namespace("2024.12").__array_namespace_info__().devices()
+    assert type(old) is list
+    assert tuple(old) == devs
+
+
+# --------------------------------------------------------------------------------------------
+# special cases
+
+
+def test_floor_divide_with_infinities(fixed_device):
+    a = xp.asarray([INF, -INF, INF, -INF, 1.0, -1.0, 1.0, -1.0, 7.0], device=fixed_device)
+    b = xp.asarray([2.0, 2.0, -2.0, -2.0, -INF, INF, INF, -INF, 2.0], device=fixed_device)
+    expected = [INF, -INF, -INF, INF, -0.0, -0.0, 0.0, 0.0, 3.0]
+    _same(xp.floor_divide(a, b), expected)
+    _same(a // b, expected)
+    _same(xp.floor_divide(a, 2.0), [INF, -INF, INF, -INF, 0.0, -1.0, 0.0, -1.0, 3.0])
+    _same(xp.floor_divide(INF, b), [INF, INF, -INF, -INF, NAN, NAN, NAN, NAN, INF])
+    # Finite operands keep the backend's exact result (not floor(x1 / x2)).
+    _same(xp.floor_divide(xp.asarray([1.0], device=fixed_device), 0.1), [9.0])
+    assert _np(xp.asarray([7, -7], device=fixed_device) // 2).tolist() == [3, -4]
+
+
+def test_remainder_zero_takes_the_sign_of_x2(fixed_device):
+    a = xp.asarray([-0.0, 0.0, 4.0, -4.0, 5.0], device=fixed_device)
+    b = xp.asarray([2.0, -2.0, 2.0, -2.0, 3.0], device=fixed_device)
+    _same(xp.remainder(a, b), [0.0, -0.0, 0.0, -0.0, 2.0])
+    _same(a % b, [0.0, -0.0, 0.0, -0.0, 2.0])
+
+
+def test_complex_expm1_special_cases(fixed_device):
+    z = xp.asarray(
+        [
+            complex(0.0, 0.0),
+            complex(-0.0, 0.0),
+            complex(INF, 0.0),
+            complex(-INF, INF),
+            complex(-INF, NAN),
+            complex(INF, NAN),
+            complex(NAN, 0.0),
+            complex(-INF, 1.0),
+        ],
+        dtype=xp.complex64,
+        device=fixed_device,
+    )
+    r = xp.expm1(z)
+    _same(xp.real(r)[:3], [0.0, 0.0, INF])
+    _same(xp.imag(r)[:3], [0.0, 0.0, 0.0])
+    _same(r[3:5], [complex(-1.0, 0.0), complex(-1.0, 0.0)])
+    assert _np(xp.real(r))[5] == INF and math.isnan(_np(xp.imag(r))[5])
+    assert math.isnan(_np(xp.real(r))[6]) and _np(xp.imag(r))[6] == 0.0
+    assert _np(xp.real(r))[7] == -1.0
+
+
+def test_complex_expm1_values_agree_with_numpy(fixed_device):
+    values = [1 + 2j, -0.5 + 0.25j, 1e-7 + 1e-7j, 3 - 4j, -2 - 1j]
+    r = xp.expm1(xp.asarray(values, dtype=xp.complex64, device=fixed_device))
+    np.testing.assert_allclose(_np(r), np.expm1(np.asarray(values, np.complex128)), rtol=1e-5)
+
+
+def test_complex_tanh_at_plus_infinity(fixed_device):
+    z = xp.asarray(
+        [complex(INF, 3.0), complex(INF, -3.0), complex(INF, 1.0), 0.5 + 0.5j],
+        dtype=xp.complex64,
+        device=fixed_device,
+    )
+    r = xp.tanh(z)
+    _same(r[:3], [complex(1.0, 0.0), complex(1.0, -0.0), complex(1.0, 0.0)])
+    np.testing.assert_allclose(_np(r)[3], np.tanh(0.5 + 0.5j), rtol=1e-5)
+
+
+def test_complex_acos_at_zero(fixed_device):
+    z = xp.asarray([complex(0.0, 0.0), complex(-0.0, 0.0)], dtype=xp.complex64, device=fixed_device)
+    r = xp.acos(z)
+    np.testing.assert_allclose(_np(xp.real(r)), [math.pi / 2] * 2, rtol=1e-6)
+    _same(xp.imag(r), [-0.0, -0.0])
+
+
+def test_complex_log1p_with_infinite_parts(fixed_device):
+    z = xp.asarray(
+        [complex(1.0, INF), complex(INF, NAN), complex(-INF, NAN), complex(NAN, INF), 1 + 1j],
+        dtype=xp.complex64,
+        device=fixed_device,
+    )
+    r = _np(xp.log1p(z))
+    assert np.all(r.real[:4] == INF)
+    np.testing.assert_allclose(r.imag[0], math.pi / 2, rtol=1e-6)
+    assert np.all(np.isnan(r.imag[1:4]))
+    np.testing.assert_allclose(r[4], np.log1p(1 + 1j), rtol=1e-5)
+
+
+def test_floor_divide_of_signed_zeros(fixed_device):
+    a = xp.asarray([-0.0, -0.0, 0.0, 0.0], device=fixed_device)
+    b = xp.asarray([2.0, -2.0, 2.0, -2.0], device=fixed_device)
+    _same(xp.floor_divide(a, b), [-0.0, 0.0, 0.0, -0.0])
+    _same(xp.floor_divide(-0.0, b), [-0.0, 0.0, -0.0, 0.0])
+
+
+def test_sign_of_zero_is_plus_zero(fixed_device):
+    _same(xp.sign(xp.asarray([-0.0, 0.0, -3.0], device=fixed_device)), [0.0, 0.0, -1.0])
+    z = xp.asarray([complex(-0.0, -0.0)], dtype=xp.complex64, device=fixed_device)
+    _same(xp.sign(z), [complex(0.0, 0.0)])
+
+
+def test_std_with_a_fractional_correction(device):
+    x = xp.asarray([[1.0, 2.0, 4.0], [3.0, 5.0, 9.0]], dtype=xp.float32, device=device)
+    ref = np.asarray([[1.0, 2.0, 4.0], [3.0, 5.0, 9.0]])
+    np.testing.assert_allclose(_np(xp.std(x, axis=0, correction=1.5)), np.std(ref, 0, ddof=1.5))
+    np.testing.assert_allclose(
+        _np(xp.std(x, axis=1, correction=0.5, keepdims=True)),
+        np.std(ref, 1, ddof=0.5, keepdims=True),
+        rtol=1e-6,
+    )
+    np.testing.assert_allclose(_np(xp.std(x, correction=1)), np.std(ref, ddof=1), rtol=1e-6)
+
+
+def test_dlpack_below_version_1_gives_a_legacy_capsule(device):
+    if device.backend not in FIXED_BACKENDS:
+        pytest.skip("checked on numpy, torch and jax")
+    x = xp.asarray([1.0, 2.0], dtype=xp.float32, device=device)
+    assert "dltensor" in repr(x.__dlpack__(max_version=(0, 0)))
+
+
+def test_jax_searchsorted_and_cumulative_prod_dtypes():
+    if not any(d.backend == "jax" for d in xp.devices()):
+        pytest.skip("needs jax")
+    dev = xp.devices("jax")[0]
+    index = xp.__array_namespace_info__().default_dtypes(device=dev)["indexing"]
+    x = xp.asarray([1, 3, 5], dtype=xp.uint8, device=dev)
+    assert xp.searchsorted(x, xp.asarray([2], dtype=xp.uint8, device=dev)).dtype == index
+    assert xp.searchsorted(x, 4).dtype == index
+    empty = xp.asarray([], dtype=xp.uint8, device=dev)
+    assert xp.cumulative_prod(empty).dtype == xp.prod(empty).dtype
+    assert (
+        xp.cumulative_prod(xp.asarray([2, 3], dtype=xp.int8, device=dev)).dtype
+        == xp.prod(xp.asarray([2, 3], dtype=xp.int8, device=dev)).dtype
+    )
