@@ -59,11 +59,14 @@ _SCALAR_RIGHT = frozenset(
 )
 
 _compat_sum = _xp.sum
+_torch_sum = torch.sum
 
 
 def _sum(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Any:
-    if axis is None and dtype is None and not keepdims and x.dtype.is_floating_point:
-        return torch.sum(x)
+    # A full reduction with no dtype is already the standard's: floats keep their dtype,
+    # bool and signed integers give int64 (torch has no uint64 arithmetic for unsigned ones).
+    if axis is None and dtype is None and not keepdims:
+        return _torch_sum(x)
     return _compat_sum(x, axis=axis, dtype=dtype, keepdims=keepdims)
 
 
