@@ -18,6 +18,7 @@ from typing import Any
 
 from .._dtypes import ALL_DTYPES, DType
 from .._errors import BackendUnavailableError
+from .._function_table import TABLE
 
 __all__ = ["Backend", "BackendSpec", "backend_of_type", "get_backend", "register", "specs"]
 
@@ -173,21 +174,6 @@ def canonical_name(name: str) -> str | None:
     return _ALIASES.get(name)
 
 
-class _FunctionTable(dict[str, Callable[..., Any]]):
-    """Name -> backend callable, filled on first use of each name."""
-
-    __slots__ = ("_backend",)
-
-    def __init__(self, backend: Backend) -> None:
-        super().__init__()
-        self._backend = backend
-
-    def __missing__(self, name: str) -> Callable[..., Any]:
-        fn = self._backend.resolve(name)
-        self[name] = fn
-        return fn
-
-
 @dataclass(eq=False)
 class Backend:
     """A loaded backend: its namespace, adapter, function table and dtype maps."""
@@ -196,15 +182,17 @@ class Backend:
     adapter: ModuleType
     ns: Any
     native_module: ModuleType
-    fns: _FunctionTable = field(init=False)
+    fns: dict[str, Callable[..., Any]] = field(init=False)
     to_native_dtype: dict[DType, Any] = field(init=False)
     from_native_dtype: dict[Any, DType] = field(init=False)
     normalize: Callable[[Any], Any] = field(init=False)
     native_dtype_types: frozenset[type] = field(init=False)
 
     def __post_init__(self) -> None:
-        self.fns = _FunctionTable(self)
         self._overrides: dict[str, Callable[..., Any]] = self.adapter.overrides(self.ns)
+        # A plain dict, filled once: the hot path indexes it on every call, and indexing an
+        # exact dict is faster than a subclass with __missing__.
+        self.fns = {entry.name: self.resolve(entry.name) for entry in TABLE}
         self.to_native_dtype = {}
         self.from_native_dtype = {}
         for dt in ALL_DTYPES:
