@@ -233,3 +233,35 @@ def test_jax_searchsorted_and_cumulative_prod_dtypes():
         xp.cumulative_prod(xp.asarray([2, 3], dtype=xp.int8, device=dev)).dtype
         == xp.prod(xp.asarray([2, 3], dtype=xp.int8, device=dev)).dtype
     )
+
+
+_NEGATIVE_STEP_KEYS = [
+    np.s_[::-1, ...],
+    np.s_[:, ::-2, ...],
+    np.s_[..., 3:0:-1],
+    np.s_[1, ::-1, None, 2:],
+    np.s_[::-1, ..., ::-3],
+    np.s_[-1:-3:-1, 0, ...],
+    np.s_[2:0:-1, ...],
+    np.s_[:, -1:0:-1, ...],
+]
+
+
+@pytest.mark.parametrize("key", _NEGATIVE_STEP_KEYS, ids=str)
+def test_negative_step_slices_on_every_device(device, key):
+    # torch refuses negative slice steps; arraymux gives the standard's result there too.
+    a = np.arange(60, dtype=np.int32).reshape(3, 4, 5)
+    x = xp.asarray(a, device=device)
+    got = xp.to_numpy(x[key])
+    assert got.shape == a[key].shape
+    assert got.tolist() == a[key].tolist()
+
+
+@pytest.mark.parametrize(
+    "key", [np.s_[::-1], np.s_[5:0:-1], np.s_[:, -10:10:-1], np.s_[-1:-5:-1, 0]], ids=str
+)
+def test_negative_step_slices_on_torch_clip_like_numpy(key):
+    a = np.arange(60, dtype=np.int32).reshape(3, 4, 5)
+    got = xp.to_numpy(xp.asarray(a, device="torch:cpu")[key])
+    assert got.shape == a[key].shape
+    assert got.tolist() == a[key].tolist()

@@ -191,7 +191,16 @@ class Array:
 
     def __getitem__(self, key: Any, /) -> Array:
         d = self._device
-        return _wrap(self._native[_unwrap_key(key, d, "__getitem__")], d)
+        nkey = _unwrap_key(key, d, "__getitem__")
+        try:
+            return _wrap(self._native[nkey], d)
+        except ValueError:
+            # A backend may lack part of the standard's indexing (torch: negative steps);
+            # its adapter's getitem, if any, does it another way.
+            fix = getattr(d._backend.adapter, "getitem", None)
+            if fix is None:
+                raise
+            return _wrap(fix(self._native, nkey), d)
 
     def __setitem__(self, key: Any, value: Any, /) -> None:
         d = self._device

@@ -420,3 +420,36 @@ def to_host_many(xs: list[Any]) -> list[Any]:
             out[i] = host[start : start + n].reshape(tuple(ready[i].shape))
             start += n
     return out
+
+
+def getitem(x: Any, key: Any) -> Any:
+    """``x[key]`` where ``key`` has slices with negative steps, which torch refuses.
+
+    Each such axis is flipped (a copy: torch has no negative strides) and sliced with the
+    mirrored positive step; the other parts of the key are applied as they are.
+    """
+    parts = list(key) if isinstance(key, tuple) else [key]
+    if not any(isinstance(k, slice) and k.step is not None and k.step < 0 for k in parts):
+        return x[key]
+    consumed = sum(1 for k in parts if k is not None and k is not Ellipsis)
+    if Ellipsis in parts:
+        i = parts.index(Ellipsis)
+        parts[i : i + 1] = [slice(None)] * (x.ndim - consumed)
+    else:
+        parts += [slice(None)] * (x.ndim - consumed)
+    axis = 0
+    flips: list[int] = []
+    fixed: list[Any] = []
+    for k in parts:
+        if k is None:
+            fixed.append(k)
+            continue
+        if isinstance(k, slice) and k.step is not None and k.step < 0:
+            n = x.shape[axis]
+            start, stop, step = k.indices(n)
+            flips.append(axis)
+            fixed.append(slice(n - 1 - start, n - 1 - stop, -step))
+        else:
+            fixed.append(k)
+        axis += 1
+    return torch.flip(x, flips)[tuple(fixed)]
