@@ -265,3 +265,15 @@ def test_negative_step_slices_on_torch_clip_like_numpy(key):
     got = xp.to_numpy(xp.asarray(a, device="torch:cpu")[key])
     assert got.shape == a[key].shape
     assert got.tolist() == a[key].tolist()
+
+
+def test_unique_all_on_torch_matches_numpy():
+    a = np.asarray([[3, 1, 3], [2, 1, 7]], dtype=np.int64)
+    r = xp.unique_all(xp.asarray(a, device="torch:cpu"))
+    values, indices, inverse, counts = np.unique(
+        a, return_index=True, return_inverse=True, return_counts=True
+    )
+    assert xp.to_numpy(r.values).tolist() == values.tolist()
+    assert xp.to_numpy(r.indices).tolist() == indices.tolist()
+    assert xp.to_numpy(r.inverse_indices).tolist() == inverse.reshape(a.shape).tolist()
+    assert xp.to_numpy(r.counts).tolist() == counts.tolist()

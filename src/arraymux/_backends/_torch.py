@@ -91,7 +91,23 @@ def overrides(ns: Any) -> dict[str, Any]:
     out["remainder"] = _special_cases.remainder(ns, ns.remainder)
     out["acos"] = _special_cases.acos(ns, ns.acos, torch.complex)
     out["log1p"] = _special_cases.log1p(ns, ns.log1p, torch.complex)
+    out["unique_all"] = _unique_all
     return out
+
+
+def _unique_all(x: Any, /) -> tuple[Any, Any, Any, Any]:
+    """``unique_all``, which array-api-compat does not provide for torch.
+
+    ``indices`` holds the first position (in the flattened array) of each unique value.
+    """
+    flat = x.reshape(-1)
+    values, inverse, counts = torch.unique(
+        flat, sorted=True, return_inverse=True, return_counts=True
+    )
+    positions = torch.arange(flat.numel(), device=x.device)
+    first = torch.full((values.numel(),), flat.numel(), dtype=torch.int64, device=x.device)
+    indices = first.scatter_reduce(0, inverse, positions, reduce="amin")
+    return values, indices, inverse.reshape(x.shape), counts
 
 
 def scalar_operand(name: str, value: Any, other: Any, position: int) -> Any:
