@@ -11,6 +11,7 @@ import pytest
 import arraymux as xp
 from arraymux import _transfer
 from arraymux._dispatch import operand
+from arraymux._dtypes import ALL_DTYPES
 
 # array-api-strict's fake devices (device1, no_float64, ...) have dedicated tests below.
 DEVICES = [
@@ -19,21 +20,8 @@ DEVICES = [
 
 HAS = {m: importlib.util.find_spec(m) is not None for m in ("torch", "jax", "dask", "cupy")}
 
-DTYPES = [
-    "bool",
-    "int8",
-    "int16",
-    "int32",
-    "int64",
-    "uint8",
-    "uint16",
-    "uint32",
-    "uint64",
-    "float32",
-    "float64",
-    "complex64",
-    "complex128",
-]
+# Every dtype of the standard, by name.
+DTYPES = [dt.name for dt in ALL_DTYPES]
 
 # Pairs of backends that share host memory through DLPack without a copy.
 _CPU_SHARING = {"numpy", "torch", "jax", "array_api_strict"}
