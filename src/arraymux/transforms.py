@@ -740,20 +740,9 @@ def jacobian(fun: Callable[..., Any], argnums: int | Sequence[int] = 0) -> Calla
     Array([[2., 0.],
            [0., 4.]], dtype=float64, device='numpy:cpu')
     """
-    _check_fun("jacobian", fun)
-    nums = _argnums("jacobian", argnums)
-
-    made: dict[_Engine, Callable[..., Any]] = {}
-
-    @functools.wraps(fun)
-    def jacobian_fun(*args: Any) -> Any:
-        e, nargs = _Engine.inputs("jacobian", args, _wanted("jacobian", nums, len(args)))
-        j = made.get(e)
-        if j is None:
-            j = made[e] = e.mod.jacobian(e.native_fun(fun), argnums=argnums)
-        return e.out(e.run(fun, j, *nargs))
-
-    return jacobian_fun
+    return _derivative(
+        "jacobian", fun, argnums, lambda e: e.mod.jacobian(e.native_fun(fun), argnums=argnums)
+    )
 
 
 def hessian(fun: Callable[..., Any], argnums: int | Sequence[int] = 0) -> Callable[..., Any]:
@@ -783,20 +772,35 @@ def hessian(fun: Callable[..., Any], argnums: int | Sequence[int] = 0) -> Callab
     Array([[ 6.,  0.],
            [ 0., 12.]], dtype=float64, device='numpy:cpu')
     """
-    _check_fun("hessian", fun)
-    nums = _argnums("hessian", argnums)
+    return _derivative(
+        "hessian",
+        fun,
+        argnums,
+        lambda e: e.mod.hessian(e.native_fun(fun, _scalar_check(e, False)), argnums=argnums),
+    )
 
+
+def _derivative(
+    name: str,
+    fun: Callable[..., Any],
+    argnums: int | Sequence[int],
+    build: Callable[[_Engine], Callable[..., Any]],
+) -> Callable[..., Any]:
+    """A transform whose result is the engine's transformed function applied as it is
+    (jacobian, hessian): ``build(engine)`` makes it once per engine."""
+    _check_fun(name, fun)
+    nums = _argnums(name, argnums)
     made: dict[_Engine, Callable[..., Any]] = {}
 
     @functools.wraps(fun)
-    def hessian_fun(*args: Any) -> Any:
-        e, nargs = _Engine.inputs("hessian", args, _wanted("hessian", nums, len(args)))
-        h = made.get(e)
-        if h is None:
-            h = made[e] = e.mod.hessian(e.native_fun(fun, _scalar_check(e, False)), argnums=argnums)
-        return e.out(e.run(fun, h, *nargs))
+    def derivative_fun(*args: Any) -> Any:
+        e, nargs = _Engine.inputs(name, args, _wanted(name, nums, len(args)))
+        t = made.get(e)
+        if t is None:
+            t = made[e] = build(e)
+        return e.out(e.run(fun, t, *nargs))
 
-    return hessian_fun
+    return derivative_fun
 
 
 def vmap(fun: Callable[..., Any], in_axes: Any = 0, out_axes: Any = 0) -> Callable[..., Any]:
