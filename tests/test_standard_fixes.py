@@ -277,3 +277,35 @@ def test_unique_all_on_torch_matches_numpy():
     assert xp.to_numpy(r.indices).tolist() == indices.tolist()
     assert xp.to_numpy(r.inverse_indices).tolist() == inverse.reshape(a.shape).tolist()
     assert xp.to_numpy(r.counts).tolist() == counts.tolist()
+
+
+@pytest.mark.parametrize(
+    ("shape1", "shape2"),
+    [((3, 4), (4, 5)), ((4,), (4, 5)), ((3, 4), (4,)), ((4,), (4,)), ((2, 1, 3, 4), (5, 4, 2))],
+    ids=str,
+)
+@pytest.mark.parametrize("dtype", ["int8", "int32", "int64", "uint8"])
+def test_integer_matmul_without_a_torch_kernel_matches_numpy(shape1, shape2, dtype):
+    # torch has no integer matmul kernel on CUDA; arraymux falls back to this there.
+    torch = pytest.importorskip("torch")
+    from arraymux._backends._torch import _integer_matmul
+
+    rng = np.random.default_rng(0)
+    low = 0 if dtype == "uint8" else -100
+    a = rng.integers(low, 100, shape1).astype(dtype)
+    b = rng.integers(low, 100, shape2).astype(dtype)
+    got = _integer_matmul(torch.from_numpy(a), torch.from_numpy(b)).numpy()
+    want = np.matmul(a, b)  # wraps on overflow, as the fallback does
+    assert got.dtype == want.dtype
+    assert got.shape == want.shape
+    assert (got == want).all()
+
+
+def test_integer_matmul_fallback_rejects_mismatched_inner_dimensions():
+    torch = pytest.importorskip("torch")
+    from arraymux._backends._torch import _integer_matmul
+
+    with pytest.raises(ValueError, match="inner dimensions"):
+        _integer_matmul(
+            torch.ones((2, 3), dtype=torch.int32), torch.ones((4, 2), dtype=torch.int32)
+        )

@@ -299,11 +299,6 @@ def test_torch_compile_has_no_graph_break():
 
 
 @NEEDS_TORCH
-@pytest.mark.xfail(
-    strict=False,
-    reason="torch.compile (dynamo, torch 2.13) cannot trace the @ operator on objects of a "
-    "Python class: it has no nb_matrix_multiply rule for them; arraymux.matmul compiles.",
-)
 def test_torch_compile_matmul_operator():
     import torch
 

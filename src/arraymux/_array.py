@@ -119,7 +119,13 @@ class Array:
         return complex(self._native)
 
     def __index__(self) -> int:
-        return operator.index(self._native)
+        try:
+            return operator.index(self._native)
+        except TypeError:
+            # CuPy's 0-d arrays have no __index__; any backend's 0-d integer array is an index.
+            if self.ndim != 0 or self.dtype.kind not in ("signed integer", "unsigned integer"):
+                raise
+            return int(self._native)
 
     def __len__(self) -> int:
         if self.ndim == 0:

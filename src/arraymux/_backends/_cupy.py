@@ -16,7 +16,20 @@ def namespace() -> Any:
 
 
 def overrides(ns: Any) -> dict[str, Any]:
-    return {}
+    return {"fft.fftfreq": _freq(cupy.fft.fftfreq), "fft.rfftfreq": _freq(cupy.fft.rfftfreq)}
+
+
+def _freq(make: Any) -> Any:
+    """``fftfreq``/``rfftfreq`` made on the requested GPU (array-api-compat's take only
+    ``device="cpu"`` for CuPy)."""
+
+    def freq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: Any = None) -> Any:
+        with device if device is not None else cupy.cuda.Device():
+            out = make(n, d=d)
+            return out if dtype is None else out.astype(dtype, copy=False)
+
+    freq.__name__ = make.__name__
+    return freq
 
 
 def places() -> list[str]:

@@ -34,7 +34,30 @@ def overrides(ns: Any) -> dict[str, Any]:
         "searchsorted": _searchsorted,
         "cumulative_prod": _cumulative_prod,
         "log1p": _special_cases.log1p(ns, ns.log1p, jax.lax.complex),
+        **{name: _full_precision(getattr(jnp, name)) for name in ("matmul", "tensordot", "vecdot")},
+        **{
+            f"linalg.{name}": _full_precision(getattr(jnp.linalg, name))
+            for name in ("matmul", "tensordot", "vecdot")
+        },
     }
+
+
+def _full_precision(fn: Any) -> Any:
+    """``fn`` at full float32 precision unless the user chose a default for JAX.
+
+    On GPUs JAX computes float32 and complex64 products with TF32 inputs by default (about
+    three decimal digits), where NumPy, torch and CuPy keep full float32 precision; the same
+    code would give different answers by backend. ``jax_default_matmul_precision``, when set,
+    is respected.
+    """
+
+    def full(*args: Any, **kwargs: Any) -> Any:
+        if "precision" not in kwargs and jax.config.jax_default_matmul_precision is None:
+            kwargs["precision"] = jax.lax.Precision.HIGHEST
+        return fn(*args, **kwargs)
+
+    full.__name__ = fn.__name__
+    return full
 
 
 def _searchsorted(x1: Any, x2: Any, /, *, side: str = "left", sorter: Any = None) -> Any:

@@ -35,7 +35,6 @@ _SAME_DTYPE_BINARY = {
     "logical_and": torch.logical_and,
     "logical_or": torch.logical_or,
     "logical_xor": torch.logical_xor,
-    "matmul": torch.matmul,
 }
 
 # Binary functions that take a Python number as their second operand.
@@ -92,6 +91,43 @@ def overrides(ns: Any) -> dict[str, Any]:
     out["acos"] = _special_cases.acos(ns, ns.acos, torch.complex)
     out["log1p"] = _special_cases.log1p(ns, ns.log1p, torch.complex)
     out["unique_all"] = _unique_all
+    out["matmul"] = out["linalg.matmul"] = _matmul
+    return out
+
+
+def _matmul(x1: Any, x2: Any, /) -> Any:
+    """``torch.matmul``, and integer matmul on CUDA, which torch has no kernel for."""
+    try:
+        return torch.matmul(x1, x2)
+    except (NotImplementedError, RuntimeError):
+        dt = x1.dtype
+        if dt.is_floating_point or dt.is_complex or dt == torch.bool or x2.dtype != dt:
+            raise
+        return _integer_matmul(x1, x2)
+
+
+def _integer_matmul(a: Any, b: Any) -> Any:
+    """Exact integer matmul (wrapping on overflow, as the kernels do) from elementwise
+    products summed over blocks of the inner axis, the temporary kept to about 2**26
+    elements."""
+    vector_a, vector_b = a.ndim == 1, b.ndim == 1
+    if vector_a:
+        a = a[None, :]
+    if vector_b:
+        b = b[:, None]
+    batch = torch.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    n, k, m = a.shape[-2], a.shape[-1], b.shape[-1]
+    if b.shape[-2] != k:
+        raise ValueError(f"matmul: inner dimensions differ ({k} and {b.shape[-2]})")
+    out = torch.zeros((*batch, n, m), dtype=a.dtype, device=a.device)
+    step = max(1, 2**26 // max(1, out.numel()))
+    for j in range(0, k, step):
+        part = a[..., :, j : j + step, None] * b[..., None, j : j + step, :]
+        out += part.sum(-2, dtype=a.dtype)
+    if vector_a:
+        out = out.squeeze(-2)
+    if vector_b:
+        out = out.squeeze(-1)
     return out
 
 
