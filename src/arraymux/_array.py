@@ -33,9 +33,10 @@ class Array:
     (Device('numpy:cpu'), arraymux.float64, (3,))
     """
 
-    __slots__ = ("__weakref__", "_device", "_native")
+    __slots__ = ("__weakref__", "_device", "_dtype", "_native")
     _native: Any
     _device: Device
+    _dtype: Any  # native.dtype once read (the hot paths cache it), else None
 
     # NumPy defers to our reflected operators instead of converting us.
     __array_ufunc__ = None
@@ -62,7 +63,10 @@ class Array:
     @property
     def dtype(self) -> DType:
         """The arraymux dtype of the array."""
-        return self._device._backend.dtype_from_native(self._native.dtype)
+        t = self._dtype
+        if t is None:
+            t = self._dtype = self._native.dtype
+        return self._device._backend.dtype_from_native(t)
 
     @property
     def shape(self) -> tuple[int | None, ...]:
@@ -199,14 +203,14 @@ class Array:
         d = self._device
         nkey = _unwrap_key(key, d, "__getitem__")
         try:
-            return _wrap(self._native[nkey], d)
+            return _wrap(self._native[nkey], d, self._dtype)
         except ValueError:
             # A backend may lack part of the standard's indexing (torch: negative steps);
             # its adapter's getitem, if any, does it another way.
             fix = getattr(d._backend.adapter, "getitem", None)
             if fix is None:
                 raise
-            return _wrap(fix(self._native, nkey), d)
+            return _wrap(fix(self._native, nkey), d, self._dtype)
 
     def __setitem__(self, key: Any, value: Any, /) -> None:
         d = self._device
@@ -228,7 +232,7 @@ class Array:
     def __setstate__(self, state: tuple[Any, str]) -> None:
         from ._devices import Device
 
-        self._native, self._device = state[0], Device(state[1])
+        self._native, self._device, self._dtype = state[0], Device(state[1]), None
 
 
 def _unwrap_key(key: Any, device: Device, fname: str) -> Any:
@@ -322,10 +326,11 @@ def _install_operators() -> None:
     Array.__hash__ = None  # type: ignore[assignment]
 
 
-def _wrap(native: Any, device: Device) -> Array:
+def _wrap(native: Any, device: Device, dtype: Any = None) -> Array:
     out = object.__new__(Array)
     out._native = native
     out._device = device
+    out._dtype = dtype
     return out
 
 

@@ -51,10 +51,21 @@ class Device:
     ('numpy', 'numpy:cpu')
     """
 
-    __slots__ = ("__weakref__", "_backend", "_fns", "_hash", "_name", "_native", "_place", "_str")
+    __slots__ = (
+        "__weakref__",
+        "_backend",
+        "_fns",
+        "_hash",
+        "_name",
+        "_native",
+        "_place",
+        "_results",
+        "_str",
+    )
 
     _backend: Backend
     _fns: Any
+    _results: Any
     _name: str
     _place: str
     _str: str
@@ -83,6 +94,7 @@ class Device:
         self = object.__new__(cls)
         object.__setattr__(self, "_backend", backend)
         object.__setattr__(self, "_fns", backend.fns)
+        object.__setattr__(self, "_results", backend.result_dtypes)
         object.__setattr__(self, "_name", backend.name)
         object.__setattr__(self, "_place", place)
         object.__setattr__(self, "_str", text)

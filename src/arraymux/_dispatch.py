@@ -13,17 +13,20 @@ from ._backends import backend_of_type
 from ._devices import Device, device_of_native, get_default_device
 from ._errors import BackendMismatchError, DeviceMismatchError, UnsupportedDTypeError
 from ._function_table import BY_NAME
+from ._result_dtypes import SAME_DTYPE_FIRST
 from ._signatures import signature
 
 _new = object.__new__
 _SCALARS = (bool, int, float, complex)
 
 
-def wrap(native: Any, device: Device) -> Array:
-    """Wrap a native array of ``device`` without copying."""
+def wrap(native: Any, device: Device, dtype: Any = None) -> Array:
+    """Wrap a native array of ``device`` without copying; ``dtype``, when given, must be
+    ``native.dtype`` (the hot paths cache it, see :mod:`arraymux._result_dtypes`)."""
     out = _new(Array)
     out._native = native
     out._device = device
+    out._dtype = dtype
     return out
 
 
@@ -407,6 +410,7 @@ def unary(name: str) -> Callable[..., Array]:
             out = _new(Array)
             out._native = d._fns[name](x._native)
             out._device = d
+            out._dtype = d._results[name].get(x._dtype)
             return out
         return call(name, (x,), {})
 
@@ -421,12 +425,17 @@ def binary(name: str, operator: bool = False) -> Callable[..., Array]:
     def fn(x1: Any, x2: Any, /) -> Array:
         if type(x1) is Array and type(x2) is Array:
             d = x1._device
-            a = x1._native
-            b = x2._native
-            if x2._device is d and a.dtype is b.dtype:
+            t = x1._dtype
+            if t is None:
+                t = x1._dtype = x1._native.dtype
+            t2 = x2._dtype
+            if t2 is None:
+                t2 = x2._dtype = x2._native.dtype
+            if t is t2 and x2._device is d:
                 out = _new(Array)
-                out._native = d._fns[name](a, b)
+                out._native = d._fns[name](x1._native, x2._native)
                 out._device = d
+                out._dtype = d._results[name].get(t)
                 return out
         return binary_slow(name, x1, x2, operator)
 
@@ -464,6 +473,7 @@ def binary_slow(name: str, x1: Any, x2: Any, operator: bool = False) -> Any:
         if d2 is not d:
             raise mismatch(name, 1, d2, 0, d)
         dt1, dt2 = dtype_of(a, d), dtype_of(b, d)
+        target = dt1
         if dt1 is not dt2:
             try:
                 target = _dtypes.promote(dt1, dt2)
@@ -471,7 +481,7 @@ def binary_slow(name: str, x1: Any, x2: Any, operator: bool = False) -> Any:
                 raise TypeError(f"arraymux.{name}: {e}") from None
             a = astype_native(a, target, d, name)
             b = astype_native(b, target, d, name)
-        return wrap(d._fns[name](a, b), d)
+        return wrap(d._fns[name](a, b), d, _result_dtype(d, name, target))
     if op1 is not None:
         (a, d), value, pos = op1, x2, 1
     else:
@@ -484,7 +494,12 @@ def binary_slow(name: str, x1: Any, x2: Any, operator: bool = False) -> Any:
         a = astype_native(a, target, d, name)
     s = d._backend.adapter.scalar_operand(name, value, a, pos)
     r = d._fns[name](a, s) if pos == 1 else d._fns[name](s, a)
-    return wrap(r, d)
+    return wrap(r, d, _result_dtype(d, name, target))
+
+
+def _result_dtype(device: Device, name: str, operands: _dtypes.DType) -> Any:
+    """The native dtype of ``name``'s result on operands of dtype ``operands``, or None."""
+    return device._results[name].get(device._backend.array_dtypes.get(operands))
 
 
 # Functions whose result is a tuple (or named tuple) of arrays.
@@ -517,6 +532,8 @@ def first(name: str) -> Callable[..., Any]:
 
         return _finish(fn_tuple, name, "first")
 
+    keeps_dtype = name in SAME_DTYPE_FIRST
+
     def fn(x: Any, /, *args: Any, **kwargs: Any) -> Any:
         if type(x) is Array:
             d = x._device
@@ -529,6 +546,7 @@ def first(name: str) -> Callable[..., Any]:
             out = _new(Array)
             out._native = r
             out._device = d
+            out._dtype = x._dtype if keeps_dtype else None
             return out
         return call(name, (x, *args), kwargs)
 

@@ -31,6 +31,7 @@ def _unflatten(device: Any, children: Any) -> Array:
     out = object.__new__(Array)
     out._native = children[0]
     out._device = device
+    out._dtype = None
     return out
 
 

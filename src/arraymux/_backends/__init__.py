@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
+from .. import _result_dtypes
 from .._dtypes import ALL_DTYPES, DType
 from .._errors import BackendUnavailableError
 from .._function_table import TABLE
@@ -187,6 +188,8 @@ class Backend:
     from_native_dtype: dict[Any, DType] = field(init=False)
     normalize: Callable[[Any], Any] = field(init=False)
     native_dtype_types: frozenset[type] = field(init=False)
+    array_dtypes: dict[DType, Any] = field(init=False)
+    result_dtypes: dict[str, dict[Any, Any]] = field(init=False)
 
     def __post_init__(self) -> None:
         self._overrides: dict[str, Callable[..., Any]] = self.adapter.overrides(self.ns)
@@ -203,6 +206,19 @@ class Backend:
             self.from_native_dtype[native] = dt
         self.native_dtype_types = frozenset(type(k) for k in self.from_native_dtype)
         self.normalize = getattr(self.adapter, "normalize", _identity)
+        # The dtype objects that arrays report (``x.dtype``): JAX's namespace holds scalar
+        # types (jnp.float32) where its arrays report NumPy dtypes.
+        as_array_dtype = getattr(self.adapter, "array_dtype", _identity)
+        self.array_dtypes = {dt: as_array_dtype(n) for dt, n in self.to_native_dtype.items()}
+        self.result_dtypes = _result_dtypes.native_table(self.array_dtypes, self._dtype_or_none)
+        for entry in TABLE:
+            self.result_dtypes.setdefault(entry.name, {})
+
+    def _dtype_or_none(self, native: Any) -> DType | None:
+        try:
+            return self.dtype_from_native(native)
+        except TypeError:
+            return None
 
     @property
     def name(self) -> str:

@@ -8,6 +8,7 @@ import array_api_compat.cupy as _xp
 import cupy
 
 from .. import _dtypes
+from ._numpy import array_dtype as array_dtype
 from ._numpy import dtype_from_numpy, raise_unknown_place
 
 

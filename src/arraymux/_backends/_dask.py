@@ -11,6 +11,7 @@ from typing import Any
 import array_api_compat.dask.array as _xp
 
 from .. import _dtypes
+from ._numpy import array_dtype as array_dtype
 from ._numpy import dtype_from_numpy, raise_unknown_place
 
 

@@ -15,6 +15,7 @@ import jax.numpy as jnp
 
 from .. import _dtypes
 from . import _special_cases
+from ._numpy import array_dtype as array_dtype
 from ._numpy import dtype_from_numpy, raise_unknown_place
 
 _PLATFORM_ALIASES = {"cuda": "gpu", "rocm": "gpu"}

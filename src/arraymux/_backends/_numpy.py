@@ -21,6 +21,9 @@ Every adapter module provides the same functions:
     whether arrays of that dtype can live there;
 ``to_numpy(x)``
     the array as a NumPy array on the host.
+
+and may provide ``array_dtype(native)``: the dtype object that arrays report for a dtype of
+the namespace, where the two differ (NumPy, JAX, CuPy, Dask: ``np.dtype(np.float32)``).
 """
 
 from __future__ import annotations
@@ -98,6 +101,12 @@ def place_of_device(native: Any) -> str:
 
 def place_of(x: Any) -> str:
     return "cpu"
+
+
+def array_dtype(native: Any) -> Any:
+    """The dtype object that arrays report for a namespace dtype (``np.float32`` -> its
+    ``np.dtype``); shared by the backends whose arrays report NumPy dtypes."""
+    return np.dtype(native)
 
 
 def dtype_from_native(obj: Any) -> _dtypes.DType | None:
