@@ -53,7 +53,7 @@ def _full_precision(fn: Any) -> Any:
     """
 
     def full(*args: Any, **kwargs: Any) -> Any:
-        if "precision" not in kwargs and jax.config.jax_default_matmul_precision is None:
+        if "precision" not in kwargs and jax.config.jax_default_matmul_precision is None:  # type: ignore[attr-defined]
             kwargs["precision"] = jax.lax.Precision.HIGHEST
         return fn(*args, **kwargs)
 
