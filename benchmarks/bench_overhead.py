@@ -4,7 +4,8 @@ For float32 ``add`` and ``sum`` on 8, 1000 and 1e6 elements and ``matmul`` on 8x
 this prints the time per call of the native library and the time each layer adds to it:
 array-api-compat (namespace cached, and looked up with ``array_namespace`` on every call),
 ``autoray.do``, EagerPy (tensors wrapped beforehand), and arraymux (function and operator).
-Every figure is the minimum over interleaved repeats, measured in one run, single-threaded.
+Every figure is the minimum over many interleaved short batches, measured in one run,
+single-threaded.
 
 Run::
 
@@ -40,16 +41,14 @@ CASES = [
 ]
 
 
-def _time(fn: Callable[[], Any], budget: float) -> float:
-    """Seconds per call: the number of calls is chosen so one batch takes about ``budget``."""
-    n, t = 1, 0.0
-    while True:
-        t = timeit.timeit(fn, number=n)
-        if t > budget / 4 or n >= 1_000_000:
+def _batch(fn: Callable[[], Any], target: float = 3e-4) -> int:
+    """The number of calls that takes about ``target`` seconds (at least one)."""
+    n = 1
+    while n < 100_000:
+        if timeit.timeit(fn, number=n) > target:
             break
-        n *= 4
-    n = max(1, int(n * budget / max(t, 1e-9)))
-    return timeit.timeit(fn, number=n) / n
+        n *= 2
+    return n
 
 
 def _layers(device: str, op: str, size: int) -> tuple[dict[str, Callable[[], Any]], Any]:
@@ -63,40 +62,35 @@ def _layers(device: str, op: str, size: int) -> tuple[dict[str, Callable[[], Any
     a = xp.reshape(xp.linspace(0, 1, _numel(shape), dtype=xp.float32, device=d), shape)
     b = a + 1
     na, nb = a.native, b.native
-    sync: Callable[[Any], Any] = _sync_fn(backend)
     mod = {"numpy": "numpy", "torch": "torch", "jax": "jax.numpy", "cupy": "cupy"}[backend]
     native_mod = __import__(mod, fromlist=["_"])
     compat = array_api_compat.array_namespace(na)
     layers: dict[str, Callable[[], Any]] = {}
     if op == "add":
         nf, cf, xf = native_mod.add, compat.add, xp.add
-        layers["native"] = lambda: sync(nf(na, nb))
-        layers["compat (cached)"] = lambda: sync(cf(na, nb))
-        layers["compat (lookup)"] = lambda: sync(
-            array_api_compat.array_namespace(na, nb).add(na, nb)
-        )
-        layers["arraymux fn"] = lambda: sync(xf(a, b)._native)
-        layers["arraymux op"] = lambda: sync((a + b)._native)
+        layers["native"] = lambda: nf(na, nb)
+        layers["compat (cached)"] = lambda: cf(na, nb)
+        layers["compat (lookup)"] = lambda: array_api_compat.array_namespace(na, nb).add(na, nb)
+        layers["arraymux fn"] = lambda: xf(a, b)._native
+        layers["arraymux op"] = lambda: (a + b)._native
     elif op == "sum":
         nf, cf, xf = native_mod.sum, compat.sum, xp.sum
-        layers["native"] = lambda: sync(nf(na))
-        layers["compat (cached)"] = lambda: sync(cf(na))
-        layers["compat (lookup)"] = lambda: sync(array_api_compat.array_namespace(na).sum(na))
-        layers["arraymux fn"] = lambda: sync(xf(a)._native)
+        layers["native"] = lambda: nf(na)
+        layers["compat (cached)"] = lambda: cf(na)
+        layers["compat (lookup)"] = lambda: array_api_compat.array_namespace(na).sum(na)
+        layers["arraymux fn"] = lambda: xf(a)._native
         layers["arraymux op"] = layers["arraymux fn"]
     else:
         nf, cf, xf = native_mod.matmul, compat.matmul, xp.matmul
-        layers["native"] = lambda: sync(nf(na, nb))
-        layers["compat (cached)"] = lambda: sync(cf(na, nb))
-        layers["compat (lookup)"] = lambda: sync(
-            array_api_compat.array_namespace(na, nb).matmul(na, nb)
-        )
-        layers["arraymux fn"] = lambda: sync(xf(a, b)._native)
-        layers["arraymux op"] = lambda: sync((a @ b)._native)
+        layers["native"] = lambda: nf(na, nb)
+        layers["compat (cached)"] = lambda: cf(na, nb)
+        layers["compat (lookup)"] = lambda: array_api_compat.array_namespace(na, nb).matmul(na, nb)
+        layers["arraymux fn"] = lambda: xf(a, b)._native
+        layers["arraymux op"] = lambda: (a @ b)._native
     try:
         import autoray
 
-        layers["autoray.do"] = lambda: sync(
+        layers["autoray.do"] = lambda: (
             autoray.do(op, na, nb) if op != "sum" else autoray.do("sum", na)
         )
     except ImportError:
@@ -107,11 +101,11 @@ def _layers(device: str, op: str, size: int) -> tuple[dict[str, Callable[[], Any
 
             ea, eb = ep.astensor(na), ep.astensor(nb)
             if op == "add":
-                layers["eagerpy"] = lambda: sync((ea + eb).raw)
+                layers["eagerpy"] = lambda: (ea + eb).raw
             elif op == "sum":
-                layers["eagerpy"] = lambda: sync(ea.sum().raw)
+                layers["eagerpy"] = lambda: ea.sum().raw
             else:
-                layers["eagerpy"] = lambda: sync(ep.matmul(ea, eb).raw)
+                layers["eagerpy"] = lambda: ep.matmul(ea, eb).raw
         except ImportError:
             pass
     return layers, (na, nb)
@@ -124,28 +118,28 @@ def _numel(shape: tuple[int, ...]) -> int:
     return n
 
 
-def _sync_fn(backend: str) -> Callable[[Any], Any]:
+def _identity(r: Any) -> Any:
+    return r
+
+
+def _async_sync(device: str) -> Callable[[Any], None] | None:
+    """How to wait for a result of an asynchronous backend (None for a synchronous one).
+
+    JAX, CUDA and CuPy calls return before the work is done: a batch of calls is timed and
+    the wait is paid once per batch, so that per-call figures measure dispatch, not the
+    latency of a thread hand-off."""
+    backend = device.split(":")[0]
     if backend == "jax":
         return lambda r: r.block_until_ready()
-    if backend == "torch":
+    if backend == "torch" and "cuda" in device:
         import torch
 
-        if torch.cuda.is_available():
-            return lambda r: r
-    return lambda r: r
-
-
-def _gpu_sync(device: str) -> Callable[[], None]:
-    backend = device.split(":")[0]
-    if backend == "torch":
-        import torch
-
-        return torch.cuda.synchronize
+        return lambda r: torch.cuda.synchronize()
     if backend == "cupy":
         import cupy
 
-        return cupy.cuda.Device().synchronize
-    return lambda: None
+        return lambda r: cupy.cuda.Device().synchronize()
+    return None
 
 
 ORDER = [
@@ -159,27 +153,38 @@ ORDER = [
 ]
 
 
-def run(devices: list[str], repeats: int, budget: float) -> list[dict[str, Any]]:
+def run(devices: list[str], rounds: int) -> list[dict[str, Any]]:
+    """Per case, ``rounds`` interleaved rounds of one short batch per layer; the minimum wins.
+
+    Short batches (about 0.3 ms) repeated many times give a far steadier minimum than a few
+    long ones on a shared machine: a batch that no other process interrupted is likely."""
     rows = []
     for device in devices:
         for op, size in CASES:
             layers, _ = _layers(device, op, size)
-            gsync = _gpu_sync(device) if "cuda" in device or device.startswith("cupy") else None
-            best = {k: float("inf") for k in layers}
-            for fn in layers.values():  # warm up
+            wait = _async_sync(device)
+            timed: dict[str, Callable[[], Any]] = {}
+            per_batch: dict[str, int] = {}
+            for name, fn in layers.items():
+                if wait is None:
+                    timed[name], per_batch[name] = fn, 1
+                else:
+
+                    def burst(fn: Callable[[], Any] = fn, wait: Any = wait) -> None:
+                        r = None
+                        for _ in range(20):
+                            r = fn()
+                        wait(r)
+
+                    timed[name], per_batch[name] = burst, 20
+            for fn in timed.values():  # warm up
                 fn()
-            for _ in range(repeats):
-                for name, fn in layers.items():
-                    if gsync is not None:
-
-                        def timed(fn: Callable[[], Any] = fn, gsync: Any = gsync) -> None:
-                            for _ in range(20):
-                                fn()
-                            gsync()
-
-                        t = _time(timed, budget) / 20
-                    else:
-                        t = _time(fn, budget)
+            sizes = {name: _batch(fn) for name, fn in timed.items()}
+            best = {k: float("inf") for k in layers}
+            for _ in range(rounds):
+                for name, fn in timed.items():
+                    n = sizes[name]
+                    t = timeit.timeit(fn, number=n) / (n * per_batch[name])
                     best[name] = min(best[name], t)
             rows.append({"device": device, "op": op, "size": size, **best})
             print(_row_line(rows[-1]), flush=True, file=sys.stderr)
@@ -248,7 +253,7 @@ def main() -> None:
         torch.set_num_threads(1)
     except ImportError:
         pass
-    rows = run(devices, repeats=3 if args.quick else 7, budget=0.02 if args.quick else 0.05)
+    rows = run(devices, rounds=40 if args.quick else 200)
     print(markdown(rows))
 
 
