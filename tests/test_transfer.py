@@ -35,7 +35,12 @@ def _zero_copy_promised(src: xp.Device, dst: xp.Device) -> bool:
     if src.backend == dst.backend:
         return src is dst
     if _on_cpu(src) or _on_cpu(dst):
-        return src.backend in _CPU_SHARING and dst.backend in _CPU_SHARING
+        return (
+            _on_cpu(src)
+            and _on_cpu(dst)
+            and src.backend in _CPU_SHARING
+            and dst.backend in _CPU_SHARING
+        )
     gpu = ("cuda", "gpu")
     src_gpu = src.backend == "cupy" or src.place.split(":")[0] in gpu
     if src_gpu and (dst.backend == "cupy" or dst.place.split(":")[0] in gpu):

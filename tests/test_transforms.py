@@ -30,6 +30,23 @@ ENGINE_DEVICES = [
 NEEDS_TORCH = pytest.mark.skipif(importlib.util.find_spec("torch") is None, reason="torch")
 NEEDS_JAX = pytest.mark.skipif(importlib.util.find_spec("jax") is None, reason="jax")
 
+
+def _torch_older_than(major: int, minor: int) -> bool:
+    if importlib.util.find_spec("torch") is None:
+        return False
+    import torch
+
+    return tuple(int(p) for p in torch.__version__.split(".")[:2]) < (major, minor)
+
+
+# Before torch 2.13, dynamo cannot trace object.__new__, which makes the arraymux.Array
+# wrappers inside a compiled function: it breaks the graph there (seen with torch 2.11).
+DYNAMO_TRACES_NEW = pytest.mark.xfail(
+    _torch_older_than(2, 13),
+    reason="torch < 2.13: dynamo cannot trace object.__new__ (the Array wrappers)",
+    strict=False,
+)
+
 X = [0.3, -1.2, 2.0]
 
 
@@ -285,6 +302,7 @@ def mlp_params(device, seed=0):
 
 
 @NEEDS_TORCH
+@DYNAMO_TRACES_NEW
 def test_torch_compile_has_no_graph_break():
     import torch
 
@@ -299,6 +317,7 @@ def test_torch_compile_has_no_graph_break():
 
 
 @NEEDS_TORCH
+@DYNAMO_TRACES_NEW
 def test_torch_compile_matmul_operator():
     import torch
 
@@ -310,6 +329,7 @@ def test_torch_compile_matmul_operator():
 
 
 @NEEDS_TORCH
+@DYNAMO_TRACES_NEW
 def test_jit_torch_compiles():
     import torch
 
