@@ -210,6 +210,8 @@ class Backend:
         # types (jnp.float32) where its arrays report NumPy dtypes.
         as_array_dtype = getattr(self.adapter, "array_dtype", _identity)
         self.array_dtypes = {dt: as_array_dtype(n) for dt, n in self.to_native_dtype.items()}
+        for dt, native in self.array_dtypes.items():
+            self.from_native_dtype.setdefault(native, dt)  # x.dtype maps in one lookup
         self.result_dtypes = _result_dtypes.native_table(self.array_dtypes, self._dtype_or_none)
         for entry in TABLE:
             self.result_dtypes.setdefault(entry.name, {})
