@@ -166,16 +166,7 @@ def _convert(tree: Any, fn: Callable[[Any], Any], backend: Any) -> Any:
 
 def _wrap_all(tree: Any, backend: Any, device: Device) -> Any:
     """``tree`` with every native array of ``backend`` wrapped as an Array on ``device``."""
-    t = type(tree)
-    if t is tuple or t is list:
-        return t([_wrap_all(v, backend, device) for v in tree])
-    if t is dict:
-        return {k: _wrap_all(v, backend, device) for k, v in tree.items()}
-    if isinstance(tree, tuple) and hasattr(tree, "_fields"):
-        return t(*[_wrap_all(v, backend, device) for v in tree])
-    if backend_of_type(t) is backend:
-        return wrap(tree, device)
-    return tree
+    return _convert(tree, lambda native: wrap(native, device), backend)
 
 
 def _unwrap_all(tree: Any, backend: Any) -> Any:

@@ -212,15 +212,11 @@ class Backend:
         self.array_dtypes = {dt: as_array_dtype(n) for dt, n in self.to_native_dtype.items()}
         for dt, native in self.array_dtypes.items():
             self.from_native_dtype.setdefault(native, dt)  # x.dtype maps in one lookup
-        self.result_dtypes = _result_dtypes.native_table(self.array_dtypes, self._dtype_or_none)
+        self.result_dtypes = _result_dtypes.native_table(
+            self.array_dtypes, self.from_native_dtype.get
+        )
         for entry in TABLE:
             self.result_dtypes.setdefault(entry.name, {})
-
-    def _dtype_or_none(self, native: Any) -> DType | None:
-        try:
-            return self.dtype_from_native(native)
-        except TypeError:
-            return None
 
     @property
     def name(self) -> str:
