@@ -35,11 +35,19 @@ def overrides(ns: Any) -> dict[str, Any]:
         "searchsorted": _searchsorted,
         "cumulative_prod": _cumulative_prod,
         "log1p": _special_cases.log1p(ns, ns.log1p, jax.lax.complex),
-        **{name: _full_precision(getattr(jnp, name)) for name in ("matmul", "tensordot", "vecdot")},
-        **{
-            f"linalg.{name}": _full_precision(getattr(jnp.linalg, name))
-            for name in ("matmul", "tensordot", "vecdot")
-        },
+        **_full_precision_products(),
+    }
+
+
+def _full_precision_products() -> dict[str, Any]:
+    """Products at full precision where JAX has an accelerator; on a CPU-only JAX the
+    default is already full precision, and the keyword would only slow each call."""
+    if jax.default_backend() == "cpu":
+        return {}
+    names = ("matmul", "tensordot", "vecdot")
+    return {
+        **{name: _full_precision(getattr(jnp, name)) for name in names},
+        **{f"linalg.{name}": _full_precision(getattr(jnp.linalg, name)) for name in names},
     }
 
 
