@@ -3,7 +3,8 @@
 For float32 ``add`` and ``sum`` on 8, 1000 and 1e6 elements and ``matmul`` on 8x8 and 256x256,
 this prints the time per call of the native library and the time each layer adds to it:
 array-api-compat (namespace cached, and looked up with ``array_namespace`` on every call),
-``autoray.do``, EagerPy (tensors wrapped beforehand), and arraymux (function and operator).
+``autoray.do``, EagerPy (tensors wrapped beforehand), and arraymux (function and operator, and the
+function's pure-Python twin, which runs where the C extension is not built).
 Every figure is the minimum over many interleaved short batches, measured in one run,
 single-threaded.
 
@@ -55,6 +56,7 @@ def _layers(device: str, op: str, size: int) -> tuple[dict[str, Callable[[], Any
     import array_api_compat
 
     import arraymux as xp
+    from arraymux._compiled import python_twin
 
     backend = device.split(":")[0]
     d = xp.Device(device)
@@ -68,25 +70,31 @@ def _layers(device: str, op: str, size: int) -> tuple[dict[str, Callable[[], Any
     layers: dict[str, Callable[[], Any]] = {}
     if op == "add":
         nf, cf, xf = native_mod.add, compat.add, xp.add
+        pf = python_twin(xf)
         layers["native"] = lambda: nf(na, nb)
         layers["compat (cached)"] = lambda: cf(na, nb)
         layers["compat (lookup)"] = lambda: array_api_compat.array_namespace(na, nb).add(na, nb)
         layers["arraymux fn"] = lambda: xf(a, b)._native
         layers["arraymux op"] = lambda: (a + b)._native
+        layers["arraymux fn, pure Python"] = lambda: pf(a, b)._native
     elif op == "sum":
         nf, cf, xf = native_mod.sum, compat.sum, xp.sum
+        pf = python_twin(xf)
         layers["native"] = lambda: nf(na)
         layers["compat (cached)"] = lambda: cf(na)
         layers["compat (lookup)"] = lambda: array_api_compat.array_namespace(na).sum(na)
         layers["arraymux fn"] = lambda: xf(a)._native
         layers["arraymux op"] = layers["arraymux fn"]
+        layers["arraymux fn, pure Python"] = lambda: pf(a)._native
     else:
         nf, cf, xf = native_mod.matmul, compat.matmul, xp.matmul
+        pf = python_twin(xf)
         layers["native"] = lambda: nf(na, nb)
         layers["compat (cached)"] = lambda: cf(na, nb)
         layers["compat (lookup)"] = lambda: array_api_compat.array_namespace(na, nb).matmul(na, nb)
         layers["arraymux fn"] = lambda: xf(a, b)._native
         layers["arraymux op"] = lambda: (a @ b)._native
+        layers["arraymux fn, pure Python"] = lambda: pf(a, b)._native
     try:
         import autoray
 
@@ -150,6 +158,7 @@ ORDER = [
     "eagerpy",
     "arraymux fn",
     "arraymux op",
+    "arraymux fn, pure Python",
 ]
 
 
