@@ -54,11 +54,18 @@ def fixed_device(device):
         (xp.take, "(x, indices, /, *, axis=None)"),
         (xp.linalg.vector_norm, "(x, /, *, axis=None, keepdims=False, ord=2)"),
         (xp.fft.fftfreq, "(n, /, *, d=1.0, dtype=None, device=None)"),
-        (xp.add, "(x1: 'Any', x2: 'Any', /) -> 'Array'"),
+        (xp.add, "(x1, x2, /)"),
+        (xp.sin, "(x, /)"),
     ],
 )
 def test_signatures_are_the_standards(fn, expected):
-    assert str(inspect.signature(fn)) == expected
+    # Annotations are left out: the compiled functions (builtins) carry none.
+    sig = inspect.signature(fn)
+    sig = sig.replace(
+        parameters=[p.replace(annotation=p.empty) for p in sig.parameters.values()],
+        return_annotation=sig.empty,
+    )
+    assert str(sig) == expected
 
 
 def test_every_listed_function_has_the_standards_parameters():

@@ -313,16 +313,18 @@ _ops: Any = _LazyOps()
 
 def _install_operators() -> None:
     """Bind the operators to the hot-path functions of ``_dispatch``."""
-    from . import _dispatch
+    from . import _compiled, _dispatch
 
+    for name, op in (_OPERATORS | _COMPARISONS).items():
+        dunder = f"__{op}__"
+        setattr(Array, dunder, _compiled.operator(dunder, name, _dispatch.binary(name, True)))
     for name, op in _OPERATORS.items():
-        setattr(Array, f"__{op}__", _dispatch.binary(name, operator=True))
         setattr(Array, f"__r{op}__", _dispatch.reflected(name))
         setattr(Array, f"__i{op}__", _inplace(name))
-    for name, op in _COMPARISONS.items():
-        setattr(Array, f"__{op}__", _dispatch.binary(name, operator=True))
     for name, op in _UNARY.items():
-        setattr(Array, f"__{op}__", _dispatch.unary(name))
+        dunder = f"__{op}__"
+        slow = _compiled.python_twin(_dispatch.unary(name))
+        setattr(Array, dunder, _compiled.operator(dunder, name, slow, True))
     Array.__hash__ = None  # type: ignore[assignment]
 
 

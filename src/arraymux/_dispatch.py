@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from . import _dtypes
+from . import _compiled, _dtypes
 from ._array import Array
 from ._backends import backend_of_type
 from ._devices import Device, device_of_native, get_default_device
@@ -414,7 +414,7 @@ def unary(name: str) -> Callable[..., Array]:
             return out
         return call(name, (x,), {})
 
-    return _finish(fn, name, "unary")
+    return _compiled.function("unary", name, _finish(fn, name, "unary"))
 
 
 def binary(name: str, operator: bool = False) -> Callable[..., Array]:
@@ -439,7 +439,8 @@ def binary(name: str, operator: bool = False) -> Callable[..., Array]:
                 return out
         return binary_slow(name, x1, x2, operator)
 
-    return _finish(fn, name, "binary")
+    fn = _finish(fn, name, "binary")
+    return fn if operator else _compiled.function("binary", name, fn)
 
 
 def reflected(name: str) -> Callable[..., Array]:
@@ -550,7 +551,7 @@ def first(name: str) -> Callable[..., Any]:
             return out
         return call(name, (x, *args), kwargs)
 
-    return _finish(fn, name, "first")
+    return _compiled.function("first", name, _finish(fn, name, "first"), keeps_dtype)
 
 
 def generic(name: str) -> Callable[..., Any]:

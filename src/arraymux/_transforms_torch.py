@@ -17,6 +17,8 @@ import torch.func as tf
 import torch.utils._pytree as pytree
 from torch.utils.checkpoint import checkpoint as _torch_checkpoint
 
+from . import _compiled
+
 jacobian = tf.jacrev
 hessian = tf.hessian
 jvp = tf.jvp
@@ -81,6 +83,7 @@ def vjp(f: Callable[..., Any], *primals: Any, has_aux: bool) -> Any:
 
 
 def jit(f: Callable[..., Any]) -> Callable[..., Any]:
+    _compiled.register_for_dynamo()
     return torch.compile(f)
 
 

@@ -7,9 +7,12 @@ from typing import Any
 import array_api_compat.torch as _xp
 import torch
 
-from .. import _dtypes
+from .. import _compiled, _dtypes
 from . import _special_cases
 from ._numpy import raise_unknown_place
+
+# torch.compile traces the Python twins of the compiled hot path.
+_compiled.register_for_dynamo_on_import()
 
 # Binary functions whose torch callable matches the standard once both operands are tensors of
 # one dtype on one device. arraymux promotes before calling, so it can skip array-api-compat's

@@ -1,0 +1,165 @@
+"""The compiled hot path, where the optional ``_speedups`` extension is built.
+
+Each function of the hot path exists twice: the Python function made in
+:mod:`arraymux._dispatch` (the reference, and the fallback for every call off the fast path)
+and, when the extension is available, a builtin of the same name that does the fast path in C
+and hands everything else to the Python function. The operators of ``Array`` are one-line
+Python methods that call such builtins. ``ARRAYMUX_PURE_PYTHON=1`` turns the builtins off.
+torch.compile cannot look inside a builtin, so :func:`register_for_dynamo` tells it to trace
+the Python twin instead.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import inspect
+import os
+import sys
+from collections.abc import Callable
+from typing import Any
+
+__all__ = [
+    "ENABLED",
+    "function",
+    "operator",
+    "python_twin",
+    "register_for_dynamo",
+    "register_for_dynamo_on_import",
+]
+
+
+def _load() -> Any:
+    if os.environ.get("ARRAYMUX_PURE_PYTHON", "").strip() not in ("", "0"):
+        return None
+    try:
+        from . import _speedups  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    from ._array import Array
+    from ._devices import Device
+
+    _speedups.setup(Array, Device)
+    return _speedups
+
+
+_ext = _load()
+ENABLED: bool = _ext is not None
+
+# builtin -> the Python function it stands for
+_TWINS: dict[int, tuple[Any, Callable[..., Any]]] = {}
+_dynamo_done = False
+
+
+def _text_signature(fn: Callable[..., Any], first: str) -> str:
+    """``fn``'s signature as a builtin's ``__text_signature__`` (no annotations)."""
+    sig = inspect.signature(fn)
+    sig = sig.replace(
+        parameters=[p.replace(annotation=p.empty) for p in sig.parameters.values()],
+        return_annotation=sig.empty,
+    )
+    text = str(sig)
+    return f"({first}, {text[1:]}" if text != "()" else f"({first})"
+
+
+def function(kind: str, name: str, slow: Callable[..., Any], keeps_dtype: bool = False) -> Any:
+    """The builtin for the standard function ``name`` (kind ``"binary"``, ``"unary"`` or
+    ``"first"``) that falls back to ``slow``; ``slow`` itself where the extension is absent."""
+    if _ext is None:
+        return slow
+    code = {"binary": _ext.BINARY, "unary": _ext.UNARY, "first": _ext.FIRST}[kind]
+    doc = f"{slow.__name__}{_text_signature(slow, '$module')}\n--\n\n{slow.__doc__ or ''}"
+    fn = _ext.function(code, name, slow.__name__, slow.__module__, doc, slow, keeps_dtype)
+    _TWINS[id(fn)] = (fn, slow)
+    return fn
+
+
+def operator(dunder: str, name: str, slow: Callable[..., Any], unary: bool = False) -> Any:
+    """The method of ``Array`` for the operator ``dunder`` (``"__add__"``), from ``slow``, the
+    Python operator function (it returns ``NotImplemented`` for operands it does not know).
+
+    The method stays a Python function (torch.compile traces operators only through Python
+    methods) and calls the compiled function, whose fallback is ``slow``.
+    """
+    if _ext is None:
+        return slow
+    fn = function("unary" if unary else "binary", name, slow)
+    if unary:
+
+        def method_unary(self: Any, /) -> Any:
+            return fn(self)
+
+        method: Callable[..., Any] = method_unary
+    else:
+
+        def method_binary(self: Any, other: Any, /) -> Any:
+            return fn(self, other)
+
+        method = method_binary
+    method.__name__ = method.__qualname__ = dunder
+    method.__doc__ = slow.__doc__
+    method.__module__ = "arraymux"
+    return method
+
+
+def python_twin(fn: Any) -> Callable[..., Any]:
+    """The Python function a builtin of the hot path stands for (``fn`` if it is not one)."""
+    entry = _TWINS.get(id(fn))
+    return entry[1] if entry is not None and entry[0] is fn else fn
+
+
+def register_for_dynamo() -> None:
+    """Let torch.compile trace the Python twin of every builtin (idempotent).
+
+    Called when torch's dynamo is in use: by :func:`arraymux.jit` on torch arrays, and when
+    the torch backend loads after ``torch._dynamo`` was imported.
+    """
+    global _dynamo_done
+    if _dynamo_done or not _TWINS:
+        return
+    import torch._dynamo
+
+    substitute = getattr(torch._dynamo, "substitute_in_graph", None)
+    if substitute is None:  # torch < 2.5: dynamo breaks the graph at the builtins
+        _dynamo_done = True
+        return
+    for fn, slow in list(_TWINS.values()):
+        try:
+            substitute(fn, skip_signature_check=True)(slow)
+        except (TypeError, ValueError):
+            continue
+    _dynamo_done = True
+
+
+class _OnDynamoImport:
+    """A one-shot import hook: registers the Python twins once ``torch._dynamo`` is imported
+    (by ``torch.compile``), so that loading the torch backend does not import dynamo itself
+    (over a second)."""
+
+    def find_spec(self, name: str, path: Any, target: Any = None) -> Any:
+        if name != "torch._dynamo":
+            return None
+        with contextlib.suppress(ValueError):
+            sys.meta_path.remove(self)
+        spec = importlib.util.find_spec(name)
+        loader = getattr(spec, "loader", None)
+        if loader is None or not hasattr(loader, "exec_module"):
+            return spec
+        run = loader.exec_module
+
+        def exec_module(module: Any) -> None:
+            run(module)
+            register_for_dynamo()
+
+        loader.exec_module = exec_module
+        return spec
+
+
+def register_for_dynamo_on_import() -> None:
+    """Register the twins now if dynamo is loaded, else as soon as it is (torch backend load)."""
+    if not _TWINS or _dynamo_done:
+        return
+    if "torch._dynamo" in sys.modules:
+        register_for_dynamo()
+    elif not any(isinstance(f, _OnDynamoImport) for f in sys.meta_path):
+        sys.meta_path.insert(0, _OnDynamoImport())

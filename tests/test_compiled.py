@@ -1,0 +1,214 @@
+"""The compiled hot path (``arraymux._speedups``) against its Python twins.
+
+Each compiled function must give what the Python function of ``_dispatch`` gives, on the fast
+path and off it (mixed dtypes, scalars, native arrays, keywords, errors), on every device.
+"""
+
+from __future__ import annotations
+
+import inspect
+import os
+import subprocess
+import sys
+import types
+
+import numpy as np
+import pytest
+
+import arraymux as xp
+from arraymux import _compiled
+from arraymux._compiled import python_twin
+
+needs_ext = pytest.mark.skipif(not _compiled.ENABLED, reason="built without the C extension")
+
+
+def _devices():
+    fake = {"device1", "device2", "no_float64", "no_x64"}
+    return [d for d in xp.devices() if not (d.backend == "array_api_strict" and d.place in fake)]
+
+
+def _np(a):
+    return xp.to_numpy(a)
+
+
+def _same(a, b):
+    assert type(a) is xp.Array and type(b) is xp.Array
+    assert a.device == b.device
+    assert a.dtype == b.dtype
+    assert a.shape == b.shape
+    np.testing.assert_array_equal(_np(a), _np(b))
+
+
+@needs_ext
+def test_functions_are_builtins_with_the_standards_names():
+    for fn, name, module in [
+        (xp.add, "add", "arraymux"),
+        (xp.sin, "sin", "arraymux"),
+        (xp.sum, "sum", "arraymux"),
+        (xp.linalg.matmul, "matmul", "arraymux.linalg"),
+    ]:
+        assert isinstance(fn, types.BuiltinFunctionType)
+        assert fn.__name__ == name
+        assert fn.__module__ == module
+        assert repr(fn) == f"<built-in function {name}>"
+        assert "dispatched to the array's backend" in fn.__doc__
+        twin = python_twin(fn)
+        assert twin is not fn and isinstance(twin, types.FunctionType)
+        assert list(inspect.signature(fn).parameters) == list(inspect.signature(twin).parameters)
+
+
+def test_python_twin_of_a_plain_function_is_itself():
+    assert python_twin(len) is len
+    assert python_twin(xp.asarray) is xp.asarray
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda f, a, b: f(a, b),
+        lambda f, a, b: f(a, 2),
+        lambda f, a, b: f(3, b),
+        lambda f, a, b: f(a, b.native),
+        lambda f, a, b: f(a.native, b),
+        lambda f, a, b: f(a, xp.astype(b, xp.int32)),
+    ],
+    ids=["arrays", "scalar-right", "scalar-left", "native-right", "native-left", "mixed-dtypes"],
+)
+def test_binary_matches_its_twin(device, call):
+    a = xp.asarray([1.0, 2.0, 4.0], dtype=xp.float32, device=device)
+    b = xp.asarray([3.0, 5.0, 6.0], dtype=xp.float32, device=device)
+    for name in ("add", "multiply", "less", "divide"):
+        fn = getattr(xp, name)
+        _same(call(fn, a, b), call(python_twin(fn), a, b))
+
+
+def test_unary_and_first_match_their_twins(device):
+    a = xp.asarray([[1.0, -2.0], [3.5, 4.0]], dtype=xp.float32, device=device)
+    for fn in (xp.abs, xp.negative, xp.sin, xp.isnan):
+        _same(fn(a), python_twin(fn)(a))
+    cases = [
+        (xp.sum, (), {}),
+        (xp.sum, (), {"axis": 0}),
+        (xp.sum, (), {"axis": 1, "keepdims": True}),
+        (xp.sum, (), {"dtype": xp.float64 if device.backend != "jax" else xp.float32}),
+        (xp.reshape, ((4,),), {}),
+        (xp.permute_dims, ((1, 0),), {}),
+        (xp.cumulative_sum, (), {"axis": 0, "include_initial": True}),
+    ]
+    for fn, args, kwargs in cases:
+        _same(fn(a, *args, **kwargs), python_twin(fn)(a, *args, **kwargs))
+
+
+def test_first_with_many_arguments():
+    # More than eight arguments and keywords: the compiled path builds its argument list on
+    # the heap.
+    a = xp.asarray([3.0, 1.0, 2.0])
+    out = xp.sum(a, axis=0, keepdims=False)
+    assert float(out) == 6.0
+    parts = xp.concat([a, a, a, a, a, a, a, a, a, a])
+    assert parts.shape == (30,)
+    assert float(xp.sort(a, axis=-1, descending=True, stable=True)[0]) == 3.0
+
+
+def test_operators_match_their_twins(device):
+    a = xp.asarray([1, 2, 3], dtype=xp.int32, device=device)
+    b = xp.asarray([3, 2, 1], dtype=xp.int32, device=device)
+    _same(a + b, xp.add(a, b))
+    _same(a - 1, xp.subtract(a, 1))
+    _same(2 * a, xp.multiply(2, a))
+    _same(a < b, xp.less(a, b))
+    _same(-a, xp.negative(a))
+    _same(~a, xp.bitwise_invert(a))
+    _same(a & b, xp.bitwise_and(a, b))
+    c = xp.asarray([1, 1, 1], dtype=xp.int32, device=device)
+    c += a
+    _same(c, a + 1)
+
+
+def test_result_dtype_is_cached_and_right(device):
+    a = xp.asarray([1.0, 2.0], dtype=xp.float32, device=device)
+    for name in ("add", "less", "equal", "sin", "isnan"):
+        fn = getattr(xp, name)
+        out = fn(a, a) if name in ("add", "less", "equal") else fn(a)
+        # the cached dtype is the native array's own
+        assert out._dtype is None or out._dtype == out._native.dtype
+        assert (
+            out.dtype
+            == python_twin(fn)(*([a, a] if name in ("add", "less", "equal") else [a])).dtype
+        )
+
+
+def test_one_function_alternating_devices():
+    # The compiled functions remember the last device; switching back and forth must not
+    # reuse another device's function.
+    arrays = [xp.asarray([1.0, 2.0], dtype=xp.float32, device=d) for d in _devices()]
+    for _ in range(3):
+        for x in arrays:
+            out = xp.add(x, x)
+            assert out.device == x.device
+            assert type(out.native) is type(x.native)
+            assert _np(out).tolist() == [2.0, 4.0]
+            assert xp.sum(out).device == x.device
+            assert xp.sin(out).device == x.device
+
+
+def test_errors_come_from_the_python_path():
+    a = xp.asarray([1.0])
+    with pytest.raises(TypeError, match=r"arraymux\.add: at least one operand must be an array"):
+        xp.add(1, 2)
+    with pytest.raises(TypeError, match=r"add"):
+        xp.add(a, "text")
+    with pytest.raises(TypeError):
+        xp.add(a)
+    with pytest.raises(TypeError):
+        xp.sin(a, a)
+    other = [d for d in _devices() if d.backend != "numpy"]
+    if other:
+        b = xp.asarray([1.0], device=other[0])
+        with pytest.raises(xp.BackendMismatchError, match="to_device"):
+            xp.add(a, b)
+        with pytest.raises(xp.BackendMismatchError, match="to_device"):
+            a + b
+
+
+def test_a_failing_native_call_propagates():
+    a = xp.asarray([[1.0, 2.0]])
+    with pytest.raises(ValueError):
+        xp.matmul(a, a)  # (1, 2) @ (1, 2)
+    assert xp.matmul(a, xp.matrix_transpose(a)).shape == (1, 1)
+
+
+def test_pure_python_mode_gives_the_same_results():
+    code = (
+        "import arraymux as xp, types\n"
+        "assert not xp._compiled.ENABLED\n"
+        "assert isinstance(xp.add, types.FunctionType)\n"
+        "a = xp.asarray([1.0, 2.0, 3.0])\n"
+        "print(xp.to_numpy(xp.sum(xp.sin(a) * 2 + a, axis=0)).item())\n"
+    )
+    env = {**os.environ, "ARRAYMUX_PURE_PYTHON": "1"}
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    a = xp.asarray([1.0, 2.0, 3.0])
+    expected = xp.to_numpy(xp.sum(xp.sin(a) * 2 + a, axis=0)).item()
+    assert float(out.stdout) == pytest.approx(expected, rel=0, abs=0)
+
+
+@needs_ext
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")  # torch._dynamo's own imports
+def test_torch_compile_traces_the_python_twins():
+    torch = pytest.importorskip("torch")
+    dynamo = pytest.importorskip("torch._dynamo")
+
+    _compiled.register_for_dynamo()
+
+    def f(a, b):
+        x, y = xp.asarray(a), xp.asarray(b)
+        return (xp.sum(xp.sin(x) * y + 1.0) - x[0]).native
+
+    dynamo.reset()
+    a, b = torch.arange(4.0), torch.ones(4)
+    explanation = dynamo.explain(f)(a, b)
+    assert explanation.graph_break_count == 0, explanation.break_reasons
+    assert torch.compile(f)(a, b).item() == pytest.approx(f(a, b).item())
