@@ -56,9 +56,10 @@ wrap(PyObject *native, PyObject *d, PyObject *dtype)
  * stale; it is refilled whenever another device comes). */
 typedef struct {
     PyObject *name;
+    PyObject *name1; /* "name(x)": a faster function for calls with the array alone, if any */
     PyObject *slow;
     int keeps_dtype;
-    PyObject *device, *fn, *rules; /* cache: the device, its function, its result rules */
+    PyObject *device, *fn, *fn1, *rules; /* cache: the device, its functions, result rules */
     PyObject *t_in, *t_out;        /* cache: the last operand dtype and its result dtype */
 } entry_t;
 
@@ -75,6 +76,11 @@ load(entry_t *e, PyObject *d)
         PyErr_Clear();
         return 0;
     }
+    PyObject *fn1 = e->name1 == NULL ? NULL : PyDict_GetItemWithError(fns, e->name1);
+    if (fn1 == NULL) {
+        PyErr_Clear();
+        fn1 = fn;
+    }
     PyObject *rules = NULL;
     if (results != NULL && PyDict_CheckExact(results)) {
         rules = PyDict_GetItemWithError(results, e->name);
@@ -87,9 +93,11 @@ load(entry_t *e, PyObject *d)
     }
     Py_INCREF(d);
     Py_INCREF(fn);
+    Py_INCREF(fn1);
     Py_XINCREF(rules);
     Py_XSETREF(e->device, d);
     Py_XSETREF(e->fn, fn);
+    Py_XSETREF(e->fn1, fn1);
     Py_XSETREF(e->rules, rules);
     Py_CLEAR(e->t_in);
     Py_CLEAR(e->t_out);
@@ -119,13 +127,14 @@ result_dtype(entry_t *e, PyObject *t)
     return r;
 }
 
-/* Call the cached function with `nargs` positional arguments and `kwnames`, and wrap the
- * result on device `d` with dtype rule `out_dtype` (NULL: from the result rules). */
+/* Call `fn` (one of the cached functions) with `nargs` positional arguments and `kwnames`,
+ * and wrap the result on device `d`: its dtype is `t` itself, or with `use_rules` the result
+ * rule's for operands of dtype `t`. */
 static inline PyObject *
-call_and_wrap(entry_t *e, PyObject *d, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
-              PyObject *t, int use_rules)
+call_and_wrap(entry_t *e, PyObject *fn, PyObject *d, PyObject *const *args, Py_ssize_t nargs,
+              PyObject *kwnames, PyObject *t, int use_rules)
 {
-    PyObject *fn = Py_NewRef(e->fn); /* the call may refill the cache */
+    Py_INCREF(fn); /* the call may refill the cache */
     PyObject *r = PyObject_Vectorcall(fn, args, nargs, kwnames);
     Py_DECREF(fn);
     if (r == NULL) {
@@ -171,7 +180,7 @@ binary_impl(entry_t *e, PyObject *x1, PyObject *x2)
             PyObject *t = cached_dtype(x1);
             if (t != NULL && t == cached_dtype(x2) && (d == e->device || load(e, d))) {
                 PyObject *args[2] = {SLOT(x1, off_native), SLOT(x2, off_native)};
-                return call_and_wrap(e, d, args, 2, NULL, t, 1);
+                return call_and_wrap(e, e->fn, d, args, 2, NULL, t, 1);
             }
         }
     }
@@ -186,7 +195,7 @@ unary_impl(entry_t *e, PyObject *x)
         PyObject *d = SLOT(x, off_device);
         PyObject *native = SLOT(x, off_native);
         if (d != NULL && native != NULL && (d == e->device || load(e, d))) {
-            return call_and_wrap(e, d, &native, 1, NULL, SLOT(x, off_dtype), 1);
+            return call_and_wrap(e, e->fn, d, &native, 1, NULL, SLOT(x, off_dtype), 1);
         }
     }
     return PyObject_CallOneArg(e->slow, x);
@@ -207,9 +216,11 @@ static void
 clear_entry(entry_t *e)
 {
     Py_CLEAR(e->name);
+    Py_CLEAR(e->name1);
     Py_CLEAR(e->slow);
     Py_CLEAR(e->device);
     Py_CLEAR(e->fn);
+    Py_CLEAR(e->fn1);
     Py_CLEAR(e->rules);
     Py_CLEAR(e->t_in);
     Py_CLEAR(e->t_out);
@@ -229,6 +240,7 @@ holder_traverse(PyObject *self, visitproc visit, void *arg)
     Py_VISIT(e->slow);
     Py_VISIT(e->device);
     Py_VISIT(e->fn);
+    Py_VISIT(e->fn1);
     Py_VISIT(e->rules);
     return PyModule_Type.tp_traverse(self, visit, arg);
 }
@@ -294,7 +306,8 @@ first_fn(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwna
                 stack[i] = args[i];
             }
             PyObject *t = e->keeps_dtype ? SLOT(x, off_dtype) : NULL;
-            PyObject *r = call_and_wrap(e, d, stack, nargs, kwnames, t, 0);
+            PyObject *fn = (nargs == 1 && kwnames == NULL) ? e->fn1 : e->fn;
+            PyObject *r = call_and_wrap(e, fn, d, stack, nargs, kwnames, t, 0);
             if (stack != small) {
                 PyMem_Free(stack);
             }
@@ -356,6 +369,15 @@ make_function(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     }
     entry_t *e = ENTRY(holder);
     e->name = interned(args[1]);
+    if (kind == KIND_FIRST) {
+        PyObject *name1 = PyUnicode_FromFormat("%U(x)", args[1]);
+        if (name1 == NULL) {
+            Py_DECREF(holder);
+            return NULL;
+        }
+        PyUnicode_InternInPlace(&name1);
+        e->name1 = name1;
+    }
     e->slow = Py_NewRef(args[5]);
     e->keeps_dtype = keeps;
     PyObject *fn = PyCFunction_NewEx(def, holder, args[3]);

@@ -196,6 +196,10 @@ class Backend:
         # A plain dict, filled once: the hot path indexes it on every call, and indexing an
         # exact dict is faster than a subclass with __missing__.
         self.fns = {entry.name: self.resolve(entry.name) for entry in TABLE}
+        # "name(x)": the same function for a call with the array alone, where the backend has
+        # a faster one (the compiled hot path uses it).
+        for name, fn in getattr(self.adapter, "single_operand", dict)().items():
+            self.fns[f"{name}(x)"] = fn
         self.to_native_dtype = {}
         self.from_native_dtype = {}
         for dt in ALL_DTYPES:

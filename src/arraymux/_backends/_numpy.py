@@ -23,7 +23,9 @@ Every adapter module provides the same functions:
     the array as a NumPy array on the host.
 
 and may provide ``array_dtype(native)``: the dtype object that arrays report for a dtype of
-the namespace, where the two differ (NumPy, JAX, CuPy, Dask: ``np.dtype(np.float32)``).
+the namespace, where the two differ (NumPy, JAX, CuPy, Dask: ``np.dtype(np.float32)``), and
+``single_operand()``: standard names to callables that are the standard's function when it is
+called with the array alone (``sum(x)``), where they are faster than the general one.
 """
 
 from __future__ import annotations

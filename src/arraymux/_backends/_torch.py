@@ -72,6 +72,11 @@ def _sum(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: bool = Fal
     return _compat_sum(x, axis=axis, dtype=dtype, keepdims=keepdims)
 
 
+def single_operand() -> dict[str, Any]:
+    """Functions called with the array alone, where torch's own is the standard's."""
+    return {"sum": _torch_sum}
+
+
 def _std(x: Any, /, *, axis: Any = None, correction: float = 0.0, keepdims: bool = False) -> Any:
     # torch's std takes only integral corrections; its var (through array-api-compat) takes any.
     if isinstance(correction, float) and not correction.is_integer():
