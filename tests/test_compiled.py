@@ -195,25 +195,6 @@ def test_pure_python_mode_gives_the_same_results():
     assert float(out.stdout) == pytest.approx(expected, rel=0, abs=0)
 
 
-@needs_ext
-@pytest.mark.filterwarnings("ignore::DeprecationWarning")  # torch._dynamo's own imports
-def test_torch_compile_traces_the_python_twins():
-    torch = pytest.importorskip("torch")
-    dynamo = pytest.importorskip("torch._dynamo")
-
-    _compiled.register_for_dynamo()
-
-    def f(a, b):
-        x, y = xp.asarray(a), xp.asarray(b)
-        return (xp.sum(xp.sin(x) * y + 1.0) - x[0]).native
-
-    dynamo.reset()
-    a, b = torch.arange(4.0), torch.ones(4)
-    explanation = dynamo.explain(f)(a, b)
-    assert explanation.graph_break_count == 0, explanation.break_reasons
-    assert torch.compile(f)(a, b).item() == pytest.approx(f(a, b).item())
-
-
 @pytest.mark.parametrize("dtype", ["int8", "uint8", "int32", "float32"])
 def test_sum_of_the_array_alone_matches_its_twin(device, dtype):
     # Backends may give a faster function for sum(x) with no other argument ("sum(x)" in

@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import arraymux as xp
+from arraymux import _compiled
 from arraymux.transforms import _Engine
 
 pytestmark = [
@@ -314,6 +315,26 @@ def test_torch_compile_has_no_graph_break():
     explanation = torch._dynamo.explain(f)(*native)
     assert explanation.graph_break_count == 0, explanation.break_reasons
     assert explanation.graph_count == 1
+
+
+@NEEDS_TORCH
+@DYNAMO_TRACES_NEW
+@pytest.mark.skipif(not _compiled.ENABLED, reason="built without the C extension")
+def test_torch_compile_traces_the_python_twins():
+    import torch
+    import torch._dynamo as dynamo
+
+    _compiled.register_for_dynamo()
+
+    def f(a, b):
+        x, y = xp.asarray(a), xp.asarray(b)
+        return (xp.sum(xp.sin(x) * y + 1.0) - x[0]).native
+
+    dynamo.reset()
+    a, b = torch.arange(4.0), torch.ones(4)
+    explanation = dynamo.explain(f)(a, b)
+    assert explanation.graph_break_count == 0, explanation.break_reasons
+    assert torch.compile(f)(a, b).item() == pytest.approx(f(a, b).item())
 
 
 @NEEDS_TORCH
