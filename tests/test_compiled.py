@@ -203,3 +203,41 @@ def test_sum_of_the_array_alone_matches_its_twin(device, dtype):
     x = xp.asarray([1, 0, 1, 1], dtype=dt, device=device)
     _same(xp.sum(x), python_twin(xp.sum)(x))
     _same(xp.sum(x), xp.sum(x, axis=None))
+
+
+@needs_ext
+def test_natives_unwraps_trees_of_one_device():
+    a = xp.asarray([1.0, 2.0])
+    b = xp.asarray([3.0])
+    tree = ((a, {"w": b, "n": 3}, [1.5, None, True]), {"k": a})
+    (out, kw), dev = _compiled.natives(tree)
+    assert dev == a.device
+    assert out[0] is a.native and out[1]["w"] is b.native and out[1]["n"] == 3
+    assert out[2] == [1.5, None, True] and kw["k"] is a.native
+    # Anything the Python path must decide: native arrays, other objects, no array at all,
+    # two devices, very deep trees.
+    assert _compiled.natives((a, np.ones(2))) is None
+    assert _compiled.natives((a, "text")) is None
+    assert _compiled.natives((1, 2.0)) is None
+    others = [d for d in _devices() if d != a.device]
+    if others:
+        assert _compiled.natives((a, xp.asarray([1.0], device=others[0]))) is None
+    deep: object = a
+    for _ in range(200):
+        deep = [deep]
+    assert _compiled.natives(deep) is None
+
+
+@needs_ext
+def test_wrap_tree_wraps_the_backends_arrays(device):
+    x = xp.asarray([1.0, 2.0], device=device)
+    n = x.native
+    out = _compiled.wrap_tree({"a": n, "b": (n, 2.0, None), "c": [n]}, device)
+    assert out["b"][1:] == (2.0, None)
+    for leaf in (out["a"], out["b"][0], out["c"][0]):
+        assert type(leaf) is xp.Array and leaf.device == device and leaf.native is n
+    assert _compiled.wrap_tree((n, "text"), device) is None
+    assert (
+        _compiled.wrap_tree((n, np.ones(1) if device.backend != "numpy" else [object()]), device)
+        is None
+    )

@@ -19,9 +19,13 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from ._backends import _TYPE_CACHE
+
 __all__ = [
     "ENABLED",
     "function",
+    "natives",
+    "wrap_tree",
     "operator",
     "python_twin",
     "register_for_dynamo",
@@ -100,6 +104,21 @@ def operator(dunder: str, name: str, slow: Callable[..., Any], unary: bool = Fal
     method.__doc__ = slow.__doc__
     method.__module__ = "arraymux"
     return method
+
+
+def natives(tree: Any) -> tuple[Any, Any] | None:
+    """``(tree with its Arrays unwrapped, their device)`` for a tree of tuples, lists and dicts
+    of Arrays of one device and Python scalars; None for anything else (or without the
+    extension): the caller then takes its Python path."""
+    return _ext.natives(tree) if _ext is not None else None  # type: ignore[no-any-return]
+
+
+def wrap_tree(tree: Any, device: Any) -> Any:
+    """``tree`` with the native arrays of ``device``'s backend wrapped as Arrays on
+    ``device``, or None where the tree holds anything else (the caller wraps it in Python)."""
+    if _ext is None:
+        return None
+    return _ext.wrap_tree(tree, device, device._backend, _TYPE_CACHE)
 
 
 def python_twin(fn: Any) -> Callable[..., Any]:

@@ -385,6 +385,163 @@ make_function(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     return fn;
 }
 
+/* ---- pytrees: the arguments and results of the transforms ----
+ *
+ * natives(tree) unwraps the Arrays of a tree of tuples, lists and dicts (Python scalars and
+ * None pass through) and checks that they share one device; wrap_tree(tree, device, backend,
+ * type_cache) wraps the leaves whose type the cache maps to `backend`. Anything else (native arrays, named tuples, other
+ * objects, very deep trees) makes them return None: the Python functions handle it. */
+
+static PyObject *slow_marker = NULL; /* returned (as a new reference) up the recursion */
+
+#define MAX_DEPTH 64
+
+static inline int
+passes_through(PyObject *x)
+{
+    PyTypeObject *t = Py_TYPE(x);
+    return x == Py_None || t == &PyFloat_Type || t == &PyLong_Type || t == &PyBool_Type
+           || t == &PyComplex_Type;
+}
+
+typedef PyObject *(*leaf_fn)(PyObject *leaf, void *state);
+
+/* `tree` rebuilt with `leaf` applied to every leaf that is not a container. */
+static PyObject *
+map_tree(PyObject *tree, leaf_fn leaf, void *state, int depth)
+{
+    PyTypeObject *t = Py_TYPE(tree);
+    if (depth > MAX_DEPTH) {
+        return Py_NewRef(slow_marker);
+    }
+    if (t == &PyTuple_Type || t == &PyList_Type) {
+        Py_ssize_t n = Py_SIZE(tree);
+        PyObject *out = t == &PyTuple_Type ? PyTuple_New(n) : PyList_New(n);
+        if (out == NULL) {
+            return NULL;
+        }
+        for (Py_ssize_t i = 0; i < n; i++) {
+            PyObject *item = t == &PyTuple_Type ? PyTuple_GET_ITEM(tree, i)
+                                                : PyList_GET_ITEM(tree, i);
+            PyObject *r = map_tree(item, leaf, state, depth + 1);
+            if (r == NULL || r == slow_marker) {
+                Py_DECREF(out);
+                return r;
+            }
+            if (t == &PyTuple_Type) {
+                PyTuple_SET_ITEM(out, i, r);
+            }
+            else {
+                PyList_SET_ITEM(out, i, r);
+            }
+        }
+        return out;
+    }
+    if (t == &PyDict_Type) {
+        PyObject *out = PyDict_New();
+        if (out == NULL) {
+            return NULL;
+        }
+        Py_ssize_t pos = 0;
+        PyObject *k, *v;
+        while (PyDict_Next(tree, &pos, &k, &v)) {
+            PyObject *r = map_tree(v, leaf, state, depth + 1);
+            if (r == NULL || r == slow_marker) {
+                Py_DECREF(out);
+                return r;
+            }
+            int err = PyDict_SetItem(out, k, r);
+            Py_DECREF(r);
+            if (err < 0) {
+                Py_DECREF(out);
+                return NULL;
+            }
+        }
+        return out;
+    }
+    return leaf(tree, state);
+}
+
+static PyObject *
+native_leaf(PyObject *x, void *state)
+{
+    PyObject **dev = (PyObject **)state;
+    if (Py_TYPE(x) == array_type) {
+        PyObject *d = SLOT(x, off_device), *native = SLOT(x, off_native);
+        if (d == NULL || native == NULL || (*dev != NULL && d != *dev)) {
+            return Py_NewRef(slow_marker);
+        }
+        *dev = d;
+        return Py_NewRef(native);
+    }
+    if (passes_through(x)) {
+        return Py_NewRef(x);
+    }
+    return Py_NewRef(slow_marker);
+}
+
+static PyObject *
+natives(PyObject *module, PyObject *tree)
+{
+    /* natives(tree) -> (tree of natives, device) or None */
+    if (array_type == NULL) {
+        Py_RETURN_NONE;
+    }
+    PyObject *dev = NULL;
+    PyObject *r = map_tree(tree, native_leaf, &dev, 0);
+    if (r == NULL) {
+        return NULL;
+    }
+    if (r == slow_marker || dev == NULL) {
+        Py_DECREF(r);
+        Py_RETURN_NONE;
+    }
+    PyObject *out = PyTuple_Pack(2, r, dev);
+    Py_DECREF(r);
+    return out;
+}
+
+typedef struct {
+    PyObject *device, *backend, *types; /* types: arraymux._backends._TYPE_CACHE */
+} wrap_state;
+
+static PyObject *
+wrap_leaf(PyObject *x, void *state)
+{
+    wrap_state *w = (wrap_state *)state;
+    if (passes_through(x)) {
+        return Py_NewRef(x);
+    }
+    PyObject *b = PyDict_GetItemWithError(w->types, (PyObject *)Py_TYPE(x));
+    if (b == w->backend) {
+        return wrap(Py_NewRef(x), w->device, Py_None);
+    }
+    if (b == NULL && PyErr_Occurred()) {
+        return NULL;
+    }
+    return Py_NewRef(slow_marker); /* another backend's array, a type not seen yet, ... */
+}
+
+static PyObject *
+wrap_tree(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    /* wrap_tree(tree, device, backend, type_cache) -> tree of Arrays, or None */
+    if (nargs != 4 || !PyDict_CheckExact(args[3])) {
+        PyErr_SetString(PyExc_TypeError, "wrap_tree(tree, device, backend, type_cache)");
+        return NULL;
+    }
+    if (array_type == NULL) {
+        Py_RETURN_NONE;
+    }
+    wrap_state w = {args[1], args[2], args[3]};
+    PyObject *r = map_tree(args[0], wrap_leaf, &w, 0);
+    if (r == slow_marker) {
+        Py_DECREF(r);
+        Py_RETURN_NONE;
+    }
+    return r;
+}
+
 static PyObject *
 setup(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
@@ -409,6 +566,11 @@ static PyMethodDef methods[] = {
     {"function", (PyCFunction)(void (*)(void))make_function, METH_FASTCALL,
      "function(kind, name, short_name, module_name, doc, slow, keeps_dtype): a builtin that "
      "runs the fast path of `name` and hands every other call to `slow`."},
+    {"natives", (PyCFunction)natives, METH_O,
+     "natives(tree) -> (tree with its Arrays unwrapped, their one device), or None."},
+    {"wrap_tree", (PyCFunction)(void (*)(void))wrap_tree, METH_FASTCALL,
+     "wrap_tree(tree, device, backend, type_cache) -> tree with the backend's arrays wrapped, "
+     "or None."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -422,7 +584,8 @@ PyMODINIT_FUNC
 PyInit__speedups(void)
 {
     str_dtype = PyUnicode_InternFromString("dtype");
-    if (str_dtype == NULL) {
+    slow_marker = PyObject_CallNoArgs((PyObject *)&PyBaseObject_Type);
+    if (str_dtype == NULL || slow_marker == NULL) {
         return NULL;
     }
     holder_type.tp_name = "arraymux._speedups.function_holder";

@@ -30,6 +30,7 @@ import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from . import _compiled
 from ._array import Array
 from ._backends import backend_of_type, specs
 from ._devices import _DEFAULT, Device, get_default_device
@@ -878,16 +879,20 @@ def jit(fun: Callable[..., Any]) -> Callable[..., Any]:
     def jit_fun(*args: Any, **kwargs: Any) -> Any:
         # The steady state: one walk that unwraps the arguments and checks their device, the
         # compiled call, one walk that wraps the results.
-        found: list[Device] = []
-        try:
-            nargs = _natives(args, found, False)
-            nkwargs = _natives(kwargs, found, False) if kwargs else kwargs
-            if not found:
-                raise _Slow
-            user = found[0]
-        except _Slow:
-            user = _Engine.device_of("jit", *enumerate(args), *kwargs.items())
-            nargs = None
+        fast = _compiled.natives((args, kwargs))
+        if fast is not None:
+            (nargs, nkwargs), user = fast
+        else:
+            found: list[Device] = []
+            try:
+                nargs = _natives(args, found, False)
+                nkwargs = _natives(kwargs, found, False) if kwargs else kwargs
+                if not found:
+                    raise _Slow
+                user = found[0]
+            except _Slow:
+                user = _Engine.device_of("jit", *enumerate(args), *kwargs.items())
+                nargs = None
         if user._name in ("numpy", "cupy"):
             return fun(*args, **kwargs)
         e = _Engine.get("jit", user)
@@ -897,7 +902,12 @@ def jit(fun: Callable[..., Any]) -> Callable[..., Any]:
         if nargs is None:
             nargs = [e.into(a, i) for i, a in enumerate(args)]
             nkwargs = {k: e.into(v, k) for k, v in kwargs.items()}
-        return e.out(e.run(fun, c, *nargs, **nkwargs))
+        out = e.run(fun, c, *nargs, **nkwargs)
+        if not e.bridged:
+            wrapped = _compiled.wrap_tree(out, e.device)
+            if wrapped is not None:
+                return wrapped
+        return e.out(out)
 
     return jit_fun
 
