@@ -55,6 +55,17 @@ _TWINS: dict[int, tuple[Any, Callable[..., Any]]] = {}
 _dynamo_done = False
 
 
+def _python_path(*args: Any) -> None:
+    """What :func:`natives` and :func:`wrap_tree` return where the Python path must run: what
+    torch.compile traces in their place."""
+    return None
+
+
+if _ext is not None:
+    for _fn in (_ext.natives, _ext.wrap_tree):
+        _TWINS[id(_fn)] = (_fn, _python_path)
+
+
 def _text_signature(fn: Callable[..., Any], first: str) -> str:
     """``fn``'s signature as a builtin's ``__text_signature__`` (no annotations)."""
     sig = inspect.signature(fn)

@@ -32,9 +32,12 @@ def wrap(native: Any, device: Device, dtype: Any = None) -> Array:
 
 def operand(x: Any) -> tuple[Any, Device] | None:
     """``(native, device)`` for an Array or a native array of a registered backend, else None."""
-    if type(x) is Array:
+    t = type(x)
+    if t is Array:
         return x._native, x._device
-    backend = backend_of_type(type(x))
+    if t is float or t is int or t is bool or t is complex:
+        return None
+    backend = backend_of_type(t)
     if backend is None:
         return None
     return x, device_of_native(backend, x)
@@ -500,7 +503,7 @@ def binary_slow(name: str, x1: Any, x2: Any, operator: bool = False) -> Any:
 
 def _result_dtype(device: Device, name: str, operands: _dtypes.DType) -> Any:
     """The native dtype of ``name``'s result on operands of dtype ``operands``, or None."""
-    return device._results[name].get(device._backend.array_dtypes.get(operands))
+    return device._results[name].get(device._backend.array_dtypes_by_name.get(operands.name))
 
 
 # Functions whose result is a tuple (or named tuple) of arrays.

@@ -34,7 +34,7 @@ from . import _compiled
 from ._array import Array
 from ._backends import backend_of_type, specs
 from ._devices import _DEFAULT, Device, get_default_device
-from ._dispatch import operand, wrap
+from ._dispatch import _SCALARS, operand, wrap
 from ._errors import (
     BackendMismatchError,
     BackendUnavailableError,
@@ -123,6 +123,20 @@ def _is_float(backend: Any, dtype: Any, real: bool = False) -> bool:
     return ok
 
 
+def _all_float(tree: Any, device: Device) -> bool:
+    """Whether every leaf of ``tree`` (natives, in tuples, lists and dicts) is a floating
+    array of ``device``'s backend."""
+    t = type(tree)
+    if t is tuple or t is list:
+        return all(_all_float(v, device) for v in tree)
+    if t is dict:
+        return all(_all_float(v, device) for v in tree.values())
+    if isinstance(tree, _SCALARS) or tree is None:
+        return False
+    dtype = getattr(tree, "dtype", None)
+    return dtype is not None and _is_float(device._backend, dtype)
+
+
 def _natives(tree: Any, found: list[Device], diff: bool) -> Any:
     """``tree`` with its arrays replaced by their natives, all on ``found[0]`` (set by the
     first array when ``found`` is empty); with ``diff``, every leaf must be a floating array."""
@@ -160,6 +174,10 @@ def _convert(tree: Any, fn: Callable[[Any], Any], backend: Any) -> Any:
         return {k: _convert(v, fn, backend) for k, v in tree.items()}
     if isinstance(tree, tuple) and hasattr(tree, "_fields"):
         return t(*[_convert(v, fn, backend) for v in tree])
+    if isinstance(tree, backend.array_classes):
+        return fn(tree)
+    if isinstance(tree, _SCALARS) or tree is None:
+        return tree
     if backend_of_type(t) is backend:
         return fn(tree)
     return tree
@@ -167,11 +185,18 @@ def _convert(tree: Any, fn: Callable[[Any], Any], backend: Any) -> Any:
 
 def _wrap_all(tree: Any, backend: Any, device: Device) -> Any:
     """``tree`` with every native array of ``backend`` wrapped as an Array on ``device``."""
+    if device._backend is backend:
+        fast = _compiled.wrap_tree(tree, device)
+        if fast is not None:
+            return fast
     return _convert(tree, lambda native: wrap(native, device), backend)
 
 
 def _unwrap_all(tree: Any, backend: Any) -> Any:
     """``tree`` with its Arrays (which must be of ``backend``) replaced by their natives."""
+    fast = _compiled.natives(tree)
+    if fast is not None and fast[1]._backend is backend:
+        return fast[0]
     t = type(tree)
     if t is Array:
         if tree._device._backend is not backend:
@@ -280,6 +305,14 @@ class _Engine:
     ) -> tuple[_Engine, list[Any]]:
         """The engine for ``args`` and the args as engine natives; ``wanted``: the positions
         to differentiate (checked to be floating)."""
+        fast = _compiled.natives(args)
+        if fast is not None:
+            nargs, dev = fast
+            if all(_all_float(nargs[i], dev) for i in wanted):
+                e = cls.get(tname, dev)
+                if e.bridged:
+                    return e, _convert(list(nargs), e.to_engine, dev._backend)
+                return e, list(nargs)
         found: list[Device] = []
         try:
             nargs = [_natives(a, found, i in wanted) for i, a in enumerate(args)]

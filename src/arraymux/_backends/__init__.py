@@ -189,6 +189,8 @@ class Backend:
     normalize: Callable[[Any], Any] = field(init=False)
     native_dtype_types: frozenset[type] = field(init=False)
     array_dtypes: dict[DType, Any] = field(init=False)
+    array_dtypes_by_name: dict[str, Any] = field(init=False)
+    array_classes: tuple[type, ...] = field(init=False)
     result_dtypes: dict[str, dict[Any, Any]] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -216,6 +218,9 @@ class Backend:
         self.array_dtypes = {dt: as_array_dtype(n) for dt, n in self.to_native_dtype.items()}
         for dt, native in self.array_dtypes.items():
             self.from_native_dtype.setdefault(native, dt)  # x.dtype maps in one lookup
+        # The same by name: torch.compile guards string keys cheaply, object keys not.
+        self.array_dtypes_by_name = {dt.name: n for dt, n in self.array_dtypes.items()}
+        self.array_classes = tuple(_array_classes(self.spec))
         self.result_dtypes = _result_dtypes.native_table(
             self.array_dtypes, self.from_native_dtype.get
         )
@@ -306,8 +311,27 @@ def is_installed(name: str) -> bool:
     return importlib.util.find_spec(spec.module) is not None
 
 
+def _array_classes(spec: BackendSpec) -> list[type]:
+    """The native array classes of ``spec`` whose modules are imported."""
+    out = []
+    for module, qualname in spec.array_types:
+        cls: Any = sys.modules.get(module)
+        try:
+            for part in qualname.split("."):
+                cls = getattr(cls, part)
+        except AttributeError:
+            continue
+        if isinstance(cls, type):
+            out.append(cls)
+    return out
+
+
 # type -> Backend (or None for "not an array of any backend"); filled on first sight of a type.
-_TYPE_CACHE: dict[type, Backend | None] = {}
+# The types of Python's own values are known up front: a first sight inside torch.compile's
+# trace would be a side effect that the compiled function replays on every call.
+_TYPE_CACHE: dict[type, Backend | None] = dict.fromkeys(
+    (bool, int, float, complex, str, bytes, type(None), type(...), slice, tuple, list, dict)
+)
 
 
 def backend_of_type(tp: type) -> Backend | None:
@@ -318,20 +342,8 @@ def backend_of_type(tp: type) -> Backend | None:
         pass
     found: Backend | None = None
     for spec in specs():
-        for module, qualname in spec.array_types:
-            mod = sys.modules.get(module)
-            if mod is None:
-                continue
-            cls: Any = mod
-            try:
-                for part in qualname.split("."):
-                    cls = getattr(cls, part)
-            except AttributeError:
-                continue
-            if isinstance(cls, type) and issubclass(tp, cls):
-                found = get_backend(spec.name)
-                break
-        if found is not None:
+        if any(issubclass(tp, cls) for cls in _array_classes(spec)):
+            found = get_backend(spec.name)
             break
     _TYPE_CACHE[tp] = found
     return found
