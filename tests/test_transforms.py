@@ -363,6 +363,38 @@ def test_jit_torch_compiles():
     close(jitted(params, x, y), value)
 
 
+@NEEDS_TORCH
+@DYNAMO_TRACES_NEW
+def test_jit_torch_compiles_many_functions():
+    # Dynamo keeps at most 8 compilations per code object; every function must still compile
+    # (not fall back to eager) when more than 8 are jitted.
+    import torch
+    from torch._dynamo.utils import counters
+
+    torch._dynamo.reset()
+    counters.clear()
+    x = xp.asarray(torch.ones(3))
+    fns = [xp.jit(lambda a, k=float(k): xp.sin(a) * k + a) for k in range(12)]
+    for k, f in enumerate(fns):
+        close(f(x), np.sin(1.0) * k + 1.0 + np.zeros(3))
+    assert counters["stats"]["unique_graphs"] == 12
+    assert not any("recompile" in key.lower() for key in counters["unimplemented"])
+
+
+@NEEDS_TORCH
+def test_jit_torch_keeps_the_guards_on_user_state():
+    # Guards on arraymux's own objects are left out of the compiled function; those on what
+    # the user's function reads (here a dict it closes over) must stay.
+    import torch
+
+    box = {"k": 2.0}
+    f = xp.jit(lambda a: a * box["k"])
+    x = xp.asarray(torch.ones(2))
+    assert xp.to_numpy(f(x)).tolist() == [2.0, 2.0]
+    box["k"] = 3.0
+    assert xp.to_numpy(f(x)).tolist() == [3.0, 3.0]
+
+
 def test_checkpoint_gives_equal_gradients(device):
     params, x, y = mlp_params(device)
 

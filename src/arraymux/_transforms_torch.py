@@ -8,7 +8,9 @@ this engine through DLPack (:func:`to_engine`, :func:`from_engine`) without a co
 from __future__ import annotations
 
 import contextlib
+import re
 import threading
+import types
 from collections.abc import Callable
 from typing import Any
 
@@ -83,8 +85,45 @@ def vjp(f: Callable[..., Any], *primals: Any, has_aux: bool) -> Any:
 
 
 def jit(f: Callable[..., Any]) -> Callable[..., Any]:
+    """``torch.compile`` of ``f`` (a function of tensors made by ``transforms``)."""
     _compiled.register_for_dynamo()
-    return torch.compile(f)
+    # Dynamo keeps its compilations per code object, at most 8 (recompile_limit): every
+    # function that arraymux compiles shares the code of one wrapper, so each gets a copy of
+    # that code object of its own.
+    own = types.FunctionType(
+        f.__code__.replace(), f.__globals__, f.__name__, f.__defaults__, f.__closure__
+    )
+    own.__kwdefaults__ = f.__kwdefaults__
+    if _GUARD_FILTERS:
+        return torch.compile(own, options={"guard_filter_fn": _keep_guard})
+    return torch.compile(own)
+
+
+# torch.compile checks guards before each call of a compiled function. Those on arraymux's own
+# state (its modules, the engine's device and backend: objects that never change once made),
+# on array-api-compat and on Python's builtins cost time on every call and are left out; the
+# guards on the user's function, its globals and closures, and on the tensors stay.
+_GUARD_FILTERS = hasattr(torch.compiler, "skip_guard_on_globals_unsafe")
+# The wrapper's own locals (see transforms._Engine.native_fun); ``fun``, the user's function,
+# and the arguments are not among them.
+_OWN_LOCALS = frozenset({"device", "backend", "check", "tname", "unwrap_out"})
+_OWN_GLOBALS = ("G['__import_arraymux", "G['__import_array_api_compat", "G['__builtins_dict")
+_ROOT = re.compile(r"(?:L\['(\w+)'\]|(\w+))")
+
+
+def _keep_guard(entries: Any) -> list[bool]:
+    keep = []
+    for entry in entries:
+        name = entry.name
+        if name.startswith("G['"):
+            # A global of the wrapper's own module, or of arraymux, array-api-compat or
+            # builtins; user modules appear as G['__import_<module>'].
+            ours = name.startswith(_OWN_GLOBALS) or not name.startswith("G['__import_")
+        else:
+            m = _ROOT.match(name)
+            ours = m is not None and (m.group(1) or m.group(2)) in _OWN_LOCALS
+        keep.append(not ours)
+    return keep
 
 
 def checkpoint(f: Callable[..., Any], policy: Any) -> Callable[..., Any]:
