@@ -657,6 +657,8 @@ def test_jit_jax_retraces_on_new_structure_and_dtype():
 
 
 @NEEDS_TORCH
+@DYNAMO_TRACES_NEW
+@pytest.mark.filterwarnings("ignore:Dynamo does not know how to trace:UserWarning")
 def test_jit_torch_new_structure_and_kwargs():
     import torch
 
@@ -670,6 +672,8 @@ def test_jit_torch_new_structure_and_kwargs():
 
 
 @NEEDS_TORCH
+@DYNAMO_TRACES_NEW
+@pytest.mark.filterwarnings("ignore:Dynamo does not know how to trace:UserWarning")
 def test_torch_checkpoint_saves_memory_under_grad():
     import torch
     from torch.profiler import ProfilerActivity, profile
