@@ -881,7 +881,10 @@ def jit(fun: Callable[..., Any]) -> Callable[..., Any]:
     JAX arrays use ``jax.jit`` and torch tensors ``torch.compile``; one compiled function is
     kept per device. NumPy and CuPy have no compiler: the function runs as it is. The first
     call on each device traces and compiles; Python scalars and the arrays' shapes are part of
-    what a recompile depends on, as with the engines themselves.
+    what a recompile depends on, as with the engines themselves. On torch, each jitted function
+    has a compilation cache of its own (dynamo's limit of 8 compilations applies per function),
+    and the checks dynamo runs before each call cover the function, what it reads (globals,
+    closures) and the tensors, not arraymux's own internal state, which does not change.
 
     Parameters
     ----------
