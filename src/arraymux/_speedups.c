@@ -129,28 +129,35 @@ result_dtype(entry_t *e, PyObject *t)
 
 /* Call `fn` (one of the cached functions) with `nargs` positional arguments and `kwnames`,
  * and wrap the result on device `d`: its dtype is `t` itself, or with `use_rules` the result
- * rule's for operands of dtype `t`. */
+ * rule's for operands of dtype `t`. `native` is the array operand read from a slot (also in
+ * `args`): it, `d` and `t` are held for the call, since the call may run code (another thread,
+ * a JAX in-place update) that rebinds the slots they were read from. */
 static inline PyObject *
 call_and_wrap(entry_t *e, PyObject *fn, PyObject *d, PyObject *const *args, Py_ssize_t nargs,
               PyObject *kwnames, PyObject *t, int use_rules)
 {
     Py_INCREF(fn); /* the call may refill the cache */
+    Py_INCREF(d);
+    Py_XINCREF(t);
     PyObject *r = PyObject_Vectorcall(fn, args, nargs, kwnames);
     Py_DECREF(fn);
-    if (r == NULL) {
-        return NULL;
+    PyObject *out = NULL;
+    if (r != NULL) {
+        PyObject *out_t;
+        if (!use_rules) {
+            out_t = t == NULL ? Py_None : t;
+        }
+        else if (e->device == d) {
+            out_t = result_dtype(e, t);
+        }
+        else {
+            out_t = Py_None;
+        }
+        out = wrap(r, d, out_t);
     }
-    PyObject *out_t;
-    if (!use_rules) {
-        out_t = t == NULL ? Py_None : t;
-    }
-    else if (e->device == d) {
-        out_t = result_dtype(e, t);
-    }
-    else {
-        out_t = Py_None;
-    }
-    return wrap(r, d, out_t);
+    Py_DECREF(d);
+    Py_XDECREF(t);
+    return out;
 }
 
 /* x._dtype, read from the native array and cached when unknown; NULL if it cannot be read. */
@@ -179,8 +186,12 @@ binary_impl(entry_t *e, PyObject *x1, PyObject *x2)
             && SLOT(x2, off_native) != NULL) {
             PyObject *t = cached_dtype(x1);
             if (t != NULL && t == cached_dtype(x2) && (d == e->device || load(e, d))) {
-                PyObject *args[2] = {SLOT(x1, off_native), SLOT(x2, off_native)};
-                return call_and_wrap(e, e->fn, d, args, 2, NULL, t, 1);
+                PyObject *args[2] = {Py_NewRef(SLOT(x1, off_native)),
+                                     Py_NewRef(SLOT(x2, off_native))};
+                PyObject *out = call_and_wrap(e, e->fn, d, args, 2, NULL, t, 1);
+                Py_DECREF(args[0]);
+                Py_DECREF(args[1]);
+                return out;
             }
         }
     }
@@ -195,7 +206,10 @@ unary_impl(entry_t *e, PyObject *x)
         PyObject *d = SLOT(x, off_device);
         PyObject *native = SLOT(x, off_native);
         if (d != NULL && native != NULL && (d == e->device || load(e, d))) {
-            return call_and_wrap(e, e->fn, d, &native, 1, NULL, SLOT(x, off_dtype), 1);
+            Py_INCREF(native);
+            PyObject *out = call_and_wrap(e, e->fn, d, &native, 1, NULL, SLOT(x, off_dtype), 1);
+            Py_DECREF(native);
+            return out;
         }
     }
     return PyObject_CallOneArg(e->slow, x);
@@ -301,13 +315,14 @@ first_fn(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwna
                     return PyErr_NoMemory();
                 }
             }
-            stack[0] = native;
+            stack[0] = Py_NewRef(native);
             for (Py_ssize_t i = 1; i < total; i++) {
                 stack[i] = args[i];
             }
             PyObject *t = e->keeps_dtype ? SLOT(x, off_dtype) : NULL;
             PyObject *fn = (nargs == 1 && kwnames == NULL) ? e->fn1 : e->fn;
             PyObject *r = call_and_wrap(e, fn, d, stack, nargs, kwnames, t, 0);
+            Py_DECREF(stack[0]);
             if (stack != small) {
                 PyMem_Free(stack);
             }
