@@ -316,15 +316,14 @@ def _install_operators() -> None:
     from . import _compiled, _dispatch
 
     for name, op in (_OPERATORS | _COMPARISONS).items():
-        dunder = f"__{op}__"
-        setattr(Array, dunder, _compiled.operator(dunder, name, _dispatch.binary(name, True)))
+        # The operator form returns NotImplemented for operands it does not know.
+        fn = _compiled.function("binary", name, _dispatch.binary(name, operator=True))
+        setattr(Array, f"__{op}__", _compiled.operator(f"__{op}__", fn))
     for name, op in _OPERATORS.items():
         setattr(Array, f"__r{op}__", _dispatch.reflected(name))
         setattr(Array, f"__i{op}__", _inplace(name))
     for name, op in _UNARY.items():
-        dunder = f"__{op}__"
-        slow = _compiled.python_twin(_dispatch.unary(name))
-        setattr(Array, dunder, _compiled.operator(dunder, name, slow, True))
+        setattr(Array, f"__{op}__", _compiled.operator(f"__{op}__", _dispatch.unary(name), True))
     Array.__hash__ = None  # type: ignore[assignment]
 
 

@@ -89,16 +89,12 @@ def function(kind: str, name: str, slow: Callable[..., Any], keeps_dtype: bool =
     return fn
 
 
-def operator(dunder: str, name: str, slow: Callable[..., Any], unary: bool = False) -> Any:
-    """The method of ``Array`` for the operator ``dunder`` (``"__add__"``), from ``slow``, the
-    Python operator function (it returns ``NotImplemented`` for operands it does not know).
-
-    The method stays a Python function (torch.compile traces operators only through Python
-    methods) and calls the compiled function, whose fallback is ``slow``.
-    """
-    if _ext is None:
-        return slow
-    fn = function("unary" if unary else "binary", name, slow)
+def operator(dunder: str, fn: Callable[..., Any], unary: bool = False) -> Any:
+    """The method of ``Array`` for the operator ``dunder`` (``"__add__"``) that calls ``fn``:
+    ``fn`` itself where it is a Python function (it binds as a method), else a one-line Python
+    method over the builtin (torch.compile traces operators only through Python methods)."""
+    if python_twin(fn) is fn:
+        return fn
     if unary:
 
         def method_unary(self: Any, /) -> Any:
@@ -112,7 +108,7 @@ def operator(dunder: str, name: str, slow: Callable[..., Any], unary: bool = Fal
 
         method = method_binary
     method.__name__ = method.__qualname__ = dunder
-    method.__doc__ = slow.__doc__
+    method.__doc__ = fn.__doc__
     method.__module__ = "arraymux"
     return method
 

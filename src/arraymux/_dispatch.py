@@ -443,7 +443,7 @@ def binary(name: str, operator: bool = False) -> Callable[..., Array]:
         return binary_slow(name, x1, x2, operator)
 
     fn = _finish(fn, name, "binary")
-    return fn if operator else _compiled.function("binary", name, fn)
+    return fn if operator else _compiled.function("binary", name, fn)  # operators: see _array
 
 
 def reflected(name: str) -> Callable[..., Array]:

@@ -174,11 +174,12 @@ def _convert(tree: Any, fn: Callable[[Any], Any], backend: Any) -> Any:
         return {k: _convert(v, fn, backend) for k, v in tree.items()}
     if isinstance(tree, tuple) and hasattr(tree, "_fields"):
         return t(*[_convert(v, fn, backend) for v in tree])
+    # isinstance first: inside torch.compile, a lookup in the type cache would add guards.
     if isinstance(tree, backend.array_classes):
         return fn(tree)
     if isinstance(tree, _SCALARS) or tree is None:
         return tree
-    if backend_of_type(t) is backend:
+    if backend_of_type(t) is backend:  # a class whose module was imported after the backend
         return fn(tree)
     return tree
 
@@ -938,12 +939,7 @@ def jit(fun: Callable[..., Any]) -> Callable[..., Any]:
         if nargs is None:
             nargs = [e.into(a, i) for i, a in enumerate(args)]
             nkwargs = {k: e.into(v, k) for k, v in kwargs.items()}
-        out = e.run(fun, c, *nargs, **nkwargs)
-        if not e.bridged:
-            wrapped = _compiled.wrap_tree(out, e.device)
-            if wrapped is not None:
-                return wrapped
-        return e.out(out)
+        return e.out(e.run(fun, c, *nargs, **nkwargs))
 
     return jit_fun
 
