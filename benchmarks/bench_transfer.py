@@ -3,7 +3,8 @@
 For each ordered pair of devices this machine has and each size, it prints the time of
 ``arraymux.to_device`` (and whether it was zero-copy) beside the naive route, ``np.asarray`` on
 the source then the target's ``asarray``, measured in the same run. Host<->GPU pairs also get
-GB/s, beside torch's own pinned-memory bandwidth measured in the same run. Last, it reads 64
+GB/s, beside torch's own pinned-memory bandwidth measured in the same run; on a GPU machine,
+uploads of a torch:cpu tensor in pinned memory follow. Last, it reads 64
 arrays of 1000 elements per device with one batched ``to_numpy`` and one by one.
 
 Usage::
@@ -223,6 +224,25 @@ def zero_copy_table(times: dict[tuple[str, int], tuple[float, bool]], sizes: lis
         print(f"| {pair:<42} | {fmt_t(a[0]):>10} | {fmt_t(b[0]):>10} | {b[0] / a[0]:>6.2f}x |")
 
 
+def bench_pinned_sources(devices: list[xp.Device], nbytes: int) -> None:
+    """Uploads from a torch:cpu tensor in pinned memory: one DMA, no staging copy."""
+    gpus = [d for d in devices if is_gpu(d) and d.backend in ("torch", "cupy")]
+    bw = torch_pinned_bandwidth(nbytes) if gpus else None
+    if bw is None:
+        return
+    import torch
+
+    print(f"\nuploads of a pinned torch:cpu tensor ({label(nbytes)})")
+    head = f"| {'pair':<42} | {'to_device':>10} | {'GB/s':>18} |"
+    print(head)
+    print("|" + "|".join("-" * (len(c)) for c in head.split("|")[1:-1]) + "|")
+    pinned = torch.from_numpy(source(xp.Device("numpy"), nbytes)).pin_memory()
+    for dst in gpus:
+        t = timeit(lambda d=dst: xp.to_device(pinned, d), dst, 0.2, 10)
+        gbs = f"{nbytes / t / 1e9:.1f} ({100 * nbytes / t / 1e9 / bw[0]:.0f}% of torch)"
+        print(f"| {'torch:cpu (pinned) -> ' + str(dst):<42} | {fmt_t(t):>10} | {gbs:>18} |")
+
+
 def bench_batched(devices: list[xp.Device], quick: bool) -> None:
     print("\nto_numpy of 64 arrays of 1000 float32 elements")
     head = f"| {'device':<30} | {'one by one':>11} | {'batched':>11} | {'speed-up':>8} |"
@@ -271,6 +291,7 @@ def main(argv: list[str] | None = None) -> None:
     ]
     print("devices:", ", ".join(map(str, devices)), "\n")
     bench_pairs(devices, sizes, args.quick)
+    bench_pinned_sources(devices, max(sizes))
     bench_batched(devices, args.quick)
 
 

@@ -791,3 +791,43 @@ def test_gpu_batched_small_reads_mixed_dtypes(gpu: xp.Device) -> None:
     for a, g in zip(arrays, got):
         assert g.dtype == a.dtype and g.shape == a.shape
         np.testing.assert_array_equal(g, a)
+
+
+def _pinned_host_array(n: int) -> np.ndarray | None:
+    """A float64 ndarray of ``n`` elements in page-locked memory, or None without a GPU."""
+    if HAS["torch"]:
+        import torch
+
+        if torch.cuda.is_available():
+            return torch.arange(n, dtype=torch.float64).pin_memory().numpy()
+    if HAS["cupy"]:
+        import cupyx
+
+        a = cupyx.empty_pinned((n,), dtype=np.float64)
+        a[:] = np.arange(n)
+        return a
+    return None
+
+
+@pytest.mark.parametrize("gpu", [d for d in GPU if d.backend in ("torch", "cupy")], ids=str)
+def test_gpu_upload_from_pinned_memory_skips_staging(
+    gpu: xp.Device, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    a = _pinned_host_array(3 * 4099)
+    if a is None:
+        pytest.skip("no page-locked memory without a GPU")
+    monkeypatch.setattr(_transfer, "STAGE_MIN", 1)
+    monkeypatch.setattr(_transfer, "STAGE_CHUNK", 4096)
+
+    def no_staging(*args: object, **kwargs: object) -> None:
+        raise AssertionError("staged a copy of page-locked memory")
+
+    monkeypatch.setattr(_transfer, "staged_copy", no_staging)
+    out = xp.to_device(a, gpu)
+    assert out.device == gpu
+    np.testing.assert_array_equal(xp.to_numpy(out), np.arange(a.size, dtype=np.float64))
+    # A pageable source, or a pinned one that is not C-contiguous, is staged.
+    with pytest.raises(AssertionError, match="staged"):
+        xp.to_device(np.arange(a.size, dtype=np.float64), gpu)
+    with pytest.raises(AssertionError, match="staged"):
+        xp.to_device(a[::2], gpu)
