@@ -29,11 +29,11 @@ def _modules() -> list[str]:
 def test_docstring_examples(name):
     module = importlib.import_module(name)
     with warnings.catch_warnings():
-        # torch.func and inductor import torch.jit.script, which torch itself deprecates.
-        warnings.filterwarnings(
-            "ignore", message=r".*torch\.jit\.script.*", category=DeprecationWarning
-        )
-        warnings.filterwarnings("ignore", message=r".*script_method.*", category=DeprecationWarning)
+        # torch.func and inductor import torch.jit.script, which torch itself deprecates
+        # (DeprecationWarning up to torch 2.13, FutureWarning from 2.14).
+        for category in (DeprecationWarning, FutureWarning):
+            warnings.filterwarnings("ignore", message=r".*torch\.jit\.script.*", category=category)
+            warnings.filterwarnings("ignore", message=r".*script_method.*", category=category)
         result = doctest.testmod(module, optionflags=doctest.NORMALIZE_WHITESPACE, verbose=False)
     assert result.failed == 0, f"{result.failed} docstring example(s) failed in {name}"
     arraymux.set_default_device(None)

@@ -18,10 +18,11 @@ from arraymux.transforms import _Engine
 pytestmark = [
     # torch's own modules use torch.jit.script / script_method when torch.func.jvp (and so
     # hessian) or torch.compile's inductor first loads them, which warns that both are
-    # deprecated.
+    # deprecated (DeprecationWarning up to torch 2.13, FutureWarning from 2.14).
     pytest.mark.filterwarnings(
         "ignore:`torch.jit.script(_method)?` is deprecated:DeprecationWarning"
     ),
+    pytest.mark.filterwarnings("ignore:`torch.jit.script(_method)?` is deprecated:FutureWarning"),
 ]
 
 ENGINE_DEVICES = [
@@ -39,14 +40,6 @@ def _torch_older_than(major: int, minor: int) -> bool:
 
     return tuple(int(p) for p in torch.__version__.split(".")[:2]) < (major, minor)
 
-
-# Before torch 2.13, dynamo cannot trace object.__new__, which makes the arraymux.Array
-# wrappers inside a compiled function: it breaks the graph there (seen with torch 2.11).
-DYNAMO_TRACES_NEW = pytest.mark.xfail(
-    _torch_older_than(2, 13),
-    reason="torch < 2.13: dynamo cannot trace object.__new__ (the Array wrappers)",
-    strict=False,
-)
 
 X = [0.3, -1.2, 2.0]
 
@@ -303,7 +296,6 @@ def mlp_params(device, seed=0):
 
 
 @NEEDS_TORCH
-@DYNAMO_TRACES_NEW
 def test_torch_compile_has_no_graph_break():
     import torch
 
@@ -318,7 +310,6 @@ def test_torch_compile_has_no_graph_break():
 
 
 @NEEDS_TORCH
-@DYNAMO_TRACES_NEW
 @pytest.mark.skipif(not _compiled.ENABLED, reason="built without the C extension")
 def test_torch_compile_traces_the_python_twins():
     import torch
@@ -337,20 +328,68 @@ def test_torch_compile_traces_the_python_twins():
     assert torch.compile(f)(a, b).item() == pytest.approx(f(a, b).item())
 
 
+# Every operator of Array, as f(a: float vector, i: int vector, m: float matrix).
+OPERATOR_CASES = {
+    "+": lambda a, i, m: a + a + 1.0,
+    "radd": lambda a, i, m: 1.0 + a,
+    "-": lambda a, i, m: a - 1.0,
+    "rsub": lambda a, i, m: 1.0 - a,
+    "*": lambda a, i, m: a * a * 2,
+    "/": lambda a, i, m: a / 2.0,
+    "//": lambda a, i, m: a // 2.0,
+    "%": lambda a, i, m: a % 2.0,
+    "**": lambda a, i, m: a**2,
+    "rpow": lambda a, i, m: 2.0**a,
+    "@": lambda a, i, m: m @ m,
+    "&": lambda a, i, m: i & i,
+    "|": lambda a, i, m: i | 1,
+    "^": lambda a, i, m: i ^ i,
+    "<<": lambda a, i, m: i << 1,
+    ">>": lambda a, i, m: i >> 1,
+    "comparisons": lambda a, i, m: (a < 2.0) & (a <= a) & (a > 0.0) & (a >= 1.0),
+    "==/!=": lambda a, i, m: (a == a) | (a != 2.0),
+    "unary -/+": lambda a, i, m: -a + (+a),
+    "~": lambda a, i, m: ~i,
+    "abs": lambda a, i, m: abs(a),
+    "getitem": lambda a, i, m: a[1:],
+}
+# Dynamo sends these operators of a Python class to its methods from torch 2.14 on; before,
+# it breaks the graph there (xp.matmul and xp.bitwise_invert compile on every version).
+TORCH_2_14_OPERATORS = {"@", "~"}
+
+
 @NEEDS_TORCH
-@DYNAMO_TRACES_NEW
-def test_torch_compile_matmul_operator():
+@pytest.mark.parametrize(
+    "op",
+    [
+        pytest.param(
+            op,
+            marks=pytest.mark.xfail(
+                _torch_older_than(2, 14),
+                reason="torch < 2.14: dynamo does not trace this operator of a Python class",
+                strict=True,
+            )
+            if op in TORCH_2_14_OPERATORS
+            else (),
+        )
+        for op in OPERATOR_CASES
+    ],
+)
+def test_torch_compile_operators_have_no_graph_break(op):
     import torch
 
-    e = _Engine("jit", xp.Device("torch:cpu"))
-    f = e.native_fun(lambda a, b: a @ b)
+    def f(a, i, m):
+        out = OPERATOR_CASES[op](xp.asarray(a), xp.asarray(i), xp.asarray(m))
+        return out.native
+
+    args = (torch.arange(1.0, 5.0), torch.arange(1, 5), torch.ones(2, 2))
+    want = f(*args)
     torch._dynamo.reset()
-    explanation = torch._dynamo.explain(f)(torch.ones(2, 2), torch.ones(2, 2))
-    assert explanation.graph_break_count == 0
+    got = torch.compile(f, fullgraph=True, backend="eager")(*args)
+    assert torch.equal(got, want)
 
 
 @NEEDS_TORCH
-@DYNAMO_TRACES_NEW
 def test_jit_torch_compiles():
     import torch
 
@@ -364,7 +403,6 @@ def test_jit_torch_compiles():
 
 
 @NEEDS_TORCH
-@DYNAMO_TRACES_NEW
 def test_jit_torch_compiles_many_functions():
     # Dynamo keeps at most 8 compilations per code object; every function must still compile
     # (not fall back to eager) when more than 8 are jitted.
@@ -532,6 +570,21 @@ def test_closure_over_another_backend():
         xp.grad(lambda x: xp.sum(x * captured))(arr(X, "numpy"))
     with pytest.raises(xp.BackendMismatchError, match="returned an array on jax"):
         xp.vmap(lambda x: other)(arr(X, "torch:cpu"))
+    torch_other = arr(X, "torch:cpu")
+    with pytest.raises(xp.BackendMismatchError, match=r"torch:cpu[\s\S]*jax:cpu[\s\S]*closure"):
+        xp.jit(lambda x: xp.sum(x * torch_other))(other)
+
+
+@NEEDS_JAX
+def test_jit_jax_creates_on_the_arguments_device():
+    # Creation functions without device= inside a jitted function follow its arguments,
+    # while tracing and on the cached calls after it.
+    jf = xp.jit(lambda x: x + xp.ones(x.shape, dtype=x.dtype))
+    x = arr(X, "jax:cpu")
+    for _ in range(2):
+        out = jf(x)
+        assert out.device == x.device
+        close(out, np.asarray(X) + 1)
 
 
 @pytest.mark.parametrize(
@@ -657,8 +710,6 @@ def test_jit_jax_retraces_on_new_structure_and_dtype():
 
 
 @NEEDS_TORCH
-@DYNAMO_TRACES_NEW
-@pytest.mark.filterwarnings("ignore:Dynamo does not know how to trace:UserWarning")
 def test_jit_torch_new_structure_and_kwargs():
     import torch
 
@@ -672,8 +723,8 @@ def test_jit_torch_new_structure_and_kwargs():
 
 
 @NEEDS_TORCH
-@DYNAMO_TRACES_NEW
-@pytest.mark.filterwarnings("ignore:Dynamo does not know how to trace:UserWarning")
+# torch 2.11's profiler warns that it clears events at the end of each cycle.
+@pytest.mark.filterwarnings("ignore:Warning. Profiler clears events:UserWarning")
 def test_torch_checkpoint_saves_memory_under_grad():
     import torch
     from torch.profiler import ProfilerActivity, profile

@@ -16,14 +16,15 @@ from ._function_table import BY_NAME
 from ._result_dtypes import SAME_DTYPE_FIRST
 from ._signatures import signature
 
-_new = object.__new__
 _SCALARS = (bool, int, float, complex)
 
 
 def wrap(native: Any, device: Device, dtype: Any = None) -> Array:
     """Wrap a native array of ``device`` without copying; ``dtype``, when given, must be
     ``native.dtype`` (the hot paths cache it, see :mod:`arraymux._result_dtypes`)."""
-    out = _new(Array)
+    # Written out each time, not through an alias: torch.compile before 2.13 traces
+    # ``object.__new__(cls)`` only in this form.
+    out = object.__new__(Array)
     out._native = native
     out._device = device
     out._dtype = dtype
@@ -410,7 +411,7 @@ def unary(name: str) -> Callable[..., Array]:
     def fn(x: Any, /) -> Array:
         if type(x) is Array:
             d = x._device
-            out = _new(Array)
+            out = object.__new__(Array)
             out._native = d._fns[name](x._native)
             out._device = d
             out._dtype = d._results[name].get(x._dtype)
@@ -435,7 +436,7 @@ def binary(name: str, operator: bool = False) -> Callable[..., Array]:
             if t2 is None:
                 t2 = x2._dtype = x2._native.dtype
             if t is t2 and x2._device is d:
-                out = _new(Array)
+                out = object.__new__(Array)
                 out._native = d._fns[name](x1._native, x2._native)
                 out._device = d
                 out._dtype = d._results[name].get(t)
@@ -547,7 +548,7 @@ def first(name: str) -> Callable[..., Any]:
                 r = d._fns[name](x._native, *args, **kwargs)
             else:
                 return call(name, (x, *args), kwargs)
-            out = _new(Array)
+            out = object.__new__(Array)
             out._native = r
             out._device = d
             out._dtype = x._dtype if keeps_dtype else None
