@@ -21,6 +21,9 @@ vjp = jax.vjp
 jvp = jax.jvp
 vmap = jax.vmap
 jit = jax.jit
+#: ``jax.jit`` runs the Python function only while tracing: the default-device context of a
+#: jitted function is set there, not on every call.
+CONTEXT_IN_TRACE = True
 
 
 def _flatten(x: Array) -> tuple[tuple[Any], Any]:

@@ -84,6 +84,11 @@ def vjp(f: Callable[..., Any], *primals: Any, has_aux: bool) -> Any:
     return res[0], res[1], restore(res[2])
 
 
+#: torch.compile would trace the default-device context (a ContextVar) into each compiled
+#: function: it is set around each call instead.
+CONTEXT_IN_TRACE = False
+
+
 def jit(f: Callable[..., Any]) -> Callable[..., Any]:
     """``torch.compile`` of ``f`` (a function of tensors made by ``transforms``)."""
     _compiled.register_for_dynamo()

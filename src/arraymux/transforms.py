@@ -886,6 +886,9 @@ def jit(fun: Callable[..., Any]) -> Callable[..., Any]:
     has a compilation cache of its own (dynamo's limit of 8 compilations applies per function),
     and the checks dynamo runs before each call cover the function, what it reads (globals,
     closures) and the tensors, not arraymux's own internal state, which does not change.
+    With torch older than 2.14, dynamo does not trace the ``@`` and ``~`` operators of a Python
+    class and breaks the graph there (the code still runs); ``xp.matmul(a, b)`` and
+    ``xp.bitwise_invert(a)`` compile on every version.
 
     Parameters
     ----------
@@ -910,7 +913,22 @@ def jit(fun: Callable[..., Any]) -> Callable[..., Any]:
     Array([1., 1.], dtype=float64, device='numpy:cpu')
     """
     _check_fun("jit", fun)
-    compiled: dict[_Engine, Callable[..., Any]] = {}
+    # Per device of the arguments: its engine and the compiled function, which sets the default
+    # device itself where the engine runs it in Python only while tracing (JAX), or None.
+    compiled: dict[Device, tuple[_Engine, Callable[..., Any], bool] | None] = {}
+
+    def compile_for(user: Device) -> tuple[_Engine, Callable[..., Any], bool] | None:
+        if user._name in ("numpy", "cupy"):
+            entry = None
+        else:
+            e = _Engine.get("jit", user)
+            nf = e.native_fun(fun)
+            if e.mod.CONTEXT_IN_TRACE:
+                entry = (e, e.mod.jit(functools.partial(e.run, fun, nf)), True)
+            else:
+                entry = (e, e.mod.jit(nf), False)
+        compiled[user] = entry
+        return entry
 
     @functools.wraps(fun)
     def jit_fun(*args: Any, **kwargs: Any) -> Any:
@@ -930,15 +948,18 @@ def jit(fun: Callable[..., Any]) -> Callable[..., Any]:
             except _Slow:
                 user = _Engine.device_of("jit", *enumerate(args), *kwargs.items())
                 nargs = None
-        if user._name in ("numpy", "cupy"):
+        try:
+            entry = compiled[user]
+        except KeyError:
+            entry = compile_for(user)
+        if entry is None:
             return fun(*args, **kwargs)
-        e = _Engine.get("jit", user)
-        c = compiled.get(e)
-        if c is None:
-            c = compiled[e] = e.mod.jit(e.native_fun(fun))
+        e, c, sets_default = entry
         if nargs is None:
             nargs = [e.into(a, i) for i, a in enumerate(args)]
             nkwargs = {k: e.into(v, k) for k, v in kwargs.items()}
+        if sets_default:
+            return e.out(c(*nargs, **nkwargs))
         return e.out(e.run(fun, c, *nargs, **nkwargs))
 
     return jit_fun
