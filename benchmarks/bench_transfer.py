@@ -10,6 +10,7 @@ arrays of 1000 elements per device with one batched ``to_numpy`` and one by one.
 Usage::
 
     python benchmarks/bench_transfer.py [--quick] [--sizes 1KiB,1MiB,64MiB,256MiB]
+                                        [--devices numpy,torch:cuda:0,cupy:0]
 """
 
 from __future__ import annotations
@@ -273,6 +274,9 @@ def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--quick", action="store_true", help="fewer repeats, sizes up to 64MiB")
     p.add_argument("--sizes", help="comma-separated sizes, e.g. 1KiB,1MiB,64MiB,256MiB")
+    p.add_argument(
+        "--devices", help="comma-separated devices, e.g. numpy,torch:cuda:0 (default: all)"
+    )
     args = p.parse_args(argv)
     if args.sizes:
         sizes = [parse_size(s) for s in args.sizes.split(",")]
@@ -286,9 +290,14 @@ def main(argv: list[str] | None = None) -> None:
         jax.config.update("jax_enable_x64", True)
     except ImportError:
         pass
-    devices = [
-        d for d in xp.devices() if not (d.backend == "array_api_strict" and d.place != "CPU_DEVICE")
-    ]
+    if args.devices:
+        devices = [xp.Device(name) for name in args.devices.split(",")]
+    else:
+        devices = [
+            d
+            for d in xp.devices()
+            if not (d.backend == "array_api_strict" and d.place != "CPU_DEVICE")
+        ]
     print("devices:", ", ".join(map(str, devices)), "\n")
     bench_pairs(devices, sizes, args.quick)
     bench_pinned_sources(devices, max(sizes))
