@@ -575,6 +575,41 @@ def test_closure_over_another_backend():
         xp.jit(lambda x: xp.sum(x * torch_other))(other)
 
 
+@pytest.mark.parametrize("device", ENGINE_DEVICES)
+def test_creation_inside_a_transform_follows_it(device):
+    seen = []
+
+    def f(x):
+        seen.append(xp.get_default_device())
+        with xp.default_device("numpy"):  # a block inside the function wins
+            seen.append(xp.zeros(1).device)
+        seen.append(xp.get_default_device())
+        return xp.sum(x * xp.ones(3) + xp.asarray([0.0, 1.0, 2.0]))
+
+    x = arr(X, device)
+    close(xp.grad(f)(x), np.ones(3))
+    engine = xp.Device("torch:cpu") if device == "numpy" else x.device
+    assert seen == [engine, xp.Device("numpy"), engine]
+    assert xp.get_default_device() == xp.Device("numpy")
+
+
+@NEEDS_TORCH
+def test_jit_torch_creation_functions_compile_without_graph_break():
+    import torch
+    from torch._dynamo.utils import counters
+
+    torch._dynamo.reset()
+    counters.clear()
+    jf = xp.jit(lambda a: a + xp.ones(3) + xp.asarray([1.0, 2.0, 3.0]))
+    x = arr(X, "torch:cpu")
+    for _ in range(3):
+        out = jf(x)
+    assert out.device == x.device
+    close(out, np.asarray(X) + np.array([2.0, 3.0, 4.0]))
+    assert not counters["graph_break"], dict(counters["graph_break"])
+    assert counters["stats"]["unique_graphs"] == 1
+
+
 @NEEDS_JAX
 def test_jit_jax_creates_on_the_arguments_device():
     # Creation functions without device= inside a jitted function follow its arguments,

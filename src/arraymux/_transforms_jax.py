@@ -21,8 +21,8 @@ vjp = jax.vjp
 jvp = jax.jvp
 vmap = jax.vmap
 jit = jax.jit
-#: ``jax.jit`` runs the Python function only while tracing: the default-device context of a
-#: jitted function is set there, not on every call.
+#: ``jax.jit`` runs the Python function only while tracing: the transform's device (the
+#: default for creation functions) is set there, not around every call.
 CONTEXT_IN_TRACE = True
 
 

@@ -84,8 +84,8 @@ def vjp(f: Callable[..., Any], *primals: Any, has_aux: bool) -> Any:
     return res[0], res[1], restore(res[2])
 
 
-#: torch.compile would trace the default-device context (a ContextVar) into each compiled
-#: function: it is set around each call instead.
+#: Traced by torch.compile, setting the transform's device would become a side effect that
+#: every compiled call replays: it is set around each call instead.
 CONTEXT_IN_TRACE = False
 
 

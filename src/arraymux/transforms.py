@@ -33,7 +33,7 @@ from typing import Any
 from . import _compiled
 from ._array import Array
 from ._backends import backend_of_type, specs
-from ._devices import _DEFAULT, Device, get_default_device
+from ._devices import _TRANSFORM, Device, get_default_device
 from ._dispatch import _SCALARS, operand, wrap
 from ._errors import (
     BackendMismatchError,
@@ -427,7 +427,8 @@ class _Engine:
     ) -> Any:
         """``call(*args, **kwargs)`` with the engine's device as default; explain backend
         clashes."""
-        token = _DEFAULT.set(self.device)
+        transform = _TRANSFORM
+        outer, transform.device = transform.device, self.device
         try:
             return call(*args, **kwargs)
         except BackendMismatchError as e:
@@ -445,7 +446,7 @@ class _Engine:
             err._explained = True  # type: ignore[attr-defined]
             raise err from e
         finally:
-            _DEFAULT.reset(token)
+            transform.device = outer
 
 
 def _argnums(tname: str, argnums: int | Sequence[int]) -> tuple[int, ...]:
@@ -913,8 +914,9 @@ def jit(fun: Callable[..., Any]) -> Callable[..., Any]:
     Array([1., 1.], dtype=float64, device='numpy:cpu')
     """
     _check_fun("jit", fun)
-    # Per device of the arguments: its engine and the compiled function, which sets the default
-    # device itself where the engine runs it in Python only while tracing (JAX), or None.
+    # Per device of the arguments: its engine and the compiled function, which sets the
+    # transform's device itself where the engine runs it in Python only while tracing (JAX),
+    # or None.
     compiled: dict[Device, tuple[_Engine, Callable[..., Any], bool] | None] = {}
 
     def compile_for(user: Device) -> tuple[_Engine, Callable[..., Any], bool] | None:
