@@ -47,27 +47,34 @@ def loss(p: Any, x: Any, y: Any) -> Any:
 
 def paired(
     native: Callable[[], Any], ours: Callable[[], Any], sync: Callable[[Any], Any], budget: float
-) -> tuple[float, float]:
-    """Seconds per call of ``native`` and ``ours``: the minimum over rounds that alternate one
-    short batch of each, so that both sides see the same machine state (a shared CPU drifts by
-    10-30 % over a few seconds, far more than the differences measured here)."""
+) -> tuple[float, float, tuple[float, float, float]]:
+    """``(native, ours, spread)``: seconds per call of ``native`` and ``ours``, the minimum over
+    rounds that alternate one short batch of each, so that both sides see the same machine
+    state (a shared CPU drifts by 10-30 % over a few seconds, far more than the differences
+    measured here); ``spread``: the quartiles (25 %, 50 %, 75 %) over the rounds of the ratio
+    of each arraymux batch to the native batch beside it."""
     for fn in (native, ours):
         sync(fn())  # warm up (and compile)
         sync(fn())
     t0 = time.perf_counter()
     sync(native())
     once = max(time.perf_counter() - t0, 1e-7)
-    rounds = 15
+    rounds = 21
     n = max(1, int(budget / (2 * rounds) / once))
     best = [float("inf"), float("inf")]
+    ratios = []
     for _ in range(rounds):
+        took = []
         for k, fn in enumerate((native, ours)):
             t0 = time.perf_counter()
             for _ in range(n):
                 out = fn()
             sync(out)
-            best[k] = min(best[k], (time.perf_counter() - t0) / n)
-    return best[0], best[1]
+            took.append((time.perf_counter() - t0) / n)
+            best[k] = min(best[k], took[-1])
+        ratios.append(took[1] / took[0])
+    q1, med, q3 = np.quantile(ratios, [0.25, 0.5, 0.75])
+    return best[0], best[1], (float(q1), float(med), float(q3))
 
 
 def fmt(seconds: float) -> str:
@@ -113,15 +120,13 @@ def torch_rows(device: str, budget: float, quick: bool) -> list[tuple[Any, ...]]
             ca = xp.jit(loss)
             cases.append(("jit (forward)", lambda: cn(tp, tx, ty), lambda: ca(ap, ax, ay)))
         for name, native, ours in cases:
-            tn, ta = paired(native, ours, sync, budget)
-            rows.append(
-                (device, size, name, "torch.func / torch.compile", fmt(tn), fmt(ta), tn, ta)
-            )
+            tn, ta, spread = paired(native, ours, sync, budget)
+            rows.append((device, size, name, "torch.func / torch.compile", tn, ta, spread))
         if place == "cpu":  # NumPy arrays, differentiated by torch through DLPack
             npp = {k: xp.asarray(v) for k, v in p.items()}
             nx, ny = xp.asarray(x), xp.asarray(y)
-            tn, ta = paired(lambda: gn(tp, tx, ty), lambda: ga(npp, nx, ny), sync, budget)
-            rows.append(("numpy", size, "grad", "torch.func on tensors", fmt(tn), fmt(ta), tn, ta))
+            tn, ta, spread = paired(lambda: gn(tp, tx, ty), lambda: ga(npp, nx, ny), sync, budget)
+            rows.append(("numpy", size, "grad", "torch.func on tensors", tn, ta, spread))
         return rows
 
     for size in SIZES:
@@ -163,8 +168,8 @@ def jax_rows(device: str, budget: float) -> list[tuple[Any, ...]]:
             ("jit (grad)", lambda: jit_native(jp, jx, jy), lambda: jit_ours(ap, ax, ay)),
         ]
         for name, native, ours in cases:
-            tn, ta = paired(native, ours, sync, budget)
-            rows.append((device, size, name, "jax", fmt(tn), fmt(ta), tn, ta))
+            tn, ta, spread = paired(native, ours, sync, budget)
+            rows.append((device, size, name, "jax", tn, ta, spread))
         return rows
 
     for size in SIZES:
@@ -312,10 +317,17 @@ def main() -> None:
 
     sizes = ", ".join(f"{k} = {n_params(k)} parameters" for k in SIZES)
     print(f"## Transforms vs the engines used directly (batch {BATCH}; {sizes})\n")
-    print("| arrays | size | transform | native | native time | arraymux | ratio |")
-    print("|---|---|---|---|---|---|---|")
-    for device, size, name, engine, tn, ta, sn, sa in rows:
-        print(f"| {device} | {size} | {name} | {engine} | {tn} | {ta} | {sa / sn:.2f} |")
+    print(
+        "Times: the best round of each side. Ratio: arraymux / native over rounds that alternate "
+        "the two, median [quartiles]; the quartiles show how much the machine moved.\n"
+    )
+    print("| arrays | size | transform | native | native time | arraymux | ratio of best | ratio |")
+    print("|---|---|---|---|---|---|---|---|")
+    for device, size, name, engine, tn, ta, (q1, med, q3) in rows:
+        print(
+            f"| {device} | {size} | {name} | {engine} | {fmt(tn)} | {fmt(ta)} | {ta / tn:.2f} "
+            f"| {med:.2f} [{q1:.2f}-{q3:.2f}] |"
+        )
     print(
         f"\n## checkpoint: memory kept for the backward pass ({DEPTH} layers of {WIDTH}x{WIDTH}, segments of {SEGMENT})\n"
     )
