@@ -86,7 +86,7 @@ def vjp(f: Callable[..., Any], *primals: Any, has_aux: bool) -> Any:
 
 #: Traced by torch.compile, setting the transform's device would become a side effect that
 #: every compiled call replays: it is set around each call instead.
-CONTEXT_IN_TRACE = False
+SETS_DEVICE_IN_TRACE = False
 
 
 def jit(f: Callable[..., Any]) -> Callable[..., Any]:

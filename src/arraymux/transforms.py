@@ -925,7 +925,7 @@ def jit(fun: Callable[..., Any]) -> Callable[..., Any]:
         else:
             e = _Engine.get("jit", user)
             nf = e.native_fun(fun)
-            if e.mod.CONTEXT_IN_TRACE:
+            if e.mod.SETS_DEVICE_IN_TRACE:
                 entry = (e, e.mod.jit(functools.partial(e.run, fun, nf)), True)
             else:
                 entry = (e, e.mod.jit(nf), False)

@@ -135,7 +135,8 @@ def _is_pinned(ptr: int) -> bool:
 def upload(a: Any, place: str) -> Any:
     """A new CuPy array holding ``a`` (a host ndarray in native byte order, any layout).
 
-    A C-contiguous ``a`` in page-locked memory is copied with one DMA. Otherwise pipelined through the device's ring of pinned buffers (``arraymux._transfer.staged_copy``),
+    A C-contiguous ``a`` in page-locked memory is copied with one DMA. Otherwise the copy is
+    pipelined through the device's ring of pinned buffers (``arraymux._transfer.staged_copy``),
     asynchronous copies on the ring's stream, one synchronisation at the end."""
     from .._transfer import STAGE_CHUNK, fill_pool, stage_pieces, staged_copy, staging_ring
 
