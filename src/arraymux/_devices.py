@@ -242,7 +242,9 @@ class _TransformDevice(threading.local):
     setting any context variable costs each call of a torch.compile'd function about 3 us,
     while torch.compile traces (and guards) a thread-local's attribute."""
 
-    device: Device | None = None
+    def __init__(self) -> None:
+        # Set per thread (not a class attribute, which torch.compile 2.11 reads instead).
+        self.device: Device | None = None
 
 
 _TRANSFORM = _TransformDevice()
