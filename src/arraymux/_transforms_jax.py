@@ -21,9 +21,6 @@ vjp = jax.vjp
 jvp = jax.jvp
 vmap = jax.vmap
 jit = jax.jit
-#: ``jax.jit`` runs the Python function only while tracing: the transform's device (the
-#: default for creation functions) is set there, not around every call.
-SETS_DEVICE_IN_TRACE = True
 
 
 def _flatten(x: Array) -> tuple[tuple[Any], Any]:

@@ -84,11 +84,6 @@ def vjp(f: Callable[..., Any], *primals: Any, has_aux: bool) -> Any:
     return res[0], res[1], restore(res[2])
 
 
-#: Traced by torch.compile, setting the transform's device would become a side effect that
-#: every compiled call replays: it is set around each call instead.
-SETS_DEVICE_IN_TRACE = False
-
-
 def jit(f: Callable[..., Any]) -> Callable[..., Any]:
     """``torch.compile`` of ``f`` (a function of tensors made by ``transforms``)."""
     _compiled.register_for_dynamo()

@@ -914,21 +914,15 @@ def jit(fun: Callable[..., Any]) -> Callable[..., Any]:
     Array([1., 1.], dtype=float64, device='numpy:cpu')
     """
     _check_fun("jit", fun)
-    # Per device of the arguments: its engine and the compiled function, which sets the
-    # transform's device itself where the engine runs it in Python only while tracing (JAX),
-    # or None.
-    compiled: dict[Device, tuple[_Engine, Callable[..., Any], bool] | None] = {}
+    # Per device of the arguments: its engine and compiled function, or None (run as is).
+    compiled: dict[Device, tuple[_Engine, Callable[..., Any]] | None] = {}
 
-    def compile_for(user: Device) -> tuple[_Engine, Callable[..., Any], bool] | None:
+    def compile_for(user: Device) -> tuple[_Engine, Callable[..., Any]] | None:
         if user._name in ("numpy", "cupy"):
             entry = None
         else:
             e = _Engine.get("jit", user)
-            nf = e.native_fun(fun)
-            if e.mod.SETS_DEVICE_IN_TRACE:
-                entry = (e, e.mod.jit(functools.partial(e.run, fun, nf)), True)
-            else:
-                entry = (e, e.mod.jit(nf), False)
+            entry = (e, e.mod.jit(e.native_fun(fun)))
         compiled[user] = entry
         return entry
 
@@ -956,12 +950,10 @@ def jit(fun: Callable[..., Any]) -> Callable[..., Any]:
             entry = compile_for(user)
         if entry is None:
             return fun(*args, **kwargs)
-        e, c, sets_default = entry
+        e, c = entry
         if nargs is None:
             nargs = [e.into(a, i) for i, a in enumerate(args)]
             nkwargs = {k: e.into(v, k) for k, v in kwargs.items()}
-        if sets_default:
-            return e.out(c(*nargs, **nkwargs))
         return e.out(e.run(fun, c, *nargs, **nkwargs))
 
     return jit_fun
