@@ -234,6 +234,24 @@ def test_natives_unwraps_trees_of_one_device():
 
 
 @needs_ext
+def test_device_of_agrees_with_natives():
+    a = xp.asarray([1.0, 2.0])
+    b = xp.asarray([3.0])
+    trees = [((a, {"w": b, "n": 3}, [1.5, None, True]), {"k": a}), (a, np.ones(2)), (a, "text")]
+    trees += [(1, 2.0), ((), {}), {"x": [b]}]
+    others = [d for d in _devices() if d != a.device]
+    if others:
+        trees.append((a, xp.asarray([1.0], device=others[0])))
+    deep: object = a
+    for _ in range(200):
+        deep = [deep]
+    trees.append(deep)
+    for tree in trees:
+        got = _compiled.natives(tree)
+        assert _compiled.device_of(tree) is (None if got is None else got[1])
+
+
+@needs_ext
 def test_wrap_tree_wraps_the_backends_arrays(device):
     x = xp.asarray([1.0, 2.0], device=device)
     n = x.native

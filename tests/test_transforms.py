@@ -307,6 +307,11 @@ def test_torch_compile_has_no_graph_break():
     explanation = torch._dynamo.explain(f)(*native)
     assert explanation.graph_break_count == 0, explanation.break_reasons
     assert explanation.graph_count == 1
+    # xp.jit compiles the function itself, called with the Arrays.
+    torch._dynamo.reset()
+    explanation = torch._dynamo.explain(mlp_loss)(params, x, y)
+    assert explanation.graph_break_count == 0, explanation.break_reasons
+    assert explanation.graph_count == 1
 
 
 @NEEDS_TORCH
@@ -757,6 +762,77 @@ def test_jit_torch_new_structure_and_kwargs():
     out = jf({"a": x, "b": x[:2]}, scale=3.0)
     assert out["b"].device == x.device
     close(out["b"], 3 * XA[:2])
+
+
+_JIT_SCALE = 2.0  # a module global that a jitted function reads
+
+
+@NEEDS_TORCH
+def test_jit_torch_traces_through_the_arrays():
+    # torch.compile takes the Arrays themselves: new Arrays of the same dtype and shape reuse
+    # the graph (their own state, such as a cached dtype, is not guarded), while a new dtype
+    # or device still compiles anew and gives the right result.
+    import torch
+    from torch._dynamo.utils import counters
+
+    torch._dynamo.reset()
+    counters.clear()
+    jf = xp.jit(lambda a, b: xp.sum(a * b, axis=0))
+    for k in range(4):
+        a = arr(np.full((2, 3), k), "torch:cpu")
+        if k == 3:
+            assert a.dtype == xp.float32  # read (and cached) before the call: no recompile
+        out = jf(a, a)
+        assert type(out) is xp.Array and out.device == a.device and out.dtype == xp.float32
+        close(out, np.full(3, 2.0 * k * k))
+    if hasattr(torch.compiler, "skip_guard_on_globals_unsafe"):
+        assert counters["stats"]["unique_graphs"] == 1
+    a64 = xp.asarray(np.ones((2, 3)), device="torch:cpu")
+    out = jf(a64, a64)
+    assert out.dtype == xp.float64
+    close(out, np.full(3, 2.0))
+    close(xp.jit(xp.sin)(a64), np.sin(np.ones((2, 3))))  # a builtin, not a Python function
+    # Native tensors are taken as Arrays of their device; another backend gets its own engine.
+    out = jf(torch.ones(2, 3), torch.ones(2, 3))
+    assert type(out) is xp.Array and out.device == xp.Device("torch:cpu")
+    if importlib.util.find_spec("jax") is not None:
+        close(jf(arr(np.ones((2, 3)), "jax:cpu"), arr(np.ones((2, 3)), "jax:cpu")), np.full(3, 2))
+    close(jf(a64, a64), np.full(3, 2.0))
+
+
+@NEEDS_TORCH
+def test_jit_torch_guards_what_the_function_reads():
+    # The guards dropped are those on the Arrays' internals; a global or an attribute of the
+    # user's own that happens to be called _dtype or _device is still checked on each call.
+    global _JIT_SCALE
+
+    class Box:
+        _dtype = 2.0
+        _device = 1.0
+
+    box = Box()
+    jf = xp.jit(lambda a: a * _JIT_SCALE + box._dtype * box._device)
+    x = arr(X, "torch:cpu")
+    close(jf(x), np.asarray(X) * 2 + 2)
+    try:
+        _JIT_SCALE = 3.0
+        close(jf(x), np.asarray(X) * 3 + 2)
+    finally:
+        _JIT_SCALE = 2.0
+    box._dtype = 5.0
+    close(jf(x), np.asarray(X) * 2 + 5)
+    box._device = 0.0
+    close(jf(x), np.asarray(X) * 2)
+
+
+@NEEDS_JAX
+@NEEDS_TORCH
+def test_jit_torch_explains_a_closure_on_every_call():
+    other = arr(X, "jax:cpu")
+    jf = xp.jit(lambda x: xp.sum(x * other))
+    for _ in range(2):  # the first call compiles, the second takes the steady-state path
+        with pytest.raises(xp.BackendMismatchError, match=r"jax:cpu[\s\S]*torch:cpu[\s\S]*closure"):
+            jf(arr(X, "torch:cpu"))
 
 
 @NEEDS_TORCH

@@ -25,6 +25,7 @@ __all__ = [
     "ENABLED",
     "function",
     "natives",
+    "device_of",
     "wrap_tree",
     "operator",
     "python_twin",
@@ -62,7 +63,7 @@ def _python_path(*args: Any) -> None:
 
 
 if _ext is not None:
-    for _fn in (_ext.natives, _ext.wrap_tree):
+    for _fn in (_ext.natives, _ext.device_of, _ext.wrap_tree):
         _TWINS[id(_fn)] = (_fn, _python_path)
 
 
@@ -118,6 +119,13 @@ def natives(tree: Any) -> tuple[Any, Any] | None:
     of Arrays of one device and Python scalars; None for anything else (or without the
     extension): the caller then takes its Python path."""
     return _ext.natives(tree) if _ext is not None else None  # type: ignore[no-any-return]
+
+
+def device_of(tree: Any) -> Any:
+    """The one device of the Arrays of a tree of tuples, lists and dicts of Arrays and Python
+    scalars (what :func:`natives` accepts), without unwrapping anything; None for anything
+    else, for a tree without Arrays, or without the extension."""
+    return _ext.device_of(tree) if _ext is not None else None
 
 
 def wrap_tree(tree: Any, device: Any) -> Any:

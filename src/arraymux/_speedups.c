@@ -403,7 +403,7 @@ make_function(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 /* ---- pytrees: the arguments and results of the transforms ----
  *
  * natives(tree) unwraps the Arrays of a tree of tuples, lists and dicts (Python scalars and
- * None pass through) and checks that they share one device; wrap_tree(tree, device, backend,
+ * None pass through) and checks that they share one device; device_of(tree) only checks; wrap_tree(tree, device, backend,
  * type_cache) wraps the leaves whose type the cache maps to `backend`. Anything else (native arrays, named tuples, other
  * objects, very deep trees) makes them return None: the Python functions handle it. */
 
@@ -516,6 +516,60 @@ natives(PyObject *module, PyObject *tree)
     return out;
 }
 
+/* 1: the tree's Arrays share *dev (set at the first); 0: something else is in it. */
+static int
+walk_devices(PyObject *tree, PyObject **dev, int depth)
+{
+    PyTypeObject *t = Py_TYPE(tree);
+    if (t == array_type) {
+        PyObject *d = SLOT(tree, off_device);
+        if (d == NULL || (*dev != NULL && d != *dev)) {
+            return 0;
+        }
+        *dev = d;
+        return 1;
+    }
+    if (passes_through(tree)) {
+        return 1;
+    }
+    if (depth > MAX_DEPTH) {
+        return 0;
+    }
+    if (t == &PyTuple_Type || t == &PyList_Type) {
+        Py_ssize_t n = Py_SIZE(tree);
+        for (Py_ssize_t i = 0; i < n; i++) {
+            PyObject *item = t == &PyTuple_Type ? PyTuple_GET_ITEM(tree, i)
+                                                : PyList_GET_ITEM(tree, i);
+            if (!walk_devices(item, dev, depth + 1)) {
+                return 0;
+            }
+        }
+        return 1;
+    }
+    if (t == &PyDict_Type) {
+        Py_ssize_t pos = 0;
+        PyObject *k, *v;
+        while (PyDict_Next(tree, &pos, &k, &v)) {
+            if (!walk_devices(v, dev, depth + 1)) {
+                return 0;
+            }
+        }
+        return 1;
+    }
+    return 0;
+}
+
+static PyObject *
+device_of(PyObject *module, PyObject *tree)
+{
+    /* device_of(tree) -> the one device of the tree's Arrays, or None */
+    PyObject *dev = NULL;
+    if (array_type == NULL || !walk_devices(tree, &dev, 0) || dev == NULL) {
+        Py_RETURN_NONE;
+    }
+    return Py_NewRef(dev);
+}
+
 typedef struct {
     PyObject *device, *backend, *types; /* types: arraymux._backends._TYPE_CACHE */
 } wrap_state;
@@ -583,6 +637,9 @@ static PyMethodDef methods[] = {
      "runs the fast path of `name` and hands every other call to `slow`."},
     {"natives", (PyCFunction)natives, METH_O,
      "natives(tree) -> (tree with its Arrays unwrapped, their one device), or None."},
+    {"device_of", (PyCFunction)device_of, METH_O,
+     "device_of(tree) -> the one device of the tree's Arrays, or None (as natives, without "
+     "building anything)."},
     {"wrap_tree", (PyCFunction)(void (*)(void))wrap_tree, METH_FASTCALL,
      "wrap_tree(tree, device, backend, type_cache) -> tree with the backend's arrays wrapped, "
      "or None."},

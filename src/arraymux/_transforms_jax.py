@@ -21,6 +21,8 @@ vjp = jax.vjp
 jvp = jax.jvp
 vmap = jax.vmap
 jit = jax.jit
+# jax.jit is given the function of natives (transforms.jit unwraps and wraps around it).
+JIT_TAKES_ARRAYS = False
 
 
 def _flatten(x: Array) -> tuple[tuple[Any], Any]:

@@ -26,6 +26,9 @@ hessian = tf.hessian
 jvp = tf.jvp
 vmap = tf.vmap
 
+# torch.compile traces the user's function through its Array arguments (see jit).
+JIT_TAKES_ARRAYS = True
+
 CHECKPOINT_POLICIES = ("nothing_saveable", "everything_saveable")
 
 
@@ -84,46 +87,66 @@ def vjp(f: Callable[..., Any], *primals: Any, has_aux: bool) -> Any:
     return res[0], res[1], restore(res[2])
 
 
-def jit(f: Callable[..., Any]) -> Callable[..., Any]:
-    """``torch.compile`` of ``f`` (a function of tensors made by ``transforms``)."""
+def jit(fun: Callable[..., Any]) -> Callable[..., Any]:
+    """``torch.compile`` of the user's ``fun``, called with :class:`arraymux.Array` arguments.
+
+    Dynamo traces through the Arrays (their tensors become the graph's inputs) and rebuilds
+    the Arrays the function returns, so a steady-state call does no unwrapping or wrapping
+    of its own.
+    """
     _compiled.register_for_dynamo()
-    # Dynamo keeps its compilations per code object, at most 8 (recompile_limit): every
-    # function that arraymux compiles shares the code of one wrapper, so each gets a copy of
-    # that code object of its own.
-    own = types.FunctionType(
-        f.__code__.replace(), f.__globals__, f.__name__, f.__defaults__, f.__closure__
-    )
-    own.__kwdefaults__ = f.__kwdefaults__
+    # Dynamo keeps its compilations per code object, at most 8 (recompile_limit): lambdas
+    # made in a loop share theirs, so each compiled function gets a copy of its own.
+    if isinstance(fun, types.FunctionType):
+        own = types.FunctionType(
+            fun.__code__.replace(), fun.__globals__, fun.__name__, fun.__defaults__, fun.__closure__
+        )
+        own.__kwdefaults__ = fun.__kwdefaults__
+        own.__qualname__ = fun.__qualname__
+    else:  # builtins, partials, callable objects
+
+        def call(*args: Any, **kwargs: Any) -> Any:
+            return fun(*args, **kwargs)
+
+        own = types.FunctionType(
+            call.__code__.replace(), call.__globals__, "call", None, call.__closure__
+        )
     if _GUARD_FILTERS:
         return torch.compile(own, options={"guard_filter_fn": _keep_guard})
     return torch.compile(own)
 
 
 # torch.compile checks guards before each call of a compiled function. Those on arraymux's own
-# state (its modules, the engine's device and backend: objects that never change once made),
-# on array-api-compat and on Python's builtins cost time on every call and are left out; the
-# guards on the user's function, its globals and closures, and on the tensors stay.
+# state cost time on every call and are left out: the internals of the Arrays passed in (their
+# device, which the guards on their tensors already pin, and their cached dtype, which is the
+# tensor's), and arraymux's, array-api-compat's and Python's builtin modules. The guards on the
+# user's function, its globals and closures, on the Arrays' type and on the tensors stay.
 _GUARD_FILTERS = hasattr(torch.compiler, "skip_guard_on_globals_unsafe")
-# The wrapper's own locals (see transforms._Engine.native_fun); ``fun``, the user's function,
-# and the arguments are not among them.
-_OWN_LOCALS = frozenset({"device", "backend", "check", "tname", "unwrap_out"})
 _OWN_GLOBALS = ("G['__import_arraymux", "G['__import_array_api_compat", "G['__builtins_dict")
-_ROOT = re.compile(r"(?:L\['(\w+)'\]|(\w+))")
 
 
 def _keep_guard(entries: Any) -> list[bool]:
-    keep = []
-    for entry in entries:
-        name = entry.name
-        if name.startswith("G['"):
-            # A global of the wrapper's own module, or of arraymux, array-api-compat or
-            # builtins; user modules appear as G['__import_<module>'].
-            ours = name.startswith(_OWN_GLOBALS) or not name.startswith("G['__import_")
-        else:
-            m = _ROOT.match(name)
-            ours = m is not None and (m.group(1) or m.group(2)) in _OWN_LOCALS
-        keep.append(not ours)
-    return keep
+    from ._array import Array
+
+    arrays = {e.name for e in entries if e.has_value and type(e.value) is Array}
+    # An Array's ._device or ._dtype, wherever it appears in a guard's source (which can be
+    # nested, as in type(x._device._backend)), but not an attribute of that name elsewhere.
+    internals = (
+        re.compile(
+            r"(?<![\w.])(?:"
+            + "|".join(map(re.escape, sorted(arrays)))
+            + r")\._(?:device|dtype)(?!\w)"
+        )
+        if arrays
+        else None
+    )
+    return [
+        not (
+            e.name.startswith(_OWN_GLOBALS)
+            or (internals is not None and internals.search(e.name) is not None)
+        )
+        for e in entries
+    ]
 
 
 def checkpoint(f: Callable[..., Any], policy: Any) -> Callable[..., Any]:
