@@ -801,6 +801,24 @@ def test_jit_torch_traces_through_the_arrays():
 
 
 @NEEDS_TORCH
+def test_jit_of_grad_on_torch_compiles_whole():
+    import torch
+    from torch._dynamo.utils import counters
+
+    torch._dynamo.reset()
+    counters.clear()
+    params, x, y = mlp_params("torch:cpu")
+    jg = xp.jit(xp.grad(mlp_loss))
+    want = xp.grad(mlp_loss)(params, x, y)
+    for _ in range(3):
+        got = jg(params, x, y)
+        assert set(got) == set(params) and all(got[k].device == x.device for k in got)
+        for k in want:
+            close(got[k], want[k])
+    assert not counters["graph_break"], dict(counters["graph_break"])
+
+
+@NEEDS_TORCH
 def test_jit_torch_guards_what_the_function_reads():
     # The guards dropped are those on the Arrays' internals; a global or an attribute of the
     # user's own that happens to be called _dtype or _device is still checked on each call.

@@ -119,14 +119,17 @@ def jit(fun: Callable[..., Any]) -> Callable[..., Any]:
 # torch.compile checks guards before each call of a compiled function. Those on arraymux's own
 # state cost time on every call and are left out: the internals of the Arrays passed in (their
 # device, which the guards on their tensors already pin, and their cached dtype, which is the
-# tensor's), and arraymux's, array-api-compat's and Python's builtin modules. The guards on the
+# tensor's), arraymux's, array-api-compat's and Python's builtin modules, and whether two
+# sources hold the same device or backend (arraymux makes one of each). The guards on the
 # user's function, its globals and closures, on the Arrays' type and on the tensors stay.
 _GUARD_FILTERS = hasattr(torch.compiler, "skip_guard_on_globals_unsafe")
-_OWN_GLOBALS = ("G['__import_arraymux", "G['__import_array_api_compat", "G['__builtins_dict")
+_OWN_GLOBALS = re.compile(r"G\['__(?:import_arraymux|import_array_api_compat|builtins_dict)")
 
 
 def _keep_guard(entries: Any) -> list[bool]:
     from ._array import Array
+    from ._backends import Backend
+    from ._devices import Device
 
     arrays = {e.name for e in entries if e.has_value and type(e.value) is Array}
     # An Array's ._device or ._dtype, wherever it appears in a guard's source (which can be
@@ -140,13 +143,14 @@ def _keep_guard(entries: Any) -> list[bool]:
         if arrays
         else None
     )
-    return [
-        not (
-            e.name.startswith(_OWN_GLOBALS)
-            or (internals is not None and internals.search(e.name) is not None)
-        )
-        for e in entries
-    ]
+
+    def ours(e: Any) -> bool:
+        name = e.name
+        if _OWN_GLOBALS.search(name) or (internals is not None and internals.search(name)):
+            return True
+        return e.guard_type == "DUPLICATE_INPUT" and type(e.value) in (Device, Backend)
+
+    return [not ours(e) for e in entries]
 
 
 def checkpoint(f: Callable[..., Any], policy: Any) -> Callable[..., Any]:
