@@ -212,7 +212,7 @@ def _unwrap_all(tree: Any, backend: Any) -> Any:
     return tree
 
 
-_ENGINES: dict[tuple[str, Device, bool], _Engine] = {}
+_ENGINES: dict[tuple[str, str, bool], _Engine] = {}  # (transform, device, bridge)
 _WANTED: dict[tuple[tuple[int, ...], int], frozenset[int]] = {}
 
 
@@ -284,7 +284,7 @@ class _Engine:
     @classmethod
     def get(cls, tname: str, user: Device, *, bridge: bool = True) -> _Engine:
         """The (cached) engine of ``tname`` for arrays on ``user``."""
-        key = (tname, user, bridge)
+        key = (tname, user._str, bridge)  # a Device is hashed in Python: dynamo < 2.13 breaks there
         e = _ENGINES.get(key)
         if e is None:
             e = _ENGINES[key] = cls(tname, user, bridge=bridge)
@@ -879,6 +879,17 @@ def vmap(fun: Callable[..., Any], in_axes: Any = 0, out_axes: Any = 0) -> Callab
     return vmap_fun
 
 
+def _traced(e: _Engine, fun: Callable[..., Any]) -> Callable[..., Any]:
+    """``fun`` as a function of natives for a tracing compiler (jax.jit): it runs only while
+    the compiler traces, and sets the device for creation functions then."""
+    inner = e.native_fun(fun)
+
+    def traced(*nargs: Any, **nkwargs: Any) -> Any:
+        return e.run(fun, inner, *nargs, **nkwargs)
+
+    return traced
+
+
 def jit(fun: Callable[..., Any]) -> Callable[..., Any]:
     """Compile ``fun`` for the backend of the arrays it is called with.
 
@@ -894,7 +905,9 @@ def jit(fun: Callable[..., Any]) -> Callable[..., Any]:
     state (modules, an Array's device and cached dtype, which its tensor already fixes).
     With torch older than 2.14, dynamo does not trace the ``@`` and ``~`` operators of a Python
     class and breaks the graph there (the code still runs); ``xp.matmul(a, b)`` and
-    ``xp.bitwise_invert(a)`` compile on every version.
+    ``xp.bitwise_invert(a)`` compile on every version. A transform of a transform
+    (``xp.jit(xp.grad(f))``) compiles whole from torch 2.13; torch 2.11 breaks its graph
+    where arraymux looks up its caches, with the same results.
 
     Parameters
     ----------
@@ -922,9 +935,11 @@ def jit(fun: Callable[..., Any]) -> Callable[..., Any]:
     # Per device of the arguments: its engine, the compiled function and whether that takes
     # Arrays (torch.compile traces through them) or natives (jax.jit); None: run as is.
     compiled: dict[Device, tuple[_Engine, Callable[..., Any], bool] | None] = {}
-    # The device of the last call whose compiled function takes Arrays, with that function
-    # and its engine: the next call with Arrays on the same device goes straight to it.
-    hot: list[tuple[Device | None, Callable[..., Any], _Engine | None]] = [(None, fun, None)]
+    # The last call's device, compiled function, engine and whether that function takes
+    # Arrays: the next call with Arrays on the same device goes straight to it.
+    hot: list[tuple[Device | None, Callable[..., Any], _Engine | None, bool]] = [
+        (None, fun, None, False)
+    ]
     transform = _TRANSFORM
 
     def compile_for(user: Device) -> tuple[_Engine, Callable[..., Any], bool] | None:
@@ -934,34 +949,43 @@ def jit(fun: Callable[..., Any]) -> Callable[..., Any]:
             if e.mod.JIT_TAKES_ARRAYS:
                 entry = (e, e.mod.jit(fun), True)
             else:
-                entry = (e, e.mod.jit(e.native_fun(fun)), False)
+                entry = (e, e.mod.jit(_traced(e, fun)), False)
         compiled[user] = entry
         return entry
 
     @functools.wraps(fun)
     def jit_fun(*args: Any, **kwargs: Any) -> Any:
-        # The steady state on torch: a walk in C that finds the arguments' one device, then
-        # the compiled function, which takes and returns Arrays; what _Engine.run does is
-        # written out here, as each Python call on this path costs about 1 us next to a
-        # compiled call (measured with a 1k-parameter MLP on the CPU).
-        last, c, e = hot[0]
-        if e is not None and _compiled.device_of((args, kwargs)) is last:
-            outer = transform.device
-            transform.device = e.device
-            try:
-                return c(*args, **kwargs)
-            except BackendMismatchError as err:
-                explained = e.explained(fun, err)
-                if explained is err:
-                    raise
-                raise explained from err
-            finally:
-                transform.device = outer
+        # The steady state: a walk in C that checks the arguments' device, then the compiled
+        # call. torch's compiled function takes and returns Arrays (the device for creation
+        # functions is set around it, for what runs outside its graphs); JAX's takes natives,
+        # unwrapped and wrapped by walks in C, and sets the device itself, as it runs Python
+        # only while it traces. What _Engine.run does is written out here: each Python call on
+        # this path costs about 1 us next to a compiled call (a 1k-parameter MLP on the CPU).
+        last, c, e, takes_arrays = hot[0]
+        if e is not None:
+            if not takes_arrays:
+                fast = _compiled.natives((args, kwargs))
+                if fast is not None and fast[1] is last:
+                    nargs, nkwargs = fast[0]
+                    out = c(*nargs, **nkwargs)
+                    wrapped = _compiled.wrap_tree(out, last)
+                    return wrapped if wrapped is not None else e.out(out)
+            elif _compiled.device_of((args, kwargs)) is last:
+                outer = transform.device
+                transform.device = e.device
+                try:
+                    return c(*args, **kwargs)
+                except BackendMismatchError as err:
+                    explained = e.explained(fun, err)
+                    if explained is err:
+                        raise
+                    raise explained from err
+                finally:
+                    transform.device = outer
         return call(args, kwargs)
 
     def call(args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-        # JAX (a walk that unwraps, the compiled call, one that wraps), the first call on a
-        # device, and arguments with native arrays.
+        # The first call on a device, and arguments with native arrays.
         fast = _compiled.natives((args, kwargs))
         if fast is not None:
             (nargs, nkwargs), user = fast
@@ -988,11 +1012,11 @@ def jit(fun: Callable[..., Any]) -> Callable[..., Any]:
             nkwargs = {k: e.into(v, k) for k, v in kwargs.items()}
             if takes_arrays:
                 args, kwargs = e.out(nargs), e.out(nkwargs)
-        elif takes_arrays:
-            hot[0] = (user, c, e)
+        elif fast is not None:  # Arrays of one device: the next call can take the hot path
+            hot[0] = (user, c, e, takes_arrays)
         if takes_arrays:
             return e.run(fun, c, *args, **kwargs)
-        return e.out(e.run(fun, c, *nargs, **nkwargs))
+        return e.out(c(*nargs, **nkwargs))
 
     return jit_fun
 
