@@ -852,8 +852,17 @@ def test_jit_torch_explains_a_closure_on_every_call():
     other = arr(X, "jax:cpu")
     jf = xp.jit(lambda x: xp.sum(x * other))
     for _ in range(2):  # the first call compiles, the second takes the steady-state path
-        with pytest.raises(xp.BackendMismatchError, match=r"jax:cpu[\s\S]*torch:cpu[\s\S]*closure"):
+        with pytest.raises(
+            xp.BackendMismatchError, match=r"jax:cpu[\s\S]*torch:cpu[\s\S]*closure"
+        ) as info:
             jf(arr(X, "torch:cpu"))
+        assert info.value.__cause__ is not info.value
+    # A transform inside another explains once.
+    jg = xp.jit(xp.grad(lambda x: xp.sum(x * other)))
+    with pytest.raises(xp.BackendMismatchError) as info:
+        jg(arr(X, "torch:cpu"))
+    assert str(info.value).count("closure") == 1
+    assert info.value.__cause__ is not info.value
 
 
 @NEEDS_TORCH

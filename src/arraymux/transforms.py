@@ -432,7 +432,10 @@ class _Engine:
         try:
             return call(*args, **kwargs)
         except BackendMismatchError as e:
-            raise self.explained(fun, e) from e
+            err = self.explained(fun, e)
+            if err is e:
+                raise
+            raise err from e
         finally:
             transform.device = outer
 
