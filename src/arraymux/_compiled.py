@@ -44,7 +44,7 @@ def _load() -> Any:
     from ._array import Array
     from ._devices import Device
 
-    _speedups.setup(Array, Device)
+    _speedups.setup(Array, Device, _TYPE_CACHE)
     return _speedups
 
 
@@ -118,22 +118,28 @@ def natives(tree: Any) -> tuple[Any, Any] | None:
     """``(tree with its Arrays unwrapped, their device)`` for a tree of tuples, lists and dicts
     of Arrays of one device and Python scalars; None for anything else (or without the
     extension): the caller then takes its Python path."""
-    return _ext.natives(tree) if _ext is not None else None  # type: ignore[no-any-return]
+    return None
 
 
 def device_of(tree: Any) -> Any:
     """The one device of the Arrays of a tree of tuples, lists and dicts of Arrays and Python
     scalars (what :func:`natives` accepts), without unwrapping anything; None for anything
     else, for a tree without Arrays, or without the extension."""
-    return _ext.device_of(tree) if _ext is not None else None
+    return None
 
 
 def wrap_tree(tree: Any, device: Any) -> Any:
     """``tree`` with the native arrays of ``device``'s backend wrapped as Arrays on
     ``device``, or None where the tree holds anything else (the caller wraps it in Python)."""
-    if _ext is None:
-        return None
-    return _ext.wrap_tree(tree, device, device._backend, _TYPE_CACHE)
+    return None
+
+
+if _ext is not None:
+    # The extension's functions themselves: on the transforms' hot paths a Python call around
+    # each would cost more than the walk.
+    natives = _ext.natives
+    device_of = _ext.device_of
+    wrap_tree = _ext.wrap_tree
 
 
 def python_twin(fn: Any) -> Callable[..., Any]:

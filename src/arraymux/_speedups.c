@@ -11,9 +11,10 @@
 #include <Python.h>
 #include <structmember.h>
 
-static PyTypeObject *array_type = NULL;
+static PyTypeObject *array_type = NULL, *device_type = NULL;
 static Py_ssize_t off_native, off_device, off_dtype; /* slots of Array */
-static Py_ssize_t off_fns, off_results;              /* slots of Device */
+static Py_ssize_t off_fns, off_results, off_backend; /* slots of Device */
+static PyObject *type_cache = NULL; /* arraymux._backends._TYPE_CACHE: native type -> backend */
 static PyObject *str_dtype = NULL;
 
 #define SLOT(obj, off) (*(PyObject **)((char *)(obj) + (off)))
@@ -403,9 +404,10 @@ make_function(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 /* ---- pytrees: the arguments and results of the transforms ----
  *
  * natives(tree) unwraps the Arrays of a tree of tuples, lists and dicts (Python scalars and
- * None pass through) and checks that they share one device; device_of(tree) only checks; wrap_tree(tree, device, backend,
- * type_cache) wraps the leaves whose type the cache maps to `backend`. Anything else (native arrays, named tuples, other
- * objects, very deep trees) makes them return None: the Python functions handle it. */
+ * None pass through) and checks that they share one device; device_of(tree) only checks;
+ * wrap_tree(tree, device) wraps the leaves whose type the type cache maps to the device's
+ * backend. Anything else (native arrays, named tuples, other objects, very deep trees) makes
+ * them return None: the Python functions handle it. */
 
 static PyObject *slow_marker = NULL; /* returned (as a new reference) up the recursion */
 
@@ -594,15 +596,19 @@ wrap_leaf(PyObject *x, void *state)
 static PyObject *
 wrap_tree(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
-    /* wrap_tree(tree, device, backend, type_cache) -> tree of Arrays, or None */
-    if (nargs != 4 || !PyDict_CheckExact(args[3])) {
-        PyErr_SetString(PyExc_TypeError, "wrap_tree(tree, device, backend, type_cache)");
+    /* wrap_tree(tree, device) -> tree of Arrays, or None */
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "wrap_tree(tree, device)");
         return NULL;
     }
-    if (array_type == NULL) {
+    if (array_type == NULL || Py_TYPE(args[1]) != device_type) {
         Py_RETURN_NONE;
     }
-    wrap_state w = {args[1], args[2], args[3]};
+    PyObject *backend = SLOT(args[1], off_backend);
+    if (backend == NULL) {
+        Py_RETURN_NONE;
+    }
+    wrap_state w = {args[1], backend, type_cache};
     PyObject *r = map_tree(args[0], wrap_leaf, &w, 0);
     if (r == slow_marker) {
         Py_DECREF(r);
@@ -614,24 +620,28 @@ wrap_tree(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 static PyObject *
 setup(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
-    /* setup(Array, Device): learn where the slots are. */
-    if (nargs != 2 || !PyType_Check(args[0]) || !PyType_Check(args[1])) {
-        PyErr_SetString(PyExc_TypeError, "setup(Array, Device)");
+    /* setup(Array, Device, type_cache): learn where the slots are. */
+    if (nargs != 3 || !PyType_Check(args[0]) || !PyType_Check(args[1])
+        || !PyDict_CheckExact(args[2])) {
+        PyErr_SetString(PyExc_TypeError, "setup(Array, Device, type_cache)");
         return NULL;
     }
     PyTypeObject *arr = (PyTypeObject *)args[0], *dev = (PyTypeObject *)args[1];
     if (slot_offset(arr, "_native", &off_native) < 0 || slot_offset(arr, "_device", &off_device) < 0
         || slot_offset(arr, "_dtype", &off_dtype) < 0 || slot_offset(dev, "_fns", &off_fns) < 0
-        || slot_offset(dev, "_results", &off_results) < 0) {
+        || slot_offset(dev, "_results", &off_results) < 0
+        || slot_offset(dev, "_backend", &off_backend) < 0) {
         return NULL;
     }
+    Py_XSETREF(type_cache, Py_NewRef(args[2]));
+    Py_XSETREF(device_type, (PyTypeObject *)Py_NewRef(dev));
     Py_XSETREF(array_type, (PyTypeObject *)Py_NewRef(arr));
     Py_RETURN_NONE;
 }
 
 static PyMethodDef methods[] = {
     {"setup", (PyCFunction)(void (*)(void))setup, METH_FASTCALL,
-     "setup(Array, Device): read the slot offsets of the two classes."},
+     "setup(Array, Device, type_cache): read the slot offsets of the two classes."},
     {"function", (PyCFunction)(void (*)(void))make_function, METH_FASTCALL,
      "function(kind, name, short_name, module_name, doc, slow, keeps_dtype): a builtin that "
      "runs the fast path of `name` and hands every other call to `slow`."},
@@ -641,8 +651,8 @@ static PyMethodDef methods[] = {
      "device_of(tree) -> the one device of the tree's Arrays, or None (as natives, without "
      "building anything)."},
     {"wrap_tree", (PyCFunction)(void (*)(void))wrap_tree, METH_FASTCALL,
-     "wrap_tree(tree, device, backend, type_cache) -> tree with the backend's arrays wrapped, "
-     "or None."},
+     "wrap_tree(tree, device) -> tree with the arrays of the device's backend wrapped as Arrays "
+     "on it, or None."},
     {NULL, NULL, 0, NULL},
 };
 
