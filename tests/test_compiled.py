@@ -105,7 +105,12 @@ def test_first_with_many_arguments(monkeypatch):
     # the heap. A device function that returns what it was called with shows what it got.
     a = xp.asarray([3.0, 1.0, 2.0])
     monkeypatch.setitem(a.device._fns, "echo_for_test", lambda *args, **kwargs: (args, kwargs))
-    fn = _compiled.function("first", "echo_for_test", lambda *args, **kwargs: None)
+    fn = _compiled.function(
+        "first",
+        "echo_for_test",
+        lambda *args, **kwargs: None,
+        keywords=frozenset({"k", "k1", "k2", "k3"}),
+    )
     out = fn(a, 1, 2, 3, 4, 5, 6, k1=7, k2=8, k3=9)
     args, kwargs = out._native
     assert args[0] is a.native and args[1:] == (1, 2, 3, 4, 5, 6)

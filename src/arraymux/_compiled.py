@@ -41,10 +41,11 @@ def _load() -> Any:
         from . import _speedups  # type: ignore[attr-defined]
     except ImportError:
         return None
+    from ._arguments import BACKEND_ERRORS
     from ._array import Array
     from ._devices import Device
 
-    _speedups.setup(Array, Device, _TYPE_CACHE)
+    _speedups.setup(Array, Device, _TYPE_CACHE, BACKEND_ERRORS)
     return _speedups
 
 
@@ -78,14 +79,27 @@ def _text_signature(fn: Callable[..., Any], first: str) -> str:
     return f"({first}, {text[1:]}" if text != "()" else f"({first})"
 
 
-def function(kind: str, name: str, slow: Callable[..., Any], keeps_dtype: bool = False) -> Any:
+def function(
+    kind: str,
+    name: str,
+    slow: Callable[..., Any],
+    keeps_dtype: bool = False,
+    max_args: int = -1,
+    keywords: frozenset[str] | None = None,
+) -> Any:
     """The builtin for the standard function ``name`` (kind ``"binary"``, ``"unary"`` or
-    ``"first"``) that falls back to ``slow``; ``slow`` itself where the extension is absent."""
+    ``"first"``) that falls back to ``slow``; ``slow`` itself where the extension is absent.
+
+    A ``"first"`` builtin takes its fast path only for calls with at most ``max_args``
+    positional arguments (-1: any), keywords among ``keywords`` and plain values after the
+    array; every other call goes to ``slow``, which checks it."""
     if _ext is None:
         return slow
     code = {"binary": _ext.BINARY, "unary": _ext.UNARY, "first": _ext.FIRST}[kind]
     doc = f"{slow.__name__}{_text_signature(slow, '$module')}\n--\n\n{slow.__doc__ or ''}"
-    fn = _ext.function(code, name, slow.__name__, slow.__module__, doc, slow, keeps_dtype)
+    fn = _ext.function(
+        code, name, slow.__name__, slow.__module__, doc, slow, keeps_dtype, max_args, keywords
+    )
     _TWINS[id(fn)] = (fn, slow)
     return fn
 

@@ -41,5 +41,10 @@ class UnsupportedDTypeError(ArraymuxError, TypeError):
     """
 
 
+class AxisError(ArraymuxError, ValueError, IndexError):
+    """An axis out of range for the array (a ``ValueError`` and an ``IndexError``, as NumPy's
+    ``AxisError``, so that code written for any backend catches it)."""
+
+
 class TransformUnavailableError(ArraymuxError, TypeError):
     """A transform (grad, vmap, jit, ...) on a backend that has no autodiff or tracing engine."""

@@ -13,7 +13,7 @@
 
 static PyTypeObject *array_type = NULL, *device_type = NULL;
 static Py_ssize_t off_native, off_device, off_dtype; /* slots of Array */
-static Py_ssize_t off_fns, off_results, off_backend; /* slots of Device */
+static Py_ssize_t off_fns, off_results, off_backend, off_known; /* slots of Device */
 static PyObject *type_cache = NULL; /* arraymux._backends._TYPE_CACHE: native type -> backend */
 static PyObject *str_dtype = NULL;
 
@@ -60,143 +60,241 @@ typedef struct {
     PyObject *name1; /* "name(x)": a faster function for calls with the array alone, if any */
     PyObject *slow;
     int keeps_dtype;
+    Py_ssize_t max_args; /* "first" functions: most positional arguments the standard allows */
+    PyObject *keywords;  /* "first" functions: a frozenset of the keyword names it allows */
     PyObject *device, *fn, *fn1, *rules; /* cache: the device, its functions, result rules */
+    PyObject *known;               /* cache: the device's native dtype -> arraymux dtype map */
     PyObject *t_in, *t_out;        /* cache: the last operand dtype and its result dtype */
+    PyObject *t_ok;                /* cache: the last result dtype found in `known` */
 } entry_t;
 
-/* Fill the cache for device `d`; 0 if the device has no function of that name. */
+/* None or a Python number (exact types: nothing a subclass could override). */
+static inline int
+passes_through(PyObject *x)
+{
+    PyTypeObject *t = Py_TYPE(x);
+    return x == Py_None || t == &PyFloat_Type || t == &PyLong_Type || t == &PyBool_Type
+           || t == &PyComplex_Type;
+}
+
+static inline int
+is_device(PyObject *d)
+{
+    return d != NULL && Py_TYPE(d) == device_type;
+}
+
+/* Fill the cache for device `d` (a Device, held by the caller); 0 if the device has no
+ * function of that name. Every object read here is held before anything else is looked up: a
+ * lookup may run Python code (a dtype's __eq__) that changes the dicts it came from. */
 static int
 load(entry_t *e, PyObject *d)
 {
     PyObject *fns = SLOT(d, off_fns), *results = SLOT(d, off_results);
-    if (fns == NULL || !PyDict_CheckExact(fns)) {
+    PyObject *known = SLOT(d, off_known);
+    if (fns == NULL || !PyDict_CheckExact(fns) || known == NULL || !PyDict_CheckExact(known)) {
         return 0;
     }
+    Py_INCREF(fns);
+    Py_XINCREF(results);
+    Py_INCREF(known);
     PyObject *fn = PyDict_GetItemWithError(fns, e->name);
-    if (fn == NULL) {
-        PyErr_Clear();
-        return 0;
-    }
-    PyObject *fn1 = e->name1 == NULL ? NULL : PyDict_GetItemWithError(fns, e->name1);
-    if (fn1 == NULL) {
-        PyErr_Clear();
-        fn1 = fn;
+    Py_XINCREF(fn);
+    PyObject *fn1 = NULL;
+    if (fn != NULL && e->name1 != NULL) {
+        fn1 = PyDict_GetItemWithError(fns, e->name1);
+        Py_XINCREF(fn1);
     }
     PyObject *rules = NULL;
-    if (results != NULL && PyDict_CheckExact(results)) {
+    if (fn != NULL && results != NULL && PyDict_CheckExact(results)) {
         rules = PyDict_GetItemWithError(results, e->name);
-        if (rules == NULL) {
-            PyErr_Clear();
+        if (rules != NULL && PyDict_CheckExact(rules)) {
+            Py_INCREF(rules);
         }
-        else if (!PyDict_CheckExact(rules)) {
+        else {
             rules = NULL;
         }
     }
+    PyErr_Clear(); /* a missing or unhashable entry is no entry */
+    Py_DECREF(fns);
+    Py_XDECREF(results);
+    if (fn == NULL) {
+        Py_XDECREF(fn1);
+        Py_XDECREF(rules);
+        Py_DECREF(known);
+        return 0;
+    }
+    if (fn1 == NULL) {
+        fn1 = Py_NewRef(fn);
+    }
     Py_INCREF(d);
-    Py_INCREF(fn);
-    Py_INCREF(fn1);
-    Py_XINCREF(rules);
     Py_XSETREF(e->device, d);
     Py_XSETREF(e->fn, fn);
     Py_XSETREF(e->fn1, fn1);
     Py_XSETREF(e->rules, rules);
+    Py_XSETREF(e->known, known);
     Py_CLEAR(e->t_in);
     Py_CLEAR(e->t_out);
+    Py_CLEAR(e->t_ok);
     return 1;
 }
 
-/* The native dtype of the result on operands of native dtype `t` (borrowed), or None; the
- * cache must hold the operands' device. */
-static inline PyObject *
+/* The native dtype of the result on operands of native dtype `t`, or None (a new reference);
+ * the cache must hold the operands' device. */
+static PyObject *
 result_dtype(entry_t *e, PyObject *t)
 {
     if (t == NULL || t == Py_None || e->rules == NULL) {
-        return Py_None;
+        Py_RETURN_NONE;
     }
     if (t == e->t_in) {
-        return e->t_out;
+        return Py_NewRef(e->t_out);
     }
-    PyObject *r = PyDict_GetItemWithError(e->rules, t);
+    PyObject *rules = Py_NewRef(e->rules); /* hashing `t` may run Python code */
+    PyObject *r = PyDict_GetItemWithError(rules, t);
     if (r == NULL) {
         PyErr_Clear(); /* unknown or unhashable: no rule */
         r = Py_None;
     }
-    Py_INCREF(t);
     Py_INCREF(r);
+    Py_DECREF(rules);
+    Py_INCREF(t);
     Py_XSETREF(e->t_in, t);
-    Py_XSETREF(e->t_out, r);
+    Py_XSETREF(e->t_out, Py_NewRef(r));
     return r;
 }
 
-/* Call `fn` (one of the cached functions) with `nargs` positional arguments and `kwnames`,
- * and wrap the result on device `d`: its dtype is `t` itself, or with `use_rules` the result
- * rule's for operands of dtype `t`. `native` is the array operand read from a slot (also in
- * `args`): it, `d` and `t` are held for the call, since the call may run code (another thread,
- * a JAX in-place update) that rebinds the slots they were read from. */
+/* The dtype of result `r` of device `d` when it is a dtype of the standard (a new reference),
+ * else NULL with no exception set: the caller then hands the call to the Python function,
+ * which explains or corrects it (NumPy's float16 from small integers, say). */
+static PyObject *
+checked_dtype(entry_t *e, PyObject *d, PyObject *r)
+{
+    PyObject *rt = PyObject_GetAttr(r, str_dtype);
+    if (rt == NULL) {
+        PyErr_Clear();
+        return NULL;
+    }
+    if (rt == e->t_ok && e->device == d) {
+        return rt;
+    }
+    if (e->device != d || e->known == NULL) {
+        Py_DECREF(rt);
+        return NULL;
+    }
+    PyObject *known = Py_NewRef(e->known);
+    int found = PyDict_Contains(known, rt);
+    Py_DECREF(known);
+    if (found != 1) {
+        PyErr_Clear();
+        Py_DECREF(rt);
+        return NULL;
+    }
+    if (e->device == d) {
+        Py_XSETREF(e->t_ok, Py_NewRef(rt));
+    }
+    return rt;
+}
+
+/* Returned by call_and_wrap when the result has no dtype of the standard: the caller then
+ * runs the Python function instead (a marker, never seen outside this file). */
+static PyObject *use_python = NULL;
+/* arraymux._arguments.BACKEND_ERRORS: the errors of refused arguments, which the Python function
+ * explains; any other exception (a library's control flow) passes through as it is. */
+static PyObject *backend_errors = NULL;
+
+/* Call `fn` (one of the cached functions, held by the caller) with `nargs` positional arguments
+ * and `kwnames`, and wrap the result on device `d` (held by the caller): its dtype is `t`
+ * itself, or with `use_rules` the result rule's for operands of dtype `t`; a result whose dtype
+ * no rule gives is checked to be one of the standard's (else `use_python` is returned). */
 static inline PyObject *
 call_and_wrap(entry_t *e, PyObject *fn, PyObject *d, PyObject *const *args, Py_ssize_t nargs,
               PyObject *kwnames, PyObject *t, int use_rules)
 {
-    Py_INCREF(fn); /* the call may refill the cache */
-    Py_INCREF(d);
-    Py_XINCREF(t);
     PyObject *r = PyObject_Vectorcall(fn, args, nargs, kwnames);
-    Py_DECREF(fn);
-    PyObject *out = NULL;
-    if (r != NULL) {
-        PyObject *out_t;
-        if (!use_rules) {
-            out_t = t == NULL ? Py_None : t;
+    if (r == NULL) {
+        /* The backend refused the arguments: the Python function checks them and raises an
+         * error that names the function (memory errors and interrupts pass as they are). */
+        if (backend_errors != NULL && PyErr_ExceptionMatches(backend_errors)) {
+            PyErr_Clear();
+            return Py_NewRef(use_python);
         }
-        else if (e->device == d) {
-            out_t = result_dtype(e, t);
-        }
-        else {
-            out_t = Py_None;
-        }
-        out = wrap(r, d, out_t);
+        return NULL;
     }
-    Py_DECREF(d);
-    Py_XDECREF(t);
+    PyObject *out_t;
+    if (!use_rules) {
+        out_t = Py_NewRef(t == NULL ? Py_None : t);
+    }
+    else {
+        out_t = e->device == d ? result_dtype(e, t) : Py_NewRef(Py_None);
+        if (out_t == Py_None) {
+            Py_DECREF(out_t);
+            out_t = checked_dtype(e, d, r);
+            if (out_t == NULL) {
+                Py_DECREF(r);
+                return Py_NewRef(use_python);
+            }
+        }
+    }
+    PyObject *out = wrap(r, d, out_t);
+    Py_DECREF(out_t);
     return out;
 }
 
-/* x._dtype, read from the native array and cached when unknown; NULL if it cannot be read. */
-static inline PyObject *
-cached_dtype(PyObject *x)
+/* The native dtype of `x`, whose native array `native` the caller holds: the cached one, else
+ * read from `native` (which may run Python code) and cached if `x` still wraps `native`. A new
+ * reference, or NULL (no exception set) if it cannot be read. */
+static PyObject *
+cached_dtype(PyObject *x, PyObject *native)
 {
     PyObject *t = SLOT(x, off_dtype);
     if (t != NULL && t != Py_None) {
-        return t;
+        return Py_NewRef(t);
     }
-    t = PyObject_GetAttr(SLOT(x, off_native), str_dtype);
+    t = PyObject_GetAttr(native, str_dtype);
     if (t == NULL) {
         PyErr_Clear();
         return NULL;
     }
-    Py_XSETREF(SLOT(x, off_dtype), t);
+    if (SLOT(x, off_native) == native) {
+        Py_XSETREF(SLOT(x, off_dtype), Py_NewRef(t));
+    }
     return t;
 }
 
 static PyObject *
 binary_impl(entry_t *e, PyObject *x1, PyObject *x2)
 {
+    PyObject *args[2] = {x1, x2};
     if (Py_TYPE(x1) == array_type && Py_TYPE(x2) == array_type) {
         PyObject *d = SLOT(x1, off_device);
-        if (d != NULL && SLOT(x2, off_device) == d && SLOT(x1, off_native) != NULL
-            && SLOT(x2, off_native) != NULL) {
-            PyObject *t = cached_dtype(x1);
-            if (t != NULL && t == cached_dtype(x2) && (d == e->device || load(e, d))) {
-                PyObject *args[2] = {Py_NewRef(SLOT(x1, off_native)),
-                                     Py_NewRef(SLOT(x2, off_native))};
-                PyObject *out = call_and_wrap(e, e->fn, d, args, 2, NULL, t, 1);
-                Py_DECREF(args[0]);
-                Py_DECREF(args[1]);
+        PyObject *n1 = SLOT(x1, off_native), *n2 = SLOT(x2, off_native);
+        if (is_device(d) && SLOT(x2, off_device) == d && n1 != NULL && n2 != NULL) {
+            /* Reading a dtype may run Python code that rebinds or deletes the slots: hold
+             * what was read from them, and use only that. */
+            Py_INCREF(d);
+            Py_INCREF(n1);
+            Py_INCREF(n2);
+            PyObject *out = Py_NewRef(use_python);
+            PyObject *t1 = cached_dtype(x1, n1);
+            PyObject *t2 = t1 == NULL ? NULL : cached_dtype(x2, n2);
+            if (t1 != NULL && t1 == t2 && (d == e->device || load(e, d))) {
+                PyObject *fn = Py_NewRef(e->fn);
+                PyObject *nargs[2] = {n1, n2};
+                Py_DECREF(out);
+                out = call_and_wrap(e, fn, d, nargs, 2, NULL, t1, 1);
+                Py_DECREF(fn);
+            }
+            Py_XDECREF(t1);
+            Py_XDECREF(t2);
+            Py_DECREF(n1);
+            Py_DECREF(n2);
+            Py_DECREF(d);
+            if (out != use_python) {
                 return out;
             }
+            Py_DECREF(out);
         }
     }
-    PyObject *args[2] = {x1, x2};
     return PyObject_Vectorcall(e->slow, args, 2, NULL);
 }
 
@@ -206,11 +304,24 @@ unary_impl(entry_t *e, PyObject *x)
     if (Py_TYPE(x) == array_type) {
         PyObject *d = SLOT(x, off_device);
         PyObject *native = SLOT(x, off_native);
-        if (d != NULL && native != NULL && (d == e->device || load(e, d))) {
+        if (is_device(d) && native != NULL) {
+            Py_INCREF(d);
             Py_INCREF(native);
-            PyObject *out = call_and_wrap(e, e->fn, d, &native, 1, NULL, SLOT(x, off_dtype), 1);
+            PyObject *out = Py_NewRef(use_python);
+            PyObject *t = cached_dtype(x, native);
+            if (t != NULL && (d == e->device || load(e, d))) {
+                PyObject *fn = Py_NewRef(e->fn);
+                Py_DECREF(out);
+                out = call_and_wrap(e, fn, d, &native, 1, NULL, t, 1);
+                Py_DECREF(fn);
+            }
+            Py_XDECREF(t);
             Py_DECREF(native);
-            return out;
+            Py_DECREF(d);
+            if (out != use_python) {
+                return out;
+            }
+            Py_DECREF(out);
         }
     }
     return PyObject_CallOneArg(e->slow, x);
@@ -233,37 +344,60 @@ clear_entry(entry_t *e)
     Py_CLEAR(e->name);
     Py_CLEAR(e->name1);
     Py_CLEAR(e->slow);
+    Py_CLEAR(e->keywords);
     Py_CLEAR(e->device);
     Py_CLEAR(e->fn);
     Py_CLEAR(e->fn1);
     Py_CLEAR(e->rules);
+    Py_CLEAR(e->known);
     Py_CLEAR(e->t_in);
     Py_CLEAR(e->t_out);
+    Py_CLEAR(e->t_ok);
 }
 
 static void
 holder_dealloc(PyObject *self)
 {
+    PyObject_GC_UnTrack(self);
     clear_entry(ENTRY(self));
     PyModule_Type.tp_dealloc(self);
 }
 
+/* The garbage collector sees every object the entry holds, and clears the same ones. */
 static int
 holder_traverse(PyObject *self, visitproc visit, void *arg)
 {
     entry_t *e = ENTRY(self);
+    Py_VISIT(e->name);
+    Py_VISIT(e->name1);
     Py_VISIT(e->slow);
+    Py_VISIT(e->keywords);
     Py_VISIT(e->device);
     Py_VISIT(e->fn);
     Py_VISIT(e->fn1);
     Py_VISIT(e->rules);
+    Py_VISIT(e->known);
+    Py_VISIT(e->t_in);
+    Py_VISIT(e->t_out);
+    Py_VISIT(e->t_ok);
     return PyModule_Type.tp_traverse(self, visit, arg);
+}
+
+static int
+holder_clear(PyObject *self)
+{
+    clear_entry(ENTRY(self));
+    return PyModule_Type.tp_clear(self);
 }
 
 static PyObject *
 binary_fn(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     entry_t *e = ENTRY(self);
+    if (e->slow == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "arraymux: this function was cleared");
+        return NULL;
+    }
     if (nargs == 2 && kwnames == NULL) {
         return binary_impl(e, args[0], args[1]);
     }
@@ -274,24 +408,60 @@ static PyObject *
 unary_fn(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     entry_t *e = ENTRY(self);
+    if (e->slow == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "arraymux: this function was cleared");
+        return NULL;
+    }
     if (nargs == 1 && kwnames == NULL) {
         return unary_impl(e, args[0]);
     }
     return PyObject_Vectorcall(e->slow, args, nargs, kwnames);
 }
 
+/* 1 if the keywords are all names the function allows (exact strings, no dtype=, which the
+ * Python function converts); 0 sends the call to the Python function. */
 static int
-has_dtype_keyword(PyObject *kwnames)
+keywords_ok(entry_t *e, PyObject *kwnames)
 {
     if (kwnames == NULL) {
+        return 1;
+    }
+    if (e->keywords == NULL) {
         return 0;
     }
     Py_ssize_t n = PyTuple_GET_SIZE(kwnames);
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *k = PyTuple_GET_ITEM(kwnames, i);
-        if (k == str_dtype || PyUnicode_Compare(k, str_dtype) == 0) {
-            return 1;
+        if (!PyUnicode_CheckExact(k) || k == str_dtype) {
+            return 0;
         }
+        int found = PySet_Contains(e->keywords, k); /* exact str: no Python code runs */
+        if (found != 1) {
+            PyErr_Clear();
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* 1 if `x` cannot hide an array: None, a Python number, a string, or a tuple or list of
+ * Python numbers and None (a shape, axes). Anything else (arrays, NumPy scalars, nested
+ * sequences) goes to the Python function, which checks and converts it. */
+static int
+plain(PyObject *x)
+{
+    if (passes_through(x) || PyUnicode_CheckExact(x)) {
+        return 1;
+    }
+    if (PyTuple_CheckExact(x) || PyList_CheckExact(x)) {
+        Py_ssize_t n = Py_SIZE(x); /* nothing below runs Python code */
+        for (Py_ssize_t i = 0; i < n; i++) {
+            PyObject *item = PyTuple_CheckExact(x) ? PyTuple_GET_ITEM(x, i) : PyList_GET_ITEM(x, i);
+            if (!passes_through(item)) {
+                return 0;
+            }
+        }
+        return 1;
     }
     return 0;
 }
@@ -302,32 +472,56 @@ static PyObject *
 first_fn(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     entry_t *e = ENTRY(self);
-    if (nargs >= 1 && Py_TYPE(args[0]) == array_type && !has_dtype_keyword(kwnames)) {
+    if (e->slow == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "arraymux: this function was cleared");
+        return NULL;
+    }
+    Py_ssize_t total = nargs + (kwnames == NULL ? 0 : PyTuple_GET_SIZE(kwnames));
+    int fast = nargs >= 1 && Py_TYPE(args[0]) == array_type
+               && (e->max_args < 0 || nargs <= e->max_args) && keywords_ok(e, kwnames);
+    for (Py_ssize_t i = 1; fast && i < total; i++) {
+        fast = plain(args[i]);
+    }
+    if (fast) {
         PyObject *x = args[0];
         PyObject *d = SLOT(x, off_device);
         PyObject *native = SLOT(x, off_native);
-        if (d != NULL && native != NULL && (d == e->device || load(e, d))) {
-            Py_ssize_t total = nargs + (kwnames == NULL ? 0 : PyTuple_GET_SIZE(kwnames));
-            PyObject *small[FIRST_STACK];
-            PyObject **stack = small;
-            if (total > FIRST_STACK) {
-                stack = PyMem_Malloc(total * sizeof(PyObject *));
+        if (is_device(d) && native != NULL) {
+            Py_INCREF(d);
+            Py_INCREF(native);
+            PyObject *t = e->keeps_dtype ? SLOT(x, off_dtype) : NULL;
+            Py_XINCREF(t);
+            PyObject *r = Py_NewRef(use_python);
+            if (d == e->device || load(e, d)) {
+                Py_DECREF(r);
+                PyObject *small[FIRST_STACK];
+                PyObject **stack = small;
+                if (total > FIRST_STACK) {
+                    stack = PyMem_Malloc(total * sizeof(PyObject *));
+                }
                 if (stack == NULL) {
-                    return PyErr_NoMemory();
+                    r = PyErr_NoMemory();
+                }
+                else {
+                    stack[0] = native;
+                    for (Py_ssize_t i = 1; i < total; i++) {
+                        stack[i] = args[i];
+                    }
+                    PyObject *fn = Py_NewRef((nargs == 1 && kwnames == NULL) ? e->fn1 : e->fn);
+                    r = call_and_wrap(e, fn, d, stack, nargs, kwnames, t, 0);
+                    Py_DECREF(fn);
+                    if (stack != small) {
+                        PyMem_Free(stack);
+                    }
                 }
             }
-            stack[0] = Py_NewRef(native);
-            for (Py_ssize_t i = 1; i < total; i++) {
-                stack[i] = args[i];
+            Py_XDECREF(t);
+            Py_DECREF(native);
+            Py_DECREF(d);
+            if (r != use_python) {
+                return r;
             }
-            PyObject *t = e->keeps_dtype ? SLOT(x, off_dtype) : NULL;
-            PyObject *fn = (nargs == 1 && kwnames == NULL) ? e->fn1 : e->fn;
-            PyObject *r = call_and_wrap(e, fn, d, stack, nargs, kwnames, t, 0);
-            Py_DECREF(stack[0]);
-            if (stack != small) {
-                PyMem_Free(stack);
-            }
-            return r;
+            Py_DECREF(r);
         }
     }
     return PyObject_Vectorcall(e->slow, args, nargs, kwnames);
@@ -342,15 +536,28 @@ interned(PyObject *s)
     return s;
 }
 
+static void
+free_def(PyMethodDef *def)
+{
+    if (def != NULL) {
+        free((void *)def->ml_name);
+        free((void *)def->ml_doc);
+        PyMem_Free(def);
+    }
+}
+
 static PyObject *
 make_function(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
-    /* function(kind, name, short_name, module_name, doc, slow, keeps_dtype) */
-    if (nargs != 7 || !PyLong_Check(args[0]) || !PyUnicode_Check(args[1])
+    /* function(kind, name, short_name, module_name, doc, slow, keeps_dtype, max_args,
+     *          keywords) */
+    if (nargs != 9 || !PyLong_Check(args[0]) || !PyUnicode_Check(args[1])
         || !PyUnicode_Check(args[2]) || !PyUnicode_Check(args[3]) || !PyUnicode_Check(args[4])
-        || !PyCallable_Check(args[5])) {
+        || !PyCallable_Check(args[5]) || !PyLong_Check(args[7])
+        || !(args[8] == Py_None || PyFrozenSet_CheckExact(args[8]))) {
         PyErr_SetString(PyExc_TypeError,
-                        "function(kind, name, short_name, module_name, doc, slow, keeps_dtype)");
+                        "function(kind, name, short_name, module_name, doc, slow, keeps_dtype, "
+                        "max_args, keywords)");
         return NULL;
     }
     long kind = PyLong_AsLong(args[0]);
@@ -366,6 +573,10 @@ make_function(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     if (keeps < 0) {
         return NULL;
     }
+    Py_ssize_t max_args = PyLong_AsSsize_t(args[7]);
+    if (max_args == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
     /* Names and docs live as long as the process, like those of any builtin. */
     const char *short_name = PyUnicode_AsUTF8(args[2]);
     const char *doc = PyUnicode_AsUTF8(args[4]);
@@ -375,12 +586,14 @@ make_function(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     PyMethodDef *def = PyMem_Calloc(1, sizeof(PyMethodDef));
     if (def == NULL || (def->ml_name = strdup(short_name)) == NULL
         || (def->ml_doc = strdup(doc)) == NULL) {
+        free_def(def);
         return PyErr_NoMemory();
     }
     def->ml_flags = METH_FASTCALL | METH_KEYWORDS;
     def->ml_meth = impl;
     PyObject *holder = PyObject_CallOneArg((PyObject *)&holder_type, args[3]);
     if (holder == NULL) {
+        free_def(def);
         return NULL;
     }
     entry_t *e = ENTRY(holder);
@@ -389,6 +602,7 @@ make_function(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         PyObject *name1 = PyUnicode_FromFormat("%U(x)", args[1]);
         if (name1 == NULL) {
             Py_DECREF(holder);
+            free_def(def);
             return NULL;
         }
         PyUnicode_InternInPlace(&name1);
@@ -396,8 +610,13 @@ make_function(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     }
     e->slow = Py_NewRef(args[5]);
     e->keeps_dtype = keeps;
+    e->max_args = max_args;
+    e->keywords = args[8] == Py_None ? NULL : Py_NewRef(args[8]);
     PyObject *fn = PyCFunction_NewEx(def, holder, args[3]);
     Py_DECREF(holder);
+    if (fn == NULL) {
+        free_def(def);
+    }
     return fn;
 }
 
@@ -413,17 +632,12 @@ static PyObject *slow_marker = NULL; /* returned (as a new reference) up the rec
 
 #define MAX_DEPTH 64
 
-static inline int
-passes_through(PyObject *x)
-{
-    PyTypeObject *t = Py_TYPE(x);
-    return x == Py_None || t == &PyFloat_Type || t == &PyLong_Type || t == &PyBool_Type
-           || t == &PyComplex_Type;
-}
-
 typedef PyObject *(*leaf_fn)(PyObject *leaf, void *state);
 
-/* `tree` rebuilt with `leaf` applied to every leaf that is not a container. */
+/* `tree` rebuilt with `leaf` applied to every leaf that is not a container. `leaf` and the
+ * dict insertions may run Python code (a key's __hash__, a type's metaclass) that changes a
+ * list or dict being walked: each item is held while it is visited, and a container whose size
+ * changed sends the walk to the Python functions (which iterate as Python does). */
 static PyObject *
 map_tree(PyObject *tree, leaf_fn leaf, void *state, int depth)
 {
@@ -432,25 +646,35 @@ map_tree(PyObject *tree, leaf_fn leaf, void *state, int depth)
         return Py_NewRef(slow_marker);
     }
     if (t == &PyTuple_Type || t == &PyList_Type) {
+        int is_tuple = t == &PyTuple_Type;
         Py_ssize_t n = Py_SIZE(tree);
-        PyObject *out = t == &PyTuple_Type ? PyTuple_New(n) : PyList_New(n);
+        PyObject *out = is_tuple ? PyTuple_New(n) : PyList_New(n);
         if (out == NULL) {
             return NULL;
         }
         for (Py_ssize_t i = 0; i < n; i++) {
-            PyObject *item = t == &PyTuple_Type ? PyTuple_GET_ITEM(tree, i)
-                                                : PyList_GET_ITEM(tree, i);
+            if (Py_SIZE(tree) != n) {
+                Py_DECREF(out);
+                return Py_NewRef(slow_marker);
+            }
+            PyObject *item = Py_NewRef(is_tuple ? PyTuple_GET_ITEM(tree, i)
+                                                : PyList_GET_ITEM(tree, i));
             PyObject *r = map_tree(item, leaf, state, depth + 1);
+            Py_DECREF(item);
             if (r == NULL || r == slow_marker) {
                 Py_DECREF(out);
                 return r;
             }
-            if (t == &PyTuple_Type) {
+            if (is_tuple) {
                 PyTuple_SET_ITEM(out, i, r);
             }
             else {
                 PyList_SET_ITEM(out, i, r);
             }
+        }
+        if (Py_SIZE(tree) != n) {
+            Py_DECREF(out);
+            return Py_NewRef(slow_marker);
         }
         return out;
     }
@@ -459,19 +683,27 @@ map_tree(PyObject *tree, leaf_fn leaf, void *state, int depth)
         if (out == NULL) {
             return NULL;
         }
+        Py_ssize_t n = PyDict_GET_SIZE(tree);
         Py_ssize_t pos = 0;
         PyObject *k, *v;
         while (PyDict_Next(tree, &pos, &k, &v)) {
+            Py_INCREF(k);
+            Py_INCREF(v);
             PyObject *r = map_tree(v, leaf, state, depth + 1);
-            if (r == NULL || r == slow_marker) {
-                Py_DECREF(out);
-                return r;
+            int err = 0;
+            if (r != NULL && r != slow_marker) {
+                err = PyDict_SetItem(out, k, r);
+                Py_DECREF(r);
             }
-            int err = PyDict_SetItem(out, k, r);
-            Py_DECREF(r);
-            if (err < 0) {
+            Py_DECREF(k);
+            Py_DECREF(v);
+            if (r == NULL || r == slow_marker || err < 0) {
                 Py_DECREF(out);
-                return NULL;
+                return err < 0 ? NULL : r;
+            }
+            if (PyDict_GET_SIZE(tree) != n) {
+                Py_DECREF(out);
+                return Py_NewRef(slow_marker);
             }
         }
         return out;
@@ -485,10 +717,12 @@ native_leaf(PyObject *x, void *state)
     PyObject **dev = (PyObject **)state;
     if (Py_TYPE(x) == array_type) {
         PyObject *d = SLOT(x, off_device), *native = SLOT(x, off_native);
-        if (d == NULL || native == NULL || (*dev != NULL && d != *dev)) {
+        if (!is_device(d) || native == NULL || (*dev != NULL && d != *dev)) {
             return Py_NewRef(slow_marker);
         }
-        *dev = d;
+        if (*dev == NULL) {
+            *dev = Py_NewRef(d); /* held: the walk may run Python code that rebinds slots */
+        }
         return Py_NewRef(native);
     }
     if (passes_through(x)) {
@@ -506,15 +740,17 @@ natives(PyObject *module, PyObject *tree)
     }
     PyObject *dev = NULL;
     PyObject *r = map_tree(tree, native_leaf, &dev, 0);
-    if (r == NULL) {
-        return NULL;
-    }
-    if (r == slow_marker || dev == NULL) {
+    if (r == NULL || r == slow_marker || dev == NULL) {
+        Py_XDECREF(dev);
+        if (r == NULL) {
+            return NULL;
+        }
         Py_DECREF(r);
         Py_RETURN_NONE;
     }
     PyObject *out = PyTuple_Pack(2, r, dev);
     Py_DECREF(r);
+    Py_DECREF(dev);
     return out;
 }
 
@@ -525,7 +761,7 @@ walk_devices(PyObject *tree, PyObject **dev, int depth)
     PyTypeObject *t = Py_TYPE(tree);
     if (t == array_type) {
         PyObject *d = SLOT(tree, off_device);
-        if (d == NULL || (*dev != NULL && d != *dev)) {
+        if (!is_device(d) || (*dev != NULL && d != *dev)) {
             return 0;
         }
         *dev = d;
@@ -608,8 +844,10 @@ wrap_tree(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     if (backend == NULL) {
         Py_RETURN_NONE;
     }
-    wrap_state w = {args[1], backend, type_cache};
+    wrap_state w = {args[1], Py_NewRef(backend), Py_NewRef(type_cache)};
     PyObject *r = map_tree(args[0], wrap_leaf, &w, 0);
+    Py_DECREF(w.backend);
+    Py_DECREF(w.types);
     if (r == slow_marker) {
         Py_DECREF(r);
         Py_RETURN_NONE;
@@ -620,20 +858,22 @@ wrap_tree(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 static PyObject *
 setup(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
-    /* setup(Array, Device, type_cache): learn where the slots are. */
-    if (nargs != 3 || !PyType_Check(args[0]) || !PyType_Check(args[1])
-        || !PyDict_CheckExact(args[2])) {
-        PyErr_SetString(PyExc_TypeError, "setup(Array, Device, type_cache)");
+    /* setup(Array, Device, type_cache, backend_errors): learn where the slots are. */
+    if (nargs != 4 || !PyType_Check(args[0]) || !PyType_Check(args[1])
+        || !PyDict_CheckExact(args[2]) || !PyTuple_CheckExact(args[3])) {
+        PyErr_SetString(PyExc_TypeError, "setup(Array, Device, type_cache, backend_errors)");
         return NULL;
     }
     PyTypeObject *arr = (PyTypeObject *)args[0], *dev = (PyTypeObject *)args[1];
     if (slot_offset(arr, "_native", &off_native) < 0 || slot_offset(arr, "_device", &off_device) < 0
         || slot_offset(arr, "_dtype", &off_dtype) < 0 || slot_offset(dev, "_fns", &off_fns) < 0
         || slot_offset(dev, "_results", &off_results) < 0
-        || slot_offset(dev, "_backend", &off_backend) < 0) {
+        || slot_offset(dev, "_backend", &off_backend) < 0
+        || slot_offset(dev, "_known", &off_known) < 0) {
         return NULL;
     }
     Py_XSETREF(type_cache, Py_NewRef(args[2]));
+    Py_XSETREF(backend_errors, Py_NewRef(args[3]));
     Py_XSETREF(device_type, (PyTypeObject *)Py_NewRef(dev));
     Py_XSETREF(array_type, (PyTypeObject *)Py_NewRef(arr));
     Py_RETURN_NONE;
@@ -641,7 +881,8 @@ setup(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 
 static PyMethodDef methods[] = {
     {"setup", (PyCFunction)(void (*)(void))setup, METH_FASTCALL,
-     "setup(Array, Device, type_cache): read the slot offsets of the two classes."},
+     "setup(Array, Device, type_cache, backend_errors): read the slot offsets of the two "
+     "classes; keep the type cache and the errors that the Python functions explain."},
     {"function", (PyCFunction)(void (*)(void))make_function, METH_FASTCALL,
      "function(kind, name, short_name, module_name, doc, slow, keeps_dtype): a builtin that "
      "runs the fast path of `name` and hands every other call to `slow`."},
@@ -667,7 +908,8 @@ PyInit__speedups(void)
 {
     str_dtype = PyUnicode_InternFromString("dtype");
     slow_marker = PyObject_CallNoArgs((PyObject *)&PyBaseObject_Type);
-    if (str_dtype == NULL || slow_marker == NULL) {
+    use_python = PyObject_CallNoArgs((PyObject *)&PyBaseObject_Type);
+    if (str_dtype == NULL || slow_marker == NULL || use_python == NULL) {
         return NULL;
     }
     holder_type.tp_name = "arraymux._speedups.function_holder";
@@ -677,7 +919,7 @@ PyInit__speedups(void)
     holder_type.tp_base = &PyModule_Type;
     holder_type.tp_dealloc = holder_dealloc;
     holder_type.tp_traverse = holder_traverse;
-    holder_type.tp_clear = PyModule_Type.tp_clear;
+    holder_type.tp_clear = holder_clear;
     if (PyType_Ready(&holder_type) < 0) {
         return NULL;
     }

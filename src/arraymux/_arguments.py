@@ -1,0 +1,526 @@
+"""Checks of the arguments of a call against the standard's signature, at the boundary.
+
+The hot paths pass plain arguments (Python numbers, strings, tuples of numbers) to the backend
+as they are; every other call, and every call the backend refuses, comes through here, so that
+a mistake is reported the same way on every backend: a ``TypeError``, ``ValueError`` or
+``IndexError`` that names the arraymux function and what to do, never a backend's internals
+(JAX's unbound axis names, Dask's empty ``StopIteration``, a ``KeyError: -1``).
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+from typing import Any, NamedTuple
+
+from ._errors import ArraymuxError, AxisError
+
+__all__ = [
+    "Params",
+    "annotated",
+    "check_call",
+    "check_shape",
+    "check_size",
+    "check_value",
+    "params_of",
+    "python_scalar",
+]
+
+
+class Params(NamedTuple):
+    """What a signature of the standard allows, in the form the checks need."""
+
+    positional: tuple[str, ...]  # names of the positional parameters, in order
+    required: int  # how many of them have no default
+    keywords: frozenset[str]  # names that may be passed as keywords
+    varargs: bool  # takes ``*args``
+    text: str  # the signature, for messages
+
+
+def parse(text: str) -> Params:
+    """``Params`` of a signature written as in :data:`arraymux._signatures.SIGNATURES`."""
+    import inspect
+
+    ns: dict[str, Any] = {}
+    exec(f"def f{text}: pass", ns)
+    sig = inspect.signature(ns["f"])
+    positional: list[str] = []
+    required = 0
+    keywords: set[str] = set()
+    varargs = False
+    for p in sig.parameters.values():
+        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
+            positional.append(p.name)
+            if p.default is p.empty:
+                required += 1
+        if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY):
+            keywords.add(p.name)
+        if p.kind is p.VAR_POSITIONAL:
+            varargs = True
+    return Params(tuple(positional), required, frozenset(keywords), varargs, text)
+
+
+_PARAMS: dict[str, Params | None] = {}
+
+
+def params_of(name: str) -> Params | None:
+    """The ``Params`` of the standard function ``name`` (None if it has no listed signature)."""
+    try:
+        return _PARAMS[name]
+    except KeyError:
+        pass
+    from ._function_table import BY_NAME
+    from ._signatures import SIGNATURES
+
+    text = SIGNATURES.get(name)
+    if text is None:
+        rule = BY_NAME[name].rule if name in BY_NAME else None
+        text = {"unary": "(x, /)", "binary": "(x1, x2, /)"}.get(rule or "")
+    p = _PARAMS[name] = None if text is None else parse(text)
+    return p
+
+
+def check_call(fname: str, params: Params, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    """Raise a ``TypeError`` naming ``fname`` if ``args``/``kwargs`` do not fit ``params``."""
+    n = len(args)
+    if not params.varargs and n > len(params.positional):
+        allowed = len(params.positional)
+        kw_only = sorted(params.keywords - set(params.positional))
+        hint = f" Pass {', '.join(kw_only)} by keyword (e.g. {kw_only[0]}=...)." if kw_only else ""
+        raise TypeError(
+            f"arraymux.{fname}: takes {allowed} positional argument(s), but {n} were given; "
+            f"its signature is {fname.rsplit('.', 1)[-1]}{params.text}.{hint}"
+        )
+    for k in kwargs:
+        if k not in params.keywords:
+            if k in params.positional:
+                raise TypeError(
+                    f"arraymux.{fname}: {k!r} is positional-only; pass it by position "
+                    f"(signature {fname.rsplit('.', 1)[-1]}{params.text})."
+                )
+            known = ", ".join(sorted(params.keywords)) or "none"
+            raise TypeError(
+                f"arraymux.{fname}: unexpected keyword argument {k!r}; its keyword arguments "
+                f"are: {known} (signature {fname.rsplit('.', 1)[-1]}{params.text})."
+            )
+        if k in params.positional and params.positional.index(k) < n:
+            raise TypeError(f"arraymux.{fname}: got {k!r} both by position and by keyword.")
+    if n < params.required:
+        missing = [p for p in params.positional[n : params.required] if p not in kwargs]
+        if missing:
+            raise TypeError(
+                f"arraymux.{fname}: missing required argument(s): {', '.join(missing)} "
+                f"(signature {fname.rsplit('.', 1)[-1]}{params.text})."
+            )
+
+
+# ---------------------------------------------------------------------------------------------
+# Python and NumPy scalars
+
+_SCALAR_TYPES = (bool, int, float, complex)
+
+
+def python_scalar(value: Any) -> Any:
+    """``value`` as a Python scalar if it is a NumPy scalar of a standard kind (``np.int64(2)``,
+    ``np.float32(1.5)``, ``np.bool_``), else ``value`` itself.
+
+    NumPy scalars take part in arraymux operations the way Python scalars do (the array's
+    dtype wins); a ``np.float64`` is a subclass of ``float`` and is made a plain one too, so that
+    NumPy does not promote a float32 array to float64 behind arraymux's back."""
+    t = type(value)
+    if t is bool or t is int or t is float or t is complex:
+        return value
+    if t.__module__ != "numpy":
+        return value
+    import numpy as np
+
+    if not isinstance(value, np.generic):
+        return value
+    if isinstance(value, np.bool_):
+        return bool(value)
+    if isinstance(value, np.integer):
+        return int(value)
+    if isinstance(value, np.longdouble | np.clongdouble) and value.dtype.itemsize > 16:
+        return value  # wider than Python's float: not converted, refused later
+    if isinstance(value, np.floating):
+        return float(value)
+    if isinstance(value, np.complexfloating):
+        return complex(value)
+    return value
+
+
+# ---------------------------------------------------------------------------------------------
+# Values of the non-array parameters
+
+
+def _type_name(v: Any) -> str:
+    t = type(v)
+    return t.__qualname__ if t.__module__ == "builtins" else f"{t.__module__}.{t.__qualname__}"
+
+
+def _is_array(v: Any) -> bool:
+    from ._array import Array
+    from ._backends import backend_of_type
+
+    return type(v) is Array or backend_of_type(type(v)) is not None
+
+
+def _not_an_array(fname: str, pname: str, v: Any, what: str) -> TypeError:
+    return TypeError(
+        f"arraymux.{fname}: {pname} must be {what}, not an array ({_type_name(v)}); "
+        "convert it first, e.g. with int(...) or tuple(...)."
+    )
+
+
+def _int(fname: str, pname: str, v: Any, what: str = "an int") -> int:
+    if isinstance(v, bool) or _is_array(v):
+        if _is_array(v):
+            raise _not_an_array(fname, pname, v, what)
+        raise TypeError(f"arraymux.{fname}: {pname} must be {what}, not a bool.")
+    try:
+        return operator.index(v)
+    except TypeError:
+        raise TypeError(f"arraymux.{fname}: {pname} must be {what}, not {_type_name(v)}.") from None
+
+
+def _ints(fname: str, pname: str, v: Any, what: str) -> tuple[int, ...]:
+    if isinstance(v, tuple | list):
+        return tuple(_int(fname, f"{pname}[{i}]", a, what) for i, a in enumerate(v))
+    if _is_array(v):
+        raise _not_an_array(fname, pname, v, what)
+    raise TypeError(f"arraymux.{fname}: {pname} must be {what}, not {_type_name(v)}.")
+
+
+def _axis_range(fname: str, pname: str, axis: int, ndim: int | None) -> int:
+    if ndim is not None and not -ndim <= axis < max(ndim, 1):
+        raise AxisError(
+            f"arraymux.{fname}: {pname} {axis} is out of range for an array of {ndim} "
+            f"dimension(s) (valid: {-max(ndim, 1)} to {max(ndim, 1) - 1})."
+        )
+    return axis
+
+
+def _axes(fname: str, pname: str, v: Any, ndim: int | None, *, none: bool, many: bool) -> Any:
+    what = "an int" + (", a tuple of ints" if many else "") + (" or None" if none else "")
+    if v is None:
+        if none:
+            return None
+        raise TypeError(f"arraymux.{fname}: {pname} must be {what}, not None.")
+    if isinstance(v, tuple | list) and many:
+        axes = tuple(
+            _axis_range(fname, pname, _int(fname, f"{pname}[{i}]", a, what), ndim)
+            for i, a in enumerate(v)
+        )
+        if ndim is not None and len({a % max(ndim, 1) for a in axes}) != len(axes):
+            raise ValueError(f"arraymux.{fname}: {pname} {tuple(axes)} repeats an axis.")
+        return axes
+    return _axis_range(fname, pname, _int(fname, pname, v, what), ndim)
+
+
+def _bool(fname: str, pname: str, v: Any) -> bool:
+    if isinstance(v, bool):
+        return v
+    v = python_scalar(v)
+    if isinstance(v, bool):
+        return v
+    raise TypeError(f"arraymux.{fname}: {pname} must be True or False, not {_type_name(v)}.")
+
+
+def _number(fname: str, pname: str, v: Any, *, complex_ok: bool = True) -> Any:
+    if _is_array(v):
+        raise _not_an_array(fname, pname, v, "a Python number")
+    v = python_scalar(v)
+    kinds = _SCALAR_TYPES if complex_ok else (bool, int, float)
+    if not isinstance(v, kinds):
+        raise TypeError(f"arraymux.{fname}: {pname} must be a number, not {_type_name(v)}.")
+    return v
+
+
+def _choice(fname: str, pname: str, v: Any, options: tuple[Any, ...]) -> Any:
+    if isinstance(v, str | int | float) and not isinstance(v, bool) and v in options:
+        return v
+    shown = ", ".join(repr(o) for o in options)
+    raise ValueError(f"arraymux.{fname}: {pname} must be one of {shown}, not {v!r}.")
+
+
+def _ord(fname: str, pname: str, v: Any, names: tuple[str, ...]) -> Any:
+    if isinstance(v, str):
+        return _choice(fname, pname, v, names)
+    return _number(fname, pname, v, complex_ok=False)
+
+
+def check_shape(fname: str, pname: str, v: Any, *, minus_one: bool = False) -> tuple[int, ...]:
+    """A shape: an int or a tuple of ints, each at least 0 (``-1`` once where allowed)."""
+    what = "an int or a tuple of ints"
+    dims = (
+        (_int(fname, pname, v, what),)
+        if not isinstance(v, tuple | list)
+        else _ints(fname, pname, v, what)
+    )
+    unknown = 0
+    for i, n in enumerate(dims):
+        if n == -1 and minus_one:
+            unknown += 1
+            continue
+        if n < 0:
+            raise ValueError(
+                f"arraymux.{fname}: {pname} {dims} has a negative size at position {i}; sizes "
+                "must be 0 or more."
+            )
+    if unknown > 1:
+        raise ValueError(f"arraymux.{fname}: {pname} {dims} has more than one -1.")
+    return dims
+
+
+#: The largest number of bytes an array may have: 2**63 - 1. A larger size overflows the
+#: 64-bit byte counts of every backend (jaxlib aborts the process on one).
+MAX_BYTES = 2**63 - 1
+
+
+def check_size(fname: str, shape: tuple[int, ...], itemsize: int) -> None:
+    """Raise before a backend is asked for an array whose byte size overflows 64 bits."""
+    size = math.prod(shape)
+    if size * max(itemsize, 1) > MAX_BYTES:
+        raise ValueError(
+            f"arraymux.{fname}: an array of shape {tuple(shape)} would hold {size} elements "
+            f"({size * max(itemsize, 1)} bytes), more than any device can address (2**63 "
+            "bytes)."
+        )
+
+
+_FFT_NORMS = ("backward", "ortho", "forward")
+_MATRIX_ORDS = ("fro", "nuc")
+
+
+def check_value(fname: str, pname: str, v: Any, ndim: int | None) -> Any:
+    """The value of the non-array parameter ``pname`` of ``fname``, checked and made plain
+    (NumPy scalars become Python scalars); ``ndim``: the array argument's, if known."""
+    if pname == "axis":
+        if fname in ("expand_dims",):
+            return _axes(fname, pname, v, None if ndim is None else ndim + 1, none=False, many=True)
+        if fname in ("stack",):
+            return _axes(
+                fname, pname, v, None if ndim is None else ndim + 1, none=False, many=False
+            )
+        many = fname in _MANY_AXES
+        none = fname in _AXIS_NONE
+        return _axes(fname, pname, v, ndim, none=none, many=many)
+    if pname in ("source", "destination"):
+        return _axes(fname, pname, v, ndim, none=False, many=True)
+    if pname == "axes":
+        if fname in ("tensordot", "linalg.tensordot"):
+            if isinstance(v, tuple | list):
+                if len(v) != 2:
+                    raise ValueError(
+                        f"arraymux.{fname}: axes must be an int or a pair of sequences of axes."
+                    )
+                return tuple(
+                    _ints(fname, f"axes[{i}]", a, "a sequence of ints") for i, a in enumerate(v)
+                )
+            n = _int(fname, pname, v, "an int or a pair of sequences of ints")
+            if n < 0:
+                raise ValueError(f"arraymux.{fname}: axes must be 0 or more, not {n}.")
+            return n
+        if fname == "permute_dims":
+            axes = _ints(fname, pname, v, "a tuple of ints")
+            if ndim is not None and len(axes) != ndim:
+                raise ValueError(
+                    f"arraymux.{fname}: axes {axes} must name each of the {ndim} axes once."
+                )
+            return _axes(fname, pname, axes, ndim, none=False, many=True)
+        return _axes(fname, pname, v, ndim, none=True, many=True)  # fft, fftshift
+    if pname == "shape":
+        return check_shape(fname, pname, v, minus_one=fname == "reshape")
+    if pname in ("shift",):
+        if isinstance(v, tuple | list):
+            return _ints(fname, pname, v, "an int or a tuple of ints")
+        return _int(fname, pname, v, "an int or a tuple of ints")
+    if pname in ("repetitions", "s"):
+        if v is None and pname == "s":
+            return None
+        dims = _ints(fname, pname, v, "a tuple of ints")
+        if any(d < (1 if pname == "s" else 0) for d in dims):
+            raise ValueError(
+                f"arraymux.{fname}: {pname} {dims} must hold sizes of at least "
+                f"{1 if pname == 's' else 0}."
+            )
+        return dims
+    if pname in ("k", "offset"):
+        return _int(fname, pname, v)
+    if pname == "n":
+        if v is None and fname.startswith("fft."):
+            return None
+        n = _int(fname, pname, v)
+        if fname == "diff" and n < 0:
+            raise ValueError(f"arraymux.{fname}: n must be 0 or more, not {n}.")
+        if fname.startswith("fft.") and n < 1:
+            raise ValueError(f"arraymux.{fname}: n must be at least 1, not {n}.")
+        return n
+    if pname in ("n_rows", "n_cols", "num"):
+        if v is None and pname == "n_cols":
+            return None
+        n = _int(fname, pname, v)
+        if n < 0:
+            raise ValueError(f"arraymux.{fname}: {pname} must be 0 or more, not {n}.")
+        return n
+    if pname in (
+        "keepdims",
+        "descending",
+        "stable",
+        "endpoint",
+        "upper",
+        "invert",
+        "full_matrices",
+        "include_initial",
+    ):
+        return _bool(fname, pname, v)
+    if pname == "copy":
+        return None if v is None else _bool(fname, pname, v)
+    if pname == "correction":
+        c = _number(fname, pname, v, complex_ok=False)
+        if isinstance(c, bool):
+            raise TypeError(f"arraymux.{fname}: correction must be a number, not a bool.")
+        return c
+    if pname in ("d", "start", "stop", "step", "fill_value", "min", "max", "rtol"):
+        if v is None and pname in ("stop", "min", "max", "rtol"):
+            return None
+        return _number(fname, pname, v)
+    if pname == "ord":
+        if fname == "linalg.matrix_norm":
+            return _ord(fname, pname, v, _MATRIX_ORDS)
+        return _ord(fname, pname, v, ())
+    if pname == "side":
+        return _choice(fname, pname, v, ("left", "right"))
+    if pname == "mode":
+        return _choice(fname, pname, v, ("reduced", "complete"))
+    if pname == "norm":
+        return _choice(fname, pname, v, _FFT_NORMS)
+    if pname == "indexing":
+        return _choice(fname, pname, v, ("xy", "ij"))
+    if _is_array(v):
+        raise _not_an_array(fname, pname, v, "a Python value")
+    return python_scalar(v)
+
+
+# Functions whose ``axis`` may be a tuple of axes, and those whose ``axis`` may be None.
+_MANY_AXES = frozenset(
+    {
+        "sum",
+        "prod",
+        "mean",
+        "std",
+        "var",
+        "max",
+        "min",
+        "all",
+        "any",
+        "count_nonzero",
+        "linalg.vector_norm",
+        "flip",
+        "roll",
+        "squeeze",
+    }
+)
+_AXIS_NONE = frozenset(
+    {
+        "sum",
+        "prod",
+        "mean",
+        "std",
+        "var",
+        "max",
+        "min",
+        "all",
+        "any",
+        "count_nonzero",
+        "argmax",
+        "argmin",
+        "linalg.vector_norm",
+        "flip",
+        "roll",
+        "take",
+        "repeat",
+        "cumulative_sum",
+        "cumulative_prod",
+        "concat",
+    }
+)
+
+
+# ---------------------------------------------------------------------------------------------
+# The backend's own errors
+
+
+#: The errors a backend raises for arguments it refuses: these are explained (named after the
+#: arraymux function) and may be retried on the checking path. Any other exception passes
+#: through untouched, since libraries use their own for control flow (torch's checkpoint stops
+#: its recomputation with one).
+BACKEND_ERRORS: tuple[type[Exception], ...] = (
+    TypeError,
+    ValueError,
+    IndexError,
+    ArithmeticError,
+    LookupError,
+    AttributeError,
+    NameError,
+    RuntimeError,  # NotImplementedError, torch's argument errors
+    AssertionError,
+    StopIteration,
+    BufferError,
+)
+
+
+def annotated(fname: str, device: Any, exc: BaseException) -> BaseException:
+    """The exception to raise for ``exc``, raised by a backend inside ``arraymux.<fname>``.
+
+    arraymux's own errors, and errors whose message already names the function, are kept.
+    ``TypeError``, ``ValueError``, ``IndexError`` and arithmetic errors keep their type (code
+    that catches ``numpy.linalg.LinAlgError`` still does) with the function and device put in
+    front of their message; a backend's internal error types (``KeyError``, ``NameError``,
+    ``AssertionError``, ``StopIteration``, torch's plain ``RuntimeError`` for a bad argument)
+    become a ``ValueError``/``TypeError`` that names the function, with the original as its
+    cause. Errors that are not about the arguments (memory, interrupts) are left alone."""
+    if isinstance(exc, ArraymuxError) or not isinstance(exc, BACKEND_ERRORS):
+        return exc
+    if isinstance(exc, MemoryError) or type(exc).__name__ == "OutOfMemoryError":
+        return exc
+    prefix = f"arraymux.{fname}"
+    text = str(exc)
+    if text.startswith(prefix):
+        return exc
+    where = f"{prefix} on {device}: " if device is not None else f"{prefix}: "
+    if type(exc).__name__ == "AxisError":  # NumPy's and Dask's: arraymux's own, named
+        axis_error = AxisError(where + text)
+        axis_error.__cause__ = exc
+        return axis_error
+    if isinstance(exc, TypeError | ValueError | IndexError | ArithmeticError):
+        if _str_follows_args(exc):
+            old_args = exc.args
+            exc.args = (where + exc.args[0],)
+            if str(exc) == exc.args[0]:
+                return exc
+            exc.args = old_args  # a message kept in other fields (NumPy's AxisError)
+        exc.add_note(f"(raised by the backend inside {where[:-2]})")
+        return exc
+    kind: type[Exception] = ValueError
+    if isinstance(exc, AttributeError | NameError | KeyError):
+        kind = TypeError
+    elif isinstance(exc, NotImplementedError):  # the backend lacks this case: say so
+        kind = NotImplementedError
+    new_exc = kind(f"{where}{type(exc).__name__}: {text or 'the backend refused the arguments'}")
+    new_exc.__cause__ = exc
+    return new_exc
+
+
+def _str_follows_args(exc: BaseException) -> bool:
+    """Whether ``str(exc)`` is its first argument (so a new first argument shows)."""
+    return len(exc.args) == 1 and isinstance(exc.args[0], str) and str(exc) == exc.args[0]
+
+
+def raise_annotated(fname: str, device: Any, e: Exception) -> None:
+    """Raise ``e`` (a backend's error inside ``fname``) as :func:`annotated` says; call it in
+    an ``except`` block."""
+    err = annotated(fname, device, e)
+    if err is e:
+        raise
+    raise err from e
