@@ -134,11 +134,11 @@ def test_in_place_changing_dtype_raises(device):
     i = _i(device, [1, 2])
     with pytest.raises(TypeError):  # int / int is not defined everywhere (array-api-strict)
         i /= 2
-    with pytest.raises(TypeError, match="in-place"):
+    with pytest.raises(TypeError, match="would change the dtype"):
         i /= 2.0
-    with pytest.raises(TypeError, match="in-place"):
+    with pytest.raises(TypeError, match="would change the dtype"):
         i += 1.5
-    with pytest.raises(TypeError, match="in-place"):
+    with pytest.raises(TypeError, match="would change the dtype"):
         i += _f(device, [1.0, 2.0])
     assert _np(i).tolist() == [1, 2]
     assert i.dtype is xp.int32

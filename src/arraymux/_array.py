@@ -6,6 +6,8 @@ import math
 import operator
 from typing import TYPE_CHECKING, Any
 
+from ._arguments import BACKEND_ERRORS, raise_annotated
+
 if TYPE_CHECKING:
     from types import ModuleType
 
@@ -110,17 +112,26 @@ class Array:
 
     # -- conversion ---------------------------------------------------------------------------
 
+    def _to_python(self, kind: type) -> Any:
+        try:
+            return kind(self._native)
+        except BACKEND_ERRORS as e:
+            err = _conversion_error(self, kind.__name__, e)
+            if err is e:
+                raise
+            raise err from e
+
     def __bool__(self) -> bool:
-        return bool(self._native)
+        return self._to_python(bool)
 
     def __int__(self) -> int:
-        return int(self._native)
+        return self._to_python(int)
 
     def __float__(self) -> float:
-        return float(self._native)
+        return self._to_python(float)
 
     def __complex__(self) -> complex:
-        return complex(self._native)
+        return self._to_python(complex)
 
     def __index__(self) -> int:
         try:
@@ -128,12 +139,15 @@ class Array:
         except TypeError:
             # CuPy's 0-d arrays have no __index__; any backend's 0-d integer array is an index.
             if self.ndim != 0 or self.dtype.kind not in ("signed integer", "unsigned integer"):
-                raise
+                raise TypeError(
+                    f"arraymux.Array.__index__: only 0-d integer arrays are indices; this one "
+                    f"has shape {self.shape} and dtype {self.dtype}."
+                ) from None
             return int(self._native)
 
     def __len__(self) -> int:
         if self.ndim == 0:
-            raise TypeError("len() of a 0-d array")
+            raise TypeError("arraymux.Array.__len__: len() of a 0-d array")
         n = self.shape[0]
         if n is None:
             raise TypeError("len() of an array whose first dimension is not known yet")
@@ -141,7 +155,7 @@ class Array:
 
     def __iter__(self) -> Any:
         if self.ndim == 0:
-            raise TypeError("iteration over a 0-d array")
+            raise TypeError("arraymux.Array.__iter__: iteration over a 0-d array")
         # (i, ...) rather than i: the standard leaves indexing fewer axes than ndim unspecified.
         return (self[i, ...] for i in range(len(self)))
 
@@ -164,15 +178,21 @@ class Array:
             kwargs["dl_device"] = dl_device
         if copy is not None:
             kwargs["copy"] = copy
+        native = self.native
+        if not hasattr(native, "__dlpack__"):
+            raise TypeError(
+                f"arraymux.Array.__dlpack__: {self._device.backend} arrays have no DLPack "
+                "export; move the array first, e.g. x = arraymux.to_device(x, 'numpy')."
+            )
         try:
-            return self.native.__dlpack__(**kwargs)
+            return native.__dlpack__(**kwargs)
         except BufferError:
             # A consumer that asks for a version below 1.0 takes a legacy (unversioned)
             # capsule, which every backend can make (JAX refuses max_version below (0, 5)).
             if max_version is None or tuple(max_version) >= (1, 0):
                 raise
             del kwargs["max_version"]
-            return self.native.__dlpack__(**kwargs)
+            return native.__dlpack__(**kwargs)
 
     def __dlpack_device__(self) -> tuple[Any, int]:
         return self.native.__dlpack_device__()
@@ -203,26 +223,33 @@ class Array:
         d = self._device
         nkey = _unwrap_key(key, d, "__getitem__")
         try:
-            return _wrap(self._native[nkey], d, self._dtype)
-        except ValueError:
-            # A backend may lack part of the standard's indexing (torch: negative steps);
-            # its adapter's getitem, if any, does it another way.
-            fix = getattr(d._backend.adapter, "getitem", None)
-            if fix is None:
-                raise
-            return _wrap(fix(self._native, nkey), d, self._dtype)
+            try:
+                r = self._native[nkey]
+            except ValueError:
+                # A backend may lack part of the standard's indexing (torch: negative steps);
+                # its adapter's getitem, if any, does it another way.
+                fix = getattr(d._backend.adapter, "getitem", None)
+                if fix is None:
+                    raise
+                r = fix(self._native, nkey)
+        except BACKEND_ERRORS as e:
+            raise_annotated("Array.__getitem__", d, e)
+        return _wrap(r, d, self._dtype)
 
     def __setitem__(self, key: Any, value: Any, /) -> None:
         d = self._device
         nkey = _unwrap_key(key, d, "__setitem__")
         nvalue = _set_operand(d, value, "__setitem__", "value")
         backend = d._backend
-        if backend.spec.mutable:
-            native = backend.normalize(self._native)
-            self._native = native
-            native[nkey] = nvalue
-        else:
-            self._native = backend.adapter.setitem(self._native, nkey, nvalue)
+        try:
+            if backend.spec.mutable:
+                native = backend.normalize(self._native)
+                self._native = native
+                native[nkey] = nvalue
+            else:
+                self._native = backend.adapter.setitem(self._native, nkey, nvalue)
+        except BACKEND_ERRORS as e:
+            raise_annotated("Array.__setitem__", d, e)
 
     # -- shared state for pickling --------------------------------------------------------------
 
@@ -247,13 +274,35 @@ def _unwrap_key_item(k: Any, device: Device, fname: str) -> Any:
     return _set_operand(device, k, fname, "index")
 
 
+def _conversion_error(x: Array, kind: str, e: Exception) -> Exception:
+    """The error of ``kind(x)`` (``float(x)``...) that the backend refused, naming arraymux."""
+    if not isinstance(e, BACKEND_ERRORS):
+        return e
+    what = (
+        f"arraymux.Array.__{kind}__: cannot convert an array of shape {x.shape} on "
+        f"{x._device} to a Python {kind}; the standard converts 0-d arrays only"
+    )
+    if isinstance(e, TypeError | ValueError):  # keep its type (JAX's tracer errors...)
+        e.add_note(what)
+        return e
+    return TypeError(f"{what} ({type(e).__name__}: {e}).")
+
+
 def _inplace(name: str) -> Any:
+    symbol = _SYMBOLS[name]
+
     def op(self: Array, other: Any, /) -> Array:
         result = getattr(_ops, name)(self, other)
         if result.dtype is not self.dtype:
             raise TypeError(
-                f"in-place {name} would change the dtype of the left operand from "
-                f"{self.dtype} to {result.dtype}; use x = arraymux.{name}(x, y) instead."
+                f"arraymux.{name}: x {symbol}= y would change the dtype of x from {self.dtype} "
+                f"to {result.dtype}; write x = arraymux.{name}(x, y) instead."
+            )
+        if tuple(result._native.shape) != tuple(self._native.shape):
+            raise ValueError(
+                f"arraymux.{name}: x {symbol}= y would change the shape of x from {self.shape} "
+                f"to {result.shape} (y broadcasts to a larger shape); write "
+                f"x = arraymux.{name}(x, y) instead."
             )
         backend = self._device._backend
         if backend.spec.mutable:
@@ -265,6 +314,7 @@ def _inplace(name: str) -> Any:
         return self
 
     op.__name__ = f"__i{_OPERATORS[name]}__"
+    op.__qualname__ = f"Array.{op.__name__}"  # what an arity error shows
     return op
 
 
@@ -283,6 +333,21 @@ _OPERATORS = {
     "bitwise_xor": "xor",
     "bitwise_left_shift": "lshift",
     "bitwise_right_shift": "rshift",
+}
+_SYMBOLS = {
+    "add": "+",
+    "subtract": "-",
+    "multiply": "*",
+    "divide": "/",
+    "floor_divide": "//",
+    "remainder": "%",
+    "pow": "**",
+    "matmul": "@",
+    "bitwise_and": "&",
+    "bitwise_or": "|",
+    "bitwise_xor": "^",
+    "bitwise_left_shift": "<<",
+    "bitwise_right_shift": ">>",
 }
 _COMPARISONS = {
     "equal": "eq",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ._arguments import BACKEND_ERRORS, raise_annotated
 from ._array import Array
 from ._devices import Device, device_of_native, get_default_device
 from ._dispatch import (
@@ -15,6 +16,7 @@ from ._dispatch import (
     native_dtype,
     not_an_array,
     operand,
+    standard_dtype,
     unsupported,
     wrap,
 )
@@ -96,6 +98,8 @@ def asarray(
     op = operand(obj)
     if op is not None:
         native, src = op
+        if type(obj) is not Array:
+            standard_dtype("asarray", native, src)
         if target is not None and target is not src:
             from ._transfer import to_device
 
@@ -122,7 +126,10 @@ def asarray(
         src_dt = as_dtype(src_dtype)
         if not d.supports(src_dt):
             raise unsupported(src_dt, d, "asarray")
-    r = d._fns["asarray"](obj, dtype=ndt, device=d.native, copy=copy)
+    try:
+        r = d._fns["asarray"](obj, dtype=ndt, device=d.native, copy=copy)
+    except BACKEND_ERRORS as e:
+        raise_annotated("asarray", d, e)
     try:
         d._backend.dtype_from_native(r.dtype)
     except TypeError:
@@ -191,6 +198,11 @@ def _like(name: str, make: str) -> Any:
             if name != "full_like" or args or set(kw) != {"fill_value"}:
                 raise TypeError(f"arraymux.{name}: unexpected arguments {sorted(kw)}")
             args = (kw["fill_value"],)
+        if len(args) > (name == "full_like"):
+            raise TypeError(
+                f"arraymux.{name}: takes {1 + (name == 'full_like')} positional argument(s), "
+                f"but {1 + len(args)} were given; pass dtype= and device= by keyword."
+            )
         op = operand(x)
         if op is None:
             raise not_an_array(name, 0, x)
@@ -208,7 +220,11 @@ def _like(name: str, make: str) -> Any:
             kwargs["dtype"] = native_dtype(dtype, d, name)
         if device is not None:
             kwargs["device"] = d.native
-        return wrap(d._fns[name](native, *args, **kwargs), d)
+        try:
+            r = d._fns[name](native, *args, **kwargs)
+        except BACKEND_ERRORS as e:
+            raise_annotated(name, d, e)
+        return wrap(r, d)
 
     fn.__name__ = fn.__qualname__ = name
     fn.__signature__ = signature(name)  # type: ignore[attr-defined]

@@ -27,13 +27,29 @@ __all__ = [
 ]
 
 
-def _dtype_arg(x: Any) -> DType:
+def _dtype_arg(x: Any, fname: str) -> DType:
+    """The dtype of array or dtype ``x``, an argument of ``arraymux.<fname>``."""
     if type(x) is Array:
         return x.dtype
-    op = operand(x)
-    if op is not None:
-        return dtype_of(*op)
-    return as_dtype(x)
+    try:
+        op = operand(x)
+        if op is not None:
+            return dtype_of(*op)
+        return as_dtype(x)
+    except TypeError as e:
+        if str(e).startswith("arraymux."):
+            raise
+        raise TypeError(f"arraymux.{fname}: {e}") from None
+
+
+def _named_dtype(x: Any, fname: str) -> DType:
+    """``as_dtype(x)`` for an argument of ``arraymux.<fname>``."""
+    try:
+        return as_dtype(x)
+    except TypeError as e:
+        if str(e).startswith("arraymux."):
+            raise
+        raise TypeError(f"arraymux.{fname}: {e}") from None
 
 
 def astype(x: Any, dtype: Any, /, *, copy: bool = True, device: Any = None) -> Array:
@@ -73,7 +89,7 @@ def can_cast(from_: Any, to: Any, /) -> bool:
     >>> xp.can_cast(xp.int8, xp.int16), xp.can_cast(xp.float64, xp.float32)
     (True, False)
     """
-    a, b = _dtype_arg(from_), as_dtype(to)
+    a, b = _dtype_arg(from_, "can_cast"), _named_dtype(to, "can_cast")
     if a is b:
         return True
     return _dtypes.PROMOTION_TABLE.get((a, b)) is b
@@ -99,9 +115,9 @@ def result_type(*arrays_and_dtypes: Any) -> DType:
         if isinstance(a, bool | int | float | complex):
             scalars.append(a)
         else:
-            dtypes.append(_dtype_arg(a))
+            dtypes.append(_dtype_arg(a, "result_type"))
     if not dtypes:
-        raise ValueError("result_type needs at least one array or dtype")
+        raise ValueError("arraymux.result_type: needs at least one array or dtype")
     result = dtypes[0]
     for dt in dtypes[1:]:
         result = _dtypes.promote(result, dt)
@@ -125,7 +141,7 @@ def isdtype(dtype: Any, kind: Any) -> bool:
     >>> xp.isdtype(xp.float32, "real floating"), xp.isdtype(xp.int8, ("bool", xp.int8))
     (True, True)
     """
-    dt = as_dtype(dtype)
+    dt = _named_dtype(dtype, "isdtype")
     if isinstance(kind, tuple):
         return any(isdtype(dt, k) for k in kind)
     if isinstance(kind, str):
@@ -135,7 +151,7 @@ def isdtype(dtype: Any, kind: Any) -> bool:
             raise ValueError(
                 f"unknown dtype kind {kind!r}; the kinds are {', '.join(_dtypes.KIND_GROUPS)}"
             ) from None
-    return dt is as_dtype(kind)
+    return dt is _named_dtype(kind, "isdtype")
 
 
 @dataclass(frozen=True)
@@ -172,7 +188,7 @@ def finfo(type: Any, /) -> finfo_object:
     """
     import numpy as np
 
-    dt = _dtype_arg(type)
+    dt = _dtype_arg(type, "finfo")
     if dt.kind not in ("real floating", "complex floating"):
         raise TypeError(f"finfo needs a floating-point dtype, got {dt}")
     real = {"complex64": _dtypes.float32, "complex128": _dtypes.float64}.get(dt.name, dt)
@@ -191,7 +207,7 @@ def iinfo(type: Any, /) -> iinfo_object:
     >>> xp.iinfo(xp.int8).max
     127
     """
-    dt = _dtype_arg(type)
+    dt = _dtype_arg(type, "iinfo")
     if dt.kind not in ("signed integer", "unsigned integer"):
         raise TypeError(f"iinfo needs an integer dtype, got {dt}")
     lo, hi = _dtypes.int_range(dt)

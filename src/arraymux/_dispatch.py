@@ -4,10 +4,21 @@ wrap. Every public function of the standard is made here from its entry in the f
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from . import _compiled, _dtypes
+from ._arguments import (
+    BACKEND_ERRORS,
+    check_call,
+    check_shape,
+    check_size,
+    check_value,
+    params_of,
+    python_scalar,
+    raise_annotated,
+)
 from ._array import Array
 from ._backends import backend_of_type
 from ._devices import Device, device_of_native, get_default_device
@@ -44,21 +55,30 @@ def operand(x: Any) -> tuple[Any, Device] | None:
     return x, device_of_native(backend, x)
 
 
-def _label(position: int | str) -> str:
-    return f"argument {position}" if isinstance(position, int) else f"argument {position!r}"
+def _label(position: int | str, pname: str | None = None) -> str:
+    if isinstance(position, int):
+        return f"argument {position}" + (f" ({pname})" if pname else "")
+    return f"argument {position!r}"
 
 
 def mismatch(
-    fname: str, pos: int | str, dev: Device, first_pos: int | str, first: Device
+    fname: str,
+    pos: int | str,
+    dev: Device,
+    first_pos: int | str,
+    first: Device,
+    pname: str | None = None,
+    first_pname: str | None = None,
 ) -> Exception:
-    """The error for an operand on another backend or device than the first array operand."""
+    """The error for an operand on another backend or device than the first array operand;
+    ``pname`` is the standard's name of the parameter at ``pos`` (``x2``), if it has one."""
     kind = BackendMismatchError if dev._name != first._name else DeviceMismatchError
     what = "backend" if kind is BackendMismatchError else "device"
-    arg = f"x{pos}" if isinstance(pos, int) else str(pos)
+    arg = pname or (pos if isinstance(pos, str) and pos.isidentifier() else "x")
     msg = (
-        f"arraymux.{fname}: {_label(pos)} is on {dev} but {_label(first_pos)} is on {first} "
-        f"(another {what}). Move one of them first, e.g. "
-        f'{arg} = arraymux.to_device({arg}, "{first}").'
+        f"arraymux.{fname}: {_label(pos, pname)} is on {dev} but "
+        f"{_label(first_pos, first_pname)} is on {first} (another {what}). Move one of them "
+        f'first, e.g. {arg} = arraymux.to_device({arg}, "{first}").'
     )
     return kind(msg)
 
@@ -75,6 +95,11 @@ def not_an_array(fname: str, pos: int | str, value: Any, scalars_ok: bool = Fals
 # dtypes
 
 
+def _short_repr(x: Any) -> str:
+    text = repr(x)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
 def as_dtype(dtype: Any) -> _dtypes.DType:
     """An arraymux dtype from an arraymux dtype, a backend's dtype, or a dtype name."""
     if type(dtype) is _dtypes.DType:
@@ -87,6 +112,10 @@ def as_dtype(dtype: Any) -> _dtypes.DType:
         raise TypeError(
             f"{dtype.__name__} is a Python type, not an array dtype; use arraymux.float64, "
             "arraymux.int64, ... or leave dtype=None for the device's default."
+        )
+    if type(dtype) is Array or operand(dtype) is not None:
+        raise TypeError(
+            f"{_short_repr(dtype)} is an array, not a dtype; pass its dtype (x.dtype) instead."
         )
     tp = type(dtype)
     for backend in tuple(_BACKENDS.values()):
@@ -113,7 +142,12 @@ def unsupported(dt: _dtypes.DType, device: Device, fname: str) -> UnsupportedDTy
 
 def native_dtype(dtype: Any, device: Device, fname: str) -> Any:
     """The backend's dtype for ``dtype`` on ``device``; raises if the device cannot hold it."""
-    dt = as_dtype(dtype)
+    try:
+        dt = as_dtype(dtype)
+    except TypeError as e:
+        if str(e).startswith("arraymux."):
+            raise
+        raise TypeError(f"arraymux.{fname}: dtype={e}") from None
     if not device._backend.adapter.supports_dtype(dt, device._place):
         raise unsupported(dt, device, fname)
     return device._backend.to_native_dtype[dt]
@@ -227,14 +261,14 @@ def wrap_result(fname: str, r: Any, device: Device) -> Any:
 class _Found:
     """The operands of one call: the routing device and where it came from."""
 
-    __slots__ = ("device", "dtypes", "pos")
+    __slots__ = ("device", "pname", "pos")
 
     def __init__(self) -> None:
         self.device: Device | None = None
         self.pos: int | str = 0
-        self.dtypes: list[tuple[int | str, Any]] = []
+        self.pname: str | None = None
 
-    def take(self, fname: str, pos: int | str, value: Any) -> Any:
+    def take(self, fname: str, pos: int | str, value: Any, pname: str | None = None) -> Any:
         """Unwrap ``value`` if it is an array, checking it against the routing device."""
         if type(value) is Array:
             native, dev = value._native, value._device
@@ -243,85 +277,138 @@ class _Found:
             if op is None:
                 return value
             native, dev = op
+            standard_dtype(fname, native, dev)
         if self.device is None:
-            self.device, self.pos = dev, pos
+            self.device, self.pos, self.pname = dev, pos, pname
         elif dev is not self.device:
-            raise mismatch(fname, pos, dev, self.pos, self.device)
+            raise mismatch(fname, pos, dev, self.pos, self.device, pname, self.pname)
         return native
 
 
-# Parameters that must hold arrays (or, where marked, Python scalars) in generic functions.
-_ARRAY_PARAMS: dict[str, tuple[tuple[int | str, bool], ...]] = {
-    "clip": ((0, False), ("min", True), ("max", True), (1, True), (2, True)),
-    "where": ((0, False), (1, True), (2, True)),
-    "take": ((0, False), (1, False)),
-    "take_along_axis": ((0, False), (1, False)),
-    "searchsorted": ((0, False), (1, True), ("sorter", False)),
-    "isin": ((0, True), (1, True)),
-    "repeat": ((0, False), (1, True)),
-    "diff": ((0, False), ("prepend", False), ("append", False)),
-    "astype": ((0, False),),
-    "tensordot": ((0, False), (1, False)),
-    "vecdot": ((0, False), (1, False)),
-    "linalg.cross": ((0, False), (1, False)),
-    "linalg.outer": ((0, False), (1, False)),
-    "linalg.solve": ((0, False), (1, False)),
-    "linalg.tensordot": ((0, False), (1, False)),
-    "linalg.vecdot": ((0, False), (1, False)),
-    "linalg.matrix_rank": ((0, False), ("rtol", True)),
-    "linalg.pinv": ((0, False), ("rtol", True)),
+def standard_dtype(fname: str, native: Any, device: Device) -> _dtypes.DType:
+    """The arraymux dtype of a native array; a ``TypeError`` naming ``fname`` for an array of
+    a dtype that is not the standard's (strings, objects, float16, ...)."""
+    try:
+        return device._backend.dtype_from_native(native.dtype)
+    except (TypeError, AttributeError):
+        dt = getattr(native, "dtype", type(native).__name__)
+        raise TypeError(
+            f"arraymux.{fname}: an array of dtype {dt} is not an array of the standard; "
+            "arraymux holds bool, (u)int8-64, float32/64 and complex64/128. Convert it first "
+            "(e.g. with its astype method)."
+        ) from None
+
+
+# Parameters that hold arrays (name -> whether a Python scalar may stand in their place), for
+# the functions whose arrays are not just their first parameter.
+_ARRAY_PARAMS: dict[str, dict[str, bool]] = {
+    "clip": {"x": False, "min": True, "max": True},
+    "where": {"condition": False, "x1": True, "x2": True},
+    "take": {"x": False, "indices": False},
+    "take_along_axis": {"x": False, "indices": False},
+    "searchsorted": {"x1": False, "x2": True, "sorter": False},
+    "isin": {"x1": True, "x2": True},
+    "repeat": {"x": False, "repeats": True},
+    "diff": {"x": False, "prepend": False, "append": False},
+    "astype": {"x": False},
+    "tensordot": {"x1": False, "x2": False},
+    "vecdot": {"x1": False, "x2": False},
+    "linalg.cross": {"x1": False, "x2": False},
+    "linalg.outer": {"x1": False, "x2": False},
+    "linalg.solve": {"x1": False, "x2": False},
+    "linalg.tensordot": {"x1": False, "x2": False},
+    "linalg.vecdot": {"x1": False, "x2": False},
+    "linalg.matrix_rank": {"x": False, "rtol": True},
+    "linalg.pinv": {"x": False, "rtol": True},
 }
+_FIRST_ONLY: dict[str, bool] = {"x": False}
 
-# Positional parameters that may be None (``clip(x, None, 1.0)``).
-_OPTIONAL_POSITIONAL = frozenset({("clip", 1), ("clip", 2)})
+# Array parameters that may be None (``clip(x, None, 1.0)``).
+_MAY_BE_NONE = frozenset({"min", "max", "sorter", "prepend", "append", "rtol"})
 
 
-def _check_params(fname: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
-    for pos, scalars_ok in _ARRAY_PARAMS.get(fname, ()):
-        if isinstance(pos, int):
-            if pos >= len(args):
-                continue
-            value = args[pos]
-        elif pos in kwargs:
-            value = kwargs[pos]
-        else:
-            continue
-        if value is None and (isinstance(pos, str) or (fname, pos) in _OPTIONAL_POSITIONAL):
-            continue
-        if type(value) is Array or backend_of_type(type(value)) is not None:
-            continue
-        if scalars_ok and isinstance(value, _SCALARS):
-            continue
-        raise not_an_array(fname, pos, value, scalars_ok)
+def _array_arg(
+    fname: str, pos: int | str, pname: str, value: Any, scalars_ok: bool, found: _Found
+) -> Any:
+    if value is None and pname in _MAY_BE_NONE:
+        return None
+    if type(value) is Array or operand(value) is not None:
+        return found.take(fname, pos, value, pname)
+    value = python_scalar(value)
+    if scalars_ok and isinstance(value, _SCALARS):
+        return value
+    raise not_an_array(fname, pos, value, scalars_ok)
+
+
+def _ndim(native: Any) -> int | None:
+    try:
+        return len(native.shape)
+    except (AttributeError, TypeError):
+        return None
 
 
 def call(fname: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-    """Dispatch ``fname`` on arbitrary arguments (the slow, general path)."""
+    """Dispatch ``fname`` on arbitrary arguments (the slow, general path): check them against
+    the standard's signature, unwrap the arrays and check their devices, check and convert the
+    other values, promote, call the backend and wrap the result."""
     entry = BY_NAME[fname]
-    found = _Found()
     rule = entry.rule
+    params = params_of(fname)
+    if params is not None:
+        check_call(fname, params, args, kwargs)
+    names: tuple[str, ...] = params.positional if params is not None else ()
+    found = _Found()
     if rule == "sequence":
-        if not args or not isinstance(args[0], list | tuple):
+        seq = args[0] if args else kwargs.get("arrays")
+        if not isinstance(seq, list | tuple):
             raise TypeError(f"arraymux.{fname}: argument 0 must be a tuple or list of arrays.")
-        seq = []
-        for i, item in enumerate(args[0]):
-            native = found.take(fname, f"arrays[{i}]", item)
-            if native is item and type(item) is not Array and operand(item) is None:
+        natives = []
+        for i, item in enumerate(seq):
+            if type(item) is not Array and operand(item) is None:
                 raise not_an_array(fname, f"arrays[{i}]", item)
-            seq.append(native)
-        nargs: list[Any] = [seq, *args[1:]]
+            natives.append(found.take(fname, f"arrays[{i}]", item))
+        nargs: list[Any] = [natives]
+        ndim = _ndim(natives[0]) if natives else None
+        nkwargs = {k: check_value(fname, k, v, ndim) for k, v in kwargs.items() if k != "arrays"}
+        if natives and "axis" not in nkwargs and fname == "concat" and ndim == 0:
+            raise ValueError(f"arraymux.{fname}: 0-d arrays cannot be concatenated.")
+    elif fname in ("meshgrid", "broadcast_arrays"):
+        nargs = []
+        for i, a in enumerate(args):
+            if type(a) is not Array and operand(a) is None:
+                raise not_an_array(fname, i, a)
+            nargs.append(found.take(fname, i, a))
+        nkwargs = {k: check_value(fname, k, v, None) for k, v in kwargs.items()}
     else:
-        if rule in ("first", "unary", "like") and args and operand(args[0]) is None:
-            raise not_an_array(fname, 0, args[0])
-        if fname in ("meshgrid", "broadcast_arrays"):
-            for i, a in enumerate(args):
-                if operand(a) is None:
-                    raise not_an_array(fname, i, a)
-        _check_params(fname, args, kwargs)
-        nargs = [found.take(fname, i, a) for i, a in enumerate(args)]
-    nkwargs = {}
-    for k, v in kwargs.items():
-        nkwargs[k] = found.take(fname, k, v) if k not in ("dtype", "device") else v
+        arrays = _ARRAY_PARAMS.get(fname, _FIRST_ONLY if rule != "binary" else _BINARY_PARAMS)
+        nargs = list(args)
+        nkwargs = dict(kwargs)
+        for i, a in enumerate(args):
+            pname = names[i] if i < len(names) else f"x{i}"
+            if pname in arrays:
+                nargs[i] = _array_arg(fname, i, pname, a, arrays[pname], found)
+        for k, v in kwargs.items():
+            if k in arrays:
+                nkwargs[k] = _array_arg(fname, k, k, v, arrays[k], found)
+        if found.device is None:
+            first_name = names[0] if names else "x"
+            if first_name in arrays and (args or first_name in kwargs):
+                value = args[0] if args else kwargs[first_name]
+                raise not_an_array(fname, 0, value)
+        ndim = None
+        if found.device is not None:
+            first_array = next(
+                (v for v in (*nargs, *nkwargs.values()) if v is not None and _ndim(v) is not None),
+                None,
+            )
+            ndim = None if first_array is None else _ndim(first_array)
+        for i, a in enumerate(args):
+            pname = names[i] if i < len(names) else f"x{i}"
+            if pname not in arrays:
+                nargs[i] = check_value(fname, pname, a, ndim)
+        for k, v in kwargs.items():
+            if k not in arrays and k not in ("dtype", "device"):
+                nkwargs[k] = check_value(fname, k, v, ndim)
     device = found.device
     if device is None:
         if rule == "sequence":
@@ -333,8 +420,70 @@ def call(fname: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         nkwargs["dtype"] = native_dtype(nkwargs["dtype"], device, fname)
     if entry.promote:
         _promote(fname, device, nargs)
-    result = device._fns[fname](*nargs, **nkwargs)
+    if fname == "diff":
+        _bound_diff(nargs, nkwargs)
+    try:
+        result = device._fns[fname](*nargs, **nkwargs)
+    except BACKEND_ERRORS as e:
+        raise_annotated(fname, device, e)
+    if entry.section == "elementwise_functions":
+        checked = _checked_elementwise(fname, device, nargs, nkwargs, result)
+        if checked is not result:
+            return checked
     return wrap_result(fname, result, device)
+
+
+_BINARY_PARAMS: dict[str, bool] = {"x1": True, "x2": True}
+
+
+def _bound_diff(nargs: list[Any], nkwargs: dict[str, Any]) -> None:
+    """``diff``'s ``n`` capped at the length of its axis: beyond it the result is empty anyway,
+    and NumPy and JAX would loop ``n`` times (``n=2**40`` never returns)."""
+    n = nkwargs.get("n", 1)
+    if n <= 1:
+        return
+    x = nargs[0]
+    axis = nkwargs.get("axis", -1)
+    length = x.shape[axis]
+    if length is None or isinstance(length, float):
+        return
+    for extra in (nkwargs.get("prepend"), nkwargs.get("append")):
+        if extra is not None:
+            length += extra.shape[axis] if getattr(extra, "ndim", 0) else 1
+    nkwargs["n"] = min(n, int(length))
+
+
+def _checked_elementwise(
+    fname: str, device: Device, nargs: list[Any], nkwargs: dict[str, Any], result: Any
+) -> Any:
+    """``result`` if its dtype is one of the standard's; else the standard's answer.
+
+    A backend may give a dtype outside the standard for inputs the standard leaves open: NumPy
+    computes ``sin`` of int8 or bool arrays in float16. For bool and integer operands of a
+    function with a floating-point result, arraymux computes in the device's default real
+    floating dtype instead (what torch and JAX do); anything else is refused."""
+    known = device._known
+    try:
+        if result.dtype in known:
+            return result
+    except (AttributeError, TypeError):
+        pass
+    arrays = [i for i, a in enumerate(nargs) if not isinstance(a, _SCALARS)]
+    kinds = {dtype_of(nargs[i], device).kind for i in arrays}
+    if kinds <= {"bool", "signed integer", "unsigned integer"}:
+        target = default_dtype(device, "real floating")
+        cast = list(nargs)
+        for i in arrays:
+            cast[i] = astype_native(nargs[i], target, device, fname)
+        out = device._fns[fname](*cast, **nkwargs)
+        if getattr(out, "dtype", None) in known:
+            return wrap(out, device)
+    got = getattr(result, "dtype", type(result).__name__)
+    raise TypeError(
+        f"arraymux.{fname}: the {device.backend} backend gives a {got} result for these "
+        "operands, which is not a dtype of the standard. Cast the operands to a dtype the "
+        "function is defined for first (arraymux.astype)."
+    )
 
 
 def _promote(fname: str, device: Device, nargs: list[Any]) -> None:
@@ -398,7 +547,9 @@ def _finish(fn: Any, name: str, rule: str) -> Any:
         f"{_RULE_DOC[rule]}\n\n"
         "Raises\n------\n"
         "BackendMismatchError, DeviceMismatchError\n"
-        "    Array arguments on different backends or devices.\n\n"
+        "    Array arguments on different backends or devices.\n"
+        "TypeError, ValueError, IndexError\n"
+        "    Arguments the standard does not allow (each error names the function).\n\n"
         f"See the standard's page: {_SPEC_URL.format(name)}\n"
     )
     sig = signature(name)
@@ -411,10 +562,22 @@ def unary(name: str) -> Callable[..., Array]:
     def fn(x: Any, /) -> Array:
         if type(x) is Array:
             d = x._device
+            t = x._dtype
+            if t is None:
+                t = x._dtype = x._native.dtype
+            try:
+                r = d._fns[name](x._native)
+            except BACKEND_ERRORS:
+                return call(name, (x,), {})  # explains the backend's error
+            rt = d._results[name].get(t)
+            if rt is None:
+                rt = r.dtype
+                if rt not in d._known:
+                    return call(name, (x,), {})
             out = object.__new__(Array)
-            out._native = d._fns[name](x._native)
+            out._native = r
             out._device = d
-            out._dtype = d._results[name].get(x._dtype)
+            out._dtype = rt
             return out
         return call(name, (x,), {})
 
@@ -436,10 +599,19 @@ def binary(name: str, operator: bool = False) -> Callable[..., Array]:
             if t2 is None:
                 t2 = x2._dtype = x2._native.dtype
             if t is t2 and x2._device is d:
+                try:
+                    r = d._fns[name](x1._native, x2._native)
+                except BACKEND_ERRORS:
+                    return binary_slow(name, x1, x2, operator)  # explains the backend's error
+                rt = d._results[name].get(t)
+                if rt is None:
+                    rt = r.dtype
+                    if rt not in d._known:
+                        return binary_slow(name, x1, x2, operator)
                 out = object.__new__(Array)
-                out._native = d._fns[name](x1._native, x2._native)
+                out._native = r
                 out._device = d
-                out._dtype = d._results[name].get(t)
+                out._dtype = rt
                 return out
         return binary_slow(name, x1, x2, operator)
 
@@ -457,6 +629,8 @@ def reflected(name: str) -> Callable[..., Array]:
 
 
 def binary_slow(name: str, x1: Any, x2: Any, operator: bool = False) -> Any:
+    x1 = python_scalar(x1)
+    x2 = python_scalar(x2)
     op1 = operand(x1)
     op2 = operand(x2)
     if operator and (
@@ -476,8 +650,8 @@ def binary_slow(name: str, x1: Any, x2: Any, operator: bool = False) -> Any:
     if op1 is not None and op2 is not None:
         (a, d), (b, d2) = op1, op2
         if d2 is not d:
-            raise mismatch(name, 1, d2, 0, d)
-        dt1, dt2 = dtype_of(a, d), dtype_of(b, d)
+            raise mismatch(name, 1, d2, 0, d, "x2", "x1")
+        dt1, dt2 = standard_dtype(name, a, d), standard_dtype(name, b, d)
         target = dt1
         if dt1 is not dt2:
             try:
@@ -486,20 +660,30 @@ def binary_slow(name: str, x1: Any, x2: Any, operator: bool = False) -> Any:
                 raise TypeError(f"arraymux.{name}: {e}") from None
             a = astype_native(a, target, d, name)
             b = astype_native(b, target, d, name)
-        return wrap(d._fns[name](a, b), d, _result_dtype(d, name, target))
-    if op1 is not None:
-        (a, d), value, pos = op1, x2, 1
+        nargs = [a, b]
     else:
-        (a, d), value, pos = op2, x1, 0  # type: ignore[misc]
-    if not isinstance(value, _SCALARS):
-        raise not_an_array(name, pos, value, scalars_ok=True)
-    dt = dtype_of(a, d)
-    target = scalar_dtype(name, value, dt, d)
-    if target is not dt:
-        a = astype_native(a, target, d, name)
-    s = d._backend.adapter.scalar_operand(name, value, a, pos)
-    r = d._fns[name](a, s) if pos == 1 else d._fns[name](s, a)
-    return wrap(r, d, _result_dtype(d, name, target))
+        if op1 is not None:
+            (a, d), value, pos = op1, x2, 1
+        else:
+            (a, d), value, pos = op2, x1, 0  # type: ignore[misc]
+        if not isinstance(value, _SCALARS):
+            raise not_an_array(name, pos, value, scalars_ok=True)
+        dt = standard_dtype(name, a, d)
+        target = scalar_dtype(name, value, dt, d)
+        if target is not dt:
+            a = astype_native(a, target, d, name)
+        s = d._backend.adapter.scalar_operand(name, value, a, pos)
+        nargs = [a, s] if pos == 1 else [s, a]
+    try:
+        r = d._fns[name](*nargs)
+    except BACKEND_ERRORS as e:
+        raise_annotated(name, d, e)
+    rt = _result_dtype(d, name, target)
+    if rt is None:
+        checked = _checked_elementwise(name, d, nargs, {}, r)
+        if checked is not r:
+            return checked
+    return wrap(r, d, rt)
 
 
 def _result_dtype(device: Device, name: str, operands: _dtypes.DType) -> Any:
@@ -525,14 +709,45 @@ _TUPLE_RESULTS = frozenset(
     }
 )
 
+# Types of the values that may go to a backend as they are (the hot paths pass nothing else:
+# anything that could be or hold an array, a NumPy scalar included, is checked first).
+_PLAIN = frozenset({int, float, bool, complex, str, type(None)})
+_NUMBERS = frozenset({int, float, bool, complex, type(None)})
+
+
+def _plain(values: Any) -> bool:
+    for v in values:
+        t = type(v)
+        if t in _PLAIN:
+            continue
+        if (t is tuple or t is list) and all(type(i) in _NUMBERS for i in v):
+            continue
+        return False
+    return True
+
 
 def first(name: str) -> Callable[..., Any]:
+    params = params_of(name)
+    # The most positional arguments after x, and the keywords, that the hot path passes on
+    # (any other call goes through `call`, which checks it).
+    extra = len(params.positional) - 1 if params is not None and not params.varargs else 0
+    keywords = (params.keywords if params is not None else frozenset()) - {"dtype"}
+
+    def plain_call(args: tuple[Any, ...], kwargs: dict[str, Any]) -> bool:
+        return (not args or (len(args) <= extra and _plain(args))) and (
+            not kwargs or (kwargs.keys() <= keywords and _plain(kwargs.values()))
+        )
+
     if name in _TUPLE_RESULTS:
 
         def fn_tuple(x: Any, /, *args: Any, **kwargs: Any) -> Any:
-            if type(x) is Array and "dtype" not in kwargs:
+            if type(x) is Array and plain_call(args, kwargs):
                 d = x._device
-                return wrap_result(name, d._fns[name](x._native, *args, **kwargs), d)
+                try:
+                    r = d._fns[name](x._native, *args, **kwargs)
+                except BACKEND_ERRORS:
+                    return call(name, (x, *args), kwargs)  # explains the backend's error
+                return wrap_result(name, r, d)
             return call(name, (x, *args), kwargs)
 
         return _finish(fn_tuple, name, "first")
@@ -540,14 +755,12 @@ def first(name: str) -> Callable[..., Any]:
     keeps_dtype = name in SAME_DTYPE_FIRST
 
     def fn(x: Any, /, *args: Any, **kwargs: Any) -> Any:
-        if type(x) is Array:
+        if type(x) is Array and (not (args or kwargs) or plain_call(args, kwargs)):
             d = x._device
-            if not kwargs:
-                r = d._fns[name](x._native, *args) if args else d._fns[name](x._native)
-            elif "dtype" not in kwargs:
+            try:
                 r = d._fns[name](x._native, *args, **kwargs)
-            else:
-                return call(name, (x, *args), kwargs)
+            except BACKEND_ERRORS:
+                return call(name, (x, *args), kwargs)  # explains the backend's error
             out = object.__new__(Array)
             out._native = r
             out._device = d
@@ -555,7 +768,10 @@ def first(name: str) -> Callable[..., Any]:
             return out
         return call(name, (x, *args), kwargs)
 
-    return _compiled.function("first", name, _finish(fn, name, "first"), keeps_dtype)
+    max_args = extra + 1 if params is not None and not params.varargs else -1
+    return _compiled.function(
+        "first", name, _finish(fn, name, "first"), keeps_dtype, max_args, frozenset(keywords)
+    )
 
 
 def generic(name: str) -> Callable[..., Any]:
@@ -572,8 +788,87 @@ def resolve_device(device: Any) -> Device:
     return Device(device)
 
 
+# Creation functions: the shape of the result, from the bound arguments.
+_SHAPE_OF: dict[str, Callable[[dict[str, Any]], tuple[int, ...]]] = {
+    "empty": lambda a: a["shape"],
+    "zeros": lambda a: a["shape"],
+    "ones": lambda a: a["shape"],
+    "full": lambda a: a["shape"],
+    "eye": lambda a: (a["n_rows"], a["n_rows"] if a.get("n_cols") is None else a["n_cols"]),
+    "linspace": lambda a: (a["num"],),
+    "arange": lambda a: (_arange_count(a),),
+    "fft.fftfreq": lambda a: (a["n"],),
+    "fft.rfftfreq": lambda a: (a["n"] // 2 + 1,),
+}
+
+
+def _arange_range(a: dict[str, Any]) -> tuple[Any, Any, Any]:
+    start, stop, step = a["start"], a.get("stop"), a.get("step", 1)
+    return (0, start, step) if stop is None else (start, stop, step)
+
+
+def _arange_count(a: dict[str, Any]) -> int:
+    start, stop, step = _arange_range(a)
+    if step == 0:
+        raise ValueError("arraymux.arange: step must not be 0.")
+    if any(isinstance(v, complex) for v in (start, stop, step)):
+        raise TypeError("arraymux.arange: start, stop and step must be real numbers.")
+    if all(type(v) is int for v in (start, stop, step)):
+        return max(0, -((start - stop) // step))
+    return max(0, math.ceil((stop - start) / step))
+
+
+def _int_values(name: str, a: dict[str, Any]) -> list[int]:
+    """The Python ints a creation call stores in its result (``full``'s fill value,
+    ``arange``'s first and last values)."""
+    if name == "full":
+        v = a.get("fill_value")
+        return [v] if type(v) is int else []
+    if name == "arange":
+        start, _, step = _arange_range(a)
+        if not all(type(v) is int for v in _arange_range(a)):
+            return []
+        count = _arange_count(a)
+        return [start, start + (count - 1) * step] if count else []
+    return []
+
+
+def _check_creation(name: str, d: Device, bound: dict[str, Any], dtype: Any) -> None:
+    """Check a creation call's values before the backend sees them (in place): shapes of
+    non-negative ints, a byte size that fits 64 bits, and Python ints that fit the dtype they
+    will be stored in (JAX without 64-bit mode would otherwise wrap ``2**40`` to 0)."""
+    for key, v in bound.items():
+        bound[key] = (
+            check_shape(name, key, v) if key == "shape" else check_value(name, key, v, None)
+        )
+    dt = None if dtype is None else as_dtype(dtype)
+    shape_of = _SHAPE_OF.get(name)
+    if shape_of is not None:
+        check_size(name, tuple(shape_of(bound)), 16 if dt is None else dt.itemsize)
+    values = _int_values(name, bound)
+    if not values:
+        return
+    target = dt if dt is not None else default_dtype(d, "integral")
+    if target.kind not in ("signed integer", "unsigned integer"):
+        return
+    lo, hi = _dtypes.int_range(target)
+    for v in values:
+        if lo <= v <= hi:
+            continue
+        if dt is None and -(2**63) <= v < 2**63 and not d.supports(_dtypes.int64):
+            raise unsupported(_dtypes.int64, d, name)  # JAX without 64-bit mode
+        raise OverflowError(
+            f"arraymux.{name}: the Python int {v} does not fit in {target} (range {lo} to "
+            f"{hi}). Pass a wider dtype, or a float."
+        )
+
+
 def creation(name: str) -> Callable[..., Array]:
+    params = params_of(name)
+
     def fn(*args: Any, dtype: Any = None, device: Any = None, **kwargs: Any) -> Array:
+        if params is not None:
+            check_call(name, params, args, kwargs)
         for i, a in enumerate(args):
             if type(a) is Array or operand(a) is not None:
                 raise TypeError(
@@ -581,15 +876,26 @@ def creation(name: str) -> Callable[..., Array]:
                     "array; convert it with int(...) or float(...)."
                 )
         d = resolve_device(device)
+        if params is not None:
+            bound = dict(zip(params.positional, args)) | kwargs
+            _check_creation(name, d, bound, dtype)
+            args = tuple(bound.pop(p) for p in params.positional if p in bound)
+            kwargs = bound
         if dtype is not None:
             kwargs["dtype"] = native_dtype(dtype, d, name)
-        return wrap(d._fns[name](*args, device=d.native, **kwargs), d)
+        try:
+            r = d._fns[name](*args, device=d.native, **kwargs)
+        except BACKEND_ERRORS as e:
+            raise_annotated(name, d, e)
+        standard_dtype(name, r, d)
+        return wrap(r, d)
 
     return _finish(fn, name, "creation")
 
 
 def set_device_check(device: Device, other: Any, fname: str, pos: int | str) -> Any:
     """Unwrap ``other`` for use with an array on ``device`` (scalars pass through)."""
+    other = python_scalar(other)
     if isinstance(other, _SCALARS):
         return other
     op = operand(other)

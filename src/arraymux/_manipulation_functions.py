@@ -47,6 +47,14 @@ def broadcast_shapes(*shapes: tuple[int | None, ...]) -> tuple[int | None, ...]:
     >>> xp.broadcast_shapes((3, 1), (1, 4))
     (3, 4)
     """
+    for k, s in enumerate(shapes):
+        if not isinstance(s, tuple | list) or not all(
+            n is None or (isinstance(n, int) and not isinstance(n, bool) and n >= 0) for n in s
+        ):
+            raise TypeError(
+                f"arraymux.broadcast_shapes: shapes[{k}] is {s!r}; each shape must be a tuple "
+                "of sizes (ints of 0 or more, or None for an unknown size)."
+            )
     ndim = max((len(s) for s in shapes), default=0)
     out: list[int | None] = []
     for i in range(-ndim, 0):
@@ -60,7 +68,8 @@ def broadcast_shapes(*shapes: tuple[int | None, ...]) -> tuple[int | None, ...]:
                 continue
             if size not in (1, n):
                 raise ValueError(
-                    f"shapes {', '.join(map(str, shapes))} cannot be broadcast together"
+                    f"arraymux.broadcast_shapes: shapes {', '.join(map(str, shapes))} cannot "
+                    "be broadcast together"
                 )
             size = n
         out.append(size)

@@ -33,8 +33,8 @@ def namespace(api_version: str | None = None) -> Any:
         return arraymux
     if api_version not in SUPPORTED_VERSIONS:
         raise ValueError(
-            f"arraymux implements the Array API standard {', '.join(SUPPORTED_VERSIONS)}; "
-            f"not {api_version!r}."
+            f"arraymux.namespace: arraymux implements the Array API standard "
+            f"{', '.join(SUPPORTED_VERSIONS)}; not {api_version!r}."
         )
     if api_version not in _VIEWS:
         view = types.ModuleType(f"arraymux[{api_version}]", arraymux.__doc__)
