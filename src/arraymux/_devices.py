@@ -57,6 +57,7 @@ class Device:
         "_backend",
         "_fns",
         "_hash",
+        "_known",
         "_name",
         "_native",
         "_place",
@@ -67,6 +68,7 @@ class Device:
     _backend: Backend
     _fns: Any
     _results: Any
+    _known: Any  # the backend's native dtype -> arraymux dtype map (read by the C hot path)
     _name: str
     _place: str
     _str: str
@@ -92,10 +94,17 @@ class Device:
             return _INTERNED[text]
         except KeyError:
             pass
+        with _LOCK:  # two threads' first use must make one Device, not two
+            found = _INTERNED.get(text)
+            return found if found is not None else cls._new(backend, place, text)
+
+    @classmethod
+    def _new(cls, backend: Backend, place: str, text: str) -> Device:
         self = object.__new__(cls)
         object.__setattr__(self, "_backend", backend)
         object.__setattr__(self, "_fns", backend.fns)
         object.__setattr__(self, "_results", backend.result_dtypes)
+        object.__setattr__(self, "_known", backend.from_native_dtype)
         object.__setattr__(self, "_name", backend.name)
         object.__setattr__(self, "_place", place)
         object.__setattr__(self, "_str", text)
@@ -159,6 +168,8 @@ class Device:
 
 
 _INTERNED: dict[Any, Device] = {}
+# Held while a Device is made: lookups of existing ones take no lock.
+_LOCK = threading.RLock()
 
 
 def _parse(spec: str) -> Device:
@@ -211,6 +222,11 @@ def devices(backend: str | None = None) -> list[Device]:
     >>> Device("numpy:cpu") in xp.devices()
     True
     """
+    if backend is not None and not isinstance(backend, str):
+        raise TypeError(
+            f"arraymux.devices: backend must be a backend's name such as 'torch', not "
+            f"{type(backend).__name__}."
+        )
     names = [backend] if backend is not None else [s.name for s in specs()]
     out: list[Device] = []
     for name in names:
@@ -273,6 +289,9 @@ def get_default_device() -> Device:
 def set_default_device(device: str | Device | None) -> None:
     """Set the default device for this process (``None`` restores the environment's/embedded).
 
+    Inside a ``with arraymux.default_device(...)`` block the block's device still wins (the
+    innermost setting wins); the new default applies once the block ends.
+
     Examples
     --------
     >>> import arraymux as xp
@@ -282,7 +301,6 @@ def set_default_device(device: str | Device | None) -> None:
     """
     global _process_default
     _process_default = None if device is None else Device(device)
-    _DEFAULT.set(None)
 
 
 @contextlib.contextmanager
@@ -307,3 +325,15 @@ def default_device(device: str | Device) -> Iterator[Device]:
     finally:
         _TRANSFORM.device = shadowed
         _DEFAULT.reset(token)
+
+
+def device_arg(spec: Any, fname: str) -> Device:
+    """``Device(spec)`` for the ``device`` argument of ``arraymux.<fname>``: an error names
+    the function."""
+    try:
+        return Device(spec)
+    except (TypeError, ValueError) as e:
+        if str(e).startswith("arraymux."):
+            raise
+        e.args = (f"arraymux.{fname}: {e}",) if len(e.args) == 1 else e.args
+        raise

@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import sys
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from types import ModuleType
@@ -134,21 +135,35 @@ _ALIASES: dict[str, str] = {}
 _entry_points_loaded = False
 
 
+# Held while the registry changes or a backend loads: two threads using a backend for the
+# first time must load it once (two Backend objects would make two devices of one name that
+# never match). Lookups of what is loaded take no lock.
+_LOCK = threading.RLock()
+
+
 def register(spec: BackendSpec) -> None:
     """Register a backend. Later registrations of the same name replace earlier ones."""
-    _SPECS[spec.name] = spec
-    _ALIASES[spec.name] = spec.name
-    for alias in spec.aliases:
-        _ALIASES[alias] = spec.name
-    _BACKENDS.pop(spec.name, None)
-    _TYPE_CACHE.clear()
+    with _LOCK:
+        _SPECS[spec.name] = spec
+        _ALIASES[spec.name] = spec.name
+        for alias in spec.aliases:
+            _ALIASES[alias] = spec.name
+        _BACKENDS.pop(spec.name, None)
+        _TYPE_CACHE.clear()
+        _TYPE_CACHE.update(_PYTHON_TYPES)
 
 
 def _load_entry_points() -> None:
     global _entry_points_loaded
     if _entry_points_loaded:
         return
-    _entry_points_loaded = True
+    with _LOCK:
+        if not _entry_points_loaded:
+            _load_entry_points_locked()
+            _entry_points_loaded = True
+
+
+def _load_entry_points_locked() -> None:
     from importlib.metadata import entry_points
 
     for ep in entry_points(group="arraymux.backends"):
@@ -166,7 +181,8 @@ def _load_entry_points() -> None:
 def specs() -> tuple[BackendSpec, ...]:
     """Every registered backend, built-in ones first."""
     _load_entry_points()
-    return tuple(_SPECS.values())
+    with _LOCK:
+        return tuple(_SPECS.values())
 
 
 def canonical_name(name: str) -> str | None:
@@ -284,6 +300,11 @@ def get_backend(name: str) -> Backend:
     if canon is None:
         known = ", ".join(sorted(_SPECS))
         raise ValueError(f"unknown backend {name!r}; the known backends are: {known}.")
+    with _LOCK:
+        return _load(name, canon)
+
+
+def _load(name: str, canon: str) -> Backend:
     if canon in _BACKENDS:
         return _BACKENDS[canon]
     spec = _SPECS[canon]
@@ -329,9 +350,10 @@ def _array_classes(spec: BackendSpec) -> list[type]:
 # type -> Backend (or None for "not an array of any backend"); filled on first sight of a type.
 # The types of Python's own values are known up front: a first sight inside torch.compile's
 # trace would be a side effect that the compiled function replays on every call.
-_TYPE_CACHE: dict[type, Backend | None] = dict.fromkeys(
+_PYTHON_TYPES: dict[type, Backend | None] = dict.fromkeys(
     (bool, int, float, complex, str, bytes, type(None), type(...), slice, tuple, list, dict)
 )
+_TYPE_CACHE: dict[type, Backend | None] = dict(_PYTHON_TYPES)
 
 
 def backend_of_type(tp: type) -> Backend | None:
