@@ -53,7 +53,7 @@ from concurrent.futures import wait as futures_wait
 from typing import Any
 
 from ._array import Array
-from ._devices import Device
+from ._devices import Device, device_arg
 from ._dispatch import dtype_of, not_an_array, operand, unsupported, wrap
 
 __all__ = ["to_device", "to_numpy"]
@@ -220,7 +220,9 @@ def _operand_or_raise(x: Any, fname: str, pos: int = 0) -> tuple[Any, Device]:
     op = operand(x)
     if op is None:
         raise not_an_array(fname, pos, x)
-    return op
+    native, device = op
+    # NumPy's functions return scalars for 0-d results; moves need the array.
+    return device._backend.normalize(native), device
 
 
 def _hook(device: Device, name: str) -> Any:
@@ -297,6 +299,14 @@ def _check_traced(native: Any, src: Device, target: Device, fname: str) -> None:
         )
 
 
+def _would_write_immutable(src: Device, target: Device) -> bool:
+    """Whether a zero-copy move would let ``target`` write into the memory of an immutable
+    array: JAX arrays never change, and torch and CuPy have no read-only arrays, so a tensor
+    sharing a JAX buffer could change the JAX array. NumPy and array-api-strict mark such
+    imports read-only."""
+    return not src._backend.spec.mutable and bool(_hook(target, "WRITABLE_IMPORTS"))
+
+
 def _needs_copy(src: Device, target: Device, why: str) -> ValueError:
     return ValueError(
         f"arraymux.to_device: moving from {src} to {target} needs a copy ({why}), but "
@@ -331,6 +341,8 @@ def _move(
     _check_traced(native, src, target, "to_device")
     mem_src, mem_dst = _memory(src), _memory(target)
     if mem_src == mem_dst:
+        if copy is None and _would_write_immutable(src, target):
+            copy = True
         obj, copied = _export(native, src)
         if copied and copy is False:
             raise _needs_copy(src, target, f"{src.backend} cannot export it as it is")
@@ -436,7 +448,7 @@ def to_device(
     ValueError: arraymux.to_device: moving from numpy:cpu to torch:cpu needs a copy ...
     """
     native, src = _operand_or_raise(x, "to_device")
-    target = Device(device)
+    target = device_arg(device, "to_device")
     dt = dtype_of(native, src)
     if not target.supports(dt):
         raise unsupported(dt, target, "to_device")
@@ -449,7 +461,7 @@ def to_device(
 def move_report(x: Any, device: Device | str, copy: bool | None = None) -> tuple[Array, str, bool]:
     """``to_device`` that also says what it did: ``(result, route, copied)``."""
     native, src = _operand_or_raise(x, "to_device")
-    target = Device(device)
+    target = device_arg(device, "to_device")
     dt = dtype_of(native, src)
     if not target.supports(dt):
         raise unsupported(dt, target, "to_device")
@@ -538,7 +550,13 @@ def host_array_for_numpy(x: Array, dtype: Any, copy: bool | None) -> Any:
         )
     out = d._backend.adapter.to_numpy(x._native)
     if dtype is not None:
-        out = out.astype(dtype, copy=False)
+        try:
+            out = out.astype(dtype, copy=False)
+        except (TypeError, ValueError) as e:
+            raise type(e)(
+                f"arraymux.Array.__array__: cannot convert to dtype {dtype!r}: {e}"
+            ) from e
+
     if copy:
         out = np.array(out, copy=True)
     return out

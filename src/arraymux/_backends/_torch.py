@@ -267,6 +267,10 @@ def to_numpy(x: Any) -> Any:
 
 # Transfer hooks (see arraymux._transfer).
 
+# Arrays imported through DLPack can be written in place (there are no read-only tensors):
+# a zero-copy move from an immutable backend (JAX) copies unless copy=False asks to share.
+WRITABLE_IMPORTS = True
+
 
 def memory(place: str) -> tuple[str, int]:
     kind, _, index = place.partition(":")
