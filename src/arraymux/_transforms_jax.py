@@ -25,6 +25,28 @@ jit = jax.jit
 JIT_TAKES_ARRAYS = False
 
 
+def placement(device: Any) -> Any | None:
+    """The JAX device to make the default while computing for ``device``, or None where it
+    already is the default.
+
+    Arrays a traced function creates from constants (``zeros``, the gradient of ``sum``...)
+    land on JAX's default device, whatever device its inputs are on.
+    """
+    native = device.native
+    return None if native == jax.devices()[0] else native
+
+
+def placed(fun: Callable[..., Any], native: Any) -> Callable[..., Any]:
+    """``fun`` called with ``native`` as JAX's default device (the compiled function of
+    ``jax.jit`` caches one executable per default device)."""
+
+    def call(*args: Any, **kwargs: Any) -> Any:
+        with jax.default_device(native):
+            return fun(*args, **kwargs)
+
+    return call
+
+
 def _flatten(x: Array) -> tuple[tuple[Any], Any]:
     return (x._native,), x._device
 

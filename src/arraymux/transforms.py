@@ -222,7 +222,7 @@ _WANTED: dict[tuple[tuple[int, ...], int], frozenset[int]] = {}
 class _Engine:
     """The engine for one call: the user's device, the engine's device and its adapter."""
 
-    __slots__ = ("backend", "bridged", "device", "mod", "tname", "user")
+    __slots__ = ("backend", "bridged", "device", "mod", "placement", "tname", "user")
 
     def __init__(self, tname: str, user: Device, *, bridge: bool = True) -> None:
         self.tname = tname
@@ -235,6 +235,8 @@ class _Engine:
 
             mod.register_pytree()
             self.device = user
+            # Off JAX's default device, its default is set around each call (see placement).
+            self.placement = mod.placement(user)
         elif name == "torch" or (bridge and "bridged" in (user._backend.spec.autodiff or "")):
             try:
                 from . import _transforms_torch as mod
@@ -244,6 +246,7 @@ class _Engine:
                     'installed. Install it with: pip install "arraymux[torch]"'
                 ) from None
             self.bridged = name != "torch"
+            self.placement = None
             self.device = Device(mod.engine_place(name, user._place)) if self.bridged else user
         else:
             raise TransformUnavailableError(
@@ -430,6 +433,8 @@ class _Engine:
         transform = _TRANSFORM
         outer, transform.device = transform.device, self.device
         try:
+            if self.placement is not None:
+                return self.mod.placed(call, self.placement)(*args, **kwargs)
             return call(*args, **kwargs)
         except BackendMismatchError as e:
             err = self.explained(fun, e)
@@ -952,7 +957,10 @@ def jit(fun: Callable[..., Any]) -> Callable[..., Any]:
             if e.mod.JIT_TAKES_ARRAYS:
                 entry = (e, e.mod.jit(fun), True)
             else:
-                entry = (e, e.mod.jit(_traced(e, fun)), False)
+                c = e.mod.jit(_traced(e, fun))
+                if e.placement is not None:
+                    c = e.mod.placed(c, e.placement)
+                entry = (e, c, False)
         compiled[user] = entry
         return entry
 
