@@ -353,7 +353,7 @@ def to_host_many(xs: list[Any]) -> list[Any]:
 
 def _register_array_pytree() -> None:
     # arraymux.Array is a JAX pytree node, so jax.jit/vmap/vjp accept functions of Arrays.
-    from .._transforms_jax import register_pytree
+    from ..transforms._jax import register_pytree
 
     register_pytree()
 

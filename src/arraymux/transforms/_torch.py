@@ -19,7 +19,7 @@ import torch.func as tf
 import torch.utils._pytree as pytree
 from torch.utils.checkpoint import checkpoint as _torch_checkpoint
 
-from . import _compiled
+from .. import _compiled
 
 jacobian = tf.jacrev
 hessian = tf.hessian
@@ -127,9 +127,9 @@ _OWN_GLOBALS = re.compile(r"G\['__(?:import_arraymux|import_array_api_compat|bui
 
 
 def _keep_guard(entries: Any) -> list[bool]:
-    from ._array import Array
-    from ._backends import Backend
-    from ._devices import Device
+    from .._array import Array
+    from .._backends import Backend
+    from .._devices import Device
 
     arrays = {e.name for e in entries if e.has_value and type(e.value) is Array}
     # An Array's ._device or ._dtype, wherever it appears in a guard's source (which can be

@@ -11,7 +11,7 @@ from typing import Any
 
 import jax
 
-from ._array import Array
+from .._array import Array
 
 grad = jax.grad
 value_and_grad = jax.value_and_grad

@@ -1,0 +1,428 @@
+"""Function transforms that work whichever backend holds the arrays.
+
+``grad``, ``value_and_grad``, ``vjp``, ``jvp``, ``jacobian``, ``hessian``, ``vmap``, ``jit`` and
+``checkpoint`` follow JAX's conventions. ``fun`` is written with arraymux functions; its
+arguments and results are pytrees (nested tuples, lists and dicts) of :class:`arraymux.Array`
+and Python scalars. The engine follows the arrays:
+
+========================  ===================================================================
+arrays on                 engine
+========================  ===================================================================
+torch                     ``torch.func`` (``torch.compile`` for :func:`jit`)
+jax                       ``jax`` (``jax.jit`` for :func:`jit`)
+numpy                     ``torch.func`` on the CPU; arrays cross through DLPack without a
+                          copy and results come back as NumPy arrays. :func:`jit` runs the
+                          function as it is.
+cupy                      ``torch.func`` on the same CUDA device, the same way
+dask, array_api_strict    none: :class:`arraymux.TransformUnavailableError`
+========================  ===================================================================
+
+Inside a transform, ``fun`` sees Arrays on the engine's device (``torch:cpu`` for NumPy
+arguments), and that device is the default one, so creation functions called without
+``device=`` put their arrays beside the arguments. Arrays that ``fun`` reads from an enclosing
+scope must be on the engine's backend; pass them as arguments otherwise. Transformed functions
+take positional arguments (:func:`jit` also takes keyword arguments).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ._engine import (
+    _argnums,
+    _aux_check,
+    _check_fun,
+    _derivative,
+    _diff_inputs,
+    _Engine,
+    _scalar_check,
+    _user_device,
+    _wanted,
+)
+from ._jit import jit
+
+__all__ = [
+    "checkpoint",
+    "grad",
+    "hessian",
+    "jacobian",
+    "jit",
+    "jvp",
+    "value_and_grad",
+    "vjp",
+    "vmap",
+]
+
+# -- the transforms ---------------------------------------------------------------------------
+
+
+def grad(
+    fun: Callable[..., Any], argnums: int | Sequence[int] = 0, has_aux: bool = False
+) -> Callable[..., Any]:
+    """The gradient of a scalar function.
+
+    Parameters
+    ----------
+    fun
+        A function of arrays that returns a 0-d floating-point array (or, with ``has_aux``,
+        a pair ``(output, aux)``).
+    argnums
+        The positional argument(s) to differentiate: an int, or a tuple of ints.
+    has_aux
+        Whether ``fun`` returns ``(output, aux)``; ``aux`` is returned beside the gradient.
+
+    Returns
+    -------
+    callable
+        Takes the arguments of ``fun`` and returns the gradient, shaped like the argument (a
+        tuple of them for a tuple ``argnums``), or ``(gradient, aux)``.
+
+    Raises
+    ------
+    TypeError
+        ``fun`` returns a non-scalar or non-floating array, or a differentiated argument is
+        not floating-point.
+    BackendMismatchError
+        Arguments on different backends, or ``fun`` reads arrays of another backend.
+    TransformUnavailableError
+        The arrays are on a backend without an engine (Dask, array-api-strict).
+
+    Examples
+    --------
+    >>> import arraymux as xp
+    >>> df = xp.grad(lambda x: xp.sum(x**2))
+    >>> df(xp.asarray([1.0, 2.0]))
+    Array([2., 4.], dtype=float64, device='numpy:cpu')
+    >>> xp.grad(lambda w, b: xp.sum(w * b), argnums=(0, 1))(xp.asarray(3.0), xp.asarray(4.0))
+    (Array(4., dtype=float64, device='numpy:cpu'), Array(3., dtype=float64, device='numpy:cpu'))
+    """
+    _check_fun("grad", fun)
+    nums = _argnums("grad", argnums)
+
+    made: dict[_Engine, Callable[..., Any]] = {}  # the engine's grad of fun, per engine
+
+    @functools.wraps(fun)
+    def grad_fun(*args: Any) -> Any:
+        e, nargs = _Engine.inputs("grad", args, _wanted("grad", nums, len(args)))
+        g = made.get(e)
+        if g is None:
+            f = e.native_fun(fun, _scalar_check(e, has_aux))
+            g = made[e] = e.mod.grad(f, argnums, has_aux=has_aux)
+        return e.out(e.run(fun, g, *nargs))
+
+    return grad_fun
+
+
+def value_and_grad(
+    fun: Callable[..., Any], argnums: int | Sequence[int] = 0, has_aux: bool = False
+) -> Callable[..., Any]:
+    """The value of a scalar function and its gradient, computed together.
+
+    Parameters are those of :func:`grad`.
+
+    Returns
+    -------
+    callable
+        Returns ``(value, gradient)``, or ``((value, aux), gradient)`` with ``has_aux``.
+
+    Raises
+    ------
+    TypeError, BackendMismatchError, TransformUnavailableError
+        As :func:`grad`.
+
+    Examples
+    --------
+    >>> import arraymux as xp
+    >>> value, g = xp.value_and_grad(lambda x: xp.sum(x**2))(xp.asarray([1.0, 2.0]))
+    >>> value, g
+    (Array(5., dtype=float64, device='numpy:cpu'), Array([2., 4.], dtype=float64, device='numpy:cpu'))
+    """
+    _check_fun("value_and_grad", fun)
+    nums = _argnums("value_and_grad", argnums)
+
+    made: dict[_Engine, Callable[..., Any]] = {}
+
+    @functools.wraps(fun)
+    def value_and_grad_fun(*args: Any) -> Any:
+        wanted = _wanted("value_and_grad", nums, len(args))
+        e, nargs = _Engine.inputs("value_and_grad", args, wanted)
+        vg = made.get(e)
+        if vg is None:
+            f = e.native_fun(fun, _scalar_check(e, has_aux))
+            vg = made[e] = e.mod.value_and_grad(f, argnums, has_aux=has_aux)
+        return e.out(e.run(fun, vg, *nargs))
+
+    return value_and_grad_fun
+
+
+def vjp(fun: Callable[..., Any], *primals: Any, has_aux: bool = False) -> tuple[Any, ...]:
+    """Evaluate ``fun`` and get a function that pulls cotangents back (reverse mode).
+
+    Parameters
+    ----------
+    fun
+        A function of arrays returning a pytree of arrays (with ``has_aux``, a pair
+        ``(output, aux)``).
+    *primals
+        The arguments at which to evaluate; all are differentiated.
+    has_aux
+        Whether ``fun`` returns ``(output, aux)``.
+
+    Returns
+    -------
+    tuple
+        ``(output, vjp_fn)`` or ``(output, vjp_fn, aux)``. ``vjp_fn(cotangent)`` takes a
+        cotangent shaped like ``output`` and returns a tuple with one cotangent per primal.
+
+    Raises
+    ------
+    TypeError, BackendMismatchError, TransformUnavailableError
+        As :func:`grad`.
+
+    Examples
+    --------
+    >>> import arraymux as xp
+    >>> out, pull = xp.vjp(lambda x: x * x, xp.asarray([1.0, 2.0]))
+    >>> pull(xp.asarray([1.0, 10.0]))
+    (Array([ 2., 40.], dtype=float64, device='numpy:cpu'),)
+    """
+    _check_fun("vjp", fun)
+    e = _Engine.of("vjp", primals)
+    nargs = _diff_inputs(e, primals, tuple(range(len(primals))))
+    f = e.native_fun(fun, _aux_check(e) if has_aux else None)
+    res = e.run(fun, e.mod.vjp, f, *nargs, has_aux=has_aux)
+    pull = res[1]
+
+    def vjp_fn(cotangent: Any) -> tuple[Any, ...]:
+        e.device_of("vjp", ("the cotangent", cotangent), expect=(e.user, "the primals"))
+        nct = e.into(cotangent, "the cotangent")
+        return tuple(e.out(e.run(fun, pull, nct)))
+
+    if has_aux:
+        return e.out(res[0]), vjp_fn, e.out(res[2])
+    return e.out(res[0]), vjp_fn
+
+
+def jvp(
+    fun: Callable[..., Any], primals: Sequence[Any], tangents: Sequence[Any]
+) -> tuple[Any, Any]:
+    """Evaluate ``fun`` and its directional derivative (forward mode).
+
+    Parameters
+    ----------
+    fun
+        A function of arrays returning a pytree of arrays.
+    primals
+        A tuple or list of the arguments.
+    tangents
+        A tuple or list of tangents, one per primal, with the same shapes and dtypes.
+
+    Returns
+    -------
+    tuple
+        ``(output, tangent_out)``.
+
+    Raises
+    ------
+    TypeError, BackendMismatchError, TransformUnavailableError
+        As :func:`grad`.
+
+    Examples
+    --------
+    >>> import arraymux as xp
+    >>> xp.jvp(lambda x: x**3, (xp.asarray([1.0, 2.0]),), (xp.asarray([1.0, 1.0]),))
+    (Array([1., 8.], dtype=float64, device='numpy:cpu'), Array([ 3., 12.], dtype=float64, device='numpy:cpu'))
+    """
+    _check_fun("jvp", fun)
+    if not isinstance(primals, tuple | list) or not isinstance(tangents, tuple | list):
+        raise TypeError("arraymux.jvp: primals and tangents must be tuples or lists.")
+    if len(primals) != len(tangents):
+        raise ValueError(
+            f"arraymux.jvp: got {len(primals)} primal(s) but {len(tangents)} tangent(s)."
+        )
+    user = _Engine.device_of("jvp", ("primals", primals), ("tangents", tangents))
+    e = _Engine.get("jvp", user)
+    nprimals = tuple(_diff_inputs(e, primals, tuple(range(len(primals)))))
+    ntangents = tuple(e.into(t, f"tangents[{i}]") for i, t in enumerate(tangents))
+    f = e.native_fun(fun)
+    out, tangent_out = e.out(tuple(e.run(fun, e.mod.jvp, f, nprimals, ntangents)))
+    return out, tangent_out
+
+
+def jacobian(fun: Callable[..., Any], argnums: int | Sequence[int] = 0) -> Callable[..., Any]:
+    """The Jacobian of ``fun``, computed in reverse mode.
+
+    Parameters
+    ----------
+    fun
+        A function of arrays returning a pytree of arrays.
+    argnums
+        The positional argument(s) to differentiate.
+
+    Returns
+    -------
+    callable
+        Returns the Jacobian: for an output of shape ``O`` and an input of shape ``I``, an
+        array of shape ``O + I`` (nested like the output and ``argnums``).
+
+    Raises
+    ------
+    TypeError, BackendMismatchError, TransformUnavailableError
+        As :func:`grad`.
+
+    Examples
+    --------
+    >>> import arraymux as xp
+    >>> xp.jacobian(lambda x: x**2)(xp.asarray([1.0, 2.0]))
+    Array([[2., 0.],
+           [0., 4.]], dtype=float64, device='numpy:cpu')
+    """
+    return _derivative(
+        "jacobian", fun, argnums, lambda e: e.mod.jacobian(e.native_fun(fun), argnums=argnums)
+    )
+
+
+def hessian(fun: Callable[..., Any], argnums: int | Sequence[int] = 0) -> Callable[..., Any]:
+    """The Hessian of a scalar function (forward over reverse mode).
+
+    Parameters
+    ----------
+    fun
+        A function of arrays returning a 0-d floating-point array.
+    argnums
+        The positional argument(s) to differentiate.
+
+    Returns
+    -------
+    callable
+        Returns the Hessian, of shape ``I + I`` for an input of shape ``I``.
+
+    Raises
+    ------
+    TypeError, BackendMismatchError, TransformUnavailableError
+        As :func:`grad`.
+
+    Examples
+    --------
+    >>> import arraymux as xp
+    >>> xp.hessian(lambda x: xp.sum(x**3))(xp.asarray([1.0, 2.0]))
+    Array([[ 6.,  0.],
+           [ 0., 12.]], dtype=float64, device='numpy:cpu')
+    """
+    return _derivative(
+        "hessian",
+        fun,
+        argnums,
+        lambda e: e.mod.hessian(e.native_fun(fun, _scalar_check(e, False)), argnums=argnums),
+    )
+
+
+def vmap(fun: Callable[..., Any], in_axes: Any = 0, out_axes: Any = 0) -> Callable[..., Any]:
+    """Map ``fun`` over an axis of its arguments, as if in a loop, but vectorised.
+
+    Parameters
+    ----------
+    fun
+        A function of arrays.
+    in_axes
+        The axis of each positional argument to map over: an int or None for all of them, or a
+        tuple with one entry (int, None, or a pytree of them) per argument.
+    out_axes
+        Where the mapped axis goes in the outputs.
+
+    Returns
+    -------
+    callable
+        The vectorised function.
+
+    Raises
+    ------
+    BackendMismatchError, TransformUnavailableError
+        As :func:`grad`.
+
+    Examples
+    --------
+    >>> import arraymux as xp
+    >>> dot = lambda a, b: xp.sum(a * b)
+    >>> xp.vmap(dot, in_axes=(0, None))(xp.asarray([[1.0, 2.0], [3.0, 4.0]]), xp.asarray([1.0, 1.0]))
+    Array([3., 7.], dtype=float64, device='numpy:cpu')
+    """
+    _check_fun("vmap", fun)
+    if type(in_axes) is list:
+        in_axes = tuple(in_axes)
+
+    made: dict[_Engine, Callable[..., Any]] = {}
+
+    @functools.wraps(fun)
+    def vmap_fun(*args: Any) -> Any:
+        e, nargs = _Engine.inputs("vmap", args)
+        mapped = made.get(e)
+        if mapped is None:
+            mapped = made[e] = e.mod.vmap(e.native_fun(fun), in_axes, out_axes)
+        return e.out(e.run(fun, mapped, *nargs))
+
+    return vmap_fun
+
+
+def checkpoint(fun: Callable[..., Any], policy: str | Callable[..., Any] | None = None) -> Any:
+    """Recompute ``fun``'s intermediates during differentiation instead of storing them.
+
+    Gradients are unchanged; peak memory falls on deep chains, at the cost of running ``fun``
+    again in the backward pass.
+
+    Parameters
+    ----------
+    fun
+        A function of arrays.
+    policy
+        What may be saved anyway. On JAX, the name of a policy of
+        ``jax.checkpoint_policies`` (``"dots_saveable"``, ``"nothing_saveable"``, ...) or a
+        policy callable. On torch, ``None`` or ``"nothing_saveable"`` (non-reentrant
+        ``torch.utils.checkpoint``; inside ``arraymux.grad`` and friends, an equivalent
+        recomputing autograd function), or ``"everything_saveable"`` (no recomputation).
+        ``None`` saves nothing.
+
+    Returns
+    -------
+    callable
+        ``fun``, recomputed in the backward pass. Outside any differentiation (NumPy or CuPy
+        arrays not inside a transform) it runs as it is.
+
+    Raises
+    ------
+    ValueError
+        An unknown policy name for the engine.
+    BackendMismatchError, TransformUnavailableError
+        As :func:`grad`.
+
+    Examples
+    --------
+    >>> import arraymux as xp
+    >>> layer = xp.checkpoint(lambda x: xp.sin(xp.sin(x)))
+    >>> g = xp.grad(lambda x: xp.sum(layer(x)))(xp.asarray([0.0, 1.0]))
+    >>> xp.to_numpy(g).round(4)
+    array([1.  , 0.36])
+    """
+    _check_fun("checkpoint", fun)
+    if policy is not None and not isinstance(policy, str) and not callable(policy):
+        raise TypeError(
+            "arraymux.checkpoint: policy must be None, a policy name, or a callable, not "
+            f"{type(policy).__name__}."
+        )
+    made: dict[_Engine, Callable[..., Any]] = {}
+
+    @functools.wraps(fun)
+    def checkpoint_fun(*args: Any) -> Any:
+        user = _user_device("checkpoint", args)
+        if user._name in ("numpy", "cupy"):
+            return fun(*args)
+        e = _Engine.get("checkpoint", user)
+        c = made.get(e)
+        if c is None:
+            c = made[e] = e.mod.checkpoint(e.native_fun(fun), policy)
+        nargs = [e.into(a, i) for i, a in enumerate(args)]
+        return e.out(e.run(fun, c, *nargs))
+
+    return checkpoint_fun

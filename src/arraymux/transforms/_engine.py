@@ -1,0 +1,408 @@
+"""The per-call engine of the transforms: which engine computes for arrays on a device, the
+crossing of arguments and results into and out of it, and the argument checks."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from .. import _compiled
+from .._array import Array
+from .._backends import backend_of_type
+from .._devices import _TRANSFORM, Device, get_default_device
+from .._dispatch import operand, wrap
+from .._errors import (
+    BackendMismatchError,
+    BackendUnavailableError,
+    DeviceMismatchError,
+    TransformUnavailableError,
+)
+
+# -- the engine of one call -------------------------------------------------------------------
+from ._tree import (
+    _FLOATING,
+    _all_float,
+    _convert,
+    _engines,
+    _is_float,
+    _map,
+    _name,
+    _natives,
+    _Slow,
+    _unwrap_all,
+    _visit_at,
+    _where,
+    _wrap_all,
+)
+
+_ENGINES: dict[tuple[str, str, bool], _Engine] = {}  # (transform, device, bridge)
+_WANTED: dict[tuple[tuple[int, ...], int], frozenset[int]] = {}
+
+
+class _Engine:
+    """The engine for one call: the user's device, the engine's device and its adapter."""
+
+    __slots__ = ("backend", "bridged", "device", "mod", "placement", "tname", "user")
+
+    def __init__(self, tname: str, user: Device, *, bridge: bool = True) -> None:
+        self.tname = tname
+        self.user = user
+        self.bridged = False
+        name = user._name
+        mod: Any
+        if name == "jax":
+            from . import _jax as mod
+
+            mod.register_pytree()
+            self.device = user
+            # Off JAX's default device, its default is set around each call (see placement).
+            self.placement = mod.placement(user)
+        elif name == "torch" or (bridge and "bridged" in (user._backend.spec.autodiff or "")):
+            try:
+                from . import _torch as mod
+            except ImportError:
+                raise BackendUnavailableError(
+                    f"arraymux.{tname}: transforms on {user} run on torch, which is not "
+                    'installed. Install it with: pip install "arraymux[torch]"'
+                ) from None
+            self.bridged = name != "torch"
+            self.placement = None
+            self.device = Device(mod.engine_place(name, user._place)) if self.bridged else user
+        else:
+            raise TransformUnavailableError(
+                f"arraymux.{tname}: the {name} backend ({user}) has no autodiff or tracing "
+                f"engine. Transforms run on: {_engines()}. Move the arrays first, e.g. "
+                'x = arraymux.to_device(x, "torch:cpu").'
+            )
+        self.mod: Any = mod
+        self.backend = self.device._backend
+
+    @staticmethod
+    def device_of(
+        tname: str, *groups: tuple[int | str, Any], expect: tuple[Device, str] | None = None
+    ) -> Device:
+        """The one device of every array in ``groups`` (pairs of position and pytree)."""
+        found: list[tuple[Device, str]] = [expect] if expect else []
+
+        def visit(leaf: Any, where: str) -> Any:
+            op = operand(leaf)
+            if op is None:
+                return leaf
+            dev = op[1]
+            if not found:
+                found.append((dev, where))
+            elif dev is not found[0][0]:
+                first, first_where = found[0]
+                kind = BackendMismatchError if dev._name != first._name else DeviceMismatchError
+                raise kind(
+                    f"arraymux.{tname}: {where} is on {dev} but {first_where} is on {first}. "
+                    f'Move one of them first, e.g. x = arraymux.to_device(x, "{first}").'
+                )
+            return leaf
+
+        for pos, tree in groups:
+            _map(functools.partial(_visit_at, visit, pos), tree)
+        return found[0][0] if found else get_default_device()
+
+    @classmethod
+    def get(cls, tname: str, user: Device, *, bridge: bool = True) -> _Engine:
+        """The (cached) engine of ``tname`` for arrays on ``user``."""
+        key = (tname, user._str, bridge)  # a Device is hashed in Python: dynamo < 2.13 breaks there
+        e = _ENGINES.get(key)
+        if e is None:
+            e = _ENGINES[key] = cls(tname, user, bridge=bridge)
+        return e
+
+    @classmethod
+    def of(cls, tname: str, args: Sequence[Any], *, bridge: bool = True) -> _Engine:
+        found: list[Device] = []
+        try:
+            _natives(args, found, False)
+        except _Slow:
+            found = []
+        user = found[0] if found else cls.device_of(tname, *enumerate(args))
+        return cls.get(tname, user, bridge=bridge)
+
+    @classmethod
+    def inputs(
+        cls, tname: str, args: tuple[Any, ...], wanted: frozenset[int] = frozenset()
+    ) -> tuple[_Engine, list[Any]]:
+        """The engine for ``args`` and the args as engine natives; ``wanted``: the positions
+        to differentiate (checked to be floating)."""
+        fast = _compiled.natives(args)
+        if fast is not None:
+            nargs, dev = fast
+            if all(_all_float(nargs[i], dev) for i in wanted):
+                e = cls.get(tname, dev)
+                if e.bridged:
+                    return e, _convert(list(nargs), e.to_engine, dev._backend)
+                return e, list(nargs)
+        found: list[Device] = []
+        try:
+            nargs = [_natives(a, found, i in wanted) for i, a in enumerate(args)]
+            if not found:
+                raise _Slow
+            e = cls.get(tname, found[0])
+            if e.bridged:
+                nargs = _convert(nargs, e.to_engine, found[0]._backend)
+            return e, nargs
+        except _Slow:
+            pass
+        e = cls.get(tname, cls.device_of(tname, *enumerate(args)))
+        return e, [e.into(a, i, diff=i in wanted) for i, a in enumerate(args)]
+
+    # -- crossing into and out of the engine ----------------------------------------------------
+
+    def to_engine(self, native: Any) -> Any:
+        return self.mod.to_engine(self.user._backend.normalize(native))
+
+    def into(self, tree: Any, pos: int | str = 0, diff: bool = False) -> Any:
+        """A pytree of the user's values with its arrays made the engine's native arrays."""
+        try:
+            out = _natives(tree, [self.user], diff)
+            if self.bridged:
+                out = _convert(out, self.to_engine, self.user._backend)
+            return out
+        except _Slow:
+            pass
+
+        def leaf_in(leaf: Any, path: str) -> Any:
+            if type(leaf) is Array:
+                native, dev = leaf._native, leaf._device
+            else:
+                op = operand(leaf)
+                if op is None:
+                    if diff:
+                        return self._scalar_in(leaf, _where(pos, path))
+                    return leaf
+                native, dev = op
+            if diff:
+                dt = dev._backend.dtype_from_native(native.dtype)
+                if dt.kind not in _FLOATING:
+                    raise TypeError(
+                        f"arraymux.{self.tname}: {_where(pos, path)} has dtype {dt.name}, but only "
+                        "floating-point inputs can be differentiated. Cast it first, e.g. "
+                        "x = arraymux.astype(x, arraymux.float32), or leave it out of argnums."
+                    )
+            if self.bridged:
+                return self.mod.to_engine(dev._backend.normalize(native))
+            return native
+
+        return _map(leaf_in, tree)
+
+    def _scalar_in(self, leaf: Any, where: str) -> Any:
+        if isinstance(leaf, float | complex):
+            from .._creation_functions import asarray
+
+            return self.into(asarray(leaf, device=self.user))
+        raise TypeError(
+            f"arraymux.{self.tname}: {where} is {leaf!r} ({type(leaf).__name__}); only "
+            "floating-point arrays and Python floats can be differentiated. Pass a float "
+            "array, or leave it out of argnums."
+        )
+
+    def out(self, tree: Any) -> Any:
+        """The engine's results as Arrays on the user's device."""
+        if self.bridged:
+            return _convert(tree, self._from_engine, self.backend)
+        return _wrap_all(tree, self.backend, self.device)
+
+    def _from_engine(self, leaf: Any) -> Array:
+        return wrap(self.mod.from_engine(leaf, self.user._name), self.user)
+
+    def native_fun(
+        self, fun: Callable[..., Any], check: Callable[[Any], None] | None = None
+    ) -> Callable[..., Any]:
+        """``fun`` as a function of the engine's native arrays (what the engine transforms)."""
+        device, backend, tname = self.device, self.backend, self.tname
+
+        def nat(leaf: Any, path: str) -> Any:
+            if type(leaf) is Array:
+                if leaf._device._backend is not backend:
+                    raise BackendMismatchError(
+                        f"arraymux.{tname}: {_name(fun)} returned an array on {leaf._device}"
+                        f"{path and ' at ' + path}, but it computes on {device}. Return arrays "
+                        "of the backend of its arguments."
+                    )
+                return leaf._native
+            return leaf
+
+        def unwrap_out(result: Any) -> Any:
+            try:
+                return _unwrap_all(result, backend)
+            except _Slow:
+                return _map(nat, result)
+
+        def f(*nargs: Any, **nkwargs: Any) -> Any:
+            args = _wrap_all(nargs, backend, device)
+            if nkwargs:
+                out = unwrap_out(fun(*args, **_wrap_all(nkwargs, backend, device)))
+            else:
+                out = unwrap_out(fun(*args))
+            if check is not None:
+                check(out)
+            return out
+
+        return f
+
+    def run(
+        self, fun: Callable[..., Any], call: Callable[..., Any], /, *args: Any, **kwargs: Any
+    ) -> Any:
+        """``call(*args, **kwargs)`` with the engine's device as default; explain backend
+        clashes."""
+        transform = _TRANSFORM
+        outer, transform.device = transform.device, self.device
+        try:
+            if self.placement is not None:
+                return self.mod.placed(call, self.placement)(*args, **kwargs)
+            return call(*args, **kwargs)
+        except BackendMismatchError as e:
+            err = self.explained(fun, e)
+            if err is e:
+                raise
+            raise err from e
+        finally:
+            transform.device = outer
+
+    def explained(self, fun: Callable[..., Any], e: BackendMismatchError) -> BackendMismatchError:
+        """``e``, raised while ``fun`` ran in the engine, with what to do about closures."""
+        if getattr(e, "_explained", False):
+            return e
+        via = f" (its {self.user} arguments are computed by torch there)" if self.bridged else ""
+        err = BackendMismatchError(
+            f"{e}\nInside arraymux.{self.tname}, {_name(fun)} computes on {self.device}{via}; "
+            "arrays it reads from an enclosing scope (a closure) must be on that backend "
+            "too. Pass them as arguments instead (outside argnums if they are not "
+            "differentiated), or move them with arraymux.to_device."
+        )
+        err._explained = True  # type: ignore[attr-defined]
+        return err
+
+
+def _argnums(tname: str, argnums: int | Sequence[int]) -> tuple[int, ...]:
+    nums = (argnums,) if isinstance(argnums, int) else tuple(argnums)
+    if not nums or not all(isinstance(i, int) for i in nums):
+        raise TypeError(f"arraymux.{tname}: argnums must be an int or a tuple of ints.")
+    return nums
+
+
+def _wanted(tname: str, nums: tuple[int, ...], n: int) -> frozenset[int]:
+    """The positions ``nums`` of ``n`` arguments, checked and made non-negative."""
+    key = (nums, n)
+    w = _WANTED.get(key)
+    if w is None:
+        for i in nums:
+            if not -n <= i < n:
+                raise ValueError(
+                    f"arraymux.{tname}: argnums has {i}, but the function got {n} argument(s)."
+                )
+        w = _WANTED[key] = frozenset(i % n for i in nums)
+    return w
+
+
+def _user_device(tname: str, args: tuple[Any, ...], kwargs: dict[str, Any] | None = None) -> Device:
+    """The one device of the arrays in ``args`` and ``kwargs``."""
+    found: list[Device] = []
+    try:
+        _natives(args, found, False)
+        if kwargs:
+            _natives(kwargs, found, False)
+        if found:
+            return found[0]
+    except _Slow:
+        pass
+    return _Engine.device_of(tname, *enumerate(args), *(kwargs or {}).items())
+
+
+def _diff_inputs(e: _Engine, args: Sequence[Any], nums: tuple[int, ...]) -> list[Any]:
+    n = len(args)
+    for i in nums:
+        if not -n <= i < n:
+            raise ValueError(
+                f"arraymux.{e.tname}: argnums has {i}, but the function got {n} argument(s)."
+            )
+    wanted = {i % n for i in nums}
+    return [e.into(a, i, diff=i in wanted) for i, a in enumerate(args)]
+
+
+def _scalar_check(e: _Engine, has_aux: bool) -> Callable[[Any], None]:
+    tname = e.tname
+
+    def check(out: Any) -> None:
+        if has_aux:
+            if not (isinstance(out, tuple | list) and len(out) == 2):
+                raise TypeError(
+                    f"arraymux.{tname}: with has_aux=True the function must return a pair "
+                    f"(output, aux), not {type(out).__name__}."
+                )
+            out = out[0]
+        if backend_of_type(type(out)) is not e.backend:
+            raise TypeError(
+                f"arraymux.{tname}: the function must return a 0-d floating-point array, not "
+                f"{type(out).__name__}."
+            )
+        shape = tuple(out.shape)
+        if shape != ():
+            raise TypeError(
+                f"arraymux.{tname}: the function must return a scalar (a 0-d array), but it "
+                f"returned an array of shape {shape}. Reduce it first (arraymux.sum, ...), or "
+                "use arraymux.jacobian or arraymux.vjp for non-scalar outputs."
+            )
+        if not _is_float(e.backend, out.dtype, real=True):
+            raise TypeError(
+                f"arraymux.{tname}: the function must return a real floating-point scalar, "
+                f"not {e.backend.dtype_from_native(out.dtype).name}."
+            )
+
+    return check
+
+
+def _check_fun(tname: str, fun: Any) -> None:
+    if not callable(fun):
+        raise TypeError(f"arraymux.{tname}: expected a function, got {type(fun).__name__}.")
+
+
+def _aux_check(e: _Engine) -> Callable[[Any], None]:
+    def check(out: Any) -> None:
+        if not (isinstance(out, tuple | list) and len(out) == 2):
+            raise TypeError(
+                f"arraymux.{e.tname}: with has_aux=True the function must return a pair "
+                f"(output, aux), not {type(out).__name__}."
+            )
+
+    return check
+
+
+def _derivative(
+    name: str,
+    fun: Callable[..., Any],
+    argnums: int | Sequence[int],
+    build: Callable[[_Engine], Callable[..., Any]],
+) -> Callable[..., Any]:
+    """A transform whose result is the engine's transformed function applied as it is
+    (jacobian, hessian): ``build(engine)`` makes it once per engine."""
+    _check_fun(name, fun)
+    nums = _argnums(name, argnums)
+    made: dict[_Engine, Callable[..., Any]] = {}
+
+    @functools.wraps(fun)
+    def derivative_fun(*args: Any) -> Any:
+        e, nargs = _Engine.inputs(name, args, _wanted(name, nums, len(args)))
+        t = made.get(e)
+        if t is None:
+            t = made[e] = build(e)
+        return e.out(e.run(fun, t, *nargs))
+
+    return derivative_fun
+
+
+def _traced(e: _Engine, fun: Callable[..., Any]) -> Callable[..., Any]:
+    """``fun`` as a function of natives for a tracing compiler (jax.jit): it runs only while
+    the compiler traces, and sets the device for creation functions then."""
+    inner = e.native_fun(fun)
+
+    def traced(*nargs: Any, **nkwargs: Any) -> Any:
+        return e.run(fun, inner, *nargs, **nkwargs)
+
+    return traced

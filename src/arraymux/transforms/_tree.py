@@ -1,0 +1,170 @@
+"""The pytree walks of the transforms: find the arrays' device, unwrap Arrays into natives and
+wrap natives back, convert leaves between a backend and its engine."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .. import _compiled
+from .._array import Array
+from .._backends import backend_of_type, specs
+from .._devices import Device
+from .._dispatch import _SCALARS, operand, wrap
+
+_FLOATING = ("real floating", "complex floating")
+
+
+# -- pytrees ----------------------------------------------------------------------------------
+
+
+def _map(fn: Callable[[Any, str], Any], tree: Any, path: str = "") -> Any:
+    """``tree`` with every leaf replaced by ``fn(leaf, path)``; nodes are tuple, list, dict."""
+    t = type(tree)
+    if t is tuple or t is list:
+        return t(_map(fn, v, f"{path}[{i}]") for i, v in enumerate(tree))
+    if t is dict:
+        return {k: _map(fn, v, f"{path}[{k!r}]") for k, v in tree.items()}
+    if isinstance(tree, tuple) and hasattr(tree, "_fields"):  # a named tuple
+        return t(*(_map(fn, v, f"{path}.{f}") for f, v in zip(tree._fields, tree)))
+    return fn(tree, path)
+
+
+def _visit_at(visit: Callable[[Any, str], Any], pos: int | str, leaf: Any, path: str) -> Any:
+    return visit(leaf, _where(pos, path))
+
+
+def _where(pos: int | str, path: str) -> str:
+    return f"argument {pos}{path}" if isinstance(pos, int) else f"{pos}{path}"
+
+
+def _name(fun: Any) -> str:
+    return getattr(fun, "__name__", None) or type(fun).__name__
+
+
+def _engines() -> str:
+    out = []
+    for s in specs():
+        if s.autodiff:
+            out.append(f"{s.name} (through torch)" if "bridged" in s.autodiff else s.name)
+    return ", ".join(out)
+
+
+# -- fast paths -------------------------------------------------------------------------------
+#
+# The walks below run on every call of a transformed function, so they build no paths and
+# no closures. Anything unusual (arrays on two devices, a Python scalar to differentiate, a
+# non-floating input) raises ``_Slow``, and the call redoes its work on the slow path, which
+# knows where each leaf is and explains the problem.
+
+
+class _Slow(Exception):
+    """The fast path cannot handle these arguments: take the slow one."""
+
+
+_REAL: set[Any] = set()  # native dtypes known to be real floating
+_FLOAT: set[Any] = set()  # native dtypes known to be real or complex floating
+
+
+def _is_float(backend: Any, dtype: Any, real: bool = False) -> bool:
+    known = _REAL if real else _FLOAT
+    key = (type(dtype), dtype)  # some dtypes refuse comparisons with other backends' ones
+    try:
+        if key in known:
+            return True
+        kind = backend.dtype_from_native(dtype).kind
+    except Exception:
+        return False
+    ok = kind == "real floating" if real else kind in _FLOATING
+    if ok:
+        known.add(key)
+    return ok
+
+
+def _all_float(tree: Any, device: Device) -> bool:
+    """Whether every leaf of ``tree`` (natives, in tuples, lists and dicts) is a floating
+    array of ``device``'s backend."""
+    t = type(tree)
+    if t is tuple or t is list:
+        return all(_all_float(v, device) for v in tree)
+    if t is dict:
+        return all(_all_float(v, device) for v in tree.values())
+    if isinstance(tree, _SCALARS) or tree is None:
+        return False
+    dtype = getattr(tree, "dtype", None)
+    return dtype is not None and _is_float(device._backend, dtype)
+
+
+def _natives(tree: Any, found: list[Device], diff: bool) -> Any:
+    """``tree`` with its arrays replaced by their natives, all on ``found[0]`` (set by the
+    first array when ``found`` is empty); with ``diff``, every leaf must be a floating array."""
+    t = type(tree)
+    if t is Array:
+        native, dev = tree._native, tree._device
+    elif t is tuple or t is list:
+        return t([_natives(v, found, diff) for v in tree])
+    elif t is dict:
+        return {k: _natives(v, found, diff) for k, v in tree.items()}
+    elif isinstance(tree, tuple) and hasattr(tree, "_fields"):
+        return t(*[_natives(v, found, diff) for v in tree])
+    else:
+        op = operand(tree)
+        if op is None:
+            if diff:
+                raise _Slow
+            return tree
+        native, dev = op
+    if not found:
+        found.append(dev)
+    elif dev is not found[0]:
+        raise _Slow
+    if diff and not _is_float(dev._backend, native.dtype):
+        raise _Slow
+    return native
+
+
+def _convert(tree: Any, fn: Callable[[Any], Any], backend: Any) -> Any:
+    """``tree`` with every native array of ``backend`` replaced by ``fn(array)``."""
+    t = type(tree)
+    if t is tuple or t is list:
+        return t([_convert(v, fn, backend) for v in tree])
+    if t is dict:
+        return {k: _convert(v, fn, backend) for k, v in tree.items()}
+    if isinstance(tree, tuple) and hasattr(tree, "_fields"):
+        return t(*[_convert(v, fn, backend) for v in tree])
+    # isinstance first: inside torch.compile, a lookup in the type cache would add guards.
+    if isinstance(tree, backend.array_classes):
+        return fn(tree)
+    if isinstance(tree, _SCALARS) or tree is None:
+        return tree
+    if backend_of_type(t) is backend:  # a class whose module was imported after the backend
+        return fn(tree)
+    return tree
+
+
+def _wrap_all(tree: Any, backend: Any, device: Device) -> Any:
+    """``tree`` with every native array of ``backend`` wrapped as an Array on ``device``."""
+    if device._backend is backend:
+        fast = _compiled.wrap_tree(tree, device)
+        if fast is not None:
+            return fast
+    return _convert(tree, lambda native: wrap(native, device), backend)
+
+
+def _unwrap_all(tree: Any, backend: Any) -> Any:
+    """``tree`` with its Arrays (which must be of ``backend``) replaced by their natives."""
+    fast = _compiled.natives(tree)
+    if fast is not None and fast[1]._backend is backend:
+        return fast[0]
+    t = type(tree)
+    if t is Array:
+        if tree._device._backend is not backend:
+            raise _Slow
+        return tree._native
+    if t is tuple or t is list:
+        return t([_unwrap_all(v, backend) for v in tree])
+    if t is dict:
+        return {k: _unwrap_all(v, backend) for k, v in tree.items()}
+    if isinstance(tree, tuple) and hasattr(tree, "_fields"):
+        return t(*[_unwrap_all(v, backend) for v in tree])
+    return tree
