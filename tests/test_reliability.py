@@ -180,6 +180,13 @@ def test_in_place_never_changes_the_shape(device):
     assert a.shape == (1,)
 
 
+def test_in_place_on_empty_arrays(device):
+    a = xp.zeros((0, 3), dtype=xp.float32, device=device)
+    a -= xp.zeros((0, 3), dtype=xp.float32, device=device)
+    a **= xp.ones((0, 3), dtype=xp.float32, device=device)
+    assert a.shape == (0, 3)
+
+
 @pytest.mark.parametrize(
     "make",
     [

@@ -195,7 +195,13 @@ class Array:
             return native.__dlpack__(**kwargs)
 
     def __dlpack_device__(self) -> tuple[Any, int]:
-        return self.native.__dlpack_device__()
+        native = self.native
+        if not hasattr(native, "__dlpack_device__"):
+            raise TypeError(
+                f"arraymux.Array.__dlpack_device__: {self._device.backend} arrays have no DLPack "
+                "export; move the array first, e.g. x = arraymux.to_device(x, 'numpy')."
+            )
+        return native.__dlpack_device__()
 
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> Any:
         from ._transfer import host_array_for_numpy
@@ -305,11 +311,11 @@ def _inplace(name: str) -> Any:
                 f"x = arraymux.{name}(x, y) instead."
             )
         backend = self._device._backend
-        if backend.spec.mutable:
+        if backend.spec.mutable and 0 not in result._native.shape:
             native = backend.normalize(self._native)
             self._native = native
             native[...] = result._native
-        else:
+        else:  # immutable, or empty (nothing to write; Dask refuses to assign to it)
             self._native = result._native
         return self
 

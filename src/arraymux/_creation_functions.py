@@ -6,7 +6,7 @@ from typing import Any
 
 from ._arguments import BACKEND_ERRORS, raise_annotated
 from ._array import Array
-from ._devices import Device, device_of_native, get_default_device
+from ._devices import Device, device_arg, device_of_native, get_default_device
 from ._dispatch import (
     as_dtype,
     creation,
@@ -207,7 +207,7 @@ def _like(name: str, make: str) -> Any:
         if op is None:
             raise not_an_array(name, 0, x)
         native, src = op
-        d = src if device is None else Device(device)
+        d = src if device is None else device_arg(device, name)
         if d._backend is not src._backend:
             dt = dtype if dtype is not None else src._backend.dtype_from_native(native.dtype)
             shape = tuple(native.shape)

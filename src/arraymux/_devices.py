@@ -234,10 +234,12 @@ def devices(backend: str | None = None) -> list[Device]:
             continue
         try:
             b = get_backend(name)
-        except Exception:
-            if backend is not None:
-                raise
-            continue
+        except Exception as e:
+            if backend is None:
+                continue
+            if isinstance(e, ValueError | TypeError) and not str(e).startswith("arraymux."):
+                e.args = (f"arraymux.devices: {e}",)
+            raise
         out += [Device._make(b, p) for p in b.adapter.places()]
     return out
 
