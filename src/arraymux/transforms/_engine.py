@@ -18,8 +18,6 @@ from .._errors import (
     DeviceMismatchError,
     TransformUnavailableError,
 )
-
-# -- the engine of one call -------------------------------------------------------------------
 from ._tree import (
     _FLOATING,
     _all_float,
@@ -35,6 +33,11 @@ from ._tree import (
     _where,
     _wrap_all,
 )
+
+
+class _ExplainedMismatch(BackendMismatchError):
+    """A mismatch already explained by an inner transform (raised as it is by outer ones)."""
+
 
 _ENGINES: dict[tuple[str, str, bool], _Engine] = {}  # (transform, device, bridge)
 _WANTED: dict[tuple[tuple[int, ...], int], frozenset[int]] = {}
@@ -261,22 +264,23 @@ class _Engine:
             err = self.explained(fun, e)
             if err is e:
                 raise
-            raise err from e
+            # Not `raise err from e`: dynamo before 2.12 cannot set the cause of an exception
+            # of a Python class; the original stays attached as the context.
+            raise err  # noqa: B904
         finally:
             transform.device = outer
 
     def explained(self, fun: Callable[..., Any], e: BackendMismatchError) -> BackendMismatchError:
         """``e``, raised while ``fun`` ran in the engine, with what to do about closures."""
-        if getattr(e, "_explained", False):
+        if isinstance(e, _ExplainedMismatch):
             return e
         via = f" (its {self.user} arguments are computed by torch there)" if self.bridged else ""
-        err = BackendMismatchError(
+        err = _ExplainedMismatch(
             f"{e}\nInside arraymux.{self.tname}, {_name(fun)} computes on {self.device}{via}; "
             "arrays it reads from an enclosing scope (a closure) must be on that backend "
             "too. Pass them as arguments instead (outside argnums if they are not "
             "differentiated), or move them with arraymux.to_device."
         )
-        err._explained = True  # type: ignore[attr-defined]
         return err
 
 

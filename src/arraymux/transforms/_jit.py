@@ -107,7 +107,7 @@ def jit(fun: Callable[..., Any]) -> Callable[..., Any]:
                     explained = e.explained(fun, err)
                     if explained is err:
                         raise
-                    raise explained from err
+                    raise explained  # noqa: B904 (see _Engine.run)
                 finally:
                     transform.device = outer
         return call(args, kwargs)
