@@ -421,30 +421,15 @@ _MANY_AXES = frozenset(
         "squeeze",
     }
 )
-_AXIS_NONE = frozenset(
-    {
-        "sum",
-        "prod",
-        "mean",
-        "std",
-        "var",
-        "max",
-        "min",
-        "all",
-        "any",
-        "count_nonzero",
-        "argmax",
-        "argmin",
-        "linalg.vector_norm",
-        "flip",
-        "roll",
-        "take",
-        "repeat",
-        "cumulative_sum",
-        "cumulative_prod",
-        "concat",
-    }
-)
+_AXIS_NONE = (_MANY_AXES - {"squeeze"}) | {
+    "argmax",
+    "argmin",
+    "take",
+    "repeat",
+    "cumulative_sum",
+    "cumulative_prod",
+    "concat",
+}
 
 
 # ---------------------------------------------------------------------------------------------
