@@ -314,7 +314,7 @@ class Stats:
 
 def _short(name: str) -> list[str]:
     """The names an error about target ``name`` may mention."""
-    from arraymux._array import _COMPARISONS, _OPERATORS, _UNARY
+    from arraymux._operators import _COMPARISONS, _OPERATORS, _UNARY
 
     base = name.split(".")[-1]
     names = [base]

@@ -10,6 +10,7 @@ import pytest
 
 import arraymux as xp
 from arraymux import _transfer
+from arraymux._backends import _staging
 from arraymux._dispatch import operand
 from arraymux._dtypes import ALL_DTYPES
 
@@ -589,8 +590,8 @@ class FakeDevice:
             self.in_flight_max = max(self.in_flight_max, len(self.pending))
             return self.tokens
 
-        pieces = _transfer.stage_pieces(a, chunk)
-        _transfer.staged_copy(pieces, buffers, to_device, lambda t: self.run(buffers, t), pool)
+        pieces = _staging.stage_pieces(a, chunk)
+        _staging.staged_copy(pieces, buffers, to_device, lambda t: self.run(buffers, t), pool)
         for token in list(self.pending):
             self.run(buffers, token)
         return self.memory.view(a.dtype).reshape(a.shape)
@@ -644,7 +645,7 @@ def test_staged_copy_every_byte_lands(dtype: str, chunk: int, threads: int) -> N
 def test_stage_pieces_cover_the_bytes_once() -> None:
     a = np.arange(6 * 1001, dtype=np.float64).reshape(6, 1001)[:, ::-3]
     for chunk in (8, 24, 800, 8 * 334, 10**6):
-        pieces = _transfer.stage_pieces(a, chunk)
+        pieces = _staging.stage_pieces(a, chunk)
         offsets = [o for o, _ in pieces]
         assert offsets == sorted(offsets)
         assert all(p.nbytes <= chunk for _, p in pieces)
@@ -656,8 +657,8 @@ def test_stage_pieces_cover_the_bytes_once() -> None:
         joined = np.concatenate([p.reshape(-1) for _, p in pieces])
         np.testing.assert_array_equal(joined, a.reshape(-1))
     contiguous = np.arange(100, dtype=np.int32)
-    assert [p.nbytes for _, p in _transfer.stage_pieces(contiguous, 64)] == [64] * 6 + [16]
-    assert _transfer.stage_pieces(np.zeros((0, 3)), 64) == []
+    assert [p.nbytes for _, p in _staging.stage_pieces(contiguous, 64)] == [64] * 6 + [16]
+    assert _staging.stage_pieces(np.zeros((0, 3)), 64) == []
 
 
 def test_staged_copy_pipelines_in_order() -> None:
@@ -674,7 +675,7 @@ def test_staged_copy_pipelines_in_order() -> None:
     def wait(token: int) -> None:
         events.append(("wait", token))
 
-    _transfer.staged_copy(_transfer.stage_pieces(a, 100), buffers, to_device, wait, None)
+    _staging.staged_copy(_staging.stage_pieces(a, 100), buffers, to_device, wait, None)
     copies = [o for kind, o in events if kind == "copy"]
     assert copies == list(range(0, 1000, 100))
     waits = [o for kind, o in events if kind == "wait"]
@@ -697,8 +698,8 @@ def test_staged_copy_error_stops_cleanly() -> None:
         return offset
 
     with ThreadPoolExecutor(2) as pool, pytest.raises(RuntimeError, match="device gone"):
-        _transfer.staged_copy(
-            _transfer.stage_pieces(a, 100),
+        _staging.staged_copy(
+            _staging.stage_pieces(a, 100),
             [np.zeros(100, dtype=np.uint8) for _ in range(4)],
             to_device,
             lambda t: None,
@@ -710,19 +711,19 @@ def test_staged_copy_error_stops_cleanly() -> None:
 def test_staging_ring_is_cached_and_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     made = []
 
-    def make(chunk: int, count: int) -> _transfer.StagingRing:
+    def make(chunk: int, count: int) -> _staging.StagingRing:
         made.append((chunk, count))
-        return _transfer.StagingRing([np.zeros(chunk, np.uint8) for _ in range(count)])
+        return _staging.StagingRing([np.zeros(chunk, np.uint8) for _ in range(count)])
 
-    monkeypatch.setattr(_transfer, "_rings", {})
-    monkeypatch.setattr(_transfer, "STAGE_CHUNK", 64)
-    monkeypatch.setattr(_transfer, "STAGE_BUFFERS", 3)
-    r = _transfer.staging_ring("dev", make)
-    assert _transfer.staging_ring("dev", make) is r
-    monkeypatch.setattr(_transfer, "STAGE_CHUNK", 128)
-    r2 = _transfer.staging_ring("dev", make)
+    monkeypatch.setattr(_staging, "_rings", {})
+    monkeypatch.setattr(_staging, "STAGE_CHUNK", 64)
+    monkeypatch.setattr(_staging, "STAGE_BUFFERS", 3)
+    r = _staging.staging_ring("dev", make)
+    assert _staging.staging_ring("dev", make) is r
+    monkeypatch.setattr(_staging, "STAGE_CHUNK", 128)
+    r2 = _staging.staging_ring("dev", make)
     assert r2 is not r and made == [(64, 3), (128, 3)]
-    assert len(_transfer._rings) == 1  # the old buffers were dropped
+    assert len(_staging._rings) == 1  # the old buffers were dropped
 
 
 # ---------------------------------------------------------------------------------------------
@@ -733,10 +734,10 @@ def test_staging_ring_is_cached_and_bounded(monkeypatch: pytest.MonkeyPatch) -> 
 def small_stages(monkeypatch: pytest.MonkeyPatch):
     """Stage everything in chunks of 4 KiB through 3 buffers, so that small arrays exercise
     the pipelined paths, several chunks and buffer reuse."""
-    monkeypatch.setattr(_transfer, "STAGE_MIN", 1)
-    monkeypatch.setattr(_transfer, "STAGE_CHUNK", 4096)
-    monkeypatch.setattr(_transfer, "STAGE_BUFFERS", 3)
-    monkeypatch.setattr(_transfer, "PINNED_READ_MIN", 1)
+    monkeypatch.setattr(_staging, "STAGE_MIN", 1)
+    monkeypatch.setattr(_staging, "STAGE_CHUNK", 4096)
+    monkeypatch.setattr(_staging, "STAGE_BUFFERS", 3)
+    monkeypatch.setattr(_staging, "PINNED_READ_MIN", 1)
 
 
 def _gpu_layouts(dtype: str) -> dict[str, np.ndarray]:
@@ -823,13 +824,13 @@ def test_gpu_upload_from_pinned_memory_skips_staging(
     a = _pinned_host_array(3 * 4099)
     if a is None:
         pytest.skip("no page-locked memory without a GPU")
-    monkeypatch.setattr(_transfer, "STAGE_MIN", 1)
-    monkeypatch.setattr(_transfer, "STAGE_CHUNK", 4096)
+    monkeypatch.setattr(_staging, "STAGE_MIN", 1)
+    monkeypatch.setattr(_staging, "STAGE_CHUNK", 4096)
 
     def no_staging(*args: object, **kwargs: object) -> None:
         raise AssertionError("staged a copy of page-locked memory")
 
-    monkeypatch.setattr(_transfer, "staged_copy", no_staging)
+    monkeypatch.setattr(_staging, "staged_copy", no_staging)
     out = xp.to_device(a, gpu)
     assert out.device == gpu
     np.testing.assert_array_equal(xp.to_numpy(out), np.arange(a.size, dtype=np.float64))

@@ -11,10 +11,11 @@
 from __future__ import annotations
 
 import math as _math
+import sys as _sys
 from typing import Any as _Any
 
-from . import fft, linalg
-from ._array import Array, _install_operators
+from . import _operators, fft, linalg
+from ._array import Array
 from ._creation_functions import (
     arange,
     asarray,
@@ -213,7 +214,7 @@ nan = _math.nan
 pi = _math.pi
 newaxis = None
 
-_install_operators()
+_operators.install(_sys.modules[__name__])
 
 __all__ = [
     "Array",

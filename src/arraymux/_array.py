@@ -7,6 +7,7 @@ import operator
 from typing import TYPE_CHECKING, Any
 
 from ._arguments import BACKEND_ERRORS, raise_annotated
+from ._backends import on_load
 
 if TYPE_CHECKING:
     from types import ModuleType
@@ -294,108 +295,14 @@ def _conversion_error(x: Array, kind: str, e: Exception) -> Exception:
     return TypeError(f"{what} ({type(e).__name__}: {e}).")
 
 
-def _inplace(name: str) -> Any:
-    symbol = _SYMBOLS[name]
-
-    def op(self: Array, other: Any, /) -> Array:
-        result = getattr(_ops, name)(self, other)
-        if result.dtype is not self.dtype:
-            raise TypeError(
-                f"arraymux.{name}: x {symbol}= y would change the dtype of x from {self.dtype} "
-                f"to {result.dtype}; write x = arraymux.{name}(x, y) instead."
-            )
-        if tuple(result._native.shape) != tuple(self._native.shape):
-            raise ValueError(
-                f"arraymux.{name}: x {symbol}= y would change the shape of x from {self.shape} "
-                f"to {result.shape} (y broadcasts to a larger shape); write "
-                f"x = arraymux.{name}(x, y) instead."
-            )
-        backend = self._device._backend
-        if backend.spec.mutable and 0 not in result._native.shape:
-            native = backend.normalize(self._native)
-            self._native = native
-            native[...] = result._native
-        else:  # immutable, or empty (nothing to write; Dask refuses to assign to it)
-            self._native = result._native
-        return self
-
-    op.__name__ = f"__i{_OPERATORS[name]}__"
-    op.__qualname__ = f"Array.{op.__name__}"  # what an arity error shows
-    return op
+# Installed by ``_operators.install`` once the namespace exists (this module is below it):
+# the namespace's functions (``x.T`` calls ``permute_dims``), and the check that unwraps an
+# index or a value of ``x[key] = value`` on the array's device.
+_ops: Any = None
 
 
-# Standard function name -> operator name.
-_OPERATORS = {
-    "add": "add",
-    "subtract": "sub",
-    "multiply": "mul",
-    "divide": "truediv",
-    "floor_divide": "floordiv",
-    "remainder": "mod",
-    "pow": "pow",
-    "matmul": "matmul",
-    "bitwise_and": "and",
-    "bitwise_or": "or",
-    "bitwise_xor": "xor",
-    "bitwise_left_shift": "lshift",
-    "bitwise_right_shift": "rshift",
-}
-_SYMBOLS = {
-    "add": "+",
-    "subtract": "-",
-    "multiply": "*",
-    "divide": "/",
-    "floor_divide": "//",
-    "remainder": "%",
-    "pow": "**",
-    "matmul": "@",
-    "bitwise_and": "&",
-    "bitwise_or": "|",
-    "bitwise_xor": "^",
-    "bitwise_left_shift": "<<",
-    "bitwise_right_shift": ">>",
-}
-_COMPARISONS = {
-    "equal": "eq",
-    "not_equal": "ne",
-    "less": "lt",
-    "less_equal": "le",
-    "greater": "gt",
-    "greater_equal": "ge",
-}
-_UNARY = {"negative": "neg", "positive": "pos", "abs": "abs", "bitwise_invert": "invert"}
-
-
-class _LazyOps:
-    """The dispatched functions, looked up on first use (they import this module)."""
-
-    def __getattr__(self, name: str) -> Any:
-        import arraymux
-
-        fn = getattr(arraymux, name) if "." not in name else None
-        if fn is None:
-            raise AttributeError(name)
-        setattr(self, name, fn)
-        return fn
-
-
-_ops: Any = _LazyOps()
-
-
-def _install_operators() -> None:
-    """Bind the operators to the hot-path functions of ``_dispatch``."""
-    from . import _compiled, _dispatch
-
-    for name, op in (_OPERATORS | _COMPARISONS).items():
-        # The operator form returns NotImplemented for operands it does not know.
-        fn = _compiled.function("binary", name, _dispatch.binary(name, operator=True))
-        setattr(Array, f"__{op}__", _compiled.operator(f"__{op}__", fn))
-    for name, op in _OPERATORS.items():
-        setattr(Array, f"__r{op}__", _dispatch.reflected(name))
-        setattr(Array, f"__i{op}__", _inplace(name))
-    for name, op in _UNARY.items():
-        setattr(Array, f"__{op}__", _compiled.operator(f"__{op}__", _dispatch.unary(name), True))
-    Array.__hash__ = None  # type: ignore[assignment]
+def _set_operand(device: Device, other: Any, fname: str, pos: str) -> Any:
+    raise RuntimeError("arraymux is not fully imported: import arraymux first")
 
 
 def _wrap(native: Any, device: Device, dtype: Any = None) -> Array:
@@ -406,7 +313,9 @@ def _wrap(native: Any, device: Device, dtype: Any = None) -> Array:
     return out
 
 
-def _set_operand(device: Device, other: Any, fname: str, pos: str) -> Any:
-    from ._dispatch import set_device_check
+def _register_with_jax(backend: Any) -> None:
+    backend.adapter.register_pytree(Array)
 
-    return set_device_check(device, other, fname, pos)
+
+# An Array is a JAX pytree node (jax.jit, jax.vmap... take and return Arrays).
+on_load("jax", _register_with_jax)

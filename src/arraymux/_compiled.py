@@ -19,7 +19,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from ._backends import _TYPE_CACHE
+from ._backends import _TYPE_CACHE, on_load
 
 __all__ = [
     "ENABLED",
@@ -46,6 +46,8 @@ def _load() -> Any:
     from ._devices import Device
 
     _speedups.setup(Array, Device, _TYPE_CACHE, BACKEND_ERRORS)
+    # torch.compile traces the Python twins of the builtins (registered once dynamo loads).
+    on_load("torch", lambda backend: register_for_dynamo_on_import())
     return _speedups
 
 

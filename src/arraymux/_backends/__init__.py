@@ -22,7 +22,15 @@ from .._dtypes import ALL_DTYPES, DType
 from .._errors import BackendUnavailableError
 from .._function_table import TABLE
 
-__all__ = ["Backend", "BackendSpec", "backend_of_type", "get_backend", "register", "specs"]
+__all__ = [
+    "Backend",
+    "BackendSpec",
+    "backend_of_type",
+    "get_backend",
+    "on_load",
+    "register",
+    "specs",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -320,7 +328,23 @@ def _load(name: str, canon: str) -> Backend:
     _BACKENDS[canon] = backend
     if name != canon:
         _BACKENDS[name] = backend
+    for hook in _ON_LOAD.get(canon, ()):
+        hook(backend)
     return backend
+
+
+# Hooks of the layers above, run when a backend loads: they need the backend, and the
+# adapters import nothing above the registry.
+_ON_LOAD: dict[str, list[Callable[[Backend], None]]] = {}
+
+
+def on_load(name: str, hook: Callable[[Backend], None]) -> None:
+    """Run ``hook(backend)`` when the backend ``name`` loads (at once if it already has)."""
+    with _LOCK:
+        _ON_LOAD.setdefault(name, []).append(hook)
+        loaded = _BACKENDS.get(name)
+    if loaded is not None:
+        hook(loaded)
 
 
 def is_installed(name: str) -> bool:

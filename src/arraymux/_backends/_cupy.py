@@ -108,7 +108,7 @@ def from_dlpack(obj: Any, place: str | None, copy: bool | None) -> Any:
 
 
 def from_host(a: Any, place: str) -> Any:
-    from .._transfer import STAGE_MIN
+    from ._staging import STAGE_MIN
 
     if a.nbytes >= STAGE_MIN:
         return upload(a, place)
@@ -119,7 +119,7 @@ def from_host(a: Any, place: str) -> Any:
 def _make_ring(chunk: int, count: int) -> Any:
     import numpy as np
 
-    from .._transfer import StagingRing
+    from ._staging import StagingRing
 
     mems = [cupy.cuda.alloc_pinned_memory(chunk) for _ in range(count)]
     host = [np.ndarray((chunk,), dtype=np.uint8, buffer=m) for m in mems]
@@ -140,9 +140,9 @@ def upload(a: Any, place: str) -> Any:
     """A new CuPy array holding ``a`` (a host ndarray in native byte order, any layout).
 
     A C-contiguous ``a`` in page-locked memory is copied with one DMA. Otherwise the copy is
-    pipelined through the device's ring of pinned buffers (``arraymux._transfer.staged_copy``),
+    pipelined through the device's ring of pinned buffers (``arraymux._backends._staging.staged_copy``),
     asynchronous copies on the ring's stream, one synchronisation at the end."""
-    from .._transfer import STAGE_CHUNK, fill_pool, stage_pieces, staged_copy, staging_ring
+    from ._staging import STAGE_CHUNK, fill_pool, stage_pieces, staged_copy, staging_ring
 
     runtime = cupy.cuda.runtime
     with cupy.cuda.Device(int(place)):

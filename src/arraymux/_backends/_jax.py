@@ -211,7 +211,7 @@ def from_dlpack(obj: Any, place: str | None, copy: bool | None) -> Any:
 
 
 def from_host(a: Any, place: str) -> Any:
-    from .._transfer import STAGE_MIN
+    from ._staging import STAGE_MIN
 
     device = native_device(place)
     if device.platform == "gpu" and a.nbytes >= STAGE_MIN:
@@ -288,7 +288,7 @@ def _gpu_read(x: Any) -> Any:
 
 
 def _is_big_gpu(x: Any) -> bool:
-    from .._transfer import PINNED_READ_MIN
+    from ._staging import PINNED_READ_MIN
 
     if traced(x) or x.nbytes < PINNED_READ_MIN:
         return False
@@ -309,7 +309,7 @@ def to_host(x: Any) -> Any:
 
 def move_within(x: Any, src: str, dst: str) -> Any:
     """jax:gpu <-> jax:cpu through pinned memory (None: leave it to ``jax.device_put``)."""
-    from .._transfer import STAGE_MIN
+    from ._staging import STAGE_MIN
 
     if traced(x):
         return None
@@ -351,11 +351,26 @@ def to_host_many(xs: list[Any]) -> list[Any]:
     return out
 
 
-def _register_array_pytree() -> None:
-    # arraymux.Array is a JAX pytree node, so jax.jit/vmap/vjp accept functions of Arrays.
-    from ..transforms._jax import register_pytree
-
-    register_pytree()
+_pytree_types: set[type] = set()
 
 
-_register_array_pytree()
+def register_pytree(array_type: type) -> None:
+    """Make ``array_type`` (:class:`arraymux.Array`) a JAX pytree node whose leaf is its native
+    array, so that ``jax.jit``, ``jax.vmap``, ``jax.vjp``... take and return Arrays (once).
+
+    Called by the layer that defines the class when this backend loads."""
+    if array_type in _pytree_types:
+        return
+
+    def flatten(x: Any) -> tuple[tuple[Any], Any]:
+        return (x._native,), x._device
+
+    def unflatten(device: Any, children: Any) -> Any:
+        out: Any = object.__new__(array_type)
+        out._native = children[0]
+        out._device = device
+        out._dtype = None
+        return out
+
+    jax.tree_util.register_pytree_node(array_type, flatten, unflatten)
+    _pytree_types.add(array_type)

@@ -7,12 +7,9 @@ from typing import Any
 import array_api_compat.torch as _xp
 import torch
 
-from .. import _compiled, _dtypes
+from .. import _dtypes
 from . import _special_cases
 from ._numpy import raise_unknown_place
-
-# torch.compile traces the Python twins of the compiled hot path.
-_compiled.register_for_dynamo_on_import()
 
 # Binary functions whose torch callable matches the standard once both operands are tensors of
 # one dtype on one device. arraymux promotes before calling, so it can skip array-api-compat's
@@ -320,7 +317,7 @@ def from_dlpack(obj: Any, place: str | None, copy: bool | None) -> Any:
 
 
 def from_host(a: Any, place: str) -> Any:
-    from .._transfer import STAGE_MIN
+    from ._staging import STAGE_MIN
 
     if place.startswith("cuda") and a.nbytes >= STAGE_MIN:
         return upload(a, place)
@@ -340,7 +337,7 @@ def _torch_dtype(dt: Any) -> Any:
 
 
 def _make_ring(dev: Any) -> Any:
-    from .._transfer import StagingRing
+    from ._staging import StagingRing
 
     def make(chunk: int, count: int) -> StagingRing:
         pinned = [torch.empty(chunk, dtype=torch.uint8, pin_memory=True) for _ in range(count)]
@@ -364,10 +361,10 @@ def upload(a: Any, place: str) -> Any:
     """A new CUDA tensor holding ``a`` (a host ndarray in native byte order, any layout).
 
     A C-contiguous ``a`` in page-locked memory is copied with one DMA. Otherwise the copy is
-    pipelined through the device's ring of pinned buffers (``arraymux._transfer.staged_copy``):
+    pipelined through the device's ring of pinned buffers (``arraymux._backends._staging.staged_copy``):
     worker threads fill the buffers while the GPU copies the filled ones, on a stream of the
     ring; one synchronisation at the end."""
-    from .._transfer import STAGE_CHUNK, fill_pool, stage_pieces, staged_copy, staging_ring
+    from ._staging import STAGE_CHUNK, fill_pool, stage_pieces, staged_copy, staging_ring
 
     dev = torch.device(place)
     dtype = _torch_dtype(a.dtype)
@@ -406,7 +403,7 @@ def upload(a: Any, place: str) -> Any:
 
 def move_within(x: Any, src: str, dst: str) -> Any:
     """torch:cuda <-> torch:cpu through pinned memory (None: leave it to ``Tensor.to``)."""
-    from .._transfer import PINNED_READ_MIN, STAGE_MIN
+    from ._staging import PINNED_READ_MIN, STAGE_MIN
 
     if x.requires_grad or traced(x):
         return None  # Tensor.to keeps the autograd graph
@@ -455,7 +452,7 @@ def to_host_many(xs: list[Any]) -> list[Any]:
     Small tensors of one device and dtype are first gathered into one device buffer (one
     kernel), read with one copy and split on the host; one small tensor alone is read with a
     plain copy, which costs less than a pinned one."""
-    from .._transfer import PINNED_READ_MIN
+    from ._staging import PINNED_READ_MIN
 
     out: list[Any] = [None] * len(xs)
     groups: dict[Any, list[int]] = {}

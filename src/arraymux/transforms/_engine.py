@@ -57,7 +57,6 @@ class _Engine:
         if name == "jax":
             from . import _jax as mod
 
-            mod.register_pytree()
             self.device = user
             # Off JAX's default device, its default is set around each call (see placement).
             self.placement = mod.placement(user)

@@ -1,4 +1,4 @@
-"""The JAX engine behind :mod:`arraymux.transforms`, and :class:`arraymux.Array` as a pytree.
+"""The JAX engine behind :mod:`arraymux.transforms` (Arrays are JAX pytrees: see the adapter).
 
 Every function here takes and returns functions of native JAX arrays (pytrees of them); the
 wrapping into :class:`arraymux.Array` happens in ``transforms``.
@@ -10,8 +10,6 @@ from collections.abc import Callable
 from typing import Any
 
 import jax
-
-from .._array import Array
 
 grad = jax.grad
 value_and_grad = jax.value_and_grad
@@ -47,18 +45,6 @@ def placed(fun: Callable[..., Any], native: Any) -> Callable[..., Any]:
     return call
 
 
-def _flatten(x: Array) -> tuple[tuple[Any], Any]:
-    return (x._native,), x._device
-
-
-def _unflatten(device: Any, children: Any) -> Array:
-    out = object.__new__(Array)
-    out._native = children[0]
-    out._device = device
-    out._dtype = None
-    return out
-
-
 # The policies of jax.checkpoint_policies that need no arguments.
 CHECKPOINT_POLICIES = (
     "checkpoint_dots",
@@ -68,19 +54,6 @@ CHECKPOINT_POLICIES = (
     "everything_saveable",
     "nothing_saveable",
 )
-
-_registered = False
-
-
-def register_pytree() -> None:
-    """Make :class:`arraymux.Array` a JAX pytree node (once): its leaf is the native array.
-
-    ``jax.jit``, ``jax.vmap``, ``jax.vjp``... then accept and return Arrays directly.
-    """
-    global _registered
-    if not _registered:
-        jax.tree_util.register_pytree_node(Array, _flatten, _unflatten)
-        _registered = True
 
 
 def checkpoint(f: Callable[..., Any], policy: Any) -> Callable[..., Any]:

@@ -1,0 +1,103 @@
+"""The operators of :class:`arraymux.Array`, installed once the namespace exists.
+
+``_array.py`` defines the class and sits below the dispatch; this module binds its operators
+(``+``, ``==``, ``-x``, the reflected and in-place forms) to the namespace's functions, and gives
+``_array`` the functions it calls back (``x.T``, the index and value checks of ``x[k] = v``).
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+from typing import Any
+
+from . import _array, _compiled, _dispatch
+from ._array import Array
+
+
+def _inplace(name: str) -> Any:
+    symbol = _SYMBOLS[name]
+
+    def op(self: Array, other: Any, /) -> Array:
+        result = getattr(_array._ops, name)(self, other)
+        if result.dtype is not self.dtype:
+            raise TypeError(
+                f"arraymux.{name}: x {symbol}= y would change the dtype of x from {self.dtype} "
+                f"to {result.dtype}; write x = arraymux.{name}(x, y) instead."
+            )
+        if tuple(result._native.shape) != tuple(self._native.shape):
+            raise ValueError(
+                f"arraymux.{name}: x {symbol}= y would change the shape of x from {self.shape} "
+                f"to {result.shape} (y broadcasts to a larger shape); write "
+                f"x = arraymux.{name}(x, y) instead."
+            )
+        backend = self._device._backend
+        if backend.spec.mutable and 0 not in result._native.shape:
+            native = backend.normalize(self._native)
+            self._native = native
+            native[...] = result._native
+        else:  # immutable, or empty (nothing to write; Dask refuses to assign to it)
+            self._native = result._native
+        return self
+
+    op.__name__ = f"__i{_OPERATORS[name]}__"
+    op.__qualname__ = f"Array.{op.__name__}"  # what an arity error shows
+    return op
+
+
+# Standard function name -> operator name.
+_OPERATORS = {
+    "add": "add",
+    "subtract": "sub",
+    "multiply": "mul",
+    "divide": "truediv",
+    "floor_divide": "floordiv",
+    "remainder": "mod",
+    "pow": "pow",
+    "matmul": "matmul",
+    "bitwise_and": "and",
+    "bitwise_or": "or",
+    "bitwise_xor": "xor",
+    "bitwise_left_shift": "lshift",
+    "bitwise_right_shift": "rshift",
+}
+_SYMBOLS = {
+    "add": "+",
+    "subtract": "-",
+    "multiply": "*",
+    "divide": "/",
+    "floor_divide": "//",
+    "remainder": "%",
+    "pow": "**",
+    "matmul": "@",
+    "bitwise_and": "&",
+    "bitwise_or": "|",
+    "bitwise_xor": "^",
+    "bitwise_left_shift": "<<",
+    "bitwise_right_shift": ">>",
+}
+_COMPARISONS = {
+    "equal": "eq",
+    "not_equal": "ne",
+    "less": "lt",
+    "less_equal": "le",
+    "greater": "gt",
+    "greater_equal": "ge",
+}
+_UNARY = {"negative": "neg", "positive": "pos", "abs": "abs", "bitwise_invert": "invert"}
+
+
+def install(namespace: ModuleType) -> None:
+    """Bind the operators of ``Array`` to the hot-path functions of ``_dispatch``, and give
+    ``_array`` the ``namespace`` (arraymux) it calls back."""
+    _array._ops = namespace
+    _array._set_operand = _dispatch.set_device_check
+    for name, op in (_OPERATORS | _COMPARISONS).items():
+        # The operator form returns NotImplemented for operands it does not know.
+        fn = _compiled.function("binary", name, _dispatch.binary(name, operator=True))
+        setattr(Array, f"__{op}__", _compiled.operator(f"__{op}__", fn))
+    for name, op in _OPERATORS.items():
+        setattr(Array, f"__r{op}__", _dispatch.reflected(name))
+        setattr(Array, f"__i{op}__", _inplace(name))
+    for name, op in _UNARY.items():
+        setattr(Array, f"__{op}__", _compiled.operator(f"__{op}__", _dispatch.unary(name), True))
+    Array.__hash__ = None  # type: ignore[assignment]
