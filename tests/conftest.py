@@ -6,15 +6,11 @@ import pytest
 
 import arraymux as xp
 
-# array-api-strict's extra fake devices (device1, no_float64, ...) exercise error paths in
-# dedicated tests; the parametrized suite runs on its real device only.
-_STRICT_FAKE = {"device1", "device2", "no_float64", "no_x64"}
-
 
 def _available_devices() -> list[xp.Device]:
-    return [
-        d for d in xp.devices() if not (d.backend == "array_api_strict" and d.place in _STRICT_FAKE)
-    ]
+    # array-api-strict's simulated devices (device1, no_float64, ...) exercise error paths in
+    # dedicated tests; the parametrized suite runs on real devices only.
+    return [d for d in xp.devices() if not d.simulated]
 
 
 DEVICES = _available_devices()

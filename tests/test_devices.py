@@ -106,12 +106,12 @@ def test_not_a_device_object():
 @pytest.fixture
 def fake_backend():
     spec = BackendSpec(
-        "fakebackend",
-        "arraymux_fake_backend_not_installed",
-        (("arraymux_fake_backend_not_installed", "Array"),),
-        "arraymux._backends._numpy",
-        "fakebackend",
-        "arraymux-fake-backend",
+        name="fakebackend",
+        module="arraymux_fake_backend_not_installed",
+        array_types=(("arraymux_fake_backend_not_installed", "Array"),),
+        adapter="arraymux._backends._numpy",
+        extra="fakebackend",
+        distribution="arraymux-fake-backend",
     )
     _backends.register(spec)
     try:

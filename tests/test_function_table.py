@@ -132,7 +132,7 @@ def test_namespace_exports_are_standard_or_documented_extras():
         "set_default_device",
         "to_device",
         "to_numpy",
-        # transforms (DESIGN.md: grad, value_and_grad, vjp, jvp, jacobian, hessian, vmap, jit,
+        # transforms (grad, value_and_grad, vjp, jvp, jacobian, hessian, vmap, jit,
         # checkpoint)
         "checkpoint",
         "grad",

@@ -127,6 +127,13 @@ class Device:
         return self._place
 
     @property
+    def simulated(self) -> bool:
+        """Whether this device stands in for one the machine does not have (array-api-strict's
+        ``device1``, ``no_float64``...): tests of device errors use them, and the pytest
+        plugin's "every device" leaves them out."""
+        return self._place in self._backend.spec.simulated
+
+    @property
     def native(self) -> Any:
         """The backend's own device object (``torch.device``, a JAX device, ...)."""
         nat = self._native

@@ -135,8 +135,7 @@ def as_dtype(dtype: Any) -> _dtypes.DType:
 
 
 def unsupported(dt: _dtypes.DType, device: Device, fname: str) -> UnsupportedDTypeError:
-    hint = getattr(device._backend.adapter, "unsupported_hint", None)
-    extra = hint(dt) if hint else f"Use a dtype that {device} holds."
+    extra = device._backend.adapter.unsupported_hint(dt) or f"Use a dtype that {device} holds."
     return UnsupportedDTypeError(f"arraymux.{fname}: {device} cannot hold {dt}. {extra}")
 
 

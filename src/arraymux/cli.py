@@ -23,7 +23,7 @@ def _info_rows() -> list[dict[str, str]]:
             "devices": "-",
             "float64": "-",
             "complex": "-",
-            "autodiff": spec.autodiff or "-",
+            "autodiff": f"{spec.autodiff} (bridged)" if spec.bridged else spec.autodiff or "-",
             "jit": spec.jit or "-",
             "dlpack": "-",
         }
@@ -93,9 +93,8 @@ def _cmd_conformance(args: argparse.Namespace) -> int:
 
     if args.devices == "all":
         from ._devices import devices as all_devices
-        from .testing._plugin import _SIMULATED
 
-        devs = [str(d) for d in all_devices() if str(d) not in _SIMULATED]
+        devs = [str(d) for d in all_devices() if not d.simulated]
     else:
         devs = _split(args.devices) or _default_conformance_devices()
         try:

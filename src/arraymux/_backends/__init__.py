@@ -21,6 +21,7 @@ from .. import _result_dtypes
 from .._dtypes import ALL_DTYPES, DType
 from .._errors import BackendUnavailableError
 from .._function_table import TABLE
+from ._adapter import complete
 
 __all__ = [
     "Backend",
@@ -33,7 +34,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class BackendSpec:
     """Everything arraymux knows about a backend before importing it.
 
@@ -50,12 +51,22 @@ class BackendSpec:
         Module holding the backend's adapter (see ``_backends/_numpy.py`` for the interface).
     extra
         The ``pip install "arraymux[extra]"`` extra that installs it.
+    distribution
+        The library's distribution name on PyPI (what ``arraymux info`` reports versions of).
     autodiff, jit
         The engine behind transforms on this backend, or ``None``.
+    bridged
+        Whether transforms run on another backend's engine (``autodiff``), the arrays crossing
+        through DLPack; the adapter then provides ``engine_place(place)``.
     mutable
         Whether its arrays support in-place updates.
     lazy
         Whether it builds a graph and computes on demand.
+    aliases
+        Other names for it in device strings (``"strict"``).
+    simulated
+        Places that stand in for devices this machine does not have (array-api-strict's
+        ``device1``...): tests of device errors use them; "every device" lists leave them out.
     """
 
     name: str
@@ -66,9 +77,11 @@ class BackendSpec:
     distribution: str
     autodiff: str | None = None
     jit: str | None = None
+    bridged: bool = False
     mutable: bool = True
     lazy: bool = False
     aliases: tuple[str, ...] = ()
+    simulated: tuple[str, ...] = ()
 
     @property
     def install_hint(self) -> str:
@@ -77,64 +90,65 @@ class BackendSpec:
 
 _BUILTIN = (
     BackendSpec(
-        "numpy",
-        "numpy",
-        (("numpy", "ndarray"),),
-        "arraymux._backends._numpy",
-        "all",
-        "numpy",
-        autodiff="torch (bridged)",
-        jit=None,
+        name="numpy",
+        module="numpy",
+        array_types=(("numpy", "ndarray"),),
+        adapter="arraymux._backends._numpy",
+        extra="all",
+        distribution="numpy",
+        autodiff="torch.func",
+        bridged=True,
     ),
     BackendSpec(
-        "torch",
-        "torch",
-        (("torch", "Tensor"),),
-        "arraymux._backends._torch",
-        "torch",
-        "torch",
+        name="torch",
+        module="torch",
+        array_types=(("torch", "Tensor"),),
+        adapter="arraymux._backends._torch",
+        extra="torch",
+        distribution="torch",
         autodiff="torch.func",
         jit="torch.compile",
     ),
     BackendSpec(
-        "jax",
-        "jax",
-        (("jax", "Array"), ("jax.core", "Tracer")),
-        "arraymux._backends._jax",
-        "jax",
-        "jax",
+        name="jax",
+        module="jax",
+        array_types=(("jax", "Array"), ("jax.core", "Tracer")),
+        adapter="arraymux._backends._jax",
+        extra="jax",
+        distribution="jax",
         autodiff="jax",
         jit="jax.jit",
         mutable=False,
     ),
     BackendSpec(
-        "cupy",
-        "cupy",
-        (("cupy", "ndarray"),),
-        "arraymux._backends._cupy",
-        "cupy",
-        "cupy",
-        autodiff="torch (bridged)",
-        jit=None,
+        name="cupy",
+        module="cupy",
+        array_types=(("cupy", "ndarray"),),
+        adapter="arraymux._backends._cupy",
+        extra="cupy",
+        distribution="cupy",
+        autodiff="torch.func",
+        bridged=True,
     ),
     BackendSpec(
-        "dask",
-        "dask",
-        (("dask.array", "Array"),),
-        "arraymux._backends._dask",
-        "dask",
-        "dask",
+        name="dask",
+        module="dask",
+        array_types=(("dask.array", "Array"),),
+        adapter="arraymux._backends._dask",
+        extra="dask",
+        distribution="dask",
         lazy=True,
     ),
     BackendSpec(
-        "array_api_strict",
-        "array_api_strict",
+        name="array_api_strict",
+        module="array_api_strict",
         # array-api-strict does not export its Array class at the top level.
-        (("array_api_strict._array_object", "Array"), ("array_api_strict", "Array")),
-        "arraymux._backends._strict",
-        "strict",
-        "array-api-strict",
+        array_types=(("array_api_strict._array_object", "Array"), ("array_api_strict", "Array")),
+        adapter="arraymux._backends._strict",
+        extra="strict",
+        distribution="array-api-strict",
         aliases=("strict",),
+        simulated=("device1", "device2", "no_float64", "no_x64"),
     ),
 )
 
@@ -224,7 +238,7 @@ class Backend:
         self.fns = {entry.name: self.resolve(entry.name) for entry in TABLE}
         # "name(x)": the same function for a call with the array alone, where the backend has
         # a faster one (the compiled hot path uses it).
-        for name, fn in getattr(self.adapter, "single_operand", dict)().items():
+        for name, fn in self.adapter.single_operand().items():
             self.fns[f"{name}(x)"] = fn
         self.to_native_dtype = {}
         self.from_native_dtype = {}
@@ -235,10 +249,10 @@ class Backend:
             self.to_native_dtype[dt] = native
             self.from_native_dtype[native] = dt
         self.native_dtype_types = frozenset(type(k) for k in self.from_native_dtype)
-        self.normalize = getattr(self.adapter, "normalize", _identity)
+        self.normalize = self.adapter.normalize
         # The dtype objects that arrays report (``x.dtype``): JAX's namespace holds scalar
         # types (jnp.float32) where its arrays report NumPy dtypes.
-        as_array_dtype = getattr(self.adapter, "array_dtype", _identity)
+        as_array_dtype = self.adapter.array_dtype
         self.array_dtypes = {dt: as_array_dtype(n) for dt, n in self.to_native_dtype.items()}
         for dt, native in self.array_dtypes.items():
             self.from_native_dtype.setdefault(native, dt)  # x.dtype maps in one lookup
@@ -281,10 +295,6 @@ class Backend:
         return str(getattr(self.native_module, "__version__", "?"))
 
 
-def _identity(x: Any) -> Any:
-    return x
-
-
 def _missing(backend: str, name: str) -> Callable[..., Any]:
     def fn(*args: Any, **kwargs: Any) -> Any:
         raise NotImplementedError(
@@ -322,7 +332,7 @@ def _load(name: str, canon: str) -> Backend:
         raise BackendUnavailableError(
             f"the {spec.name} backend is not installed ({e}). Install it with: {spec.install_hint}"
         ) from e
-    adapter = importlib.import_module(spec.adapter)
+    adapter = complete(importlib.import_module(spec.adapter), spec.name)
     ns = adapter.namespace()
     backend = Backend(spec, adapter, ns, native_module)
     _BACKENDS[canon] = backend

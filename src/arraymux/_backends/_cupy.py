@@ -1,4 +1,4 @@
-"""CuPy adapter (the interface is described in ``_numpy.py``). Places are GPU ordinals: ``cupy:0``."""
+"""CuPy adapter (the contract every adapter follows is ``_adapter.Adapter``). Places are GPU ordinals: ``cupy:0``."""
 
 from __future__ import annotations
 
@@ -68,19 +68,6 @@ def dtype_from_native(obj: Any) -> _dtypes.DType | None:
 
 def supports_dtype(dtype: _dtypes.DType, place: str) -> bool:
     return True
-
-
-def default_dtypes(place: str) -> dict[str, _dtypes.DType]:
-    return {
-        "real floating": _dtypes.float64,
-        "complex floating": _dtypes.complex128,
-        "integral": _dtypes.int64,
-        "indexing": _dtypes.int64,
-    }
-
-
-def scalar_operand(name: str, value: Any, other: Any, position: int) -> Any:
-    return value
 
 
 def to_numpy(x: Any) -> Any:
@@ -213,3 +200,8 @@ def to_host_many(xs: list[Any]) -> list[Any]:
     for s in streams.values():
         s.synchronize()
     return out
+
+
+def engine_place(place: str) -> str:
+    """Transforms of CuPy arrays run on torch.func on the same CUDA device."""
+    return f"torch:cuda:{place}"

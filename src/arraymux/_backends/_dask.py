@@ -1,4 +1,4 @@
-"""Dask adapter (the interface is described in ``_numpy.py``).
+"""Dask adapter (the contract every adapter follows is ``_adapter.Adapter``).
 
 Dask arrays are lazy: arraymux builds the graph and computes only when a value is read
 (``to_numpy``, ``bool()``, ``float()``, ``repr``). The device string is plain ``"dask"``.
@@ -17,10 +17,6 @@ from ._numpy import dtype_from_numpy, raise_unknown_place
 
 def namespace() -> Any:
     return _xp
-
-
-def overrides(ns: Any) -> dict[str, Any]:
-    return {}
 
 
 def places() -> list[str]:
@@ -52,19 +48,6 @@ def dtype_from_native(obj: Any) -> _dtypes.DType | None:
 
 def supports_dtype(dtype: _dtypes.DType, place: str) -> bool:
     return True
-
-
-def default_dtypes(place: str) -> dict[str, _dtypes.DType]:
-    return {
-        "real floating": _dtypes.float64,
-        "complex floating": _dtypes.complex128,
-        "integral": _dtypes.int64,
-        "indexing": _dtypes.int64,
-    }
-
-
-def scalar_operand(name: str, value: Any, other: Any, position: int) -> Any:
-    return value
 
 
 def to_numpy(x: Any) -> Any:

@@ -1,4 +1,4 @@
-"""JAX adapter (the interface is described in ``_numpy.py``).
+"""JAX adapter (the contract every adapter follows is ``_adapter.Adapter``).
 
 ``jax.numpy`` is itself an Array API namespace. JAX's arrays are immutable (``__setitem__`` is
 emulated by :class:`arraymux.Array` with ``.at[].set``), and 64-bit dtypes exist only with
@@ -166,10 +166,6 @@ def default_dtypes(place: str) -> dict[str, _dtypes.DType]:
         "integral": _dtypes.int32,
         "indexing": _dtypes.int32,
     }
-
-
-def scalar_operand(name: str, value: Any, other: Any, position: int) -> Any:
-    return value
 
 
 def to_numpy(x: Any) -> Any:

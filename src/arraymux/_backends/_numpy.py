@@ -1,32 +1,4 @@
-"""NumPy adapter.
-
-Every adapter module provides the same functions:
-
-``namespace()``
-    the backend's Array API namespace;
-``overrides(ns)``
-    a dict of standard names to callables that replace the namespace's own (quirk fixes, or a
-    faster path whose semantics match the standard);
-``places()``
-    the device places this machine has (``["cpu"]``, ``["cpu", "cuda:0"]``, ...);
-``parse_place(place)``
-    the canonical place for a user's string (``None`` means the backend's default);
-``native_device(place)`` / ``place_of_device(native)``
-    between places and the backend's own device objects;
-``place_of(x)``
-    the place of a native array;
-``dtype_from_native(obj)``
-    an arraymux dtype for a native dtype-like object the plain mapping does not know, or None;
-``supports_dtype(dtype, place)``
-    whether arrays of that dtype can live there;
-``to_numpy(x)``
-    the array as a NumPy array on the host.
-
-and may provide ``array_dtype(native)``: the dtype object that arrays report for a dtype of
-the namespace, where the two differ (NumPy, JAX, CuPy, Dask: ``np.dtype(np.float32)``), and
-``single_operand()``: standard names to callables that are the standard's function when it is
-called with the array alone (``sum(x)``), where they are faster than the general one.
-"""
+"""NumPy adapter (the contract every adapter follows is ``_adapter.Adapter``)."""
 
 from __future__ import annotations
 
@@ -144,19 +116,6 @@ def raise_unknown_place(backend: str, place: object, existing: list[str]) -> Non
     )
 
 
-def default_dtypes(place: str) -> dict[str, _dtypes.DType]:
-    return {
-        "real floating": _dtypes.float64,
-        "complex floating": _dtypes.complex128,
-        "integral": _dtypes.int64,
-        "indexing": _dtypes.int64,
-    }
-
-
-def scalar_operand(name: str, value: Any, other: Any, position: int) -> Any:
-    return value
-
-
 # Transfer hooks (see arraymux._transfer).
 
 
@@ -173,3 +132,9 @@ def from_dlpack(obj: Any, place: str | None, copy: bool | None) -> Any:
 
 def data_ptr(x: Any) -> int:
     return int(x.__array_interface__["data"][0])
+
+
+def engine_place(place: str) -> str:
+    """Transforms of NumPy arrays run on torch.func on the CPU (the arrays cross through
+    DLPack without a copy)."""
+    return "torch:cpu"

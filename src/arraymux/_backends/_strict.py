@@ -1,4 +1,4 @@
-"""array-api-strict adapter (the interface is described in ``_numpy.py``).
+"""array-api-strict adapter (the contract every adapter follows is ``_adapter.Adapter``).
 
 array-api-strict is the standard's reference implementation. Its fake devices (``device1``,
 ``device2``, and ``no_float64``/``no_x64`` which lack 64-bit dtypes) let the device-mismatch and
@@ -17,10 +17,6 @@ from ._numpy import raise_unknown_place
 
 def namespace() -> Any:
     return _xp
-
-
-def overrides(ns: Any) -> dict[str, Any]:
-    return {}
 
 
 def places() -> list[str]:
@@ -45,10 +41,6 @@ def place_of_device(native: Any) -> str:
 
 def place_of(x: Any) -> str:
     return str(x.device._device)
-
-
-def dtype_from_native(obj: Any) -> _dtypes.DType | None:
-    return None
 
 
 def supports_dtype(dtype: _dtypes.DType, place: str) -> bool:

@@ -1,4 +1,4 @@
-"""PyTorch adapter (the interface is described in ``_numpy.py``)."""
+"""PyTorch adapter (the contract every adapter follows is ``_adapter.Adapter``)."""
 
 from __future__ import annotations
 

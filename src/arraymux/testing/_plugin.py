@@ -26,14 +26,6 @@ from typing import Any
 import pytest
 
 ENV_VAR = "ARRAYMUX_TEST_DEVICES"
-_SIMULATED = frozenset(
-    {
-        "array_api_strict:device1",
-        "array_api_strict:device2",
-        "array_api_strict:no_float64",
-        "array_api_strict:no_x64",
-    }
-)
 _DEVICES_KEY = pytest.StashKey[list[str]]()
 
 
@@ -76,7 +68,7 @@ def selected_devices(config: pytest.Config) -> list[str]:
             except Exception as e:
                 raise pytest.UsageError(f"--arraymux-devices: {n!r}: {e}") from None
     else:
-        out = [str(d) for d in devices() if str(d) not in _SIMULATED]
+        out = [str(d) for d in devices() if not d.simulated]
     result = list(dict.fromkeys(out))
     config.stash[_DEVICES_KEY] = result
     return result

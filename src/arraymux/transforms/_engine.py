@@ -60,7 +60,7 @@ class _Engine:
             self.device = user
             # Off JAX's default device, its default is set around each call (see placement).
             self.placement = mod.placement(user)
-        elif name == "torch" or (bridge and "bridged" in (user._backend.spec.autodiff or "")):
+        elif name == "torch" or (bridge and user._backend.spec.bridged):
             try:
                 from . import _torch as mod
             except ImportError:
@@ -70,7 +70,8 @@ class _Engine:
                 ) from None
             self.bridged = name != "torch"
             self.placement = None
-            self.device = Device(mod.engine_place(name, user._place)) if self.bridged else user
+            adapter = user._backend.adapter
+            self.device = Device(adapter.engine_place(user._place)) if self.bridged else user
         else:
             raise TransformUnavailableError(
                 f"arraymux.{tname}: the {name} backend ({user}) has no autodiff or tracing "

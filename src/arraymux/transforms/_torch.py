@@ -231,11 +231,6 @@ class _Recompute(torch.autograd.Function):
 # -- the DLPack bridge ------------------------------------------------------------------------
 
 
-def engine_place(backend: str, place: str) -> str:
-    """The torch device that computes for an array of ``backend`` on ``place``."""
-    return "torch:cpu" if backend == "numpy" else f"torch:cuda:{place}"
-
-
 def to_engine(native: Any) -> Any:
     """A NumPy or CuPy array as a tensor sharing its memory."""
     try:

@@ -46,7 +46,7 @@ def _engines() -> str:
     out = []
     for s in specs():
         if s.autodiff:
-            out.append(f"{s.name} (through torch)" if "bridged" in s.autodiff else s.name)
+            out.append(f"{s.name} (through {s.autodiff})" if s.bridged else s.name)
     return ", ".join(out)
 
 
