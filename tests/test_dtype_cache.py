@@ -14,7 +14,10 @@ from typing import Any
 import pytest
 
 import arraymux as xp
-from arraymux._result_dtypes import RESULT_DTYPES, SAME_DTYPE_FIRST
+from arraymux._function_table import TABLE
+from arraymux._result_dtypes import RESULT_DTYPES
+
+SAME_DTYPE_FIRST = [e.name for e in TABLE if e.keeps_dtype]
 
 
 def _operand(dt: xp.DType, device: xp.Device) -> xp.Array:

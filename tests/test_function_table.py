@@ -199,3 +199,23 @@ def test_namespace_2024_12_lacks_new_names():
 def test_namespace_unknown_version():
     with pytest.raises(ValueError, match=r"2024\.12"):
         xp.namespace("2021.12")
+
+
+@pytest.mark.parametrize(
+    "entry",
+    [e for e in TABLE if e.rule in ("unary", "binary", "first", "generic", "sequence")],
+    ids=lambda e: e.name,
+)
+def test_each_function_is_made_by_its_rule(entry):
+    # The section modules spell out `add = binary("add")`: each must match its table entry.
+    from arraymux._compiled import python_twin
+    from arraymux._dispatch import _RULE_DOC
+
+    obj = xp
+    for part in entry.name.split("."):
+        obj = getattr(obj, part)
+    doc = python_twin(obj).__doc__ or ""
+    if "of the Array API standard, dispatched" not in doc:
+        pytest.skip(f"{entry.name} is written out by hand, not made by a factory")
+    assert f"``{entry.name}`` of the Array API standard" in doc
+    assert _RULE_DOC[entry.rule] in doc, f"{entry.name} is not made by the {entry.rule} factory"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any
 
 from . import _compiled, _dtypes
 from ._arguments import (
@@ -23,8 +23,7 @@ from ._array import Array
 from ._backends import backend_of_type
 from ._devices import Device, device_of_native, get_default_device
 from ._errors import BackendMismatchError, DeviceMismatchError, UnsupportedDTypeError
-from ._function_table import BY_NAME
-from ._result_dtypes import SAME_DTYPE_FIRST
+from ._function_table import BY_NAME, VARARGS, Entry
 from ._signatures import signature
 
 _SCALARS = (bool, int, float, complex)
@@ -193,63 +192,14 @@ def scalar_dtype(fname: str, value: Any, dt: _dtypes.DType, device: Device) -> _
 # results
 
 
-class _Results:
-    """Named tuples the standard returns, keyed by function name."""
-
-    class EighResult(NamedTuple):
-        eigenvalues: Any
-        eigenvectors: Any
-
-    class EigResult(NamedTuple):
-        eigenvalues: Any
-        eigenvectors: Any
-
-    class QRResult(NamedTuple):
-        Q: Any
-        R: Any
-
-    class SlogdetResult(NamedTuple):
-        sign: Any
-        logabsdet: Any
-
-    class SVDResult(NamedTuple):
-        U: Any
-        S: Any
-        Vh: Any
-
-    class UniqueAllResult(NamedTuple):
-        values: Any
-        indices: Any
-        inverse_indices: Any
-        counts: Any
-
-    class UniqueCountsResult(NamedTuple):
-        values: Any
-        counts: Any
-
-    class UniqueInverseResult(NamedTuple):
-        values: Any
-        inverse_indices: Any
-
-
-_RESULT_TYPES: dict[str, Any] = {
-    "linalg.eigh": _Results.EighResult,
-    "linalg.eig": _Results.EigResult,
-    "linalg.qr": _Results.QRResult,
-    "linalg.slogdet": _Results.SlogdetResult,
-    "linalg.svd": _Results.SVDResult,
-    "unique_all": _Results.UniqueAllResult,
-    "unique_counts": _Results.UniqueCountsResult,
-    "unique_inverse": _Results.UniqueInverseResult,
-}
-
-
 def wrap_result(fname: str, r: Any, device: Device) -> Any:
     """Wrap a backend's result: an array, or a (named) tuple or list of arrays."""
     if isinstance(r, tuple | list):
         items = [wrap(v, device) for v in r]
-        result_type = _RESULT_TYPES.get(fname)
-        return result_type(*items) if result_type is not None else tuple(items)
+        result_type = BY_NAME[fname].result if fname in BY_NAME else None
+        if result_type is not None and result_type is not tuple:
+            return result_type(*items)
+        return tuple(items)
     return wrap(r, device)
 
 
@@ -298,28 +248,6 @@ def standard_dtype(fname: str, native: Any, device: Device) -> _dtypes.DType:
         ) from None
 
 
-# Parameters that hold arrays (name -> whether a Python scalar may stand in their place), for
-# the functions whose arrays are not just their first parameter.
-_ARRAY_PARAMS: dict[str, dict[str, bool]] = {
-    "clip": {"x": False, "min": True, "max": True},
-    "where": {"condition": False, "x1": True, "x2": True},
-    "take": {"x": False, "indices": False},
-    "take_along_axis": {"x": False, "indices": False},
-    "searchsorted": {"x1": False, "x2": True, "sorter": False},
-    "isin": {"x1": True, "x2": True},
-    "repeat": {"x": False, "repeats": True},
-    "diff": {"x": False, "prepend": False, "append": False},
-    "astype": {"x": False},
-    "tensordot": {"x1": False, "x2": False},
-    "vecdot": {"x1": False, "x2": False},
-    "linalg.cross": {"x1": False, "x2": False},
-    "linalg.outer": {"x1": False, "x2": False},
-    "linalg.solve": {"x1": False, "x2": False},
-    "linalg.tensordot": {"x1": False, "x2": False},
-    "linalg.vecdot": {"x1": False, "x2": False},
-    "linalg.matrix_rank": {"x": False, "rtol": True},
-    "linalg.pinv": {"x": False, "rtol": True},
-}
 _FIRST_ONLY: dict[str, bool] = {"x": False}
 
 # Array parameters that may be None (``clip(x, None, 1.0)``).
@@ -371,7 +299,7 @@ def call(fname: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         nkwargs = {k: check_value(fname, k, v, ndim) for k, v in kwargs.items() if k != "arrays"}
         if natives and "axis" not in nkwargs and fname == "concat" and ndim == 0:
             raise ValueError(f"arraymux.{fname}: 0-d arrays cannot be concatenated.")
-    elif fname in ("meshgrid", "broadcast_arrays"):
+    elif entry.arrays is VARARGS:
         nargs = []
         for i, a in enumerate(args):
             if type(a) is not Array and operand(a) is None:
@@ -379,7 +307,7 @@ def call(fname: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
             nargs.append(found.take(fname, i, a))
         nkwargs = {k: check_value(fname, k, v, None) for k, v in kwargs.items()}
     else:
-        arrays = _ARRAY_PARAMS.get(fname, _FIRST_ONLY if rule != "binary" else _BINARY_PARAMS)
+        arrays = entry.arrays or (_FIRST_ONLY if rule != "binary" else _BINARY_PARAMS)
         nargs = list(args)
         nkwargs = dict(kwargs)
         for i, a in enumerate(args):
@@ -412,13 +340,13 @@ def call(fname: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
     if device is None:
         if rule == "sequence":
             raise ValueError(f"arraymux.{fname}: needs at least one array.")
-        if fname in ("meshgrid", "broadcast_arrays"):
+        if entry.arrays is VARARGS:
             return ()
         raise TypeError(f"arraymux.{fname}: needs at least one array argument.")
     if nkwargs.get("dtype") is not None:
         nkwargs["dtype"] = native_dtype(nkwargs["dtype"], device, fname)
     if entry.promote:
-        _promote(fname, device, nargs)
+        _promote(entry, device, nargs)
     if fname == "diff":
         _bound_diff(nargs, nkwargs)
     try:
@@ -485,15 +413,15 @@ def _checked_elementwise(
     )
 
 
-def _promote(fname: str, device: Device, nargs: list[Any]) -> None:
-    """Bring the array operands of ``nargs`` to one dtype, in place."""
-    if fname == "concat" or fname == "stack":
+def _promote(entry: Entry, device: Device, nargs: list[Any]) -> None:
+    """Bring the array operands of ``nargs`` that ``entry`` promotes to one dtype, in place."""
+    fname = entry.name
+    if entry.rule == "sequence":
         items = nargs[0]
         idx = list(range(len(items)))
     else:
         items = nargs
-        idx = [1, 2] if fname == "where" else [0, 1]
-        idx = [i for i in idx if i < len(items)]
+        idx = [i for i in entry.promote if i < len(items)]
     arrays = [i for i in idx if not isinstance(items[i], _SCALARS)]
     if not arrays:
         return
@@ -526,7 +454,10 @@ _RULE_DOC = {
         "on the same device or be a Python scalar. Operands are promoted to one dtype by the "
         "standard's rules first, the same way on every backend."
     ),
-    "first": "Runs on the backend and device of ``x``.",
+    "first": (
+        "Runs on the backend and device of ``x``; its other arguments are Python values "
+        "(axes, shapes, options), never arrays."
+    ),
     "generic": (
         "Runs on the backend and device of the first array argument; every other array "
         "argument must be on that device."
@@ -690,24 +621,6 @@ def _result_dtype(device: Device, name: str, operands: _dtypes.DType) -> Any:
     return device._results[name].get(device._backend.array_dtypes_by_name.get(operands.name))
 
 
-# Functions whose result is a tuple (or named tuple) of arrays.
-_TUPLE_RESULTS = frozenset(
-    {
-        "unstack",
-        "nonzero",
-        "unique_all",
-        "unique_counts",
-        "unique_inverse",
-        "linalg.eig",
-        "linalg.eigh",
-        "linalg.qr",
-        "linalg.slogdet",
-        "linalg.svd",
-        "meshgrid",
-        "broadcast_arrays",
-    }
-)
-
 # Types of the values that may go to a backend as they are (the hot paths pass nothing else:
 # anything that could be or hold an array, a NumPy scalar included, is checked first).
 _PLAIN = frozenset({int, float, bool, complex, str, type(None)})
@@ -737,7 +650,7 @@ def first(name: str) -> Callable[..., Any]:
             not kwargs or (kwargs.keys() <= keywords and _plain(kwargs.values()))
         )
 
-    if name in _TUPLE_RESULTS:
+    if BY_NAME[name].result is not None:
 
         def fn_tuple(x: Any, /, *args: Any, **kwargs: Any) -> Any:
             if type(x) is Array and plain_call(args, kwargs):
@@ -751,7 +664,7 @@ def first(name: str) -> Callable[..., Any]:
 
         return _finish(fn_tuple, name, "first")
 
-    keeps_dtype = name in SAME_DTYPE_FIRST
+    keeps_dtype = BY_NAME[name].keeps_dtype
 
     def fn(x: Any, /, *args: Any, **kwargs: Any) -> Any:
         if type(x) is Array and (not (args or kwargs) or plain_call(args, kwargs)):

@@ -1,4 +1,5 @@
-"""The single list of the standard's functions: name, section and dispatch rule.
+"""The single list of the standard's functions: name, section, dispatch rule and what else
+arraymux needs to know about each (:class:`Entry`).
 
 Rules
 -----
@@ -11,29 +12,156 @@ creation    no array operand: routed by ``device=``, else by the default device
 like        ``*_like``: routed by the input array (``device=`` may move the result)
 local       computed by arraymux itself (dtype functions, shapes, ...)
 
-``promote`` marks functions whose array operands are brought to one dtype by the standard's
-promotion rules before the backend is called, so every backend sees matching dtypes.
+``promote`` lists the operands brought to one dtype by the standard's promotion rules before
+the backend is called, so every backend sees matching dtypes; :class:`Entry` says what else
+sets a function apart.
 """
 
 from __future__ import annotations
 
-from typing import Final, NamedTuple
+from collections.abc import Mapping
+from typing import Any, Final, NamedTuple
 
 
 class Entry(NamedTuple):
+    """Everything arraymux knows about one function of the standard.
+
+    ``promote``: the positions of the operands brought to one dtype before the backend is
+    called (for the ``sequence`` rule, the arrays of the sequence); ``keeps_dtype``: the result
+    has the input's dtype whatever it is (``first`` rule); ``result``: ``None`` for an array,
+    ``tuple`` for a tuple of arrays, or the named tuple the standard returns; ``arrays``: the
+    parameters that hold arrays, mapped to whether a Python scalar may stand in their place
+    (``None``: the rule's, the first parameter or both operands of a binary function;
+    ``VARARGS``: every positional argument); ``since``: the first version of the standard
+    that arraymux implements (2024.12 or 2025.12) with this function.
+    """
+
     name: str
     section: str
     rule: str
-    promote: bool = False
+    promote: tuple[int, ...] = ()
+    keeps_dtype: bool = False
+    result: Any = None
+    arrays: Mapping[str, bool] | None = None
+    since: str = "2024.12"
+
+
+#: ``Entry.arrays`` of functions whose every positional argument is an array.
+VARARGS: Final[Mapping[str, bool]] = {"*arrays": False}
+
+
+class EighResult(NamedTuple):
+    eigenvalues: Any
+    eigenvectors: Any
+
+
+class EigResult(NamedTuple):
+    eigenvalues: Any
+    eigenvectors: Any
+
+
+class QRResult(NamedTuple):
+    Q: Any
+    R: Any
+
+
+class SlogdetResult(NamedTuple):
+    sign: Any
+    logabsdet: Any
+
+
+class SVDResult(NamedTuple):
+    U: Any
+    S: Any
+    Vh: Any
+
+
+class UniqueAllResult(NamedTuple):
+    values: Any
+    indices: Any
+    inverse_indices: Any
+    counts: Any
+
+
+class UniqueCountsResult(NamedTuple):
+    values: Any
+    counts: Any
+
+
+class UniqueInverseResult(NamedTuple):
+    values: Any
+    inverse_indices: Any
 
 
 def _entries(section: str, rule: str, names: str, promote: bool = False) -> list[Entry]:
-    return [Entry(n, section, rule, promote) for n in names.split()]
+    at = ((0,) if rule == "sequence" else (0, 1)) if promote else ()
+    return [Entry(n, section, rule, at) for n in names.split()]
+
+
+# What sets some functions apart from the others of their rule (applied to the table below).
+_DETAILS: Final[dict[str, dict[str, Any]]] = {
+    # results of several arrays
+    "unstack": {"result": tuple},
+    "nonzero": {"result": tuple},
+    "meshgrid": {"result": tuple, "arrays": VARARGS},
+    "broadcast_arrays": {"result": tuple, "arrays": VARARGS},
+    "unique_all": {"result": UniqueAllResult},
+    "unique_counts": {"result": UniqueCountsResult},
+    "unique_inverse": {"result": UniqueInverseResult},
+    "linalg.eig": {"result": EigResult, "since": "2025.12"},
+    "linalg.eigh": {"result": EighResult},
+    "linalg.qr": {"result": QRResult},
+    "linalg.slogdet": {"result": SlogdetResult},
+    "linalg.svd": {"result": SVDResult},
+    # parameters that hold arrays, beyond the first (True: a Python scalar may stand in)
+    "clip": {"arrays": {"x": False, "min": True, "max": True}},
+    "where": {"arrays": {"condition": False, "x1": True, "x2": True}, "promote": (1, 2)},
+    "take": {"arrays": {"x": False, "indices": False}},
+    "take_along_axis": {"arrays": {"x": False, "indices": False}},
+    "searchsorted": {"arrays": {"x1": False, "x2": True, "sorter": False}},
+    "isin": {"arrays": {"x1": True, "x2": True}, "since": "2025.12"},
+    "repeat": {"arrays": {"x": False, "repeats": True}},
+    "diff": {"arrays": {"x": False, "prepend": False, "append": False}},
+    "tensordot": {"arrays": {"x1": False, "x2": False}},
+    "vecdot": {"arrays": {"x1": False, "x2": False}},
+    "linalg.cross": {"arrays": {"x1": False, "x2": False}},
+    "linalg.outer": {"arrays": {"x1": False, "x2": False}},
+    "linalg.solve": {"arrays": {"x1": False, "x2": False}},
+    "linalg.tensordot": {"arrays": {"x1": False, "x2": False}},
+    "linalg.vecdot": {"arrays": {"x1": False, "x2": False}},
+    "linalg.matrix_rank": {"arrays": {"x": False, "rtol": True}},
+    "linalg.pinv": {"arrays": {"x": False, "rtol": True}},
+    # new in 2025.12
+    "broadcast_shapes": {"since": "2025.12"},
+    "linalg.eigvals": {"since": "2025.12"},
+    # "first" functions whose result has the input's dtype, whatever it is
+    **{
+        name: {"keeps_dtype": True}
+        for name in [
+            "broadcast_to",
+            "expand_dims",
+            "flip",
+            "moveaxis",
+            "permute_dims",
+            "reshape",
+            "roll",
+            "squeeze",
+            "tile",
+            "tril",
+            "triu",
+            "matrix_transpose",
+            "linalg.matrix_transpose",
+            "sort",
+            "fft.fftshift",
+            "fft.ifftshift",
+        ]
+    },
+}
 
 
 _EW = "elementwise_functions"
 
-TABLE: Final[tuple[Entry, ...]] = tuple(
+_PLAIN: Final[tuple[Entry, ...]] = tuple(
     _entries(
         _EW,
         "unary",
@@ -112,10 +240,11 @@ TABLE: Final[tuple[Entry, ...]] = tuple(
     + _entries("fft", "creation", "fft.fftfreq fft.rfftfreq")
 )
 
+TABLE: Final[tuple[Entry, ...]] = tuple(e._replace(**_DETAILS.get(e.name, {})) for e in _PLAIN)
 BY_NAME: Final = {e.name: e for e in TABLE}
 
 # Names new in 2025.12; absent from the namespace when 2024.12 is selected.
-NEW_IN_2025_12: Final = frozenset({"broadcast_shapes", "isin", "linalg.eig", "linalg.eigvals"})
+NEW_IN_2025_12: Final = frozenset(e.name for e in TABLE if e.since == "2025.12")
 
 CONSTANTS: Final = ("e", "inf", "nan", "newaxis", "pi")
 DTYPE_NAMES: Final = (

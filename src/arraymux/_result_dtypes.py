@@ -14,7 +14,7 @@ from typing import Any
 
 from . import _dtypes
 
-__all__ = ["RESULT_DTYPES", "SAME_DTYPE_FIRST", "native_table"]
+__all__ = ["RESULT_DTYPES", "native_table"]
 
 
 def _kinds(*kinds: str) -> tuple[_dtypes.DType, ...]:
@@ -96,28 +96,6 @@ RESULT_DTYPES: dict[str, dict[_dtypes.DType, _dtypes.DType]] = {
     **dict.fromkeys(("isnan", "isinf", "isfinite"), _to_bool(_FLOATS)),
     "signbit": _to_bool(_REAL_FLOATS),
 }
-
-# "first"-rule functions whose result has the input's dtype, whatever it is.
-SAME_DTYPE_FIRST = frozenset(
-    [
-        "broadcast_to",
-        "expand_dims",
-        "flip",
-        "moveaxis",
-        "permute_dims",
-        "reshape",
-        "roll",
-        "squeeze",
-        "tile",
-        "tril",
-        "triu",
-        "matrix_transpose",
-        "linalg.matrix_transpose",
-        "sort",
-        "fft.fftshift",
-        "fft.ifftshift",
-    ]
-)
 
 
 def native_table(
