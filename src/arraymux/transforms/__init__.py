@@ -33,13 +33,12 @@ from typing import Any
 from ._engine import (
     _argnums,
     _aux_check,
+    _cached,
     _check_fun,
-    _derivative,
     _diff_inputs,
     _Engine,
     _scalar_check,
     _user_device,
-    _wanted,
 )
 from ._jit import jit
 
@@ -101,18 +100,11 @@ def grad(
     _check_fun("grad", fun)
     nums = _argnums("grad", argnums)
 
-    made: dict[_Engine, Callable[..., Any]] = {}  # the engine's grad of fun, per engine
+    def build(e: _Engine) -> Callable[..., Any]:
+        f = e.native_fun(fun, _scalar_check(e, has_aux))
+        return e.mod.grad(f, argnums, has_aux=has_aux)  # type: ignore[no-any-return]
 
-    @functools.wraps(fun)
-    def grad_fun(*args: Any) -> Any:
-        e, nargs = _Engine.inputs("grad", args, _wanted("grad", nums, len(args)))
-        g = made.get(e)
-        if g is None:
-            f = e.native_fun(fun, _scalar_check(e, has_aux))
-            g = made[e] = e.mod.grad(f, argnums, has_aux=has_aux)
-        return e.out(e.run(fun, g, *nargs))
-
-    return grad_fun
+    return _cached("grad", fun, build, nums)
 
 
 def value_and_grad(
@@ -142,19 +134,11 @@ def value_and_grad(
     _check_fun("value_and_grad", fun)
     nums = _argnums("value_and_grad", argnums)
 
-    made: dict[_Engine, Callable[..., Any]] = {}
+    def build(e: _Engine) -> Callable[..., Any]:
+        f = e.native_fun(fun, _scalar_check(e, has_aux))
+        return e.mod.value_and_grad(f, argnums, has_aux=has_aux)  # type: ignore[no-any-return]
 
-    @functools.wraps(fun)
-    def value_and_grad_fun(*args: Any) -> Any:
-        wanted = _wanted("value_and_grad", nums, len(args))
-        e, nargs = _Engine.inputs("value_and_grad", args, wanted)
-        vg = made.get(e)
-        if vg is None:
-            f = e.native_fun(fun, _scalar_check(e, has_aux))
-            vg = made[e] = e.mod.value_and_grad(f, argnums, has_aux=has_aux)
-        return e.out(e.run(fun, vg, *nargs))
-
-    return value_and_grad_fun
+    return _cached("value_and_grad", fun, build, nums)
 
 
 def vjp(fun: Callable[..., Any], *primals: Any, has_aux: bool = False) -> tuple[Any, ...]:
@@ -279,8 +263,10 @@ def jacobian(fun: Callable[..., Any], argnums: int | Sequence[int] = 0) -> Calla
     Array([[2., 0.],
            [0., 4.]], dtype=float64, device='numpy:cpu')
     """
-    return _derivative(
-        "jacobian", fun, argnums, lambda e: e.mod.jacobian(e.native_fun(fun), argnums=argnums)
+    _check_fun("jacobian", fun)
+    nums = _argnums("jacobian", argnums)
+    return _cached(
+        "jacobian", fun, lambda e: e.mod.jacobian(e.native_fun(fun), argnums=argnums), nums
     )
 
 
@@ -311,11 +297,13 @@ def hessian(fun: Callable[..., Any], argnums: int | Sequence[int] = 0) -> Callab
     Array([[ 6.,  0.],
            [ 0., 12.]], dtype=float64, device='numpy:cpu')
     """
-    return _derivative(
+    _check_fun("hessian", fun)
+    nums = _argnums("hessian", argnums)
+    return _cached(
         "hessian",
         fun,
-        argnums,
         lambda e: e.mod.hessian(e.native_fun(fun, _scalar_check(e, False)), argnums=argnums),
+        nums,
     )
 
 
@@ -353,17 +341,7 @@ def vmap(fun: Callable[..., Any], in_axes: Any = 0, out_axes: Any = 0) -> Callab
     if type(in_axes) is list:
         in_axes = tuple(in_axes)
 
-    made: dict[_Engine, Callable[..., Any]] = {}
-
-    @functools.wraps(fun)
-    def vmap_fun(*args: Any) -> Any:
-        e, nargs = _Engine.inputs("vmap", args)
-        mapped = made.get(e)
-        if mapped is None:
-            mapped = made[e] = e.mod.vmap(e.native_fun(fun), in_axes, out_axes)
-        return e.out(e.run(fun, mapped, *nargs))
-
-    return vmap_fun
+    return _cached("vmap", fun, lambda e: e.mod.vmap(e.native_fun(fun), in_axes, out_axes))
 
 
 def checkpoint(fun: Callable[..., Any], policy: str | Callable[..., Any] | None = None) -> Any:

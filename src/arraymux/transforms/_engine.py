@@ -119,13 +119,8 @@ class _Engine:
 
     @classmethod
     def of(cls, tname: str, args: Sequence[Any], *, bridge: bool = True) -> _Engine:
-        found: list[Device] = []
-        try:
-            _natives(args, found, False)
-        except _Slow:
-            found = []
-        user = found[0] if found else cls.device_of(tname, *enumerate(args))
-        return cls.get(tname, user, bridge=bridge)
+        """The (cached) engine for the arrays of ``args``."""
+        return cls.get(tname, _user_device(tname, tuple(args)), bridge=bridge)
 
     @classmethod
     def inputs(
@@ -378,27 +373,27 @@ def _aux_check(e: _Engine) -> Callable[[Any], None]:
     return check
 
 
-def _derivative(
+def _cached(
     name: str,
     fun: Callable[..., Any],
-    argnums: int | Sequence[int],
     build: Callable[[_Engine], Callable[..., Any]],
+    nums: tuple[int, ...] | None = None,
 ) -> Callable[..., Any]:
-    """A transform whose result is the engine's transformed function applied as it is
-    (jacobian, hessian): ``build(engine)`` makes it once per engine."""
-    _check_fun(name, fun)
-    nums = _argnums(name, argnums)
+    """``fun`` transformed by the engine of its arguments: ``build(engine)`` makes the engine's
+    transformed function once per engine, and each call runs it on the arguments as natives
+    (``nums``: the positions differentiated, checked to be floating)."""
     made: dict[_Engine, Callable[..., Any]] = {}
 
     @functools.wraps(fun)
-    def derivative_fun(*args: Any) -> Any:
-        e, nargs = _Engine.inputs(name, args, _wanted(name, nums, len(args)))
+    def transformed(*args: Any) -> Any:
+        wanted = frozenset() if nums is None else _wanted(name, nums, len(args))
+        e, nargs = _Engine.inputs(name, args, wanted)
         t = made.get(e)
         if t is None:
             t = made[e] = build(e)
         return e.out(e.run(fun, t, *nargs))
 
-    return derivative_fun
+    return transformed
 
 
 def _traced(e: _Engine, fun: Callable[..., Any]) -> Callable[..., Any]:
