@@ -6,7 +6,7 @@ from typing import Any
 
 from ._arguments import BACKEND_ERRORS, raise_annotated
 from ._array import Array
-from ._devices import Device, device_arg, device_of_native, get_default_device
+from ._devices import Device, device_arg, device_of_native, get_default_device, resolve_device
 from ._dispatch import (
     as_dtype,
     creation,
@@ -94,7 +94,7 @@ def asarray(
     >>> xp.asarray([1, 2], dtype=xp.int8)
     Array([1, 2], dtype=int8, device='numpy:cpu')
     """
-    target = None if device is None else Device(device)
+    target = None if device is None else device_arg(device, "asarray")
     op = operand(obj)
     if op is not None:
         native, src = op
@@ -176,7 +176,7 @@ def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None) -> A
         if copy:
             return wrap(src._fns["asarray"](native, copy=True), src)
         return wrap(native, src)
-    target = get_default_device() if device is None else Device(device)
+    target = resolve_device(device, "from_dlpack")
     producer = op[0] if op is not None else x
     if not hasattr(producer, "__dlpack__"):
         raise TypeError(

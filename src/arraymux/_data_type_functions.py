@@ -11,7 +11,7 @@ from typing import Any
 
 from . import _dtypes
 from ._array import Array
-from ._devices import Device
+from ._devices import device_arg
 from ._dispatch import as_dtype, dtype_of, native_dtype, not_an_array, operand, wrap
 from ._dtypes import DType
 
@@ -70,7 +70,7 @@ def astype(x: Any, dtype: Any, /, *, copy: bool = True, device: Any = None) -> A
     if op is None:
         raise not_an_array("astype", 0, x)
     native, d = op
-    target = d if device is None else Device(device)
+    target = d if device is None else device_arg(device, "astype")
     if target is not d:
         from ._transfer import to_device
 
@@ -126,8 +126,8 @@ def result_type(*arrays_and_dtypes: Any) -> DType:
         assert kind is not None
         if _dtypes.kind_rank(kind) > _dtypes.kind_rank(result.kind):
             raise TypeError(
-                f"result_type: a Python {type(s).__name__} does not fit {result} by the "
-                "standard's rules; pass a dtype instead."
+                f"arraymux.result_type: a Python {type(s).__name__} does not fit {result} by "
+                "the standard's rules. Pass a dtype instead."
             )
     return result
 
@@ -149,7 +149,8 @@ def isdtype(dtype: Any, kind: Any) -> bool:
             return dt.kind in _dtypes.KIND_GROUPS[kind]
         except KeyError:
             raise ValueError(
-                f"unknown dtype kind {kind!r}; the kinds are {', '.join(_dtypes.KIND_GROUPS)}"
+                f"arraymux.isdtype: unknown dtype kind {kind!r}; the kinds are "
+                f"{', '.join(_dtypes.KIND_GROUPS)}."
             ) from None
     return dt is _named_dtype(kind, "isdtype")
 
@@ -190,7 +191,10 @@ def finfo(type: Any, /) -> finfo_object:
 
     dt = _dtype_arg(type, "finfo")
     if dt.kind not in ("real floating", "complex floating"):
-        raise TypeError(f"finfo needs a floating-point dtype, got {dt}")
+        raise TypeError(
+            f"arraymux.finfo: {dt} is not a floating-point dtype. Use arraymux.iinfo for "
+            "integer dtypes."
+        )
     real = {"complex64": _dtypes.float32, "complex128": _dtypes.float64}.get(dt.name, dt)
     f = np.finfo(real.name)
     return finfo_object(
@@ -209,6 +213,9 @@ def iinfo(type: Any, /) -> iinfo_object:
     """
     dt = _dtype_arg(type, "iinfo")
     if dt.kind not in ("signed integer", "unsigned integer"):
-        raise TypeError(f"iinfo needs an integer dtype, got {dt}")
+        raise TypeError(
+            f"arraymux.iinfo: {dt} is not an integer dtype. Use arraymux.finfo for "
+            "floating-point dtypes."
+        )
     lo, hi = _dtypes.int_range(dt)
     return iinfo_object(dt.bits, hi, lo, dt)

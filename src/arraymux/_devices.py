@@ -346,3 +346,11 @@ def device_arg(spec: Any, fname: str) -> Device:
             raise
         e.args = (f"arraymux.{fname}: {e}",) if len(e.args) == 1 else e.args
         raise
+
+
+def resolve_device(device: Any, fname: str) -> Device:
+    """The device that ``device=`` of ``arraymux.<fname>`` names, or the default device where
+    it is None."""
+    if device is None:
+        return get_default_device()
+    return device_arg(device, fname)

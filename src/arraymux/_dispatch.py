@@ -21,7 +21,7 @@ from ._arguments import (
 )
 from ._array import Array
 from ._backends import backend_of_type
-from ._devices import Device, device_of_native, get_default_device
+from ._devices import Device, device_of_native, resolve_device
 from ._errors import BackendMismatchError, DeviceMismatchError, UnsupportedDTypeError
 from ._function_table import BY_NAME, VARARGS, Entry
 from ._signatures import signature
@@ -693,13 +693,6 @@ def generic(name: str) -> Callable[..., Any]:
     return _finish(fn, name, BY_NAME[name].rule)
 
 
-def resolve_device(device: Any) -> Device:
-    """The device a creation function targets: ``device=`` or else the default."""
-    if device is None:
-        return get_default_device()
-    return Device(device)
-
-
 # Creation functions: the shape of the result, from the bound arguments.
 _SHAPE_OF: dict[str, Callable[[dict[str, Any]], tuple[int, ...]]] = {
     "empty": lambda a: a["shape"],
@@ -787,7 +780,7 @@ def creation(name: str) -> Callable[..., Array]:
                     f"arraymux.{name}: {_label(i)} must be a Python number or shape, not an "
                     "array; convert it with int(...) or float(...)."
                 )
-        d = resolve_device(device)
+        d = resolve_device(device, name)
         if params is not None:
             bound = dict(zip(params.positional, args)) | kwargs
             _check_creation(name, d, bound, dtype)

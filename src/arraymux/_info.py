@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import _dtypes
-from ._devices import Device, devices, get_default_device
+from ._devices import Device, devices, get_default_device, resolve_device
 
 __all__ = ["__array_namespace_info__"]
 
@@ -45,11 +45,11 @@ class Info:
         return devs if self._api_version < "2025.12" else tuple(devs)
 
     def default_dtypes(self, *, device: Any = None) -> dict[str, _dtypes.DType]:
-        d = get_default_device() if device is None else Device(device)
+        d = resolve_device(device, "Info.default_dtypes")
         return dict(d._backend.adapter.default_dtypes(d._place))
 
     def dtypes(self, *, device: Any = None, kind: Any = None) -> dict[str, _dtypes.DType]:
-        d = get_default_device() if device is None else Device(device)
+        d = resolve_device(device, "Info.dtypes")
         out = {dt.name: dt for dt in _dtypes.ALL_DTYPES if d.supports(dt)}
         if kind is None:
             return out
@@ -59,7 +59,10 @@ class Info:
             try:
                 groups |= _dtypes.KIND_GROUPS[k]
             except KeyError:
-                raise ValueError(f"unknown dtype kind {k!r}") from None
+                raise ValueError(
+                    f"arraymux.Info.dtypes: unknown dtype kind {k!r}; the kinds are "
+                    f"{', '.join(_dtypes.KIND_GROUPS)}."
+                ) from None
         return {n: dt for n, dt in out.items() if dt.kind in groups}
 
 
