@@ -107,9 +107,7 @@ class Array:
         return _ops.matrix_transpose(self)
 
     def __array_namespace__(self, /, *, api_version: str | None = None) -> ModuleType:
-        from ._namespace import namespace
-
-        return namespace(api_version)
+        return _namespace_of(api_version)  # type: ignore[no-any-return]
 
     # -- conversion ---------------------------------------------------------------------------
 
@@ -205,22 +203,16 @@ class Array:
         return native.__dlpack_device__()
 
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> Any:
-        from ._transfer import host_array_for_numpy
-
-        return host_array_for_numpy(self, dtype, copy)
+        return _transfer.host_array_for_numpy(self, dtype, copy)
 
     def to_device(
         self, device: Device | str, /, *, stream: Any = None, copy: bool | None = None
     ) -> Array:
         """This array on ``device`` (any backend); see :func:`arraymux.to_device`."""
-        from ._transfer import to_device
-
-        return to_device(self, device, stream=stream, copy=copy)
+        return _transfer.to_device(self, device, stream=stream, copy=copy)  # type: ignore[no-any-return]
 
     def __repr__(self) -> str:
-        from ._transfer import repr_values
-
-        return f"Array({repr_values(self)}, dtype={self.dtype.name}, device='{self._device}')"
+        return f"Array({_transfer.repr_values(self)}, dtype={self.dtype.name}, device='{self._device}')"
 
     __str__ = __repr__
 
@@ -295,10 +287,13 @@ def _conversion_error(x: Array, kind: str, e: Exception) -> Exception:
     return TypeError(f"{what} ({type(e).__name__}: {e}).")
 
 
-# Installed by ``_operators.install`` once the namespace exists (this module is below it):
-# the namespace's functions (``x.T`` calls ``permute_dims``), and the check that unwraps an
+# Installed by ``_operators.install`` once the layers above exist (this module is below
+# them): the namespace's functions (``x.T`` calls ``permute_dims``), ``namespace(version)``,
+# the moves module (``to_device``, ``repr``, ``__array__``), and the check that unwraps an
 # index or a value of ``x[key] = value`` on the array's device.
 _ops: Any = None
+_namespace_of: Any = None
+_transfer: Any = None
 
 
 def _set_operand(device: Device, other: Any, fname: str, pos: str) -> Any:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from types import ModuleType
 from typing import Any
 
-from . import _array, _compiled, _dispatch
+from . import _array, _compiled, _dispatch, _namespace, _transfer
 from ._array import Array
 
 
@@ -90,6 +90,8 @@ def install(namespace: ModuleType) -> None:
     """Bind the operators of ``Array`` to the hot-path functions of ``_dispatch``, and give
     ``_array`` the ``namespace`` (arraymux) it calls back."""
     _array._ops = namespace
+    _array._namespace_of = _namespace.namespace
+    _array._transfer = _transfer
     _array._set_operand = _dispatch.set_device_check
     for name, op in (_OPERATORS | _COMPARISONS).items():
         # The operator form returns NotImplemented for operands it does not know.
