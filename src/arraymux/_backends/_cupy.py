@@ -129,7 +129,8 @@ def upload(a: Any, place: str) -> Any:
     A C-contiguous ``a`` in page-locked memory is copied with one DMA. Otherwise the copy is
     pipelined through the device's ring of pinned buffers (``arraymux._backends._staging.staged_copy``),
     asynchronous copies on the ring's stream, one synchronisation at the end."""
-    from ._staging import STAGE_CHUNK, fill_pool, stage_pieces, staged_copy, staging_ring
+    from ._staging import staging_ring
+    from ._staging import upload as staged_upload
 
     runtime = cupy.cuda.runtime
     with cupy.cuda.Device(int(place)):
@@ -159,13 +160,7 @@ def upload(a: Any, place: str) -> Any:
                 return event
 
             try:
-                staged_copy(
-                    stage_pieces(a, STAGE_CHUNK),
-                    ring.host,
-                    to_device,
-                    lambda e: e.synchronize(),
-                    fill_pool(),
-                )
+                staged_upload(a, ring, to_device)
             finally:
                 stream.synchronize()
         return flat.view(a.dtype).reshape(a.shape)

@@ -164,3 +164,12 @@ def staged_copy(
         live = [f for f in futures if f is not None and not f.cancel()]
         futures_wait(live)
         raise
+
+
+def upload(a: Any, ring: StagingRing, to_device: Callable[[int, int, int], Any]) -> None:
+    """:func:`staged_copy` of host array ``a`` through ``ring``, in chunks of
+    :data:`STAGE_CHUNK`, filled by :func:`fill_pool`'s threads; ``to_device`` returns an event
+    that the ring waits on (``event.synchronize()``) before refilling its buffer."""
+    staged_copy(
+        stage_pieces(a, STAGE_CHUNK), ring.host, to_device, lambda e: e.synchronize(), fill_pool()
+    )

@@ -364,7 +364,8 @@ def upload(a: Any, place: str) -> Any:
     pipelined through the device's ring of pinned buffers (``arraymux._backends._staging.staged_copy``):
     worker threads fill the buffers while the GPU copies the filled ones, on a stream of the
     ring; one synchronisation at the end."""
-    from ._staging import STAGE_CHUNK, fill_pool, stage_pieces, staged_copy, staging_ring
+    from ._staging import staging_ring
+    from ._staging import upload as staged_upload
 
     dev = torch.device(place)
     dtype = _torch_dtype(a.dtype)
@@ -389,13 +390,7 @@ def upload(a: Any, place: str) -> Any:
 
         try:
             with torch.cuda.stream(stream):
-                staged_copy(
-                    stage_pieces(a, STAGE_CHUNK),
-                    ring.host,
-                    to_device,
-                    lambda e: e.synchronize(),
-                    fill_pool(),
-                )
+                staged_upload(a, ring, to_device)
         finally:
             stream.synchronize()
     return flat.view(dtype).reshape(a.shape)

@@ -97,14 +97,7 @@ def grad(
     >>> xp.grad(lambda w, b: xp.sum(w * b), argnums=(0, 1))(xp.asarray(3.0), xp.asarray(4.0))
     (Array(4., dtype=float64, device='numpy:cpu'), Array(3., dtype=float64, device='numpy:cpu'))
     """
-    _check_fun("grad", fun)
-    nums = _argnums("grad", argnums)
-
-    def build(e: _Engine) -> Callable[..., Any]:
-        f = e.native_fun(fun, _scalar_check(e, has_aux))
-        return e.mod.grad(f, argnums, has_aux=has_aux)  # type: ignore[no-any-return]
-
-    return _cached("grad", fun, build, nums)
+    return _gradient("grad", fun, argnums, has_aux)
 
 
 def value_and_grad(
@@ -131,14 +124,21 @@ def value_and_grad(
     >>> value, g
     (Array(5., dtype=float64, device='numpy:cpu'), Array([2., 4.], dtype=float64, device='numpy:cpu'))
     """
-    _check_fun("value_and_grad", fun)
-    nums = _argnums("value_and_grad", argnums)
+    return _gradient("value_and_grad", fun, argnums, has_aux)
+
+
+def _gradient(
+    tname: str, fun: Callable[..., Any], argnums: int | Sequence[int], has_aux: bool
+) -> Callable[..., Any]:
+    """``grad`` or ``value_and_grad`` (``tname``, the engine's function of that name)."""
+    _check_fun(tname, fun)
+    nums = _argnums(tname, argnums)
 
     def build(e: _Engine) -> Callable[..., Any]:
         f = e.native_fun(fun, _scalar_check(e, has_aux))
-        return e.mod.value_and_grad(f, argnums, has_aux=has_aux)  # type: ignore[no-any-return]
+        return getattr(e.mod, tname)(f, argnums, has_aux=has_aux)  # type: ignore[no-any-return]
 
-    return _cached("value_and_grad", fun, build, nums)
+    return _cached(tname, fun, build, nums)
 
 
 def vjp(fun: Callable[..., Any], *primals: Any, has_aux: bool = False) -> tuple[Any, ...]:
