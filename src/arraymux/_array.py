@@ -14,6 +14,7 @@ if TYPE_CHECKING:
 
     from ._devices import Device
     from ._dtypes import DType
+    from ._typing import DeviceLike
 
 __all__ = ["Array"]
 
@@ -206,7 +207,7 @@ class Array:
         return _transfer.host_array_for_numpy(self, dtype, copy)
 
     def to_device(
-        self, device: Device | str, /, *, stream: Any = None, copy: bool | None = None
+        self, device: DeviceLike, /, *, stream: Any = None, copy: bool | None = None
     ) -> Array:
         """This array on ``device`` (any backend); see :func:`arraymux.to_device`."""
         return _transfer.to_device(self, device, stream=stream, copy=copy)  # type: ignore[no-any-return]

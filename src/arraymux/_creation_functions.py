@@ -21,6 +21,7 @@ from ._dispatch import (
     wrap,
 )
 from ._signatures import signature
+from ._typing import ArrayLike, DeviceLike
 
 __all__ = [
     "asarray",
@@ -155,7 +156,9 @@ def _unwrap_nested(obj: Any, device: Device) -> Any:
     return obj
 
 
-def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None) -> Array:
+def from_dlpack(
+    x: ArrayLike, /, *, device: DeviceLike | None = None, copy: bool | None = None
+) -> Array:
     """An Array sharing memory with any object that implements ``__dlpack__``.
 
     An array of a known backend (an Array, a ``torch.Tensor``, ...) stays on its own device

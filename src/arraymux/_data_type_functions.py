@@ -14,6 +14,7 @@ from ._array import Array
 from ._devices import device_arg
 from ._dispatch import as_dtype, dtype_of, native_dtype, not_an_array, operand, wrap
 from ._dtypes import DType
+from ._typing import ArrayLike, DeviceLike, DTypeLike
 
 __all__ = [
     "astype",
@@ -52,7 +53,9 @@ def _named_dtype(x: Any, fname: str) -> DType:
         raise TypeError(f"arraymux.{fname}: {e}") from None
 
 
-def astype(x: Any, dtype: Any, /, *, copy: bool = True, device: Any = None) -> Array:
+def astype(
+    x: ArrayLike, dtype: DTypeLike, /, *, copy: bool = True, device: DeviceLike | None = None
+) -> Array:
     """``x`` cast to ``dtype`` (and moved to ``device=`` if given).
 
     Raises
@@ -132,7 +135,7 @@ def result_type(*arrays_and_dtypes: Any) -> DType:
     return result
 
 
-def isdtype(dtype: Any, kind: Any) -> bool:
+def isdtype(dtype: DTypeLike, kind: DTypeLike | str | tuple[DTypeLike | str, ...]) -> bool:
     """Whether ``dtype`` is of ``kind`` (a dtype, a kind name, or a tuple of them).
 
     Examples

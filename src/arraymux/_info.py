@@ -6,6 +6,7 @@ from typing import Any
 
 from . import _dtypes
 from ._devices import Device, devices, get_default_device, resolve_device
+from ._typing import DeviceLike
 
 __all__ = ["__array_namespace_info__"]
 
@@ -44,11 +45,13 @@ class Info:
         devs = devices()
         return devs if self._api_version < "2025.12" else tuple(devs)
 
-    def default_dtypes(self, *, device: Any = None) -> dict[str, _dtypes.DType]:
+    def default_dtypes(self, *, device: DeviceLike | None = None) -> dict[str, _dtypes.DType]:
         d = resolve_device(device, "Info.default_dtypes")
         return dict(d._backend.adapter.default_dtypes(d._place))
 
-    def dtypes(self, *, device: Any = None, kind: Any = None) -> dict[str, _dtypes.DType]:
+    def dtypes(
+        self, *, device: DeviceLike | None = None, kind: str | tuple[str, ...] | None = None
+    ) -> dict[str, _dtypes.DType]:
         d = resolve_device(device, "Info.dtypes")
         out = {dt.name: dt for dt in _dtypes.ALL_DTYPES if d.supports(dt)}
         if kind is None:

@@ -50,6 +50,7 @@ from typing import Any
 from ._array import Array
 from ._devices import Device, device_arg
 from ._dispatch import dtype_of, not_an_array, operand, unsupported, wrap
+from ._typing import ArrayLike, DeviceLike
 
 __all__ = ["to_device", "to_numpy"]
 
@@ -230,7 +231,7 @@ def _move(
 
 
 def to_device(
-    x: Any, device: Device | str, /, *, stream: Any = None, copy: bool | None = None
+    x: ArrayLike, device: DeviceLike, /, *, stream: Any = None, copy: bool | None = None
 ) -> Array:
     """``x`` on ``device``, which may belong to another backend.
 
@@ -311,7 +312,7 @@ def move_report(x: Any, device: Device | str, copy: bool | None = None) -> tuple
     return wrap(out, target), route, copied
 
 
-def to_numpy(*arrays: Any) -> Any:
+def to_numpy(*arrays: ArrayLike) -> Any:
     """The arrays as NumPy arrays on the host: one array gives one ndarray, several a tuple.
 
     Several arrays may come from any mix of backends; they are read with one synchronisation per
