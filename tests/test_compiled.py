@@ -259,6 +259,11 @@ def test_device_of_agrees_with_natives():
 def test_wrap_tree_wraps_the_backends_arrays(device):
     x = xp.asarray([1.0, 2.0], device=device)
     n = x.native
+    # The C walk knows native types from the registry's cache (filled on first sight in
+    # Python, emptied when a backend is registered): see the type once, as any call would.
+    from arraymux._backends import backend_of_type
+
+    backend_of_type(type(n))
     out = _compiled.wrap_tree({"a": n, "b": (n, 2.0, None), "c": [n]}, device)
     assert out["b"][1:] == (2.0, None)
     for leaf in (out["a"], out["b"][0], out["c"][0]):
