@@ -1,0 +1,258 @@
+"""The machinery of the conformance properties: drawing arrays on a device, checking results
+against NumPy, and the registry that maps each function of the standard to its property.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+from hypothesis import strategies as st
+
+import arraymux as ax
+
+from ..._devices import Device
+from ..._dtypes import DType
+from .. import assert_close
+from .._deviations import excluded_dtypes
+from ..strategies import _reference_namespace
+
+__all__ = ["PROPERTIES", "Unsupported"]
+
+_INF = math.inf
+_NAN = math.nan
+
+
+class Unsupported(Exception):
+    """The backend does not provide the function."""
+
+
+def _ref() -> Any:
+    import array_api_compat.numpy as rnp
+
+    return rnp
+
+
+# ---------------------------------------------------------------------------------------------
+# Drawing and checking
+
+
+class Draw:
+    """What a property gets: the device, the hypothesis data object and drawing helpers."""
+
+    def __init__(self, device: Device, data: Any, function: str = "") -> None:
+        self.device = device
+        self.data = data
+        self.excluded = excluded_dtypes(function, str(device))
+
+    def draw(self, strategy: Any, label: str | None = None) -> Any:
+        return self.data.draw(strategy, label=label)
+
+    def dtype(self, kinds: str | tuple[str, ...], exclude: tuple[str, ...] = ()) -> DType:
+        info = ax.__array_namespace_info__()
+        choices = [
+            dt
+            for dt in info.dtypes(device=self.device, kind=kinds).values()
+            if dt.name not in exclude and dt.name not in self.excluded
+        ]
+        return self.draw(st.sampled_from(choices), "dtype")
+
+    def shape(
+        self, min_dims: int = 0, max_dims: int = 3, min_side: int = 1, max_side: int = 4
+    ) -> tuple[int, ...]:
+        s = _reference_namespace().array_shapes(
+            min_dims=min_dims, max_dims=max_dims, min_side=min_side, max_side=max_side
+        )
+        return self.draw(s, "shape")
+
+    def array(
+        self,
+        dtype: DType,
+        shape: tuple[int, ...] | int,
+        elements: dict[str, Any] | None = None,
+        unique: bool = False,
+        label: str = "x",
+    ) -> np.ndarray:
+        """A NumPy array (the reference draw); see :meth:`dev` to move it to the device."""
+        kw = _elements(dtype, elements)
+        s = _reference_namespace().arrays(np.dtype(dtype.name), shape, elements=kw, unique=unique)
+        return np.asarray(self.draw(s, label))
+
+    def dev(self, x: np.ndarray) -> Any:
+        return ax.asarray(x, device=self.device)
+
+
+def _elements(dtype: DType, elements: dict[str, Any] | None) -> Any:
+    """hypothesis element bounds: finite, moderate values unless ``elements`` says otherwise."""
+    if dtype.kind == "bool":
+        return None
+    kw: dict[str, Any]
+    if dtype.kind == "complex floating":
+        kw = {"max_magnitude": 10.0, **(elements or {})}
+        return st.complex_numbers(
+            max_magnitude=kw["max_magnitude"],
+            allow_nan=False,
+            allow_infinity=False,
+            allow_subnormal=False,
+            width=dtype.bits,  # type: ignore[arg-type]
+        )
+    if dtype.kind == "real floating":
+        kw = {"allow_nan": False, "allow_infinity": False, "allow_subnormal": False}
+        kw.update(min_value=-100.0, max_value=100.0)
+        kw.update(elements or {})
+        if "max_magnitude" in kw:
+            m = kw.pop("max_magnitude")
+            kw.update(min_value=-m, max_value=m)
+        return kw
+    info = np.iinfo(dtype.name)
+    kw = {"min_value": -100, "max_value": 100}
+    kw.update(elements or {})
+    kw["min_value"] = max(int(kw["min_value"]), int(info.min))
+    kw["max_value"] = min(max(int(kw["max_value"]), kw["min_value"]), int(info.max))
+    return kw
+
+
+def _np_dtype(dt: DType) -> np.dtype:
+    return np.dtype(dt.name)
+
+
+def _narrow(name: str) -> str:
+    return {
+        "int64": "int32",
+        "uint64": "uint32",
+        "float64": "float32",
+        "complex128": "complex64",
+    }.get(name, name)
+
+
+def expected_dtype(ref: Any, device: Device, *, defaults: bool = False) -> DType:
+    """The arraymux dtype the device should give where NumPy gives ``ref``'s dtype.
+
+    ``defaults``: NumPy's result is a default dtype (int64, float64, complex128), which
+    becomes the device's default dtype of that kind.
+    """
+    name = np.asarray(ref).dtype.name
+    if defaults:
+        kinds = {"int64": "integral", "float64": "real floating", "complex128": "complex floating"}
+        if name in kinds:
+            info = ax.__array_namespace_info__()
+            return info.default_dtypes(device=device)[kinds[name]]
+        if name == "uint64":
+            info = ax.__array_namespace_info__()
+            bits = info.default_dtypes(device=device)["integral"].bits
+            return DType(f"uint{bits}")
+    dt = DType(name)
+    return dt if device.supports(dt) else DType(_narrow(name))
+
+
+def _eps(dt: DType | str) -> float:
+    name = dt if isinstance(dt, str) else dt.name
+    if name in ("float32", "complex64"):
+        return float(np.finfo(np.float32).eps)
+    if name in ("float64", "complex128"):
+        return float(np.finfo(np.float64).eps)
+    return 0.0
+
+
+def check(
+    actual: Any,
+    ref: Any,
+    device: Device,
+    *,
+    dtype: DType | None = None,
+    defaults: bool = False,
+    ulps: float = 32,
+    scale: float = 1.0,
+    what: str = "result",
+) -> None:
+    """Check one result: an arraymux Array on ``device``, against NumPy's ``ref``.
+
+    The shape must equal ``ref``'s; the dtype must be ``dtype`` (or derived from ``ref`` with
+    :func:`expected_dtype`); values must agree within ``ulps`` units of the dtype's epsilon,
+    relative, and ``ulps * eps * scale`` absolute.
+    """
+    ref = np.asarray(ref)
+    if not isinstance(actual, ax.Array):
+        raise AssertionError(f"{what}: expected an arraymux.Array, got {type(actual).__name__}")
+    if actual.device != device:
+        raise AssertionError(f"{what}: on {actual.device}, expected {device}")
+    if tuple(actual.shape) != ref.shape:
+        raise AssertionError(f"{what}: shape {tuple(actual.shape)}, expected {ref.shape}")
+    want = dtype if dtype is not None else expected_dtype(ref, device, defaults=defaults)
+    if actual.dtype != want:
+        raise AssertionError(f"{what}: dtype {actual.dtype}, expected {want}")
+    eps = _eps(want)
+    rtol = ulps * eps
+    atol = ulps * eps * max(scale, 1.0)
+    try:
+        assert_close(actual, ref.astype(want.name), rtol=rtol, atol=atol, check_dtype=False)
+    except AssertionError as e:
+        raise AssertionError(f"{what}: {e}") from None
+
+
+def check_tuple(actual: Any, refs: Any, device: Device, **kw: Any) -> None:
+    if len(actual) != len(refs):
+        raise AssertionError(f"{len(actual)} results, expected {len(refs)}")
+    for i, (a, r) in enumerate(zip(actual, refs)):
+        check(a, r, device, what=f"result {i}", **kw)
+
+
+def _scale(*arrays: np.ndarray) -> float:
+    m = 1.0
+    for a in arrays:
+        if a.size and a.dtype.kind in "fc":
+            m = max(m, float(np.max(np.abs(a))))
+    return m
+
+
+# ---------------------------------------------------------------------------------------------
+# Registry
+
+PropertyFn = Callable[[Draw, str], None]
+PROPERTIES: dict[str, PropertyFn] = {}
+
+
+def _prop(*names: str) -> Callable[[PropertyFn], PropertyFn]:
+    def deco(fn: PropertyFn) -> PropertyFn:
+        for n in names:
+            PROPERTIES[n] = fn
+        return fn
+
+    return deco
+
+
+def _fn(name: str) -> Any:
+    obj: Any = ax
+    for part in name.split("."):
+        obj = getattr(obj, part)
+    return obj
+
+
+def _reffn(name: str) -> Any:
+    obj: Any = _ref()
+    for part in name.split("."):
+        obj = getattr(obj, part)
+    return obj
+
+
+# Shared by several sections
+
+
+def _axis_kw(d: Draw, ndim: int, tuples: bool = False) -> dict[str, Any]:
+    opts: Any = st.none() | st.integers(-ndim, ndim - 1) if ndim else st.none()
+    if tuples and ndim:
+        opts = opts | st.lists(
+            st.integers(0, ndim - 1), unique=True, min_size=1, max_size=ndim
+        ).map(tuple)
+    return {"axis": d.draw(opts, "axis"), "keepdims": d.draw(st.booleans(), "keepdims")}
+
+
+# Dtype kinds the properties draw from.
+_FLOAT = "real floating"
+_REAL = ("integral", "real floating")
+_NUMERIC = "numeric"
+_INEXACT = ("real floating", "complex floating")
+_INT_BOOL = ("integral", "bool")
+_ALL_KINDS = ("bool", "numeric")

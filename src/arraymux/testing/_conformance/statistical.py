@@ -1,0 +1,86 @@
+"""Properties of the statistical functions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import strategies as st
+
+from ._core import (
+    _FLOAT,
+    _INEXACT,
+    _NUMERIC,
+    _REAL,
+    Draw,
+    _axis_kw,
+    _fn,
+    _prop,
+    _reffn,
+    _scale,
+    check,
+)
+
+# ---------------------------------------------------------------------------------------------
+# Statistical functions
+
+
+@_prop("sum", "prod")
+def _sum_prod(d: Draw, name: str) -> None:
+    dt = d.dtype(_NUMERIC)
+    elements: dict[str, Any] | None = (
+        {"min_value": 0, "max_value": 3}
+        if dt.kind in ("signed integer", "unsigned integer") and name == "prod"
+        else None
+    )
+    if name == "prod" and dt.kind == "real floating":
+        elements = {"min_value": -3.0, "max_value": 3.0}
+    if name == "prod" and dt.kind == "complex floating":
+        elements = {"max_magnitude": 2.0}
+    x = d.array(dt, d.shape(), elements)
+    kw = _axis_kw(d, x.ndim, tuples=True)
+    ref = _reffn(name)(x, **kw)
+    out = _fn(name)(d.dev(x), **kw)
+    scale = _scale(x) ** (1 if name == "sum" else x.size) * max(x.size, 1)
+    check(
+        out,
+        ref,
+        d.device,
+        defaults=dt.kind in ("signed integer", "unsigned integer", "bool"),
+        scale=min(scale, 1e6),
+    )
+
+
+@_prop("max", "min")
+def _max_min(d: Draw, name: str) -> None:
+    dt = d.dtype(_REAL)
+    x = d.array(dt, d.shape())
+    kw = _axis_kw(d, x.ndim, tuples=True)
+    check(_fn(name)(d.dev(x), **kw), _reffn(name)(x, **kw), d.device, dtype=dt)
+
+
+@_prop("mean", "std", "var")
+def _moments(d: Draw, name: str) -> None:
+    dt = d.dtype(_FLOAT if name != "mean" else _INEXACT)
+    x = d.array(dt, d.shape())
+    kw = _axis_kw(d, x.ndim, tuples=True)
+    if name != "mean":
+        kw["correction"] = d.draw(st.sampled_from([0, 1]), "correction")
+    scale = _scale(x) ** (2 if name == "var" else 1) * max(x.size, 1)
+    check(_fn(name)(d.dev(x), **kw), _reffn(name)(x, **kw), d.device, dtype=dt, scale=scale)
+
+
+@_prop("cumulative_sum", "cumulative_prod")
+def _cumulative(d: Draw, name: str) -> None:
+    dt = d.dtype(("real floating", "complex floating"))
+    x = d.array(
+        dt,
+        d.shape(min_dims=1, max_dims=2),
+        {"min_value": -2.0, "max_value": 2.0}
+        if dt.kind == "real floating"
+        else {"max_magnitude": 2.0},
+    )
+    axis = d.draw(st.integers(-x.ndim, x.ndim - 1), "axis") if x.ndim > 1 else None
+    include_initial = d.draw(st.booleans(), "include_initial")
+    out = _fn(name)(d.dev(x), axis=axis, include_initial=include_initial)
+    ref = _reffn(name)(x, axis=axis, include_initial=include_initial)
+    check(out, ref, d.device, dtype=dt, scale=2.0**x.size * x.size)
