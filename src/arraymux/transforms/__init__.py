@@ -26,7 +26,6 @@ take positional arguments (:func:`jit` also takes keyword arguments).
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -38,9 +37,9 @@ from ._engine import (
     _diff_inputs,
     _Engine,
     _scalar_check,
-    _user_device,
 )
 from ._jit import jit
+from ._tree import device_of
 
 __all__ = [
     "checkpoint",
@@ -180,7 +179,7 @@ def vjp(fun: Callable[..., Any], *primals: Any, has_aux: bool = False) -> tuple[
     pull = res[1]
 
     def vjp_fn(cotangent: Any) -> tuple[Any, ...]:
-        e.device_of("vjp", ("the cotangent", cotangent), expect=(e.user, "the primals"))
+        device_of("vjp", ("the cotangent", cotangent), expect=(e.user, "the primals"))
         nct = e.into(cotangent, "the cotangent")
         return tuple(e.out(e.run(fun, pull, nct)))
 
@@ -226,7 +225,7 @@ def jvp(
         raise ValueError(
             f"arraymux.jvp: got {len(primals)} primal(s) but {len(tangents)} tangent(s)."
         )
-    user = _Engine.device_of("jvp", ("primals", primals), ("tangents", tangents))
+    user = device_of("jvp", ("primals", primals), ("tangents", tangents))
     e = _Engine.get("jvp", user)
     nprimals = tuple(_diff_inputs(e, primals, tuple(range(len(primals)))))
     ntangents = tuple(e.into(t, f"tangents[{i}]") for i, t in enumerate(tangents))
@@ -389,18 +388,9 @@ def checkpoint(fun: Callable[..., Any], policy: str | Callable[..., Any] | None 
             "arraymux.checkpoint: policy must be None, a policy name, or a callable, not "
             f"{type(policy).__name__}."
         )
-    made: dict[_Engine, Callable[..., Any]] = {}
-
-    @functools.wraps(fun)
-    def checkpoint_fun(*args: Any) -> Any:
-        user = _user_device("checkpoint", args)
-        if user._name in ("numpy", "cupy"):
-            return fun(*args)
-        e = _Engine.get("checkpoint", user)
-        c = made.get(e)
-        if c is None:
-            c = made[e] = e.mod.checkpoint(e.native_fun(fun), policy)
-        nargs = [e.into(a, i) for i, a in enumerate(args)]
-        return e.out(e.run(fun, c, *nargs))
-
-    return checkpoint_fun
+    return _cached(
+        "checkpoint",
+        fun,
+        lambda e: e.mod.checkpoint(e.native_fun(fun), policy),
+        bridged_as_is=True,
+    )

@@ -7,20 +7,17 @@ import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .. import _compiled
 from .._array import Array
 from .._backends import backend_of_type
-from .._devices import _TRANSFORM, Device, get_default_device
+from .._devices import _TRANSFORM, Device
 from .._dispatch import operand, wrap
 from .._errors import (
     BackendMismatchError,
     BackendUnavailableError,
-    DeviceMismatchError,
     TransformUnavailableError,
 )
 from ._tree import (
     _FLOATING,
-    _all_float,
     _convert,
     _engines,
     _is_float,
@@ -29,9 +26,9 @@ from ._tree import (
     _natives,
     _Slow,
     _unwrap_all,
-    _visit_at,
     _where,
     _wrap_all,
+    find,
 )
 
 
@@ -81,33 +78,6 @@ class _Engine:
         self.mod: Any = mod
         self.backend = self.device._backend
 
-    @staticmethod
-    def device_of(
-        tname: str, *groups: tuple[int | str, Any], expect: tuple[Device, str] | None = None
-    ) -> Device:
-        """The one device of every array in ``groups`` (pairs of position and pytree)."""
-        found: list[tuple[Device, str]] = [expect] if expect else []
-
-        def visit(leaf: Any, where: str) -> Any:
-            op = operand(leaf)
-            if op is None:
-                return leaf
-            dev = op[1]
-            if not found:
-                found.append((dev, where))
-            elif dev is not found[0][0]:
-                first, first_where = found[0]
-                kind = BackendMismatchError if dev._name != first._name else DeviceMismatchError
-                raise kind(
-                    f"arraymux.{tname}: {where} is on {dev} but {first_where} is on {first}. "
-                    f'Move one of them first, e.g. x = arraymux.to_device(x, "{first}").'
-                )
-            return leaf
-
-        for pos, tree in groups:
-            _map(functools.partial(_visit_at, visit, pos), tree)
-        return found[0][0] if found else get_default_device()
-
     @classmethod
     def get(cls, tname: str, user: Device, *, bridge: bool = True) -> _Engine:
         """The (cached) engine of ``tname`` for arrays on ``user``."""
@@ -128,27 +98,13 @@ class _Engine:
     ) -> tuple[_Engine, list[Any]]:
         """The engine for ``args`` and the args as engine natives; ``wanted``: the positions
         to differentiate (checked to be floating)."""
-        fast = _compiled.natives(args)
-        if fast is not None:
-            nargs, dev = fast
-            if all(_all_float(nargs[i], dev) for i in wanted):
-                e = cls.get(tname, dev)
-                if e.bridged:
-                    return e, _convert(list(nargs), e.to_engine, dev._backend)
-                return e, list(nargs)
-        found: list[Device] = []
-        try:
-            nargs = [_natives(a, found, i in wanted) for i, a in enumerate(args)]
-            if not found:
-                raise _Slow
-            e = cls.get(tname, found[0])
-            if e.bridged:
-                nargs = _convert(nargs, e.to_engine, found[0]._backend)
-            return e, nargs
-        except _Slow:
-            pass
-        e = cls.get(tname, cls.device_of(tname, *enumerate(args)))
-        return e, [e.into(a, i, diff=i in wanted) for i, a in enumerate(args)]
+        dev, natives, _ = find(tname, args, wanted=wanted)
+        e = cls.get(tname, dev)
+        if natives is None:
+            return e, [e.into(a, i, diff=i in wanted) for i, a in enumerate(args)]
+        if e.bridged:
+            return e, _convert(list(natives), e.to_engine, dev._backend)
+        return e, list(natives)
 
     # -- crossing into and out of the engine ----------------------------------------------------
 
@@ -302,16 +258,7 @@ def _wanted(tname: str, nums: tuple[int, ...], n: int) -> frozenset[int]:
 
 def _user_device(tname: str, args: tuple[Any, ...], kwargs: dict[str, Any] | None = None) -> Device:
     """The one device of the arrays in ``args`` and ``kwargs``."""
-    found: list[Device] = []
-    try:
-        _natives(args, found, False)
-        if kwargs:
-            _natives(kwargs, found, False)
-        if found:
-            return found[0]
-    except _Slow:
-        pass
-    return _Engine.device_of(tname, *enumerate(args), *(kwargs or {}).items())
+    return find(tname, args, kwargs)[0]
 
 
 def _diff_inputs(e: _Engine, args: Sequence[Any], nums: tuple[int, ...]) -> list[Any]:
@@ -378,15 +325,21 @@ def _cached(
     fun: Callable[..., Any],
     build: Callable[[_Engine], Callable[..., Any]],
     nums: tuple[int, ...] | None = None,
+    *,
+    bridged_as_is: bool = False,
 ) -> Callable[..., Any]:
     """``fun`` transformed by the engine of its arguments: ``build(engine)`` makes the engine's
     transformed function once per engine, and each call runs it on the arguments as natives
-    (``nums``: the positions differentiated, checked to be floating)."""
+    (``nums``: the positions differentiated, checked to be floating). With
+    ``bridged_as_is``, arguments of a bridged backend (outside any transform) call ``fun``
+    itself."""
     made: dict[_Engine, Callable[..., Any]] = {}
 
     @functools.wraps(fun)
     def transformed(*args: Any) -> Any:
         wanted = frozenset() if nums is None else _wanted(name, nums, len(args))
+        if bridged_as_is and _user_device(name, args)._backend.spec.bridged:
+            return fun(*args)
         e, nargs = _Engine.inputs(name, args, wanted)
         t = made.get(e)
         if t is None:

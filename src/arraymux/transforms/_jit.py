@@ -12,7 +12,7 @@ from .._errors import (
     BackendMismatchError,
 )
 from ._engine import _check_fun, _Engine, _traced
-from ._tree import _natives, _Slow
+from ._tree import find
 
 
 def jit(fun: Callable[..., Any]) -> Callable[..., Any]:
@@ -114,20 +114,11 @@ def jit(fun: Callable[..., Any]) -> Callable[..., Any]:
 
     def call(args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         # The first call on a device, and arguments with native arrays.
-        fast = _compiled.natives((args, kwargs))
-        if fast is not None:
-            (nargs, nkwargs), user = fast
-        else:
-            found: list[Device] = []
-            try:
-                nargs = _natives(args, found, False)
-                nkwargs = _natives(kwargs, found, False) if kwargs else kwargs
-                if not found:
-                    raise _Slow
-                user = found[0]
-            except _Slow:
-                user = _Engine.device_of("jit", *enumerate(args), *kwargs.items())
-                nargs = None
+        user, natives, only_arrays = find("jit", args, kwargs)
+        nargs: Any = None
+        nkwargs: dict[str, Any] = {}
+        if natives is not None:
+            nargs, nkwargs = natives
         try:
             entry = compiled[user]
         except KeyError:
@@ -135,12 +126,12 @@ def jit(fun: Callable[..., Any]) -> Callable[..., Any]:
         if entry is None:
             return fun(*args, **kwargs)
         e, c, takes_arrays = entry
-        if nargs is None:  # native arrays among the arguments
+        if nargs is None:  # no array, or arrays to explain: the leaf-by-leaf crossing
             nargs = [e.into(a, i) for i, a in enumerate(args)]
             nkwargs = {k: e.into(v, k) for k, v in kwargs.items()}
             if takes_arrays:
                 args, kwargs = e.out(nargs), e.out(nkwargs)
-        elif fast is not None:  # Arrays of one device: the next call can take the hot path
+        elif only_arrays:  # Arrays of one device: the next call can take the hot path
             hot[0] = (user, c, e, takes_arrays)
         if takes_arrays:
             return e.run(fun, c, *args, **kwargs)

@@ -3,14 +3,16 @@ wrap natives back, convert leaves between a backend and its engine."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
 from .. import _compiled
 from .._array import Array
 from .._backends import backend_of_type, specs
-from .._devices import Device
+from .._devices import Device, get_default_device
 from .._dispatch import _SCALARS, operand, wrap
+from .._errors import BackendMismatchError, DeviceMismatchError
 
 _FLOATING = ("real floating", "complex floating")
 
@@ -121,6 +123,68 @@ def _natives(tree: Any, found: list[Device], diff: bool) -> Any:
     if diff and not _is_float(dev._backend, native.dtype):
         raise _Slow
     return native
+
+
+def device_of(
+    tname: str, *groups: tuple[int | str, Any], expect: tuple[Device, str] | None = None
+) -> Device:
+    """The one device of every array in ``groups`` (pairs of position and pytree), else the
+    default device; arrays on two devices raise an error that names both places."""
+    found: list[tuple[Device, str]] = [expect] if expect else []
+
+    def visit(leaf: Any, where: str) -> Any:
+        op = operand(leaf)
+        if op is None:
+            return leaf
+        dev = op[1]
+        if not found:
+            found.append((dev, where))
+        elif dev is not found[0][0]:
+            first, first_where = found[0]
+            kind = BackendMismatchError if dev._name != first._name else DeviceMismatchError
+            raise kind(
+                f"arraymux.{tname}: {where} is on {dev} but {first_where} is on {first}. "
+                f'Move one of them first, e.g. x = arraymux.to_device(x, "{first}").'
+            )
+        return leaf
+
+    for pos, tree in groups:
+        _map(functools.partial(_visit_at, visit, pos), tree)
+    return found[0][0] if found else get_default_device()
+
+
+def find(
+    tname: str,
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any] | None = None,
+    wanted: frozenset[int] = frozenset(),
+) -> tuple[Device, Any, bool]:
+    """The device of the arrays of a transformed function's arguments, and the arguments as
+    natives of that device: ``(device, natives, only_arrays)``.
+
+    ``natives`` is the tuple of positional natives (``(args, kwargs)`` when ``kwargs`` is
+    given), or None where the arguments need the engine's leaf-by-leaf crossing (no array at
+    all, a Python scalar or a non-floating array at a position in ``wanted``); ``only_arrays``
+    says the arguments held Arrays and Python scalars only (what the compiled walk takes).
+    Arrays on two devices raise the error of :func:`device_of`. Every transform finds its
+    arguments' device here: the compiled walk first, then the Python walk, then the slow one.
+    """
+    tree = args if kwargs is None else (args, kwargs)
+    fast = _compiled.natives(tree)
+    if fast is not None:
+        natives, dev = fast
+        pos = natives if kwargs is None else natives[0]
+        if all(_all_float(pos[i], dev) for i in wanted):
+            return dev, natives, True
+    found: list[Device] = []
+    try:
+        pos = tuple([_natives(a, found, i in wanted) for i, a in enumerate(args)])
+        natives = pos if kwargs is None else (pos, _natives(kwargs, found, False))
+        if found:
+            return found[0], natives, False
+    except _Slow:
+        pass
+    return device_of(tname, *enumerate(args), *(kwargs or {}).items()), None, False
 
 
 def _convert(tree: Any, fn: Callable[[Any], Any], backend: Any) -> Any:
