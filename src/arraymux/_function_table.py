@@ -247,18 +247,3 @@ BY_NAME: Final = {e.name: e for e in TABLE}
 NEW_IN_2025_12: Final = frozenset(e.name for e in TABLE if e.since == "2025.12")
 
 CONSTANTS: Final = ("e", "inf", "nan", "newaxis", "pi")
-DTYPE_NAMES: Final = (
-    "bool",
-    "int8",
-    "int16",
-    "int32",
-    "int64",
-    "uint8",
-    "uint16",
-    "uint32",
-    "uint64",
-    "float32",
-    "float64",
-    "complex64",
-    "complex128",
-)
