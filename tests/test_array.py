@@ -276,15 +276,6 @@ def test_numpy_scalars_are_normalized():
     assert s.native.shape == ()
 
 
-def test_array_namespace(device):
-    x = _f(device, A)
-    assert x.__array_namespace__() is xp
-    assert x.__array_namespace__(api_version="2024.12") is xp.namespace("2024.12")
-    import array_api_compat
-
-    assert array_api_compat.array_namespace(x) is xp
-
-
 def test_repr(device):
     x = xp.asarray([1.5, 2.5], dtype=xp.float32, device=device)
     r = repr(x)

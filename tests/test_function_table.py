@@ -164,7 +164,9 @@ def test_constants_and_dtypes():
 def test_namespace_2025_12_is_arraymux():
     assert xp.namespace() is xp
     assert xp.namespace("2025.12") is xp
-    assert xp.asarray([1]).__array_namespace__() is xp
+    ns = xp.asarray([1]).__array_namespace__()
+    assert ns is xp.namespace(device="numpy:cpu")
+    assert ns.__array_api_version__ == "2025.12"
 
 
 def test_namespace_2024_12_lacks_new_names():

@@ -108,7 +108,11 @@ class Array:
         return _ops.matrix_transpose(self)
 
     def __array_namespace__(self, /, *, api_version: str | None = None) -> ModuleType:
-        return _namespace_of(api_version)  # type: ignore[no-any-return]
+        """The arraymux namespace bound to this array's device (one object per device and
+        version): its creation functions default to this device, so a library that calls
+        ``xp.asarray(...)`` or ``xp.zeros(...)`` on it keeps its results beside this array.
+        See :func:`arraymux.namespace`."""
+        return _namespace_of(api_version, device=self._device)  # type: ignore[no-any-return]
 
     # -- conversion ---------------------------------------------------------------------------
 

@@ -12,7 +12,8 @@ __all__ = ["__array_namespace_info__"]
 
 
 class Info:
-    """The inspection namespace of the standard, over every backend.
+    """The inspection namespace of the standard, over every backend (``arraymux``'s) or for
+    one device (the namespace of an array, ``x.__array_namespace__()``).
 
     Examples
     --------
@@ -24,13 +25,23 @@ class Info:
 
     __module__ = "arraymux"
 
-    def __init__(self, api_version: str = "2025.12") -> None:
+    def __repr__(self) -> str:
+        where = "" if self._device is None else f", device={str(self._device)!r}"
+        return f"arraymux.Info(api_version={self._api_version!r}{where})"
+
+    def __init__(self, api_version: str = "2025.12", *, device: Device | None = None) -> None:
         self._api_version = api_version
+        self._device = device
+
+    def _device_or_default(self, device: DeviceLike | None, fname: str) -> Device:
+        if device is None and self._device is not None:
+            return self._device
+        return resolve_device(device, fname)
 
     def capabilities(self) -> dict[str, Any]:
-        """Boolean indexing and data-dependent shapes (true for the default device's backend,
-        false on lazy backends); ``max dimensions`` is None (no fixed limit)."""
-        lazy = get_default_device()._backend.spec.lazy
+        """Boolean indexing and data-dependent shapes (true for the device's backend, false on
+        lazy backends); ``max dimensions`` is None (no fixed limit)."""
+        lazy = self.default_device()._backend.spec.lazy
         return {
             "boolean indexing": not lazy,
             "data-dependent shapes": not lazy,
@@ -38,21 +49,23 @@ class Info:
         }
 
     def default_device(self) -> Device:
-        return get_default_device()
+        """The device of an array's namespace, else the default device."""
+        return self._device if self._device is not None else get_default_device()
 
     def devices(self) -> tuple[Device, ...] | list[Device]:
-        """Every available device: a tuple (a list for the 2024.12 namespace)."""
-        devs = devices()
+        """Every available device (for an array's namespace, those of its backend): a tuple (a
+        list for the 2024.12 namespace)."""
+        devs = devices(None if self._device is None else self._device._name)
         return devs if self._api_version < "2025.12" else tuple(devs)
 
     def default_dtypes(self, *, device: DeviceLike | None = None) -> dict[str, _dtypes.DType]:
-        d = resolve_device(device, "Info.default_dtypes")
+        d = self._device_or_default(device, "Info.default_dtypes")
         return dict(d._backend.adapter.default_dtypes(d._place))
 
     def dtypes(
         self, *, device: DeviceLike | None = None, kind: str | tuple[str, ...] | None = None
     ) -> dict[str, _dtypes.DType]:
-        d = resolve_device(device, "Info.dtypes")
+        d = self._device_or_default(device, "Info.dtypes")
         out = {dt.name: dt for dt in _dtypes.ALL_DTYPES if d.supports(dt)}
         if kind is None:
             return out
