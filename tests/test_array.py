@@ -351,3 +351,71 @@ def test_pickle(device):
     y = pickle.loads(pickle.dumps(x))
     assert y.device == device
     assert _np(y).tolist() == A
+
+
+def _zero_d_calls():
+    """Every unary and binary function, and the reductions, called where NumPy would hand
+    back a NumPy scalar instead of a 0-d array."""
+    from arraymux._function_table import TABLE
+
+    calls = []
+    for e in TABLE:
+        if e.rule in ("unary", "binary"):
+            calls.append((e.name, e.rule))
+    for name in [
+        "sum",
+        "prod",
+        "max",
+        "min",
+        "mean",
+        "std",
+        "var",
+        "cumulative_sum",
+        "all",
+        "any",
+        "argmax",
+        "argmin",
+        "count_nonzero",
+        "vecdot",
+        "linalg.vector_norm",
+        "linalg.det",
+        "linalg.trace",
+        "linalg.matrix_norm",
+    ]:
+        calls.append((name, "reduce"))
+    return calls
+
+
+@pytest.mark.parametrize("name, rule", _zero_d_calls(), ids=lambda v: str(v))
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # atanh(1), log(0), ...
+def test_every_0d_result_wraps_an_array_and_moves(name, rule):
+    """NumPy returns scalars (numpy.float32) from 0-d operations; every result must wrap a
+    real array, so that moving it (which needs DLPack) works."""
+    fn = xp
+    for part in name.split("."):
+        fn = getattr(fn, part)
+    for dt in (xp.float32, xp.int32, xp.bool):
+        x0 = xp.asarray(1 if dt is not xp.bool else True, dtype=dt)
+        try:
+            if name.endswith("matmul"):
+                out = fn(xp.ones(3, dtype=dt), xp.ones(3, dtype=dt))
+            elif rule == "unary":
+                out = fn(x0)
+            elif rule == "binary":
+                out = fn(x0, x0)
+            elif name.startswith("linalg.") and name != "linalg.vector_norm":
+                out = fn(xp.eye(2, dtype=dt))
+            elif name == "vecdot":
+                out = fn(xp.ones(3, dtype=dt), xp.ones(3, dtype=dt))
+            else:
+                out = fn(xp.ones(3, dtype=dt))
+        except (TypeError, ValueError):
+            continue  # not defined for this dtype
+        break
+    else:
+        pytest.skip(f"{name} takes none of float32, int32, bool here")
+    for leaf in out if isinstance(out, tuple) else (out,):
+        assert isinstance(leaf.native, np.ndarray), type(leaf.native)
+        pytest.importorskip("torch")
+        moved = xp.to_device(leaf, "torch:cpu")
+        np.testing.assert_array_equal(xp.to_numpy(moved), xp.to_numpy(leaf))
