@@ -316,3 +316,15 @@ def test_integer_matmul_fallback_rejects_mismatched_inner_dimensions():
         _integer_matmul(
             torch.ones((2, 3), dtype=torch.int32), torch.ones((4, 2), dtype=torch.int32)
         )
+
+
+def test_integer_true_division_gives_the_default_float_everywhere(device):
+    """One answer on every device (array-api-strict alone refuses integer operands)."""
+    a = xp.asarray([1, 2, 3], device=device)
+    b = xp.asarray([2, 2, 2], device=device)
+    want = xp.__array_namespace_info__().default_dtypes(device=device)["real floating"]
+    for out in (xp.divide(a, b), a / b, a / 2, 3 / a):
+        assert out.dtype is want
+        assert out.device == device
+    np.testing.assert_allclose(xp.to_numpy(xp.divide(a, b)), [0.5, 1.0, 1.5])
+    np.testing.assert_allclose(xp.to_numpy(3 / a), [3.0, 1.5, 1.0])

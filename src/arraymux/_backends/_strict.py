@@ -7,9 +7,11 @@ unsupported-dtype paths be tested on a CPU-only machine.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import array_api_strict as _xp
+from array_api_strict._array_object import Array as _Array
 
 from .. import _dtypes
 from ._numpy import raise_unknown_place
@@ -58,6 +60,27 @@ def default_dtypes(place: str) -> dict[str, _dtypes.DType]:
 
 def scalar_operand(name: str, value: Any, other: Any, position: int) -> Any:
     return _xp.asarray(value, dtype=other.dtype, device=other.device)
+
+
+def overrides(ns: Any) -> dict[str, Callable[..., Any]]:
+    return {"divide": _divide}
+
+
+def _divide(x1: Any, x2: Any, /) -> Any:
+    """``divide``, where integer operands divide in the device's default floating dtype, as
+    NumPy, torch, JAX and dask do (array-api-strict refuses them; the standard leaves the
+    result implementation-defined)."""
+    arrays = [x for x in (x1, x2) if isinstance(x, _Array)]
+    if arrays and all(_xp.isdtype(x.dtype, "integral") for x in arrays):
+        device = arrays[0].device
+        dtype = _xp.__array_namespace_info__().default_dtypes(device=device)["real floating"]
+        x1, x2 = (
+            _xp.astype(x, dtype)
+            if isinstance(x, _Array)
+            else _xp.asarray(x, dtype=dtype, device=device)
+            for x in (x1, x2)
+        )
+    return _xp.divide(x1, x2)
 
 
 def to_numpy(x: Any) -> Any:
