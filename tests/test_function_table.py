@@ -111,6 +111,7 @@ def test_namespace_exports_are_standard_or_documented_extras():
         "DType",
         "Device",
         "DeviceMismatchError",
+        "NarrowingWarning",
         "TransformUnavailableError",
         "UnsupportedDTypeError",
         "__array_api_version__",
@@ -123,7 +124,9 @@ def test_namespace_exports_are_standard_or_documented_extras():
         "iinfo_object",
         "linalg",
         "namespace",
+        "narrowing",
         "set_default_device",
+        "set_narrowing",
         "to_device",
         "to_numpy",
         # the transforms

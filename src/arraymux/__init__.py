@@ -167,6 +167,7 @@ from ._manipulation_functions import (
     unstack,
 )
 from ._namespace import namespace
+from ._narrowing import NarrowingWarning, narrowing, set_narrowing
 from ._searching_functions import (
     argmax,
     argmin,
@@ -225,6 +226,7 @@ __all__ = [
     "Device",
     "DeviceMismatchError",
     "TransformUnavailableError",
+    "NarrowingWarning",
     "UnsupportedDTypeError",
     "__array_api_version__",
     "__array_namespace_info__",
@@ -338,6 +340,7 @@ __all__ = [
     "moveaxis",
     "multiply",
     "namespace",
+    "narrowing",
     "nan",
     "negative",
     "newaxis",
@@ -361,6 +364,7 @@ __all__ = [
     "round",
     "searchsorted",
     "set_default_device",
+    "set_narrowing",
     "sign",
     "signbit",
     "sin",

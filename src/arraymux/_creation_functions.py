@@ -8,8 +8,10 @@ from ._arguments import BACKEND_ERRORS, raise_annotated
 from ._array import Array
 from ._devices import Device, device_arg, device_of_native, get_default_device, resolve_device
 from ._dispatch import (
+    _raise,
     as_dtype,
     creation,
+    dtype_of,
     first,
     generic,
     mismatch,
@@ -20,6 +22,7 @@ from ._dispatch import (
     unsupported,
     wrap,
 )
+from ._narrowing import narrowed
 from ._signatures import signature
 from ._typing import ArrayLike, DeviceLike
 
@@ -104,6 +107,11 @@ def asarray(
         if target is not None and target is not src:
             from ._transfer import to_device
 
+            want = as_dtype(dtype) if dtype is not None else dtype_of(native, src)
+            if not target.supports(want):
+                dtype = narrowed(want, target, "asarray") or _raise(
+                    unsupported(want, target, "asarray")
+                )
             if dtype is not None:
                 # Cast where the data is, so that the target never sees a dtype it cannot hold.
                 native = src._fns["astype"](native, native_dtype(dtype, src, "asarray"), copy=False)
@@ -126,7 +134,8 @@ def asarray(
     if ndt is None and src_dtype is not None:
         src_dt = as_dtype(src_dtype)
         if not d.supports(src_dt):
-            raise unsupported(src_dt, d, "asarray")
+            to = narrowed(src_dt, d, "asarray") or _raise(unsupported(src_dt, d, "asarray"))
+            ndt = d._backend.to_native_dtype[to]
     try:
         r = d._fns["asarray"](obj, dtype=ndt, device=d.native, copy=copy)
     except BACKEND_ERRORS as e:

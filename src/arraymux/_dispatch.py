@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NoReturn
 
-from . import _compiled, _dtypes
+from . import _compiled, _dtypes, _narrowing
 from ._arguments import (
     BACKEND_ERRORS,
     check_call,
@@ -138,6 +138,10 @@ def unsupported(dt: _dtypes.DType, device: Device, fname: str) -> UnsupportedDTy
     return UnsupportedDTypeError(f"arraymux.{fname}: {device} cannot hold {dt}. {extra}")
 
 
+def _raise(e: Exception) -> NoReturn:
+    raise e
+
+
 def native_dtype(dtype: Any, device: Device, fname: str) -> Any:
     """The backend's dtype for ``dtype`` on ``device``; raises if the device cannot hold it."""
     try:
@@ -147,7 +151,7 @@ def native_dtype(dtype: Any, device: Device, fname: str) -> Any:
             raise
         raise TypeError(f"arraymux.{fname}: dtype={e}") from None
     if not device._backend.adapter.supports_dtype(dt, device._place):
-        raise unsupported(dt, device, fname)
+        dt = _narrowing.narrowed(dt, device, fname) or _raise(unsupported(dt, device, fname))
     return device._backend.to_native_dtype[dt]
 
 
@@ -163,7 +167,9 @@ def astype_native(native: Any, dt: _dtypes.DType, device: Device, fname: str = "
     if dtype_of(native, device) is dt:
         return native
     if not device._backend.adapter.supports_dtype(dt, device._place):
-        raise unsupported(dt, device, fname)
+        dt = _narrowing.narrowed(dt, device, fname) or _raise(unsupported(dt, device, fname))
+        if dtype_of(native, device) is dt:
+            return native
     return device._fns["astype"](native, device._backend.to_native_dtype[dt])
 
 
