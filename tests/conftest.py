@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import os
+
+# SciPy reads this when it is first imported: its array-API paths serve tests/clients/.
+os.environ.setdefault("SCIPY_ARRAY_API", "1")
+
 import pytest
 
 import arraymux as xp
