@@ -328,3 +328,42 @@ def test_integer_true_division_gives_the_default_float_everywhere(device):
         assert out.device == device
     np.testing.assert_allclose(xp.to_numpy(xp.divide(a, b)), [0.5, 1.0, 1.5])
     np.testing.assert_allclose(xp.to_numpy(3 / a), [3.0, 1.5, 1.0])
+
+
+@pytest.mark.parametrize("axis", [0, 1, -1])
+def test_take_along_axis_everywhere(device, axis):
+    """dask has no take_along_axis of its own; every device gives NumPy's answer."""
+    a = np.random.default_rng(0).random((5, 4, 6)).astype(np.float32)
+    idx = np.argsort(a, axis=axis)
+    if not device.supports(xp.int64):
+        idx = idx.astype(np.int32)
+    x = xp.asarray(a, device=device)
+    out = xp.take_along_axis(x, xp.asarray(idx, device=device), axis=axis)
+    assert out.device == device
+    np.testing.assert_array_equal(xp.to_numpy(out), np.take_along_axis(a, idx, axis=axis))
+    part = idx[:1, :, :3] if axis == -1 else idx[:1, :1, :1]
+    got = xp.take_along_axis(x, xp.asarray(part, device=device), axis=axis)
+    np.testing.assert_array_equal(xp.to_numpy(got), np.take_along_axis(a, part, axis=axis))
+
+
+def test_eigh_everywhere(device):
+    m = np.random.default_rng(1).random((3, 4, 4)).astype(np.float32)
+    m = m + np.swapaxes(m, -1, -2)
+    res = xp.linalg.eigh(xp.asarray(m, device=device))
+    assert type(res).__name__ == "EighResult"
+    assert res.eigenvalues.device == device and res.eigenvalues.shape == (3, 4)
+    np.testing.assert_allclose(xp.to_numpy(res.eigenvalues), np.linalg.eigh(m)[0], rtol=1e-4)
+    v = xp.to_numpy(res.eigenvectors)
+    np.testing.assert_allclose(np.abs(v), np.abs(np.linalg.eigh(m)[1]), rtol=1e-3, atol=1e-4)
+
+
+@pytest.mark.parametrize("flag", [True, False])
+def test_0d_boolean_mask_everywhere(device, flag):
+    """``x[mask]`` with a 0-d boolean mask adds an axis of length 1 or 0 (dask refuses it
+    natively); the length may be unknown (None) until computed on lazy backends."""
+    x = xp.asarray([1.0, 2.0, 3.0], device=device)
+    out = x[xp.asarray(flag, device=device)]
+    assert out.shape in ((int(flag), 3), (None, 3))
+    np.testing.assert_array_equal(xp.to_numpy(out), np.ones((int(flag), 1)) * [1.0, 2.0, 3.0])
+    s = xp.asarray(4.0, device=device)[xp.asarray(flag, device=device)]
+    np.testing.assert_array_equal(xp.to_numpy(s), [4.0] * int(flag))

@@ -229,9 +229,9 @@ class Array:
         try:
             try:
                 r = self._native[nkey]
-            except ValueError:
-                # A backend may lack part of the standard's indexing (torch: negative steps);
-                # its adapter's getitem, if any, does it another way.
+            except (ValueError, IndexError, NotImplementedError):
+                # A backend may lack part of the standard's indexing (torch: negative steps,
+                # dask: a 0-d boolean mask); its adapter's getitem, if any, does it another way.
                 fix = getattr(d._backend.adapter, "getitem", None)
                 if fix is None:
                     raise

@@ -6,6 +6,8 @@ Dask arrays are lazy: arraymux builds the graph and computes only when a value i
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from typing import Any
 
 import array_api_compat.dask.array as _xp
@@ -48,6 +50,76 @@ def dtype_from_native(obj: Any) -> _dtypes.DType | None:
 
 def supports_dtype(dtype: _dtypes.DType, place: str) -> bool:
     return True
+
+
+def getitem(x: Any, key: Any) -> Any:
+    """``x[key]`` for a 0-d boolean mask, which dask refuses: ``x`` with a new first axis of
+    length 1 (mask true) or 0 (false), as the standard says; its length stays unknown until
+    computed. Any other key is dask's own indexing."""
+    import dask.array as da
+
+    if isinstance(key, tuple) and len(key) == 1:
+        key = key[0]
+    if isinstance(key, da.Array) and key.ndim == 0 and key.dtype == bool:
+        return da.expand_dims(x, 0)[da.reshape(key, (1,))]
+    return x[key]
+
+
+def overrides(ns: Any) -> dict[str, Callable[..., Any]]:
+    return {"take_along_axis": _take_along_axis, "linalg.eigh": _eigh}
+
+
+def _take_along_axis(x: Any, indices: Any, /, *, axis: int = -1) -> Any:
+    """``take_along_axis``, which dask lacks: NumPy's on blocks that hold the whole of
+    ``axis`` (the other axes keep their chunks)."""
+    import dask.array as da
+    import numpy as np
+
+    if x.ndim != indices.ndim:
+        raise ValueError(
+            f"x has {x.ndim} dimensions but indices has {indices.ndim}; they must match."
+        )
+    axis = axis % x.ndim if -x.ndim <= axis < x.ndim else axis
+    if not 0 <= axis < x.ndim:
+        raise IndexError(f"axis {axis} is out of range for an array of {x.ndim} dimensions.")
+    others = np.broadcast_shapes(
+        *(tuple(1 if i == axis else n for i, n in enumerate(a.shape)) for a in (x, indices))
+    )
+    x = da.broadcast_to(x, tuple(x.shape[i] if i == axis else n for i, n in enumerate(others)))
+    indices = da.broadcast_to(
+        indices, tuple(indices.shape[i] if i == axis else n for i, n in enumerate(others))
+    )
+    x, indices = x.rechunk({axis: -1}), indices.rechunk({axis: -1})
+    out_ind = tuple(range(x.ndim))
+    x_ind = tuple(-1 if i == axis else i for i in out_ind)
+    return da.blockwise(
+        functools.partial(np.take_along_axis, axis=axis),
+        out_ind,
+        x,
+        x_ind,
+        indices,
+        out_ind,
+        dtype=x.dtype,
+        concatenate=True,
+    )
+
+
+def _eigh(x: Any, /) -> tuple[Any, Any]:
+    """``linalg.eigh``, which dask lacks: NumPy's on each matrix of the stack (each whole in
+    one chunk), lazily."""
+    import dask.array as da
+    import numpy as np
+
+    real = np.finfo(x.dtype).dtype
+    return tuple(  # type: ignore[return-value]
+        da.apply_gufunc(
+            np.linalg.eigh,
+            "(m,m)->(m),(m,m)",
+            x,
+            output_dtypes=(real, x.dtype),
+            allow_rechunk=True,
+        )
+    )
 
 
 def to_numpy(x: Any) -> Any:
