@@ -13,7 +13,6 @@ M = [[4.0, 1.0], [1.0, 3.0]]
 # Functions a backend's namespace lacks, with the reason; these tests expect the clear
 # NotImplementedError that arraymux raises for them.
 KNOWN_MISSING = {
-    ("dask", "take_along_axis"): "dask.array has no take_along_axis",
     ("dask", "linalg.det"): "dask.array.linalg has no det",
 }
 
