@@ -98,7 +98,18 @@ class _Engine:
     ) -> tuple[_Engine, list[Any]]:
         """The engine for ``args`` and the args as engine natives; ``wanted``: the positions
         to differentiate (checked to be floating)."""
-        dev, natives, _ = find(tname, args, wanted=wanted)
+        return cls.prepared(tname, args, find(tname, args, wanted=wanted), wanted)
+
+    @classmethod
+    def prepared(
+        cls,
+        tname: str,
+        args: tuple[Any, ...],
+        found: tuple[Device, Any, bool],
+        wanted: frozenset[int] = frozenset(),
+    ) -> tuple[_Engine, list[Any]]:
+        """:meth:`inputs` for arguments whose device and natives ``find`` already gave."""
+        dev, natives, _ = found
         e = cls.get(tname, dev)
         if natives is None:
             return e, [e.into(a, i, diff=i in wanted) for i, a in enumerate(args)]
@@ -338,9 +349,10 @@ def _cached(
     @functools.wraps(fun)
     def transformed(*args: Any) -> Any:
         wanted = frozenset() if nums is None else _wanted(name, nums, len(args))
-        if bridged_as_is and _user_device(name, args)._backend.spec.bridged:
+        found = find(name, args, wanted=wanted)
+        if bridged_as_is and found[0]._backend.spec.bridged:
             return fun(*args)
-        e, nargs = _Engine.inputs(name, args, wanted)
+        e, nargs = _Engine.prepared(name, args, found, wanted)
         t = made.get(e)
         if t is None:
             t = made[e] = build(e)
