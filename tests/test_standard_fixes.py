@@ -360,10 +360,47 @@ def test_eigh_everywhere(device):
 @pytest.mark.parametrize("flag", [True, False])
 def test_0d_boolean_mask_everywhere(device, flag):
     """``x[mask]`` with a 0-d boolean mask adds an axis of length 1 or 0 (dask refuses it
-    natively); the length may be unknown (None) until computed on lazy backends."""
+    natively); the length is known on every backend."""
     x = xp.asarray([1.0, 2.0, 3.0], device=device)
     out = x[xp.asarray(flag, device=device)]
-    assert out.shape in ((int(flag), 3), (None, 3))
+    assert out.shape == (int(flag), 3)
     np.testing.assert_array_equal(xp.to_numpy(out), np.ones((int(flag), 1)) * [1.0, 2.0, 3.0])
     s = xp.asarray(4.0, device=device)[xp.asarray(flag, device=device)]
     np.testing.assert_array_equal(xp.to_numpy(s), [4.0] * int(flag))
+
+
+def test_unique_results_know_their_length(device):
+    """Every unique function gives a known length, dask included (computed once there), so a
+    client's ``unique_values(y).shape[0] > 2`` is a real answer."""
+    x = xp.asarray([3, 1, 2, 3, 1, 7], device=device)
+    assert xp.unique_values(x).shape == (4,)
+    res = xp.unique_all(x)
+    assert [a.shape for a in res] == [(4,), (4,), (6,), (4,)]
+    assert xp.to_numpy(res.counts).tolist() == [2, 1, 2, 1]
+    assert xp.to_numpy(xp.unique_counts(x).counts).tolist() == [2, 1, 2, 1]
+    inv = xp.unique_inverse(x)
+    assert xp.to_numpy(inv.values[inv.inverse_indices]).tolist() == [3, 1, 2, 3, 1, 7]
+
+
+def test_sklearn_sees_three_classes_on_dask():
+    """Native dask's unknown length (nan) makes scikit-learn take three classes for two;
+    arraymux's dask arrays give the right answer."""
+    pytest.importorskip("dask")
+    multiclass = pytest.importorskip("sklearn.utils.multiclass")
+    from sklearn import config_context
+
+    y = xp.asarray([0, 1, 2, 2, 1, 0], device="dask")
+    with config_context(array_api_dispatch=True):
+        assert multiclass.type_of_target(y) == "multiclass"
+
+
+def test_masked_results_know_their_length(device):
+    """``x[mask]`` and ``nonzero`` give known lengths (dask computes the mask only), so the
+    result can be indexed again, as SciPy's t-tests do."""
+    x = xp.asarray([1.0, 5.0, 2.0, 7.0], device=device)
+    big = x[x > 1.5]
+    assert big.shape == (3,)
+    assert float(big[0]) == 5.0
+    (idx,) = xp.nonzero(x > 4.0)
+    assert idx.shape == (2,)
+    assert xp.to_numpy(idx).tolist() == [1, 3]

@@ -839,3 +839,18 @@ def test_gpu_upload_from_pinned_memory_skips_staging(
         xp.to_device(np.arange(a.size, dtype=np.float64), gpu)
     with pytest.raises(AssertionError, match="staged"):
         xp.to_device(a[::2], gpu)
+
+
+def test_numpy_asarray_follows_the_backends_rule(device):
+    """``numpy.asarray(x)`` converts where the backend's own arrays do: host memory always,
+    JAX's GPU memory by a copy (never with ``copy=False``); torch and CuPy GPU memory never."""
+    x = xp.asarray([1.0, 2.0], device=device)
+    host = device.backend in ("numpy", "dask", "array_api_strict") or device.place.startswith("cpu")
+    if host or device.backend == "jax":
+        assert np.asarray(x).tolist() == [1.0, 2.0]
+        if not host:
+            with pytest.raises(ValueError, match="copy=False forbids"):
+                np.asarray(x, copy=False)
+    else:
+        with pytest.raises(TypeError, match=r"implicitly .*arraymux.to_numpy"):
+            np.asarray(x)

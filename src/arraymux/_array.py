@@ -228,6 +228,10 @@ class Array:
         nkey = _unwrap_key(key, d, "__getitem__")
         try:
             try:
+                if d._backend.spec.lazy and _has_mask(nkey):
+                    # A lazy backend leaves a masked result's length unknown; its adapter's
+                    # getitem computes the mask so that the length is known.
+                    raise NotImplementedError
                 r = self._native[nkey]
             except (ValueError, IndexError, NotImplementedError):
                 # A backend may lack part of the standard's indexing (torch: negative steps,
@@ -270,6 +274,14 @@ def _unwrap_key(key: Any, device: Device, fname: str) -> Any:
     if type(key) is tuple:
         return tuple(_unwrap_key_item(k, device, fname) for k in key)
     return _unwrap_key_item(key, device, fname)
+
+
+def _has_mask(key: Any) -> bool:
+    """Whether a native index (of a lazy backend, whose dtypes are NumPy's) holds a mask."""
+    return any(
+        hasattr(k, "ndim") and getattr(getattr(k, "dtype", None), "kind", None) == "b"
+        for k in (key if type(key) is tuple else (key,))
+    )
 
 
 def _unwrap_key_item(k: Any, device: Device, fname: str) -> Any:

@@ -382,15 +382,27 @@ _HOST_BACKENDS = frozenset({"numpy", "dask", "array_api_strict"})
 
 
 def host_array_for_numpy(x: Array, dtype: Any, copy: bool | None) -> Any:
-    """NumPy's ``__array__`` protocol: only for arrays already in host memory."""
+    """NumPy's ``__array__`` protocol, under the backend's own rule for device memory.
+
+    Arrays in host memory convert. An array in device memory converts where the backend's
+    own arrays do (JAX copies to the host; ``copy=False`` is refused then), and is refused
+    where they are (torch and CuPy: a hidden device-to-host copy is an error there).
+    """
     import numpy as np
 
     d = x._device
     if d._name not in _HOST_BACKENDS and d._place.split(":")[0] != "cpu":
-        raise TypeError(
-            f"cannot convert an array on {d} to NumPy implicitly; copy it to the host "
-            "explicitly with arraymux.to_numpy(x)."
-        )
+        if not getattr(d._backend.adapter, "IMPLICIT_HOST_COPY", False):
+            raise TypeError(
+                f"cannot convert an array on {d} to NumPy implicitly ({d._name} refuses it "
+                "for its own arrays); copy it to the host explicitly with "
+                "arraymux.to_numpy(x)."
+            )
+        if copy is False:
+            raise ValueError(
+                f"arraymux.Array.__array__: an array on {d} lives in device memory; "
+                "converting it to NumPy needs a copy, and copy=False forbids one."
+            )
     out = d._backend.adapter.to_numpy(x._native)
     if dtype is not None:
         try:

@@ -86,14 +86,7 @@ CASES: dict[str, Callable[..., Any]] = {
 
 # Calls that work on native arrays but not yet on arraymux's: each names its cause (not
 # strict: newer SciPy releases take other paths on some of them).
-KNOWN: dict[tuple[str, str], str] = {
-    ("dask", "scipy.stats.ttest_ind"): "arraymux's dask arrays are judged eager, so SciPy "
-    "indexes with a mask and meets unknown chunk sizes",
-    ("dask", "scipy.stats.ttest_1samp"): "as ttest_ind",
-    ("dask", "sklearn.accuracy_score"): "unique_values has shape (None,) on dask (the "
-    "standard's unknown size); native dask says nan, which sklearn's `> 2` test reads as False",
-    ("dask", "sklearn.hamming_loss"): "as accuracy_score",
-}
+KNOWN: dict[tuple[str, str], str] = {}
 
 
 def _inputs(device: xp.Device, native: bool) -> list[Any]:

@@ -139,6 +139,7 @@ TRANSFER_HOOKS = (
     "traced",
     "move_within",
     "WRITABLE_IMPORTS",
+    "IMPLICIT_HOST_COPY",
 )
 
 #: Other hooks used where an adapter defines them: ``getitem(x, key)`` and

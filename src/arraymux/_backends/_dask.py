@@ -53,20 +53,57 @@ def supports_dtype(dtype: _dtypes.DType, place: str) -> bool:
 
 
 def getitem(x: Any, key: Any) -> Any:
-    """``x[key]`` for a 0-d boolean mask, which dask refuses: ``x`` with a new first axis of
-    length 1 (mask true) or 0 (false), as the standard says; its length stays unknown until
-    computed. Any other key is dask's own indexing."""
+    """``x[key]``, where a boolean mask gives a result of known length.
+
+    Dask leaves the length of ``x[mask]`` unknown (``nan``) and then refuses to index the
+    result; arraymux computes the mask (not ``x``) first, so the result's shape is known and
+    the rest of the work stays lazy. A 0-d mask, which dask refuses, gives ``x`` with a new
+    first axis of length 1 (true) or 0 (false), as the standard says. Any other key is
+    dask's own indexing.
+    """
     import dask.array as da
 
     if isinstance(key, tuple) and len(key) == 1:
         key = key[0]
-    if isinstance(key, da.Array) and key.ndim == 0 and key.dtype == bool:
-        return da.expand_dims(x, 0)[da.reshape(key, (1,))]
+    if isinstance(key, da.Array) and key.dtype == bool:
+        mask = key.compute()
+        if mask.ndim == 0:
+            return da.expand_dims(x, 0)[: int(bool(mask))]
+        return x[mask]
     return x[key]
 
 
 def overrides(ns: Any) -> dict[str, Callable[..., Any]]:
-    return {"take_along_axis": _take_along_axis, "linalg.eigh": _eigh}
+    table: dict[str, Callable[..., Any]] = {
+        "take_along_axis": _take_along_axis,
+        "linalg.eigh": _eigh,
+    }
+    for name in ("unique_values", "unique_counts", "unique_inverse", "unique_all", "nonzero"):
+        table[name] = _with_known_lengths(getattr(ns, name))
+    return table
+
+
+def _with_known_lengths(unique: Callable[..., Any]) -> Callable[..., Any]:
+    """``unique`` (or ``nonzero``), whose results have a known length.
+
+    Dask leaves the length of such a result unknown (``nan``, which arraymux shows as the
+    standard's ``None``) until computed. Clients read it at once (scikit-learn's
+    ``type_of_target`` asks ``unique_values(y).shape[0] > 2``; with ``nan`` it takes three
+    classes for two), so arraymux computes the result once here, keeps it in memory
+    (``dask.persist``) and gives its chunks their sizes; later work on it stays lazy.
+    """
+    import dask
+
+    @functools.wraps(unique)
+    def known(x: Any, /) -> Any:
+        out = unique(x)
+        parts = out if isinstance(out, tuple) else (out,)
+        parts = tuple(p.compute_chunk_sizes() for p in dask.persist(*parts))
+        if not isinstance(out, tuple):
+            return parts[0]
+        return parts if type(out) is tuple else type(out)(*parts)
+
+    return known
 
 
 def _take_along_axis(x: Any, indices: Any, /, *, axis: int = -1) -> Any:

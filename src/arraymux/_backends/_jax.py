@@ -20,6 +20,10 @@ from ._numpy import dtype_from_numpy, raise_unknown_place
 
 _PLATFORM_ALIASES = {"cuda": "gpu", "rocm": "gpu"}
 
+#: ``numpy.asarray(x)`` of an array in GPU memory copies it to the host, as JAX does for its
+#: own arrays (torch and CuPy refuse; see ``_transfer.host_array_for_numpy``).
+IMPLICIT_HOST_COPY = True
+
 
 def namespace() -> Any:
     return jnp
