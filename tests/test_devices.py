@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import os
 import subprocess
 import sys
@@ -289,3 +290,20 @@ def test_gpu_devices_listed():
     for d in gpus:
         assert xp.Device(str(d)) is d
         assert xp.to_numpy(xp.ones(2, device=d)).tolist() == [1.0, 1.0]
+
+
+@pytest.mark.parametrize(
+    "name, kind",
+    [("torch:cuda", "cuda"), ("torch:xpu", "xpu"), ("jax:gpu", "gpu"), ("cupy", "cupy")],
+)
+def test_absent_accelerator_without_ordinal(name, kind):
+    """A bare accelerator name where none is present is BackendUnavailableError listing the
+    devices that exist, never the backend's own internal error."""
+    backend = name.split(":")[0]
+    if importlib.util.find_spec(backend) is None:
+        pytest.skip(f"{backend} is not installed")
+    present = [d for d in xp.devices() if d.backend == backend]
+    if any(kind in d.place or backend == kind for d in present):
+        pytest.skip(f"this machine has a {name} device")
+    with pytest.raises(xp.BackendUnavailableError, match=r"arraymux\.devices\(\)|pip install"):
+        xp.Device(name)

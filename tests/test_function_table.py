@@ -129,6 +129,8 @@ def test_namespace_exports_are_standard_or_documented_extras():
         "set_narrowing",
         "to_device",
         "to_numpy",
+        "synchronize",
+        "block_until_ready",
         # the transforms
         *xp.transforms.__all__,
     }

@@ -854,3 +854,20 @@ def test_numpy_asarray_follows_the_backends_rule(device):
     else:
         with pytest.raises(TypeError, match=r"implicitly .*arraymux.to_numpy"):
             np.asarray(x)
+
+
+def test_synchronize_waits_and_returns_its_arguments(device):
+    x = xp.asarray([1.0, 2.0], device=device) * 3
+    assert xp.synchronize(x) is x
+    assert xp.block_until_ready is xp.synchronize
+    both = xp.synchronize(x, device, str(device), x.native)
+    assert both[0] is x and both[1] == device
+    assert xp.to_numpy(x).tolist() == [3.0, 6.0]
+    assert xp.synchronize() is None
+
+
+def test_synchronize_refuses_what_is_not_an_array():
+    with pytest.raises(TypeError, match=r"synchronize: argument 1 is a list"):
+        xp.synchronize(xp.ones(2), [1.0])
+    with pytest.raises(ValueError, match="malformed device"):
+        xp.synchronize("nosuch:thing")

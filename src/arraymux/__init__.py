@@ -198,7 +198,7 @@ from ._statistical_functions import (
     sum,
     var,
 )
-from ._transfer import to_device, to_numpy
+from ._transfer import block_until_ready, synchronize, to_device, to_numpy
 from ._utility_functions import (
     all,
     any,
@@ -253,6 +253,7 @@ __all__ = [
     "bitwise_or",
     "bitwise_right_shift",
     "bitwise_xor",
+    "block_until_ready",
     "bool",
     "broadcast_arrays",
     "broadcast_shapes",
@@ -377,6 +378,7 @@ __all__ = [
     "std",
     "subtract",
     "sum",
+    "synchronize",
     "take",
     "take_along_axis",
     "tan",

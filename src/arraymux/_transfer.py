@@ -52,7 +52,7 @@ from ._devices import Device, device_arg
 from ._dispatch import dtype_of, not_an_array, operand, unsupported, wrap
 from ._typing import ArrayLike, DeviceLike
 
-__all__ = ["to_device", "to_numpy"]
+__all__ = ["block_until_ready", "synchronize", "to_device", "to_numpy"]
 
 _CPU = ("cpu", 0)
 # What a DLPack producer or consumer raises when it cannot hand over or take the memory as it is.
@@ -366,6 +366,81 @@ def to_numpy(*arrays: ArrayLike) -> Any:
         for i, h in zip(positions, hosts):
             out[i] = h
     return out[0] if len(arrays) == 1 else tuple(out)
+
+
+def synchronize(*targets: Any) -> Any:
+    """Wait until the pending work behind arrays, or on devices, has finished.
+
+    JAX and CUDA return from a call before its result is computed; time a program with
+    ``synchronize`` (or its alias ``block_until_ready``) rather than by reading results back.
+    Each device is waited on once however many of its arrays are given: torch CUDA, XPU and
+    MPS synchronize the device, CuPy synchronizes the device, JAX blocks on the arrays given
+    (JAX tracks pending work per array, so a JAX device given alone has nothing to wait for).
+    NumPy, array-api-strict and torch on the CPU compute eagerly, and Dask computes when a value
+    is read, so waiting on them returns at once.
+
+    Parameters
+    ----------
+    *targets
+        :class:`Array` objects, native arrays, :class:`Device` objects or device strings.
+        With none, every device of every backend imported so far.
+
+    Returns
+    -------
+    The argument for one argument, a tuple of them for several, ``None`` for none, so that
+    ``y = xp.synchronize(f(x))`` reads naturally.
+
+    Raises
+    ------
+    TypeError
+        An argument that is neither an array nor a device.
+
+    Examples
+    --------
+    >>> import arraymux as xp
+    >>> y = xp.synchronize(xp.ones(3) * 2)
+    >>> xp.to_numpy(y)
+    array([2., 2., 2.])
+    >>> xp.synchronize("numpy")
+    'numpy'
+    """
+    from ._devices import Device, devices
+
+    groups: dict[Device, list[Any]] = {}
+    for i, t in enumerate(targets):
+        if isinstance(t, Device | str):
+            groups.setdefault(Device(t), [])
+            continue
+        op = operand(t)
+        if op is None:
+            raise TypeError(
+                f"arraymux.synchronize: argument {i} is a {type(t).__name__}, not an array "
+                "or a device; pass Arrays, native arrays, Devices or device strings."
+            )
+        groups.setdefault(op[1], []).append(op[0])
+    if not targets:
+        groups = {
+            d: [] for spec in _loaded_backends() for d in devices(spec.name) if not d.simulated
+        }
+    for device, natives in groups.items():
+        wait = _hook(device, "synchronize")
+        if wait is not None:
+            wait(device._place, natives)
+    if not targets:
+        return None
+    return targets[0] if len(targets) == 1 else targets
+
+
+#: JAX's name for :func:`synchronize`.
+block_until_ready = synchronize
+
+
+def _loaded_backends() -> list[Any]:
+    import sys
+
+    from ._backends import specs
+
+    return [spec for spec in specs() if spec.module in sys.modules]
 
 
 def repr_values(x: Array) -> str:

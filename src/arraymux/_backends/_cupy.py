@@ -50,6 +50,11 @@ def parse_place(place: str | None) -> str:
     return place
 
 
+def synchronize(place: str, xs: list[Any]) -> None:
+    """Wait for every stream of the device."""
+    cupy.cuda.Device(int(place)).synchronize()
+
+
 def native_device(place: str) -> Any:
     return cupy.cuda.Device(int(place))
 

@@ -156,6 +156,12 @@ def unsupported_hint(dtype: _dtypes.DType) -> str:
     )
 
 
+def synchronize(place: str, xs: list[Any]) -> None:
+    """Block until the arrays are computed (JAX tracks pending work per array)."""
+    if xs:
+        jax.block_until_ready(xs)
+
+
 def default_dtypes(place: str) -> dict[str, _dtypes.DType]:
     if x64_enabled():
         return {

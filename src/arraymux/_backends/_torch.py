@@ -199,7 +199,12 @@ def place_of_device(native: Any) -> str:
         return dev.type
     index = dev.index
     if index is None:
-        index = getattr(torch, dev.type).current_device()
+        # The current device of that type; asking torch for it where the type is absent
+        # (``cuda`` on a CPU build) fails inside torch, so name ordinal 0 and let the caller
+        # report the devices that exist.
+        module = getattr(torch, dev.type, None)
+        available = getattr(module, "is_available", lambda: False)
+        index = module.current_device() if available() else 0
     return f"{dev.type}:{index}"
 
 
@@ -493,6 +498,15 @@ def to_host_many(xs: list[Any]) -> list[Any]:
             out[i] = host[start : start + n].reshape(tuple(ready[i].shape))
             start += n
     return out
+
+
+def synchronize(place: str, xs: list[Any]) -> None:
+    """Wait for the device's queued work (CUDA, XPU, MPS); the CPU computes eagerly."""
+    kind = place.split(":")[0]
+    if kind in ("cuda", "xpu"):
+        getattr(torch, kind).synchronize(torch.device(place))
+    elif kind == "mps":
+        torch.mps.synchronize()
 
 
 def getitem(x: Any, key: Any) -> Any:
