@@ -124,6 +124,7 @@ def test_namespace_exports_are_standard_or_documented_extras():
         "iinfo_object",
         "linalg",
         "namespace",
+        "random",
         "narrowing",
         "set_default_device",
         "set_narrowing",

@@ -14,7 +14,7 @@ import math as _math
 import sys as _sys
 from typing import Any as _Any
 
-from . import _operators, fft, linalg
+from . import _operators, fft, linalg, random
 from ._array import Array
 from ._creation_functions import (
     arange,
@@ -355,6 +355,7 @@ __all__ = [
     "positive",
     "pow",
     "prod",
+    "random",
     "real",
     "reciprocal",
     "remainder",

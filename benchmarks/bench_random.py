@@ -1,0 +1,121 @@
+"""Random-number benchmark: float32 normals per device, arraymux.random beside the backend.
+
+For each device it times, in the same run and in alternating rounds, the backend's own
+generator (``numpy.random.Generator.standard_normal``, ``torch.randn``, ``jax.random.normal``
+under ``jax.jit``, ``cupy.random.Generator.standard_normal``, ``dask.array.random``), arraymux's
+reproducible generator (``Generator(seed, device)``: Threefry-2x32 written with arraymux's
+operations, the same numbers on every device), the same inside ``xp.jit`` on torch and JAX
+(compiled once before timing), and its fast mode (``fast=True``: the backend's own
+generator behind arraymux's API), and prints the ratios. Each timing waits for the result
+(``arraymux.synchronize``).
+
+Usage::
+
+    python benchmarks/bench_random.py [--n 10000000] [--rounds 5] [--devices numpy,torch:cpu]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+import arraymux as xp
+
+
+def native_normal(device: xp.Device, n: int) -> Callable[[], Any]:
+    """The backend's own generator drawing ``n`` float32 normals on ``device``."""
+    b = device.backend
+    if b == "torch":
+        import torch
+
+        gen = torch.Generator(device=device.native)
+        gen.manual_seed(0)
+        return lambda: torch.randn(n, generator=gen, device=device.native, dtype=torch.float32)
+    if b == "jax":
+        import jax
+
+        key = jax.device_put(jax.random.key(0), device.native)
+        f = jax.jit(lambda k: jax.random.normal(k, (n,), "float32"))
+        return lambda: f(key)
+    if b == "cupy":
+        import cupy
+
+        with device.native:
+            rng = cupy.random.default_rng(0)
+        return lambda: rng.standard_normal(n, dtype="float32")
+    if b == "dask":
+        import dask.array as da
+
+        rng = da.random.default_rng(0)
+        return lambda: rng.standard_normal(n, dtype="float32").persist()
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    return lambda: rng.standard_normal(n, dtype=np.float32)
+
+
+def best(fun: Callable[[], Any], device: xp.Device) -> float:
+    start = time.perf_counter()
+    out = fun()
+    if device.backend == "dask" and isinstance(out, xp.Array):
+        out = out.native.persist()
+    xp.synchronize(out if not isinstance(out, xp.Array) or device.backend != "dask" else device)
+    if device.backend in ("torch", "cupy"):
+        xp.synchronize(device)
+    return time.perf_counter() - start
+
+
+def run(devices: list[xp.Device], n: int, rounds: int) -> None:
+    print(f"float32 normals, n = {n:.0e}; best of {rounds} alternating rounds (ms)\n")
+    print(
+        "| device | native | arraymux reproducible | ratio | reproducible in xp.jit | ratio "
+        "| arraymux fast | ratio |"
+    )
+    print("|---|---|---|---|---|---|---|---|")
+    for device in devices:
+        native = native_normal(device, n)
+        repro = xp.random.Generator(0, device=device)
+        fast = xp.random.Generator(0, device=device, fast=True)
+        cases = {
+            "native": native,
+            "repro": lambda g=repro: g.normal(shape=(n,), dtype=xp.float32),
+            "fast": lambda g=fast: g.normal(shape=(n,), dtype=xp.float32),
+        }
+        if device.backend in ("torch", "jax"):
+            # Inside a user's xp.jit the engine fuses the generator's integer operations.
+            key = xp.random.key(0, device=device)
+            fused = xp.jit(lambda k: xp.random.normal(k, (n,), xp.float32))
+            cases["jit"] = lambda f=fused, k=key: f(k)
+        times = {name: float("inf") for name in cases}
+        for fun in cases.values():  # warm up (compiles, allocator)
+            best(fun, device)
+        for _ in range(rounds):
+            for name, fun in cases.items():
+                times[name] = min(times[name], best(fun, device))
+        t0 = times["native"]
+        cells = [f"{t0 * 1e3:.2f}"]
+        for name in ("repro", "jit", "fast"):
+            t = times.get(name)
+            cells += ["-", "-"] if t is None else [f"{t * 1e3:.2f}", f"{t / t0:.2f}x"]
+        print(f"| {device} | " + " | ".join(cells) + " |")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--n", type=float, default=1e7, help="numbers per draw")
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--devices", default="", help="comma-separated; all real devices if empty")
+    args = parser.parse_args()
+    warnings.filterwarnings("ignore", message=r".*torch\.jit\.script.*")
+    if args.devices:
+        devices = [xp.Device(d) for d in args.devices.split(",")]
+    else:
+        devices = [d for d in xp.devices() if not d.simulated and d.backend != "array_api_strict"]
+    run(devices, int(args.n), args.rounds)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,289 @@
+"""The stateful generator of :mod:`arraymux.random`."""
+
+from __future__ import annotations
+
+import abc
+import secrets
+import threading
+from typing import Any
+
+from .._array import Array
+from .._devices import Device, resolve_device
+from .._typing import DeviceLike
+from . import (
+    Shape,
+    _default_float,
+    _known_shape,
+    _seed_words,
+    _shape,
+    bernoulli,
+    choice,
+    integers,
+    normal,
+    permutation,
+    select,
+    uniform,
+)
+from ._threefry import as_word, threefry2x32_int, word_dtype
+
+
+def _xp() -> Any:
+    import arraymux
+
+    return arraymux
+
+
+class Generator:
+    """A NumPy-style generator: each call draws new numbers and advances the state.
+
+    By default the numbers come from :mod:`arraymux.random`'s counter-based generator, so a
+    seed gives the same integers on every device (and the same floats within the backend's
+    rounding). Call ``i`` (counting from 0) uses the key ``fold_in(key(seed), i)``, computed on
+    the host, so a generator's stream does not depend on where it draws.
+
+    Parameters
+    ----------
+    seed
+        An int in ``[0, 2**64)``; a fresh random seed if omitted (read it back from
+        :attr:`seed`).
+    device
+        Where the numbers live; the default device when the generator is made, if omitted.
+    fast
+        Use the backend's own generator (NumPy's PCG64, ``torch.Generator``, ``jax.random``,
+        CuPy's and Dask's ``default_rng``) seeded with ``seed``: faster, but its numbers depend on
+        the backend, and on torch on the device too.
+
+    Examples
+    --------
+    >>> import arraymux as xp
+    >>> g = xp.random.Generator(0, device="numpy")
+    >>> xp.to_numpy(g.integers(0, 10, shape=(5,))).tolist()
+    [9, 1, 3, 0, 4]
+    >>> h = xp.random.Generator(0, device="torch:cpu")
+    >>> xp.to_numpy(h.integers(0, 10, shape=(5,))).tolist()
+    [9, 1, 3, 0, 4]
+    """
+
+    def __init__(
+        self, seed: int | None = None, device: DeviceLike | None = None, *, fast: bool = False
+    ) -> None:
+        if seed is None:
+            seed = secrets.randbits(64)
+        self._words = _seed_words(seed, "Generator")
+        self.seed = seed
+        self.device: Device = resolve_device(device, "random.Generator")
+        self.fast = bool(fast)
+        self._calls = 0
+        self._lock = threading.Lock()
+        self._native = _native_generator(self.device, seed) if self.fast else None
+
+    def __repr__(self) -> str:
+        mode = ", fast=True" if self.fast else ""
+        return f"Generator(seed={self.seed}, device='{self.device}'{mode})"
+
+    def _key(self) -> Array:
+        with self._lock:
+            i = self._calls
+            self._calls += 1
+        dt = word_dtype(self.device)
+        words = threefry2x32_int(self._words, (0, i))
+        return _xp().asarray([as_word(w, dt) for w in words], dtype=dt, device=self.device)
+
+    def random(self, shape: Shape = (), dtype: Any = None) -> Array:
+        """Floats uniform in ``[0, 1)``; the device's default float if ``dtype`` is omitted."""
+        if self._native is not None:
+            return self._native.random(_shape(shape, "Generator.random"), self._float(dtype))
+        return uniform(self._key(), shape, dtype)
+
+    def uniform(
+        self, low: float = 0.0, high: float = 1.0, shape: Shape = (), dtype: Any = None
+    ) -> Array:
+        """Floats uniform in ``[low, high)``."""
+        u = self.random(shape, dtype)
+        return u if (low, high) == (0.0, 1.0) else u * (high - low) + low
+
+    def normal(
+        self, loc: float = 0.0, scale: float = 1.0, shape: Shape = (), dtype: Any = None
+    ) -> Array:
+        """Normal floats of mean ``loc`` and standard deviation ``scale``."""
+        if self._native is not None:
+            z = self._native.normal(_shape(shape, "Generator.normal"), self._float(dtype))
+        else:
+            z = normal(self._key(), shape, dtype)
+        if (loc, scale) == (0.0, 1.0):
+            return z
+        return z * scale + loc
+
+    def integers(
+        self, low: int, high: int | None = None, shape: Shape = (), dtype: Any = None
+    ) -> Array:
+        """Integers uniform in ``[low, high)`` (``[0, low)`` if ``high`` is omitted)."""
+        if self._native is None:
+            return integers(self._key(), low, high, shape, dtype)
+        if high is None:
+            low, high = 0, low
+        if high <= low:
+            raise ValueError(
+                f"arraymux.random.Generator.integers: needs low < high, got [{low}, {high})."
+            )
+        xp = _xp()
+        if dtype is None:
+            dtype = xp.__array_namespace_info__().default_dtypes(device=self.device)["integral"]
+        return self._native.integers(int(low), int(high), _shape(shape, "integers"), dtype)
+
+    def permutation(self, x: int | Array, axis: int = 0) -> Array:
+        """A random permutation of ``arange(x)`` or of ``x`` along ``axis``."""
+        if self._native is None:
+            return permutation(self._key(), x, axis)
+        xp = _xp()
+        n = x if isinstance(x, int) else _known_shape(x.shape, "Generator.permutation")[axis]
+        order = xp.argsort(self.random((n,)), stable=True)  # a stable sort breaks ties by position
+        return order if isinstance(x, int) else xp.take(x, order, axis=axis)
+
+    def choice(
+        self, a: int | Array, shape: Shape = (), replace: bool = True, p: Array | None = None
+    ) -> Array:
+        """Values from ``a``, with or without replacement, uniformly or with probabilities
+        ``p``."""
+        if self._native is None:
+            return choice(self._key(), a, shape, replace, p)
+        return select(a, shape, replace, p, self, "Generator.choice")
+
+    def bernoulli(self, p: float | Array = 0.5, shape: Shape | None = None) -> Array:
+        """Booleans, true with probability ``p``."""
+        if self._native is None:
+            return bernoulli(self._key(), p, shape)
+        if shape is None:
+            shape = _known_shape(p.shape, "Generator.bernoulli") if isinstance(p, Array) else ()
+        wide = isinstance(p, Array) and p.dtype == _xp().float64
+        return self.random(shape, _xp().float64 if wide else _xp().float32) < p
+
+    def _float(self, dtype: Any) -> Any:
+        return _default_float(self.device, dtype, "Generator")
+
+
+class _Native(abc.ABC):
+    """The three draws that the fast mode takes from a backend's own generator."""
+
+    def __init__(self, device: Device, seed: int) -> None:
+        self.device = device
+        self.xp = _xp()
+        self.seed = seed
+
+    def wrap(self, native: Any) -> Array:
+        return self.xp.asarray(native, device=self.device)
+
+    @abc.abstractmethod
+    def random(self, shape: tuple[int, ...], dtype: Any) -> Array:
+        """Floats uniform in [0, 1)."""
+
+    @abc.abstractmethod
+    def normal(self, shape: tuple[int, ...], dtype: Any) -> Array:
+        """Standard normal floats."""
+
+    @abc.abstractmethod
+    def integers(self, low: int, high: int, shape: tuple[int, ...], dtype: Any) -> Array:
+        """Integers uniform in [low, high)."""
+
+
+def _native_dtype(device: Device, dtype: Any) -> Any:
+    from .._dispatch import native_dtype
+
+    return native_dtype(dtype, device, "random.Generator")
+
+
+class _NumPyLike(_Native):
+    """NumPy, CuPy and Dask: ``default_rng(seed)`` with ``random``, ``standard_normal`` and
+    ``integers``; array-api-strict draws with NumPy's and wraps."""
+
+    def __init__(self, device: Device, seed: int, module: Any) -> None:
+        super().__init__(device, seed)
+        self.rng = module.default_rng(seed)
+
+    def random(self, shape: tuple[int, ...], dtype: Any) -> Array:
+        return self.wrap(self.rng.random(shape, dtype=dtype.name))
+
+    def normal(self, shape: tuple[int, ...], dtype: Any) -> Array:
+        return self.wrap(self.rng.standard_normal(shape, dtype=dtype.name))
+
+    def integers(self, low: int, high: int, shape: tuple[int, ...], dtype: Any) -> Array:
+        return self.wrap(self.rng.integers(low, high, shape, dtype=dtype.name))
+
+
+class _Torch(_Native):
+    def __init__(self, device: Device, seed: int) -> None:
+        import torch
+
+        super().__init__(device, seed)
+        self.torch = torch
+        self.place = device._backend.adapter.native_device(device._place)
+        self.gen = torch.Generator(device=self.place)
+        self.gen.manual_seed(seed)
+
+    def _kw(self, dtype: Any) -> dict[str, Any]:
+        return {
+            "generator": self.gen,
+            "device": self.place,
+            "dtype": _native_dtype(self.device, dtype),
+        }
+
+    def random(self, shape: tuple[int, ...], dtype: Any) -> Array:
+        return self.wrap(self.torch.rand(shape, **self._kw(dtype)))
+
+    def normal(self, shape: tuple[int, ...], dtype: Any) -> Array:
+        return self.wrap(self.torch.randn(shape, **self._kw(dtype)))
+
+    def integers(self, low: int, high: int, shape: tuple[int, ...], dtype: Any) -> Array:
+        return self.wrap(self.torch.randint(low, high, shape, **self._kw(dtype)))
+
+
+class _Jax(_Native):
+    def __init__(self, device: Device, seed: int) -> None:
+        import jax
+
+        super().__init__(device, seed)
+        self.jax = jax
+        self.place = device._backend.adapter.native_device(device._place)
+        self.key = jax.device_put(jax.random.key(seed % (1 << 63)), self.place)
+
+    def _next(self) -> Any:
+        self.key, sub = self.jax.random.split(self.key)
+        return sub
+
+    def random(self, shape: tuple[int, ...], dtype: Any) -> Array:
+        return self.wrap(
+            self.jax.random.uniform(self._next(), shape, _native_dtype(self.device, dtype))
+        )
+
+    def normal(self, shape: tuple[int, ...], dtype: Any) -> Array:
+        return self.wrap(
+            self.jax.random.normal(self._next(), shape, _native_dtype(self.device, dtype))
+        )
+
+    def integers(self, low: int, high: int, shape: tuple[int, ...], dtype: Any) -> Array:
+        return self.wrap(
+            self.jax.random.randint(
+                self._next(), shape, low, high, _native_dtype(self.device, dtype)
+            )
+        )
+
+
+def _native_generator(device: Device, seed: int) -> _Native:
+    backend = device.backend
+    if backend == "torch":
+        return _Torch(device, seed)
+    if backend == "jax":
+        return _Jax(device, seed)
+    if backend == "cupy":
+        import cupy
+
+        with cupy.cuda.Device(int(device._place)):
+            return _NumPyLike(device, seed, cupy.random)
+    if backend == "dask":
+        import dask.array as da
+
+        return _NumPyLike(device, seed, da.random)
+    import numpy as np
+
+    # NumPy, array-api-strict and third-party backends: NumPy's generator, moved there.
+    return _NumPyLike(device, seed, np.random)
