@@ -117,6 +117,13 @@ def _host(r: Any) -> np.ndarray:
     return np.asarray(r)
 
 
+def _refused_host_copy(device: xp.Device, e: Exception) -> bool:
+    """Whether ``e`` is arraymux refusing ``numpy.asarray`` of GPU memory, as torch and CuPy
+    refuse it for their own arrays."""
+    gpu = device.backend == "cupy" or device.place.startswith("cuda")
+    return gpu and isinstance(e, TypeError) and "implicitly" in str(e)
+
+
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_client_call(device, name, request):
     if device.simulated:
@@ -136,6 +143,12 @@ def test_client_call(device, name, request):
     try:
         out = _call(name, _inputs(device, False), narrowing)
     except Exception as e:
+        if native_error is None and _refused_host_copy(device, e):
+            pytest.xfail(
+                f"{name}: SciPy calls {device.backend}'s own library for native arrays but falls "
+                f"back to NumPy for arraymux's, and {device.backend} refuses the hidden copy from "
+                "the GPU (see the README)"
+            )
         if native_error is None:
             raise AssertionError(
                 f"{name} works on native {device.backend} arrays but raises on arraymux "

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import abc
+import functools
 import secrets
 import threading
 from typing import Any
@@ -24,7 +25,7 @@ from . import (
     select,
     uniform,
 )
-from ._threefry import as_word, threefry2x32_int, word_dtype
+from ._threefry import key_array, threefry2x32_int
 
 
 def _xp() -> Any:
@@ -85,9 +86,7 @@ class Generator:
         with self._lock:
             i = self._calls
             self._calls += 1
-        dt = word_dtype(self.device)
-        words = threefry2x32_int(self._words, (0, i))
-        return _xp().asarray([as_word(w, dt) for w in words], dtype=dt, device=self.device)
+        return key_array(threefry2x32_int(self._words, (0, i)), self.device)
 
     def random(self, shape: Shape = (), dtype: Any = None) -> Array:
         """Floats uniform in ``[0, 1)``; the device's default float if ``dtype`` is omitted."""
@@ -245,27 +244,42 @@ class _Jax(_Native):
         self.jax = jax
         self.place = device._backend.adapter.native_device(device._place)
         self.key = jax.device_put(jax.random.key(seed % (1 << 63)), self.place)
-
-    def _next(self) -> Any:
-        self.key, sub = self.jax.random.split(self.key)
-        return sub
+        # One compiled step per sampler: split the key and draw, without eager dispatches.
+        self.step = {
+            name: jax.jit(
+                functools.partial(_jax_step, getattr(jax.random, name)), static_argnums=(1, 2)
+            )
+            for name in ("uniform", "normal")
+        }
+        self.randint = jax.jit(_jax_randint, static_argnums=(1, 2, 3, 4))
 
     def random(self, shape: tuple[int, ...], dtype: Any) -> Array:
-        return self.wrap(
-            self.jax.random.uniform(self._next(), shape, _native_dtype(self.device, dtype))
-        )
+        self.key, out = self.step["uniform"](self.key, shape, _native_dtype(self.device, dtype))
+        return self.wrap(out)
 
     def normal(self, shape: tuple[int, ...], dtype: Any) -> Array:
-        return self.wrap(
-            self.jax.random.normal(self._next(), shape, _native_dtype(self.device, dtype))
-        )
+        self.key, out = self.step["normal"](self.key, shape, _native_dtype(self.device, dtype))
+        return self.wrap(out)
 
     def integers(self, low: int, high: int, shape: tuple[int, ...], dtype: Any) -> Array:
-        return self.wrap(
-            self.jax.random.randint(
-                self._next(), shape, low, high, _native_dtype(self.device, dtype)
-            )
-        )
+        self.key, out = self.randint(self.key, shape, low, high, _native_dtype(self.device, dtype))
+        return self.wrap(out)
+
+
+def _jax_step(sample: Any, key: Any, shape: tuple[int, ...], dtype: Any) -> tuple[Any, Any]:
+    import jax
+
+    key, sub = jax.random.split(key)
+    return key, sample(sub, shape, dtype)
+
+
+def _jax_randint(
+    key: Any, shape: tuple[int, ...], low: int, high: int, dtype: Any
+) -> tuple[Any, Any]:
+    import jax
+
+    key, sub = jax.random.split(key)
+    return key, jax.random.randint(sub, shape, low, high, dtype)
 
 
 def _native_generator(device: Device, seed: int) -> _Native:

@@ -36,6 +36,19 @@ def as_word(v: int, dtype: Any) -> int:
     return v - (1 << 32) if dtype == xp.int32 and v >= 1 << 31 else v
 
 
+def key_array(words: tuple[int, int], device: Device) -> Array:
+    """The key holding ``words`` on ``device`` (built in NumPy, then moved: a Python list is
+    several times slower to turn into a JAX or CUDA array)."""
+    import numpy as np
+
+    import arraymux as xp
+
+    host = np.array(words, dtype=np.uint32)
+    if word_dtype(device) == xp.int32:
+        host = host.view(np.int32)
+    return xp.asarray(host, device=device)
+
+
 def shift_right(x: Array, r: int) -> Array:
     """Logical right shift of 32-bit words by ``0 < r < 32``."""
     import arraymux as xp
