@@ -902,3 +902,92 @@ def test_torch_checkpoint_saves_memory_under_grad():
     close(g0, g1)
     assert p1 < p0, (p0, p1)
     del torch
+
+
+def _kmeans_like(X, k, *, steps=2):
+    """Loops and slices on its Python arguments, as a k-means step does."""
+    traces.append((k, steps))
+    c = X[:k]
+    for _ in range(steps):
+        c = c * 0.5 + 1.0
+    return xp.sum(c) * k
+
+
+traces: list[tuple[int, int]] = []
+
+
+def _pure_kmeans_like(X, k):
+    c = X[:k]
+    for _ in range(k):
+        c = c * 0.5 + 1.0
+    return xp.sum(c) * k
+
+
+@pytest.mark.parametrize("device", ENGINE_DEVICES)
+def test_jit_static_arguments(device):
+    traces.clear()
+    X = xp.arange(10.0, device=device)
+    f = xp.jit(_kmeans_like, static_argnums=1, static_argnames="steps")
+    ref = {k: float(_kmeans_like(X, k)) for k in (2, 3)}
+    traces.clear()
+    for k in (2, 2, 3, 2):
+        out = f(X, k)
+        assert out.device == X.device
+        assert float(out) == ref[k]
+    assert float(f(X, k=3)) == ref[3]  # a static parameter passed by keyword is still static
+    assert float(f(X, 2, steps=1)) == float(_kmeans_like(X, 2, steps=1))
+    if device == "jax:cpu":  # traced once per distinct static value
+        assert sorted(set(traces)) == [(2, 1), (2, 2), (3, 2)]
+        assert traces.count((2, 2)) == 1
+    if device == "torch:cpu":
+        # dynamo guards on (and replays) the body's side effects, so count the frames it
+        # converts for a function without any: one per static value, none on later calls.
+        from torch._dynamo.utils import counters
+
+        g = xp.jit(_pure_kmeans_like, static_argnums=1)
+        start = counters["frames"]["total"]
+        for k in (2, 3, 2, 3, 2):
+            g(X, k)
+        assert counters["frames"]["total"] - start == 2
+
+
+def test_jit_static_argument_errors():
+    with pytest.raises(ValueError, match=r"static_argnames has 'q', which is not a parameter"):
+        xp.jit(_kmeans_like, static_argnames="q")
+    with pytest.raises(ValueError, match=r"static_argnums has 5, but _kmeans_like takes 2"):
+        xp.jit(_kmeans_like, static_argnums=5)
+    with pytest.raises(TypeError, match="static_argnums takes ints"):
+        xp.jit(_kmeans_like, static_argnums="k")
+    f = xp.jit(_kmeans_like, static_argnums=1)
+    with pytest.raises(TypeError, match=r"static argument 'k' of _kmeans_like must be hashable"):
+        f(xp.arange(4.0), [1])
+
+
+@NEEDS_JAX
+def test_jit_jax_errors_name_the_users_parameter():
+    """Branching on a traced argument names the user's parameter and suggests static_argnames."""
+    X = xp.arange(10.0, device="jax:cpu")
+    with pytest.raises(TypeError, match=r"the argument k\b") as info:
+        xp.jit(_kmeans_like)(X, 3)
+    assert any("static_argnames" in note for note in info.value.__notes__)
+
+
+@NEEDS_TORCH
+def test_jit_value_and_grad_torch_compiles_once():
+    """The second and later calls of a jitted value_and_grad run the compiled code: dynamo
+    sees no new frame (no recompile)."""
+    from torch._dynamo.utils import counters
+
+    def loss(w, x):
+        return xp.sum(xp.matmul(x, w) ** 2)
+
+    f = xp.jit(xp.value_and_grad(loss))
+    w = xp.ones((3,), device="torch:cpu")
+    x = xp.ones((4, 3), device="torch:cpu")
+    f(w, x)
+    f(w, x)
+    frames = dict(counters["frames"])
+    for _ in range(3):
+        value, grad = f(w, x)
+    assert dict(counters["frames"]) == frames
+    assert float(value) == 36.0 and xp.to_numpy(grad).tolist() == [24.0] * 3

@@ -347,10 +347,17 @@ def _conversion_error(x: Array, kind: str, e: Exception) -> Exception:
     """The error of ``kind(x)`` (``float(x)``...) that the backend refused, naming arraymux."""
     if not isinstance(e, BACKEND_ERRORS):
         return e
-    what = (
-        f"arraymux.Array.__{kind}__: cannot convert an array of shape {x.shape} on "
-        f"{x._device} to a Python {kind}; the standard converts 0-d arrays only"
-    )
+    if x.ndim == 0:
+        what = (
+            f"arraymux.Array.__{kind}__: the value of this 0-d array on {x._device} is not "
+            f"known here (a transform traces it, or the backend is lazy), so it has no Python "
+            f"{kind}"
+        )
+    else:
+        what = (
+            f"arraymux.Array.__{kind}__: cannot convert an array of shape {x.shape} on "
+            f"{x._device} to a Python {kind}; the standard converts 0-d arrays only"
+        )
     if isinstance(e, TypeError | ValueError):  # keep its type (JAX's tracer errors...)
         e.add_note(what)
         return e

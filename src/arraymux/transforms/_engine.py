@@ -366,6 +366,9 @@ def _traced(e: _Engine, fun: Callable[..., Any]) -> Callable[..., Any]:
     the compiler traces, and sets the device for creation functions then."""
     inner = e.native_fun(fun)
 
+    # wraps: the compiler's messages name the user's function and parameters ("the argument
+    # k"), not this wrapper's (``nargs[1]``).
+    @functools.wraps(fun)
     def traced(*nargs: Any, **nkwargs: Any) -> Any:
         return e.run(fun, inner, *nargs, **nkwargs)
 
