@@ -44,6 +44,7 @@ from ._data_type_functions import (
     isdtype,
     result_type,
 )
+from ._default_dtypes import default_dtypes, get_default_dtypes, set_default_dtypes
 from ._devices import Device, default_device, devices, get_default_device, set_default_device
 from ._dtypes import (
     DType,
@@ -273,6 +274,7 @@ __all__ = [
     "cumulative_prod",
     "cumulative_sum",
     "default_device",
+    "default_dtypes",
     "devices",
     "diff",
     "divide",
@@ -296,6 +298,7 @@ __all__ = [
     "full",
     "full_like",
     "get_default_device",
+    "get_default_dtypes",
     "grad",
     "greater",
     "greater_equal",
@@ -366,6 +369,7 @@ __all__ = [
     "round",
     "searchsorted",
     "set_default_device",
+    "set_default_dtypes",
     "set_narrowing",
     "sign",
     "signbit",

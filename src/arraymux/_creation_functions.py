@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import _default_dtypes
 from ._arguments import BACKEND_ERRORS, raise_annotated
 from ._array import Array
 from ._devices import Device, device_arg, device_of_native, get_default_device, resolve_device
@@ -138,6 +139,11 @@ def asarray(
             ndt = d._backend.to_native_dtype[to]
     try:
         r = d._fns["asarray"](obj, dtype=ndt, device=d.native, copy=copy)
+        if ndt is None and src_dtype is None and _default_dtypes.active:
+            # Python data: the backend chose its own default; the policy may name another.
+            want = _policy_for(d, r.dtype)
+            if want is not None:
+                r = d._fns["asarray"](obj, dtype=want, device=d.native, copy=copy)
     except BACKEND_ERRORS as e:
         raise_annotated("asarray", d, e)
     try:
@@ -148,6 +154,18 @@ def asarray(
             "a dtype of the standard."
         ) from None
     return wrap(r, d)
+
+
+def _policy_for(device: Device, native_dtype: Any) -> Any:
+    """The native dtype the default dtype policy gives Python data that the backend made
+    ``native_dtype`` of (its own default of a kind), or None."""
+    own = device._backend.adapter.default_dtypes(device._place)
+    made = device._backend.dtype_from_native(native_dtype)
+    policy = _default_dtypes.apply(device, own)
+    for kind in ("real floating", "complex floating", "integral"):
+        if made is own[kind] and policy[kind] is not made:
+            return device._backend.to_native_dtype[policy[kind]]
+    return None
 
 
 def _unwrap_nested(obj: Any, device: Device) -> Any:

@@ -8,7 +8,7 @@ import math
 from collections.abc import Callable
 from typing import Any, NoReturn
 
-from . import _compiled, _dtypes, _narrowing
+from . import _compiled, _default_dtypes, _dtypes, _narrowing
 from ._arguments import (
     BACKEND_ERRORS,
     check_call,
@@ -160,7 +160,40 @@ def dtype_of(native: Any, device: Device) -> _dtypes.DType:
 
 
 def default_dtype(device: Device, kind: str) -> _dtypes.DType:
-    return device._backend.adapter.default_dtypes(device._place)[kind]
+    """The default dtype of ``kind`` on ``device``, under the default dtype policy."""
+    table = device._backend.adapter.default_dtypes(device._place)
+    if _default_dtypes.active:
+        table = _default_dtypes.apply(device, table)
+    return table[kind]
+
+
+def policy_dtype(name: str, device: Device, bound: dict[str, Any]) -> Any:
+    """The native dtype a creation function without ``dtype=`` takes under the default dtype
+    policy, or None where the backend's own choice stands."""
+    own = device._backend.adapter.default_dtypes(device._place)
+    kind = _creation_kind(name, bound)
+    if kind is None:
+        return None
+    want = _default_dtypes.apply(device, own)[kind]
+    return None if want is own[kind] else device._backend.to_native_dtype[want]
+
+
+def _creation_kind(name: str, bound: dict[str, Any]) -> str | None:
+    if name in ("zeros", "ones", "empty", "eye", "linspace"):
+        return "real floating"
+    values = (
+        [bound.get("fill_value")]
+        if name == "full"
+        else [bound.get(k) for k in ("start", "stop", "step")]
+    )
+    kinds = {type(python_scalar(v)) for v in values if v is not None}
+    if complex in kinds:
+        return "complex floating"
+    if float in kinds:
+        return "real floating"
+    if int in kinds:
+        return "integral"
+    return None
 
 
 def astype_native(native: Any, dt: _dtypes.DType, device: Device, fname: str = "astype") -> Any:
@@ -794,6 +827,10 @@ def creation(name: str) -> Callable[..., Array]:
             kwargs = bound
         if dtype is not None:
             kwargs["dtype"] = native_dtype(dtype, d, name)
+        elif _default_dtypes.active and params is not None:
+            ndt = policy_dtype(name, d, dict(zip(params.positional, args)) | kwargs)
+            if ndt is not None:
+                kwargs["dtype"] = ndt
         try:
             r = d._fns[name](*args, device=d.native, **kwargs)
         except BACKEND_ERRORS as e:

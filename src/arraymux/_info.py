@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import _dtypes
+from . import _default_dtypes, _dtypes
 from ._devices import Device, devices, get_default_device, resolve_device
 from ._typing import DeviceLike
 
@@ -60,7 +60,7 @@ class Info:
 
     def default_dtypes(self, *, device: DeviceLike | None = None) -> dict[str, _dtypes.DType]:
         d = self._device_or_default(device, "Info.default_dtypes")
-        return dict(d._backend.adapter.default_dtypes(d._place))
+        return dict(_default_dtypes.apply(d, d._backend.adapter.default_dtypes(d._place)))
 
     def dtypes(
         self, *, device: DeviceLike | None = None, kind: str | tuple[str, ...] | None = None

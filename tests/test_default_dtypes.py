@@ -1,0 +1,123 @@
+"""The default dtype policy: one default float and integer on every device."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import threading
+
+import pytest
+
+import arraymux as xp
+
+
+@pytest.fixture(autouse=True)
+def _no_policy():
+    xp.set_default_dtypes()
+    yield
+    xp.set_default_dtypes()
+
+
+def _made(device: xp.Device) -> dict[str, xp.DType]:
+    return {
+        "zeros": xp.zeros(2, device=device).dtype,
+        "ones": xp.ones((1, 2), device=device).dtype,
+        "empty": xp.empty(2, device=device).dtype,
+        "eye": xp.eye(2, device=device).dtype,
+        "linspace": xp.linspace(0, 1, 3, device=device).dtype,
+        "full float": xp.full(2, 0.5, device=device).dtype,
+        "full int": xp.full(2, 3, device=device).dtype,
+        "arange int": xp.arange(3, device=device).dtype,
+        "arange float": xp.arange(0, 1, 0.5, device=device).dtype,
+        "asarray float": xp.asarray([1.5, 2.0], device=device).dtype,
+        "asarray int": xp.asarray([[1, 2]], device=device).dtype,
+        "asarray complex": xp.asarray(1 + 2j, device=device).dtype,
+    }
+
+
+def test_policy_gives_every_device_one_default(device):
+    with xp.default_dtypes(real_floating=xp.float32, integral="int32") as policy:
+        assert policy == (xp.float32, xp.int32)
+        info = xp.__array_namespace_info__().default_dtypes(device=device)
+        assert (info["real floating"], info["integral"]) == (xp.float32, xp.int32)
+        assert info["complex floating"] == xp.complex64
+        made = _made(device)
+    for name, dt in made.items():
+        want = xp.complex64 if "complex" in name else xp.int32 if "int" in name else xp.float32
+        assert dt == want, f"{name} on {device} made {dt}"
+    # What the policy does not decide stays as it was.
+    with xp.default_dtypes(real_floating="float32"):
+        assert xp.full(2, True, device=device).dtype == xp.bool
+        assert xp.asarray(xp.asarray([1.0], dtype=xp.float32, device=device)).dtype == xp.float32
+
+
+def test_float64_where_the_device_holds_it(device):
+    own = xp.__array_namespace_info__().default_dtypes(device=device)
+    with xp.default_dtypes(real_floating="float64", integral="int64"):
+        info = xp.__array_namespace_info__().default_dtypes(device=device)
+        made = xp.zeros(2, device=device).dtype
+    expected = xp.float64 if device.supports(xp.float64) else own["real floating"]
+    assert info["real floating"] == expected == made
+    assert info["integral"] == (xp.int64 if device.supports(xp.int64) else own["integral"])
+
+
+def test_setter_and_context_and_restore():
+    assert xp.get_default_dtypes() == (None, None)
+    xp.set_default_dtypes(real_floating="float32")
+    assert xp.zeros(1).dtype == xp.float32
+    with xp.default_dtypes(real_floating="float64"):  # the innermost setting wins
+        assert xp.zeros(1).dtype == xp.float64
+    assert xp.zeros(1).dtype == xp.float32
+    xp.set_default_dtypes()
+    assert xp.zeros(1).dtype == xp.float64
+
+
+def test_context_is_per_thread():
+    seen = []
+
+    def other():
+        seen.append(xp.zeros(1, device="numpy").dtype)
+
+    with xp.default_dtypes(real_floating="float32"):
+        t = threading.Thread(target=other)
+        t.start()
+        t.join()
+    assert seen == [xp.float64]
+
+
+def test_policy_never_narrows_data_silently():
+    with xp.default_dtypes(integral="int32"), pytest.raises(OverflowError):
+        xp.asarray([2**40], device="numpy")
+
+
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        ({"real_floating": "int8"}, "real_floating must be one of float32, float64"),
+        ({"real_floating": float}, "real_floating must be one of"),
+        ({"integral": xp.uint8}, "integral must be one of int32, int64"),
+    ],
+)
+def test_bad_policy_is_refused(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        xp.set_default_dtypes(**kwargs)
+    with pytest.raises(ValueError, match=match), xp.default_dtypes(**kwargs):
+        pass
+
+
+@pytest.mark.parametrize(
+    "value, out",
+    [("float32", "float32 int64"), ("float32,int32", "float32 int32"), ("int32", "float64 int32")],
+)
+def test_environment_variable(value, out):
+    code = "import arraymux as xp; print(xp.zeros(1).dtype.name, xp.arange(2).dtype.name)"
+    env = {"ARRAYMUX_DEFAULT_DTYPES": value, "PATH": ""}
+    res = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert res.stdout.split() == out.split(), res.stderr
+
+
+def test_environment_variable_rejects_nonsense():
+    code = "import arraymux as xp; xp.zeros(1)"
+    env = {"ARRAYMUX_DEFAULT_DTYPES": "float32,float64", "PATH": ""}
+    res = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert res.returncode != 0 and "at most one float dtype" in res.stderr
