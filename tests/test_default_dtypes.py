@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import threading
@@ -111,13 +112,13 @@ def test_bad_policy_is_refused(kwargs, match):
 )
 def test_environment_variable(value, out):
     code = "import arraymux as xp; print(xp.zeros(1).dtype.name, xp.arange(2).dtype.name)"
-    env = {"ARRAYMUX_DEFAULT_DTYPES": value, "PATH": ""}
+    env = os.environ | {"ARRAYMUX_DEFAULT_DTYPES": value}
     res = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
     assert res.stdout.split() == out.split(), res.stderr
 
 
 def test_environment_variable_rejects_nonsense():
     code = "import arraymux as xp; xp.zeros(1)"
-    env = {"ARRAYMUX_DEFAULT_DTYPES": "float32,float64", "PATH": ""}
+    env = os.environ | {"ARRAYMUX_DEFAULT_DTYPES": "float32,float64"}
     res = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
     assert res.returncode != 0 and "at most one float dtype" in res.stderr

@@ -13,8 +13,8 @@ each device's own defaults.
 from __future__ import annotations
 
 import contextlib
-import contextvars
 import os
+import threading
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -27,9 +27,17 @@ __all__ = ["default_dtypes", "get_default_dtypes", "set_default_dtypes"]
 
 Policy = tuple["_dtypes.DType | None", "_dtypes.DType | None"]
 
-_CONTEXT: contextvars.ContextVar[Policy | None] = contextvars.ContextVar(
-    "arraymux_default_dtypes", default=None
-)
+
+class _Block(threading.local):
+    """The innermost ``default_dtypes`` block's policy on this thread. A thread-local, not a
+    context variable: ``torch.compile`` traces a thread-local's attribute, while reading a
+    context variable breaks its graph (creation functions read the policy)."""
+
+    def __init__(self) -> None:
+        self.policy: Policy | None = None
+
+
+_BLOCK = _Block()
 _process: Policy | None = None
 _NONE: Policy = (None, None)
 
@@ -83,7 +91,7 @@ def get_default_dtypes() -> Policy:
     ...     xp.get_default_dtypes()
     (arraymux.float32, None)
     """
-    policy = _CONTEXT.get()
+    policy = _BLOCK.policy
     if policy is not None:
         return policy
     global _process
@@ -117,10 +125,10 @@ def set_default_dtypes(real_floating: Any = None, integral: Any = None) -> None:
     >>> xp.zeros(2, device="numpy").dtype
     arraymux.float64
     """
-    global _process, active
+    global _process
     policy = _check(real_floating, integral, "set_default_dtypes")
     _process = None if policy == _NONE else policy
-    active = True
+    _update_active()
 
 
 @contextlib.contextmanager
@@ -128,8 +136,7 @@ def default_dtypes(real_floating: Any = None, integral: Any = None) -> Iterator[
     """Use a default float and integer on every device inside a ``with`` block.
 
     The arguments are those of :func:`set_default_dtypes`; ``None`` keeps each device's own
-    default for that kind. The setting is a context variable, so threads and asyncio tasks
-    each see their own.
+    default for that kind. The setting is per thread (a thread's own blocks only).
 
     Examples
     --------
@@ -140,14 +147,19 @@ def default_dtypes(real_floating: Any = None, integral: Any = None) -> Iterator[
     >>> xp.ones(2, device="torch:cpu").dtype
     arraymux.float32
     """
-    global active
+    global _open_blocks
     policy = _check(real_floating, integral, "default_dtypes")
-    active = True
-    token = _CONTEXT.set(policy)
+    outer, _BLOCK.policy = _BLOCK.policy, policy
+    with _LOCK:
+        _open_blocks += 1
+        _update_active()
     try:
         yield policy
     finally:
-        _CONTEXT.reset(token)
+        _BLOCK.policy = outer
+        with _LOCK:
+            _open_blocks -= 1
+            _update_active()
 
 
 _COMPLEX = {"float32": "complex64", "float64": "complex128"}
@@ -172,6 +184,17 @@ def apply(device: Device, table: dict[str, _dtypes.DType]) -> dict[str, _dtypes.
     return table
 
 
-#: Whether a policy may be in force (the creation functions' fast check): once one was set,
-#: or where the environment sets one.
-active = bool(os.environ.get("ARRAYMUX_DEFAULT_DTYPES", "").strip())
+#: Whether a policy may be in force (the creation functions' fast check): while a
+#: ``default_dtypes`` block is open on any thread, or a process or environment policy is set.
+active = False
+_open_blocks = 0
+_LOCK = threading.Lock()
+
+
+def _update_active() -> None:
+    global active
+    env = bool(os.environ.get("ARRAYMUX_DEFAULT_DTYPES", "").strip())
+    active = _open_blocks > 0 or env or (_process is not None and _process != _NONE)
+
+
+_update_active()

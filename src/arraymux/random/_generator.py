@@ -10,6 +10,7 @@ from typing import Any
 
 from .._array import Array
 from .._devices import Device, resolve_device
+from .._dispatch import wrap as _wrap
 from .._typing import DeviceLike
 from . import (
     Shape,
@@ -166,11 +167,20 @@ class _Native(abc.ABC):
 
     def __init__(self, device: Device, seed: int) -> None:
         self.device = device
-        self.xp = _xp()
         self.seed = seed
+        self._dtypes: dict[Any, Any] = {}
 
     def wrap(self, native: Any) -> Array:
-        return self.xp.asarray(native, device=self.device)
+        # The backend made it on this device: wrap it without asarray's checks.
+        return _wrap(native, self.device)
+
+    def native(self, dtype: Any) -> Any:
+        """The backend's dtype for ``dtype`` (cached: the fast mode's calls are short)."""
+        try:
+            return self._dtypes[dtype]
+        except KeyError:
+            nd = self._dtypes[dtype] = _native_dtype(self.device, dtype)
+            return nd
 
     @abc.abstractmethod
     def random(self, shape: tuple[int, ...], dtype: Any) -> Array:
@@ -198,6 +208,11 @@ class _NumPyLike(_Native):
     def __init__(self, device: Device, seed: int, module: Any) -> None:
         super().__init__(device, seed)
         self.rng = module.default_rng(seed)
+        self.own = device.backend in ("numpy", "cupy", "dask")
+
+    def wrap(self, native: Any) -> Array:
+        # array-api-strict and third-party backends draw with NumPy's generator: move there.
+        return super().wrap(native) if self.own else _xp().asarray(native, device=self.device)
 
     def random(self, shape: tuple[int, ...], dtype: Any) -> Array:
         return self.wrap(self.rng.random(shape, dtype=dtype.name))
@@ -223,7 +238,7 @@ class _Torch(_Native):
         return {
             "generator": self.gen,
             "device": self.place,
-            "dtype": _native_dtype(self.device, dtype),
+            "dtype": self.native(dtype),
         }
 
     def random(self, shape: tuple[int, ...], dtype: Any) -> Array:
@@ -254,15 +269,15 @@ class _Jax(_Native):
         self.randint = jax.jit(_jax_randint, static_argnums=(1, 2, 3, 4))
 
     def random(self, shape: tuple[int, ...], dtype: Any) -> Array:
-        self.key, out = self.step["uniform"](self.key, shape, _native_dtype(self.device, dtype))
+        self.key, out = self.step["uniform"](self.key, shape, self.native(dtype))
         return self.wrap(out)
 
     def normal(self, shape: tuple[int, ...], dtype: Any) -> Array:
-        self.key, out = self.step["normal"](self.key, shape, _native_dtype(self.device, dtype))
+        self.key, out = self.step["normal"](self.key, shape, self.native(dtype))
         return self.wrap(out)
 
     def integers(self, low: int, high: int, shape: tuple[int, ...], dtype: Any) -> Array:
-        self.key, out = self.randint(self.key, shape, low, high, _native_dtype(self.device, dtype))
+        self.key, out = self.randint(self.key, shape, low, high, self.native(dtype))
         return self.wrap(out)
 
 
