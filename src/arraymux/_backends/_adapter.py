@@ -145,10 +145,11 @@ TRANSFER_HOOKS = (
 #: Other hooks used where an adapter defines them: ``getitem(x, key)`` and
 #: ``setitem(x, key, value)`` (indexing the backend lacks; ``setitem`` is required of an
 #: immutable backend), ``synchronize(place, natives)`` (wait for queued work: asynchronous
-#: backends only), and, for a backend whose transforms run on another backend's engine
+#: backends only), ``fuse(fun)`` (``fun``, written with operators, as one kernel over native
+#: arrays: CuPy), and, for a backend whose transforms run on another backend's engine
 #: (``BackendSpec.bridged``), ``engine_place(place)``: the device string of the engine's device
 #: that computes for arrays on ``place`` (``"torch:cpu"`` for NumPy).
-OTHER_HOOKS = ("getitem", "setitem", "synchronize", "engine_place")
+OTHER_HOOKS = ("getitem", "setitem", "synchronize", "fuse", "engine_place")
 
 _REQUIRED = (
     "namespace",

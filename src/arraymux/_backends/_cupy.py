@@ -50,6 +50,11 @@ def parse_place(place: str | None) -> str:
     return place
 
 
+def fuse(fun: Any) -> Any:
+    """``fun``, a function of elementwise operators on CuPy arrays, as one kernel."""
+    return cupy.fuse()(fun)
+
+
 def synchronize(place: str, xs: list[Any]) -> None:
     """Wait for every stream of the device."""
     cupy.cuda.Device(int(place)).synchronize()
