@@ -991,3 +991,21 @@ def test_jit_value_and_grad_torch_compiles_once():
         value, grad = f(w, x)
     assert dict(counters["frames"]) == frames
     assert float(value) == 36.0 and xp.to_numpy(grad).tolist() == [24.0] * 3
+
+
+@NEEDS_TORCH
+def test_jit_torch_first_use_of_functions_inside_compiled_code():
+    """Functions first called inside xp.jit compile in one graph, once (their signatures are
+    read before dynamo traces), in a fresh process."""
+    code = (
+        "import warnings; warnings.simplefilter('ignore')\n"
+        "import arraymux as xp\n"
+        "from torch._dynamo.utils import counters\n"
+        "k = xp.random.key(0, device='torch:cpu')\n"
+        "f = xp.jit(lambda kk: xp.random.normal(kk, (100,), xp.float32))\n"
+        "for _ in range(4):\n"
+        "    f(k)\n"
+        "print(counters['frames']['total'], len(counters['graph_break']))\n"
+    )
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert res.stdout.split() == ["1", "0"], res.stderr[-2000:]

@@ -63,6 +63,17 @@ def parse(text: str) -> Params:
 _PARAMS: dict[str, Params | None] = {}
 
 
+def parse_all() -> None:
+    """Parse every signature now (about 3 ms). torch.compile calls this first: a first parse
+    while dynamo traces would break the graph (``exec``) and mutate the cache it guards on,
+    so that the function compiled again on its next call."""
+    from ._function_table import BY_NAME
+    from ._signatures import SIGNATURES
+
+    for name in (*SIGNATURES, *BY_NAME):
+        params_of(name)
+
+
 def params_of(name: str) -> Params | None:
     """The ``Params`` of the standard function ``name`` (None if it has no listed signature)."""
     try:

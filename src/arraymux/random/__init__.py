@@ -42,7 +42,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from .._array import Array
-from .._devices import Device, resolve_device
+from .._devices import _TRANSFORM, Device, resolve_device
 from .._dispatch import wrap as _wrap
 from .._typing import DeviceLike
 from ._threefry import MASK32, as_word, key_array, shift_right, threefry2x32, word_dtype
@@ -106,7 +106,10 @@ def _fused(kernel: Callable[..., Array], k: Array, *static: Any) -> Array:
 
 
 def _concrete(k: Array) -> bool:
-    """Whether a torch key holds values (not traced by torch.func or torch.compile)."""
+    """Whether a torch key holds values: outside arraymux's transforms (their thread-local
+    device is set while they run), torch.compile and torch.func."""
+    if _TRANSFORM.device is not None:
+        return False
     import torch
 
     return not (torch.compiler.is_compiling() or _hook_traced(k))
@@ -195,7 +198,10 @@ def _words(k: Array, n: int) -> Array:
     blocks = (n + 1) // 2
     counter = xp.arange(blocks, dtype=k.dtype, device=k.device)
     zero = xp.zeros((), dtype=k.dtype, device=k.device)
-    fused = _fused_threefry(k.device)
+    # Only a backend that fuses (CuPy, which nothing traces) reaches the cache: a global dict
+    # read inside torch.compile would add a guard that fails when the cache fills.
+    fuse = getattr(k.device._backend.adapter, "fuse", None)
+    fused = None if fuse is None else _fused_threefry(k.device, fuse)
     if fused is None:
         y0, y1 = threefry2x32(k[0], k[1], counter, zero)
     else:  # one kernel instead of ~150 (CuPy): the same operators on the native arrays
@@ -204,17 +210,15 @@ def _words(k: Array, n: int) -> Array:
     return xp.reshape(xp.stack([y0, y1], axis=1), (2 * blocks,))[:n]
 
 
-_FUSED: dict[Device, Callable[..., Any] | None] = {}
+_FUSED: dict[Device, Callable[..., Any]] = {}
 
 
-def _fused_threefry(device: Device) -> Callable[..., Any] | None:
-    """Threefry as one kernel where the backend fuses elementwise code (a dict, not an
-    lru_cache: torch.compile traces through dict lookups)."""
+def _fused_threefry(device: Device, fuse: Callable[..., Any]) -> Callable[..., Any]:
+    """Threefry as one kernel on ``device``, made once."""
     try:
         return _FUSED[device]
     except KeyError:
-        fuse = getattr(device._backend.adapter, "fuse", None)
-        fused = _FUSED[device] = None if fuse is None else fuse(threefry2x32)
+        fused = _FUSED[device] = fuse(threefry2x32)
         return fused
 
 

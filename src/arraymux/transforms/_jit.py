@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from .. import _compiled
+from .._arguments import parse_all
 from .._devices import _TRANSFORM, Device
 from .._errors import (
     BackendMismatchError,
@@ -102,7 +103,8 @@ def _jit_dynamic(fun: Callable[..., Any]) -> Callable[..., Any]:
         entry: tuple[_Engine, Callable[..., Any], bool] | None = None
         if user._name not in ("numpy", "cupy"):
             e = _Engine.get("jit", user)
-            if e.mod.JIT_TAKES_ARRAYS:
+            if e.mod.JIT_TAKES_ARRAYS:  # torch.compile traces arraymux's Python code
+                parse_all()
                 entry = (e, e.mod.jit(fun), True)
             else:
                 c = e.mod.jit(_traced(e, fun))
