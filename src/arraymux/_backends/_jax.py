@@ -39,8 +39,30 @@ def overrides(ns: Any) -> dict[str, Any]:
         "searchsorted": _searchsorted,
         "cumulative_prod": _cumulative_prod,
         "log1p": _special_cases.log1p(ns, ns.log1p, jax.lax.complex),
+        **{name: _kept_in_place(getattr(ns, name)) for name in _CONSTANT_RESULTS},
         **_full_precision_products(),
     }
+
+
+#: Functions whose result JAX builds with ``full_like`` for some dtypes (``isinf`` of an
+#: integer, ``imag`` of a real, ``signbit`` of a bool), which puts it on the default device
+#: rather than the input's.
+_CONSTANT_RESULTS = ("isinf", "isfinite", "imag", "signbit")
+
+
+def _kept_in_place(fun: Any) -> Any:
+    """``fun`` with its result on its input's device."""
+
+    def placed(x: Any, /) -> Any:
+        out = fun(x)
+        try:
+            src, dst = x.devices(), out.devices()
+        except (AttributeError, jax.errors.ConcretizationTypeError):  # traced: no placement
+            return out
+        return out if src == dst else jax.device_put(out, next(iter(src)))
+
+    placed.__name__ = getattr(fun, "__name__", "placed")
+    return placed
 
 
 def _full_precision_products() -> dict[str, Any]:
