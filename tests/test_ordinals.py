@@ -98,5 +98,5 @@ def test_every_result_on_ordinal_1_lives_there():
     )
     assert res.returncode == 0, res.stderr[-3000:]
     report = json.loads(res.stdout.strip().splitlines()[-1])
-    assert report["devices"] == ["jax:cpu:0", "jax:cpu:1"]
+    assert {"jax:cpu:0", "jax:cpu:1"} <= set(report["devices"])  # and the GPUs, if any
     assert report["bad"] == []
