@@ -274,3 +274,13 @@ def test_keys_inside_transforms(device):
     g = xp.grad(lambda m, kk: xp.sum(m * xp.random.normal(kk, (3,), xp.float32)))(mu, k)
     np.testing.assert_allclose(_np(g), _np(xp.random.normal(k, (3,), xp.float32)), rtol=1e-6)
     assert math.isfinite(float(xp.sum(g)))
+
+
+def test_generator_takes_numpys_size():
+    g = xp.random.Generator(4, device="numpy")
+    h = xp.random.Generator(4, device="numpy")
+    assert _np(g.normal(0.0, 1.0, size=(2, 3))).tolist() == _np(h.normal(0.0, 1.0, (2, 3))).tolist()
+    assert g.integers(0, 5, size=4).shape == (4,)
+    assert g.choice(5, size=2).shape == (2,)
+    with pytest.raises(TypeError, match="shape= or size=, not both"):
+        g.random(shape=2, size=2)

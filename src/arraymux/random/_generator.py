@@ -35,6 +35,22 @@ def _xp() -> Any:
     return arraymux
 
 
+def _size_alias(method: Any) -> Any:
+    """Let a method take NumPy's ``size=`` for ``shape=``, so NumPy code ports unchanged."""
+
+    @functools.wraps(method)
+    def with_size(self: Any, *args: Any, **kwargs: Any) -> Any:
+        if "size" in kwargs:
+            if "shape" in kwargs:
+                raise TypeError(
+                    f"arraymux.random.Generator.{method.__name__}: pass shape= or size=, not both."
+                )
+            kwargs["shape"] = kwargs.pop("size")
+        return method(self, *args, **kwargs)
+
+    return with_size
+
+
 class Generator:
     """A NumPy-style generator: each call draws new numbers and advances the state.
 
@@ -54,6 +70,9 @@ class Generator:
         Use the backend's own generator (NumPy's PCG64, ``torch.Generator``, ``jax.random``,
         CuPy's and Dask's ``default_rng``) seeded with ``seed``: faster, but its numbers depend on
         the backend, and on torch on the device too.
+
+    The methods take their arguments in NumPy's order, and ``size=`` as NumPy spells
+    ``shape=``.
 
     Examples
     --------
@@ -89,12 +108,14 @@ class Generator:
             self._calls += 1
         return key_array(threefry2x32_int(self._words, (0, i)), self.device)
 
+    @_size_alias
     def random(self, shape: Shape = (), dtype: Any = None) -> Array:
         """Floats uniform in ``[0, 1)``; the device's default float if ``dtype`` is omitted."""
         if self._native is not None:
             return self._native.random(_shape(shape, "Generator.random"), self._float(dtype))
         return uniform(self._key(), shape, dtype)
 
+    @_size_alias
     def uniform(
         self, low: float = 0.0, high: float = 1.0, shape: Shape = (), dtype: Any = None
     ) -> Array:
@@ -102,6 +123,7 @@ class Generator:
         u = self.random(shape, dtype)
         return u if (low, high) == (0.0, 1.0) else u * (high - low) + low
 
+    @_size_alias
     def normal(
         self, loc: float = 0.0, scale: float = 1.0, shape: Shape = (), dtype: Any = None
     ) -> Array:
@@ -114,6 +136,7 @@ class Generator:
             return z
         return z * scale + loc
 
+    @_size_alias
     def integers(
         self, low: int, high: int | None = None, shape: Shape = (), dtype: Any = None
     ) -> Array:
@@ -140,6 +163,7 @@ class Generator:
         order = xp.argsort(self.random((n,)), stable=True)  # a stable sort breaks ties by position
         return order if isinstance(x, int) else xp.take(x, order, axis=axis)
 
+    @_size_alias
     def choice(
         self, a: int | Array, shape: Shape = (), replace: bool = True, p: Array | None = None
     ) -> Array:
@@ -149,6 +173,7 @@ class Generator:
             return choice(self._key(), a, shape, replace, p)
         return select(a, shape, replace, p, self, "Generator.choice")
 
+    @_size_alias
     def bernoulli(self, p: float | Array = 0.5, shape: Shape | None = None) -> Array:
         """Booleans, true with probability ``p``."""
         if self._native is None:
