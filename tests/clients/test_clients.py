@@ -84,11 +84,6 @@ CASES: dict[str, Callable[..., Any]] = {
 }
 
 
-# Calls that work on native arrays but not yet on arraymux's: each names its cause (not
-# strict: newer SciPy releases take other paths on some of them).
-KNOWN: dict[tuple[str, str], str] = {}
-
-
 def _inputs(device: xp.Device, native: bool) -> list[Any]:
     dt = xp.__array_namespace_info__().default_dtypes(device=device)["real floating"]
     it = xp.__array_namespace_info__().default_dtypes(device=device)["integral"]
@@ -125,11 +120,9 @@ def _refused_host_copy(device: xp.Device, e: Exception) -> bool:
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
-def test_client_call(device, name, request):
+def test_client_call(device, name):
     if device.simulated:
         pytest.skip("simulated device")
-    if (device.backend, name) in KNOWN:
-        request.applymarker(pytest.mark.xfail(reason=KNOWN[device.backend, name], strict=False))
     # Where the device holds no float64 (JAX without x64), native JAX narrows with a warning;
     # arraymux raises unless asked to narrow, so the comparison opts in (arraymux.narrowing).
     narrowing = not device.supports(xp.float64)
