@@ -23,7 +23,6 @@ class Deviation(NamedTuple):
 
 _ALL = ("numpy", "torch", "jax", "cupy", "dask", "array_api_strict")
 _UNSIGNED = ("uint8", "uint16", "uint32", "uint64")
-_DASK_LAZY_SHAPE = "dask: data-dependent output shapes are unknown (None) until computed"
 
 DEVIATIONS: tuple[Deviation, ...] = (
     Deviation(
@@ -45,9 +44,6 @@ DEVIATIONS: tuple[Deviation, ...] = (
         _UNSIGNED,
     ),
     Deviation("isin", ("array_api_strict",), "array-api-strict 2.6: isin ignores invert=True"),
-    Deviation("nonzero", ("dask",), _DASK_LAZY_SHAPE),
-    Deviation("unique_values", ("dask",), _DASK_LAZY_SHAPE),
-    Deviation("unique_counts", ("dask",), _DASK_LAZY_SHAPE),
     Deviation(
         "eye", ("dask",), "dask 2026.8: eye(n, m, k=k) with k < 0 and m > n fails to compute"
     ),
