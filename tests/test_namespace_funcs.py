@@ -10,21 +10,6 @@ import arraymux as xp
 V = [3.0, 1.0, 2.0, 5.0]
 M = [[4.0, 1.0], [1.0, 3.0]]
 
-# Functions a backend's namespace lacks, with the reason; these tests expect the clear
-# NotImplementedError that arraymux raises for them.
-KNOWN_MISSING = {
-    ("dask", "linalg.det"): "dask.array.linalg has no det",
-}
-
-
-def _missing(device: xp.Device, name: str) -> bool:
-    if (device.backend, name) not in KNOWN_MISSING:
-        return False
-    with pytest.raises(NotImplementedError, match=f"not available on the {device.backend}"):
-        xp.take_along_axis(xp.eye(2, device=device), xp.asarray([[0], [1]], device=device), axis=1)
-    return True
-
-
 def _np(x):
     assert type(x) is xp.Array
     return xp.to_numpy(x)
@@ -72,8 +57,6 @@ def test_indexing_functions(arrays):
     device, v, m = arrays
     idx = xp.asarray([3, 0], device=device)
     _close(xp.take(v, idx), [5.0, 3.0])
-    if _missing(device, "take_along_axis"):
-        return
     j = xp.asarray([[1], [0]], device=device)
     _close(xp.take_along_axis(m, j, axis=1), [[1.0], [1.0]])
 
