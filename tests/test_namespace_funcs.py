@@ -10,6 +10,7 @@ import arraymux as xp
 V = [3.0, 1.0, 2.0, 5.0]
 M = [[4.0, 1.0], [1.0, 3.0]]
 
+
 def _np(x):
     assert type(x) is xp.Array
     return xp.to_numpy(x)
