@@ -280,19 +280,21 @@ class Array:
         d = self._device
         nkey = _unwrap_key(key, d, "__getitem__")
         try:
-            try:
-                if d._backend.spec.lazy and _has_mask(nkey):
-                    # A lazy backend leaves a masked result's length unknown; its adapter's
-                    # getitem computes the mask so that the length is known.
-                    raise NotImplementedError
-                r = self._native[nkey]
-            except (ValueError, IndexError, NotImplementedError):
-                # A backend may lack part of the standard's indexing (torch: negative steps,
-                # dask: a 0-d boolean mask); its adapter's getitem, if any, does it another way.
+            if d._backend.spec.lazy and _has_mask(nkey):
+                # A lazy backend leaves a masked result's length unknown; its adapter's
+                # getitem, if any, computes the mask so that the length is known.
                 fix = getattr(d._backend.adapter, "getitem", None)
-                if fix is None:
-                    raise
-                r = fix(self._native, nkey)
+                r = self._native[nkey] if fix is None else fix(self._native, nkey)
+            else:
+                try:
+                    r = self._native[nkey]
+                except (ValueError, IndexError, NotImplementedError):
+                    # A backend may lack part of the standard's indexing (torch: negative
+                    # steps, dask: a 0-d boolean mask); its adapter's getitem does it another way.
+                    fix = getattr(d._backend.adapter, "getitem", None)
+                    if fix is None:
+                        raise
+                    r = fix(self._native, nkey)
         except BACKEND_ERRORS as e:
             raise_annotated("Array.__getitem__", d, e)
         return _wrap(r, d, self._dtype)

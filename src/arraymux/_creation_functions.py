@@ -12,6 +12,7 @@ from ._dispatch import (
     _raise,
     as_dtype,
     creation,
+    default_kind,
     dtype_of,
     first,
     generic,
@@ -19,6 +20,7 @@ from ._dispatch import (
     native_dtype,
     not_an_array,
     operand,
+    policy_dtype,
     standard_dtype,
     unsupported,
     wrap,
@@ -141,7 +143,7 @@ def asarray(
         r = d._fns["asarray"](obj, dtype=ndt, device=d.native, copy=copy)
         if ndt is None and src_dtype is None and _default_dtypes.active:
             # Python data: the backend chose its own default; the policy may name another.
-            want = _policy_for(d, r.dtype)
+            want = policy_dtype(d, default_kind(d, r.dtype))
             if want is not None:
                 r = d._fns["asarray"](obj, dtype=want, device=d.native, copy=copy)
     except BACKEND_ERRORS as e:
@@ -154,18 +156,6 @@ def asarray(
             "a dtype of the standard."
         ) from None
     return wrap(r, d)
-
-
-def _policy_for(device: Device, native_dtype: Any) -> Any:
-    """The native dtype the default dtype policy gives Python data that the backend made
-    ``native_dtype`` of (its own default of a kind), or None."""
-    own = device._backend.adapter.default_dtypes(device._place)
-    made = device._backend.dtype_from_native(native_dtype)
-    policy = _default_dtypes.apply(device, own)
-    for kind in ("real floating", "complex floating", "integral"):
-        if made is own[kind] and policy[kind] is not made:
-            return device._backend.to_native_dtype[policy[kind]]
-    return None
 
 
 def _unwrap_nested(obj: Any, device: Device) -> Any:

@@ -167,15 +167,23 @@ def default_dtype(device: Device, kind: str) -> _dtypes.DType:
     return table[kind]
 
 
-def policy_dtype(name: str, device: Device, bound: dict[str, Any]) -> Any:
-    """The native dtype a creation function without ``dtype=`` takes under the default dtype
-    policy, or None where the backend's own choice stands."""
-    own = device._backend.adapter.default_dtypes(device._place)
-    kind = _creation_kind(name, bound)
+def policy_dtype(device: Device, kind: str | None) -> Any:
+    """The native dtype that the default dtype policy gives results of ``kind`` made without
+    ``dtype=`` on ``device``, or None where the backend's own default stands."""
     if kind is None:
         return None
+    own = device._backend.adapter.default_dtypes(device._place)
     want = _default_dtypes.apply(device, own)[kind]
     return None if want is own[kind] else device._backend.to_native_dtype[want]
+
+
+def default_kind(device: Device, native_dtype: Any) -> str | None:
+    """The kind whose backend default ``native_dtype`` is on ``device`` (what the backend
+    chose for Python data), or None."""
+    made = device._backend.dtype_from_native(native_dtype)
+    own = device._backend.adapter.default_dtypes(device._place)
+    kinds = ("real floating", "complex floating", "integral")
+    return next((kind for kind in kinds if own[kind] is made), None)
 
 
 def _creation_kind(name: str, bound: dict[str, Any]) -> str | None:
@@ -828,7 +836,8 @@ def creation(name: str) -> Callable[..., Array]:
         if dtype is not None:
             kwargs["dtype"] = native_dtype(dtype, d, name)
         elif _default_dtypes.active and params is not None:
-            ndt = policy_dtype(name, d, dict(zip(params.positional, args)) | kwargs)
+            kind = _creation_kind(name, dict(zip(params.positional, args)) | kwargs)
+            ndt = policy_dtype(d, kind)
             if ndt is not None:
                 kwargs["dtype"] = ndt
         try:

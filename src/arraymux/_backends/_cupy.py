@@ -51,8 +51,15 @@ def parse_place(place: str | None) -> str:
 
 
 def fuse(fun: Any) -> Any:
-    """``fun``, a function of elementwise operators on CuPy arrays, as one kernel."""
-    return cupy.fuse()(fun)
+    """``fun``, a function of elementwise operators on CuPy arrays, as one kernel, run on the
+    device of its first argument (CuPy launches on the current device)."""
+    kernel = cupy.fuse()(fun)
+
+    def on_device(first: Any, *rest: Any) -> Any:
+        with first.device:
+            return kernel(first, *rest)
+
+    return on_device
 
 
 def synchronize(place: str, xs: list[Any]) -> None:

@@ -116,7 +116,9 @@ def _concrete(k: Array) -> bool:
 
 
 def _hook_traced(k: Array) -> bool:
-    traced = getattr(k.device._backend.adapter, "traced", None)
+    from .._transfer import _hook
+
+    traced = _hook(k.device, "traced")
     return bool(traced is not None and traced(k.native))
 
 
