@@ -79,6 +79,19 @@ check("checkpoint", xp.grad(xp.checkpoint(f))(f32))
 check("jvp", xp.jvp(f, (f32,), (xp.ones(3, device=d1),)))
 value, back = xp.vjp(f, f32)
 check("vjp", (value, *back(xp.asarray(1.0, device=d1))))
+# on_device from ordinal 1 to ordinal 0 and back: derivatives come back to ordinal 1.
+on0 = xp.on_device(lambda v: xp.sum(xp.sin(v) ** 2), "jax:cpu:0")
+check("on_device 1 -> 0", on0(f32))
+check("grad through on_device 1 -> 0", xp.grad(on0)(f32))
+check("jit(grad) through on_device 1 -> 0", xp.jit(xp.grad(on0))(f32))
+try:
+    import torch  # noqa: F401
+
+    to_torch = xp.on_device(lambda v: xp.sum(xp.sin(v) ** 2), "torch:cpu")
+    check("grad through on_device 1 -> torch", xp.grad(to_torch)(f32))
+    check("vmap through on_device 1 -> torch", xp.vmap(to_torch)(xp.stack([f32, f32])))
+except ImportError:
+    pass
 moved = xp.to_device(xp.ones(2, device="jax:cpu:0"), d1)
 check("to_device 0 -> 1", moved)
 try:

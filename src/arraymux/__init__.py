@@ -205,7 +205,18 @@ from ._utility_functions import (
     any,
     diff,
 )
-from .transforms import checkpoint, grad, hessian, jacobian, jit, jvp, value_and_grad, vjp, vmap
+from .transforms import (
+    checkpoint,
+    grad,
+    hessian,
+    jacobian,
+    jit,
+    jvp,
+    on_device,
+    value_and_grad,
+    vjp,
+    vmap,
+)
 
 __version__ = "0.1.0"
 __array_api_version__ = "2025.12"
@@ -344,6 +355,7 @@ __all__ = [
     "moveaxis",
     "multiply",
     "namespace",
+    "on_device",
     "narrowing",
     "nan",
     "negative",

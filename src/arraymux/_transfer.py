@@ -137,8 +137,10 @@ def _check_traced(native: Any, src: Device, target: Device, fname: str) -> None:
     if hook is not None and hook(native):
         raise TypeError(
             f"arraymux.{fname}: the array is a traced value inside a transform on {src} "
-            f"(jax.jit/grad/vmap, torch.func); it has no data that {target} could take. Move "
-            "the input before the transform, or the result after it."
+            f"(jax.jit/grad/vmap, torch.func); it has no data that {target} could take. To "
+            f"compute part of the function on {target} with derivatives flowing through, "
+            f'wrap that part: arraymux.on_device(part, "{target}")(x). Otherwise move the '
+            "input before the transform, or the result after it."
         )
 
 

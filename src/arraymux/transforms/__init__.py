@@ -29,6 +29,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from ._crossing import on_device
 from ._engine import (
     _argnums,
     _aux_check,
@@ -48,6 +49,7 @@ __all__ = [
     "jacobian",
     "jit",
     "jvp",
+    "on_device",
     "value_and_grad",
     "vjp",
     "vmap",

@@ -6,6 +6,7 @@ wrapping into :class:`arraymux.Array` happens in ``transforms``.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -68,3 +69,127 @@ def checkpoint(f: Callable[..., Any], policy: Any) -> Callable[..., Any]:
             )
         policy = getattr(jax.checkpoint_policies, policy)
     return jax.checkpoint(f, policy=policy)
+
+
+# -- calls across engines (on_device) ---------------------------------------------------------
+#
+# A crossing is one JAX primitive with three kinds (the call, its jvp and its vjp, each
+# computed by the target's engine). The JVP rule of the call emits the jvp kind, which is
+# linear in its tangents and transposes to the vjp kind; batching adds a leading axis that the
+# target maps over. Eagerly the primitive calls the target directly (arrays cross through
+# DLPack); under jax.jit it lowers to a host callback.
+
+
+def crossing(foreign: Any, natives: list[Any]) -> list[Any]:
+    """The outputs of ``foreign`` (a crossing of :func:`arraymux.on_device`) on ``natives``, as
+    one primitive that JAX can differentiate, batch and compile."""
+    from ._crossing import CALL
+
+    return _crossing_p().bind(*natives, foreign=foreign, kind=CALL, nb=0, out_avals=None)
+
+
+@functools.cache
+def _crossing_p() -> Any:
+    import numpy as np
+    from jax.extend.core import Primitive
+    from jax.interpreters import ad, batching, mlir
+
+    from ._crossing import CALL, JVP, VJP
+
+    p = Primitive("arraymux_on_device")
+    p.multiple_results = True
+
+    def second_order(foreign: Any) -> Exception:
+        from .._errors import TransformUnavailableError
+
+        return TransformUnavailableError(
+            f"arraymux: second derivatives through the crossing {foreign!r} (jax -> "
+            f"{foreign.target.backend}) are not available; differentiate once through it, or "
+            "move the whole computation to one engine."
+        )
+
+    def impl(*args: Any, foreign: Any, kind: int, nb: int, out_avals: Any) -> Any:
+        return foreign.run(kind, nb, args)
+
+    def avals_of(args: Any, foreign: Any, kind: int, nb: int, out_avals: Any) -> Any:
+        if out_avals is not None:
+            return out_avals
+        key = (kind, nb, tuple((a.shape, a.dtype) for a in args))
+        known = foreign.avals.get(key)
+        if known is None:
+            # The result's shapes: one run of the target on arrays of ones.
+            host = [np.ones(a.shape, a.dtype) for a in args]
+            outs = foreign.run(kind, nb, host, back=_numpy_device())
+            known = foreign.avals[key] = tuple(jax.core.ShapedArray(o.shape, o.dtype) for o in outs)
+        return known
+
+    def abstract(*avals: Any, **params: Any) -> Any:
+        return avals_of(avals, **params)
+
+    def lowered(*args: Any, foreign: Any, kind: int, nb: int, out_avals: Any) -> Any:
+        shapes = [
+            jax.ShapeDtypeStruct(a.shape, a.dtype)
+            for a in avals_of([a.aval for a in args], foreign, kind, nb, out_avals)
+        ]
+
+        def host(*arrays: Any) -> Any:
+            return [np.asarray(o) for o in foreign.run(kind, nb, arrays, back=_numpy_device())]
+
+        return jax.pure_callback(host, shapes, *args)
+
+    def jvp(primals: Any, tangents: Any, *, foreign: Any, kind: int, nb: int, out_avals: Any):
+        if kind != CALL:
+            raise second_order(foreign)
+        outs = p.bind(*primals, foreign=foreign, kind=CALL, nb=nb, out_avals=out_avals)
+        tans = [ad.instantiate_zeros(t) for t, fl in zip(tangents, foreign.floats) if fl]
+        fouts = tuple(
+            jax.core.ShapedArray(o.shape, o.dtype) for o, fl in zip(outs, foreign.out_floats) if fl
+        )
+        res = iter(p.bind(*primals, *tans, foreign=foreign, kind=JVP, nb=nb, out_avals=fouts))
+        return outs, [
+            next(res) if fl else ad.Zero(jax.typeof(o).to_tangent_aval())
+            for o, fl in zip(outs, foreign.out_floats)
+        ]
+
+    def transpose(cts: Any, *args: Any, foreign: Any, kind: int, nb: int, out_avals: Any):
+        n = len(foreign.floats)
+        prim = args[:n]
+        if kind != JVP or any(ad.is_undefined_primal(x) for x in prim):
+            raise second_order(foreign)
+        cts = [ad.instantiate_zeros(c) for c in cts]
+        avals = tuple(
+            jax.core.ShapedArray(x.shape, x.dtype) for x, fl in zip(prim, foreign.floats) if fl
+        )
+        res = p.bind(*prim, *cts, foreign=foreign, kind=VJP, nb=nb, out_avals=avals)
+        return [None] * n + list(res)
+
+    def batch(args: Any, dims: Any, *, foreign: Any, kind: int, nb: int, out_avals: Any):
+        import jax.numpy as jnp
+
+        unmapped = getattr(batching, "not_mapped", None)
+        size = next(x.shape[d] for x, d in zip(args, dims) if d is not unmapped)
+        moved = [
+            jnp.broadcast_to(x, (size, *x.shape)) if d is unmapped else jnp.moveaxis(x, d, 0)
+            for x, d in zip(args, dims)
+        ]
+        avals = (
+            None
+            if out_avals is None
+            else tuple(a.update(shape=(size, *a.shape)) for a in out_avals)
+        )
+        outs = p.bind(*moved, foreign=foreign, kind=kind, nb=nb + 1, out_avals=avals)
+        return outs, [0] * len(outs)
+
+    p.def_impl(impl)
+    p.def_abstract_eval(abstract)
+    mlir.register_lowering(p, mlir.lower_fun(lowered, multiple_results=True))
+    ad.primitive_jvps[p] = jvp
+    ad.primitive_transposes[p] = transpose
+    batching.primitive_batchers[p] = batch
+    return p
+
+
+def _numpy_device() -> Any:
+    from .._devices import Device
+
+    return Device("numpy:cpu")

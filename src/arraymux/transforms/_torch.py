@@ -258,3 +258,90 @@ def from_engine(t: Any, backend: str) -> Any:
     import cupy
 
     return cupy.from_dlpack(t)
+
+
+# -- calls across engines (on_device) ---------------------------------------------------------
+
+
+def crossing(foreign: Any, natives: list[Any]) -> tuple[Any, ...]:
+    """The outputs of ``foreign`` (a crossing of :func:`arraymux.on_device`) on ``natives``, as
+    one differentiable and batchable torch operation."""
+    from ._crossing import CALL
+
+    return _Crossing.apply(foreign, CALL, 0, *natives)  # type: ignore[no-any-return]
+
+
+def _second_order(foreign: Any) -> Exception:
+    from .._errors import TransformUnavailableError
+
+    return TransformUnavailableError(
+        f"arraymux: second derivatives through the crossing {foreign!r} (torch -> "
+        f"{foreign.target.backend}) are not available; differentiate once through it, or "
+        "move the whole computation to one engine."
+    )
+
+
+@torch.compiler.disable
+def _run_foreign(foreign: Any, kind: int, nb: int, tensors: Any) -> tuple[Any, ...]:
+    # Also in backward passes that torch.compile'd code runs: never traced.
+    return tuple(foreign.run(kind, nb, tensors))
+
+
+class _Crossing(torch.autograd.Function):
+    """A crossing of :func:`arraymux.on_device`: the forward pass, the vjp (backward) and the
+    jvp are computed by the target's engine; the vmap rule batches them over a leading axis.
+    Kinds VJP and JVP are the derivatives themselves (their own derivatives raise)."""
+
+    @staticmethod
+    def forward(foreign: Any, kind: int, nb: int, *tensors: Any) -> Any:
+        return _run_foreign(foreign, kind, nb, tensors)
+
+    @staticmethod
+    def setup_context(ctx: Any, inputs: Any, output: Any) -> None:
+        from ._crossing import CALL
+
+        ctx.foreign, ctx.kind, ctx.nb = inputs[:3]
+        ctx.save_for_backward(*inputs[3:])
+        ctx.save_for_forward(*inputs[3:])
+        if ctx.kind == CALL:
+            fixed = [o for o, f in zip(output, ctx.foreign.out_floats) if not f]
+            if fixed:
+                ctx.mark_non_differentiable(*fixed)
+
+    @staticmethod
+    def backward(ctx: Any, *cotangents: Any) -> Any:
+        from ._crossing import CALL, VJP
+
+        f = ctx.foreign
+        if ctx.kind != CALL:
+            raise _second_order(f)
+        prim = ctx.saved_tensors
+        cts = [c for c, fl in zip(cotangents, f.out_floats) if fl]
+        res = iter(_Crossing.apply(f, VJP, ctx.nb, *prim, *cts))
+        return (None, None, None, *[next(res) if fl else None for fl in f.floats])
+
+    @staticmethod
+    def jvp(ctx: Any, *tangents: Any) -> Any:
+        from ._crossing import CALL, JVP
+
+        f = ctx.foreign
+        if ctx.kind != CALL:
+            raise _second_order(f)
+        prim = ctx.saved_tensors
+        tans = [
+            torch.zeros_like(p) if t is None else t
+            for p, t, fl in zip(prim, tangents[3:], f.floats)
+            if fl
+        ]
+        res = iter(_Crossing.apply(f, JVP, ctx.nb, *prim, *tans))
+        return tuple(next(res) if fl else None for fl in f.out_floats)
+
+    @staticmethod
+    def vmap(info: Any, in_dims: Any, foreign: Any, kind: int, nb: int, *tensors: Any) -> Any:
+        size = info.batch_size
+        moved = [
+            t.movedim(d, 0) if d is not None else t.expand(size, *t.shape)
+            for t, d in zip(tensors, in_dims[3:])
+        ]
+        out = _Crossing.apply(foreign, kind, nb + 1, *moved)
+        return out, (0,) * len(out)

@@ -1,0 +1,512 @@
+"""Calls across devices and engines: :func:`on_device`.
+
+A crossed function moves its arguments to the target device, runs there and moves its results
+back. Outside any transform that is all. Inside one, the crossing becomes a primitive of the
+caller's engine (a ``torch.autograd.Function`` for torch.func, a JAX primitive for JAX) whose
+derivatives, batching and compilation are computed by the target's engine through
+:func:`arraymux.vjp`, :func:`arraymux.jvp` and :func:`arraymux.vmap`. Within one engine
+(``torch:cpu`` to ``torch:cuda``, ``jax:cpu`` to ``jax:gpu``) the engine's own moves keep the
+graph and no primitive is needed.
+"""
+
+from __future__ import annotations
+
+import functools
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any, overload
+
+from .._array import Array
+from .._devices import _TRANSFORM, Device, default_device, device_arg
+from .._dispatch import operand, wrap
+from .._errors import BackendUnavailableError, TransformUnavailableError
+from .._transfer import _hook, _move
+from ._tree import _FLOATING, _engines, _map, _name
+
+__all__ = ["on_device"]
+
+# The kinds of foreign computation a crossing primitive performs.
+CALL, VJP, JVP = 0, 1, 2
+
+
+@overload
+def on_device(fun: Callable[..., Any], device: Device | str) -> Callable[..., Any]: ...
+@overload
+def on_device(
+    fun: None = None, *, device: Device | str
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]: ...
+def on_device(fun: Callable[..., Any] | None = None, device: Device | str | None = None) -> Any:
+    """``fun`` made callable from any device, and differentiable across the crossing.
+
+    The returned function takes the arguments of ``fun`` (pytrees of tuples, lists and dicts
+    holding :class:`Array`\\ s, native arrays of any backend and Python scalars) on any
+    device. It moves their arrays to ``device`` (without a copy where the memory is shared, as
+    :func:`arraymux.to_device` does), calls ``fun`` there with ``device`` as the default
+    device, and moves the arrays of the result back to the device of the first array argument
+    (they stay on ``device`` when no argument is an array). ``fun`` always sees
+    Arrays; the caller gets native arrays of its backend when it passed native
+    arrays only (a ``torch.Tensor`` in, a ``torch.Tensor`` out), else Arrays.
+
+    Inside :func:`arraymux.grad`, :func:`~arraymux.value_and_grad`, :func:`~arraymux.vjp`,
+    :func:`~arraymux.jvp`, :func:`~arraymux.jacobian`, :func:`~arraymux.vmap` and
+    :func:`~arraymux.jit` (and the engines' own ``torch.func`` and ``jax`` transforms),
+    derivatives flow through the crossing: ``fun``'s part is differentiated (or batched) by
+    the engine of ``device``, the rest by the caller's engine. Between torch and JAX, the
+    crossing is a ``torch.autograd.Function`` (with ``setup_context``, a ``jvp`` rule and a
+    ``vmap`` rule) on the torch side and a JAX primitive (with JVP, transpose and batching
+    rules) on the JAX side. Under ``jax.jit`` it becomes a host callback
+    (``jax.pure_callback``), so arrays on a GPU go through host memory there; under
+    ``torch.compile`` the crossing is left out of the graph (one graph before it, one after).
+    Batching (``vmap``) is native where ``device`` has an engine; on Dask and
+    array-api-strict each batch element is computed in turn. Second derivatives through a
+    crossing between two engines (``hessian``) raise :class:`TransformUnavailableError`.
+
+    ``fun`` must not write into its arguments: they may share memory with the caller's arrays.
+
+    Use it as a function, ``on_device(fun, "jax:cpu")``, or as a decorator,
+    ``@on_device(device="jax:cpu")`` (equivalently ``functools.partial(on_device,
+    device="jax:cpu")``).
+
+    Parameters
+    ----------
+    fun
+        A function of arrays; omit it to get a decorator.
+    device
+        Where ``fun`` runs: a :class:`Device` or a device string such as ``"jax:gpu:0"``.
+
+    Returns
+    -------
+    callable
+        ``fun`` crossed to ``device``.
+
+    Raises
+    ------
+    BackendUnavailableError
+        ``device`` does not exist here (the message lists the devices that do).
+    TypeError
+        ``fun`` is not callable, or it returns something other than arrays and Python scalars
+        (in tuples, lists and dicts).
+    TransformUnavailableError
+        Called inside a transform when ``device`` has no engine (Dask, array-api-strict), or
+        differentiated twice across two engines.
+
+    Examples
+    --------
+    >>> import arraymux as xp
+    >>> @xp.on_device(device="torch:cpu")
+    ... def energy(x):
+    ...     return xp.sum(x**2)
+    >>> x = xp.asarray([1.0, 2.0])
+    >>> energy(x)
+    Array(5., dtype=float64, device='numpy:cpu')
+    >>> xp.grad(energy)(x)
+    Array([2., 4.], dtype=float64, device='numpy:cpu')
+    """
+    if device is None:
+        raise TypeError(
+            "arraymux.on_device: give the device to run on, e.g. "
+            'arraymux.on_device(fun, "jax:cpu") or @arraymux.on_device(device="jax:cpu").'
+        )
+    try:
+        target = device_arg(device, "on_device")
+    except BackendUnavailableError as e:
+        raise BackendUnavailableError(f"arraymux.on_device: {e}") from None
+    if fun is None:
+        return functools.partial(on_device, device=target)
+    if not callable(fun):
+        raise TypeError(f"arraymux.on_device: expected a function, got {type(fun).__name__}.")
+
+    @functools.wraps(fun)
+    def crossed(*args: Any, **kwargs: Any) -> Any:
+        return _cross(fun, target, args, kwargs)
+
+    crossed.device = target  # type: ignore[attr-defined]
+    if "torch" in sys.modules:
+        import torch
+
+        # torch.compile runs the crossing as it is, between the graphs before and after it.
+        crossed = torch.compiler.disable(crossed)
+    return crossed
+
+
+# -- the call ---------------------------------------------------------------------------------
+
+
+def _leaves(tree: Any) -> tuple[list[Any], Callable[[list[Any]], Any]]:
+    """The leaves of ``tree`` and a function rebuilding it from new leaves."""
+    leaves: list[Any] = []
+
+    def take(leaf: Any, path: str) -> Any:
+        leaves.append(leaf)
+        return len(leaves) - 1
+
+    skeleton = _map(take, tree)
+
+    def rebuild(new: list[Any]) -> Any:
+        return _map(lambda i, path: new[i], skeleton)
+
+    return leaves, rebuild
+
+
+def _engine_name(device: Device) -> str | None:
+    """The engine that differentiates arrays of ``device``: "torch", "jax" or None."""
+    name = device._name
+    if name == "jax":
+        return "jax"
+    if name == "torch" or device._backend.spec.bridged:
+        return "torch" if device._backend.spec.autodiff else None
+    return None
+
+
+def _engine_device(device: Device) -> Device:
+    """The device whose arrays an engine computes with for arrays of ``device``."""
+    if device._name != "torch" and device._backend.spec.bridged:
+        return Device(device._backend.adapter.engine_place(device._place))
+    return device
+
+
+def _cross(fun: Callable[..., Any], target: Device, args: tuple[Any, ...], kwargs: Any) -> Any:
+    torch = sys.modules.get("torch")
+    if torch is not None and torch.compiler.is_dynamo_compiling():
+        # Reached while dynamo traces a torch.func transform (which ignores
+        # torch.compiler.disable): the transform then runs outside the graph.
+        torch._dynamo.graph_break()
+    leaves, rebuild = _leaves((args, kwargs))
+    ops = [operand(leaf) for leaf in leaves]
+    where = [i for i, op in enumerate(ops) if op is not None]
+    back: Device | None = None
+    traced: list[int] = []
+    for i in where:
+        native, dev = ops[i]  # type: ignore[misc]
+        if back is None:
+            back = dev
+        hook = _hook(dev, "traced")
+        if (hook is not None and hook(native)) or getattr(native, "requires_grad", False):
+            traced.append(i)
+    # Native arrays in (and no Array): native arrays out.
+    native_out = bool(where) and not any(type(leaves[i]) is Array for i in where)
+    if not traced:
+        return _plain(fun, target, leaves, ops, where, rebuild, back, native_out)
+    first = ops[traced[0]][1]  # type: ignore[index]
+    engine = _engine_name(first)
+    target_engine = _engine_name(target)
+    if engine == target_engine:
+        return _within(fun, target, leaves, ops, where, rebuild, back, engine, native_out)
+    home = _engine_device(first)
+    for i in traced:
+        dev = ops[i][1]  # type: ignore[index]
+        if dev is not home:
+            raise TransformUnavailableError(
+                f"arraymux.on_device: inside a transform, the traced arrays passed to "
+                f"{_name(fun)} must all be on {home}, but one is on {dev}."
+            )
+    foreign = _Foreign(fun, target, leaves, ops, where, rebuild, home, native_out)
+    return foreign.apply(engine)
+
+
+def _move_leaf(native: Any, src: Device, target: Device, share: bool) -> Any:
+    """``native`` on ``target``; ``share``: without a copy where the memory allows, even into
+    a backend that could write into an immutable source (for fresh results that nobody else
+    holds)."""
+    if src is target:
+        return native
+    native = src._backend.normalize(native)
+    if share:
+        try:
+            return _move(native, src, target, False, None)[0]
+        except ValueError:
+            pass
+    return _move(native, src, target, None, None)[0]
+
+
+def _noted(fun: Callable[..., Any], target: Device, args: Any, kwargs: Any) -> Any:
+    """``fun(*args, **kwargs)``; an exception it raises gets a note naming the crossing."""
+    try:
+        return fun(*args, **kwargs)
+    except Exception as e:
+        note = f"raised by {_name(fun)} running on {target} through arraymux.on_device"
+        if note not in getattr(e, "__notes__", ()):
+            e.add_note(note)
+        raise
+
+
+def _result_leaves(fun: Callable[..., Any], result: Any) -> tuple[list[Any], Any]:
+    """The leaves of ``fun``'s result and the function rebuilding it; anything but arrays,
+    Python scalars and None raises."""
+    leaves, rebuild = _leaves(result)
+    for k, leaf in enumerate(leaves):
+        if operand(leaf) is None and not (
+            leaf is None or isinstance(leaf, bool | int | float | complex)
+        ):
+            raise TypeError(
+                f"arraymux.on_device: {_name(fun)} returned a {type(leaf).__name__} (leaf {k} "
+                "of its result); a crossed function returns arrays and Python scalars, in "
+                "tuples, lists and dicts."
+            )
+    return leaves, rebuild
+
+
+def _plain(
+    fun: Callable[..., Any],
+    target: Device,
+    leaves: list[Any],
+    ops: list[Any],
+    where: list[int],
+    rebuild: Callable[[list[Any]], Any],
+    back: Device | None,
+    native_out: bool,
+) -> Any:
+    """The crossing outside any transform: move, call, move back."""
+    moved = list(leaves)
+    for i in where:
+        native, dev = ops[i]
+        moved[i] = wrap(_move_leaf(native, dev, target, share=False), target)
+    a, kw = rebuild(moved)
+    with default_device(target):
+        result = _noted(fun, target, a, kw)
+    if back is None:
+        back = target
+    out_leaves, rebuild_out = _result_leaves(fun, result)
+    new = []
+    for leaf in out_leaves:
+        op = operand(leaf)
+        if op is None:
+            new.append(leaf)
+            continue
+        native, dev = op
+        moved_back = _move_leaf(native, dev, back, share=True)
+        new.append(moved_back if native_out else wrap(moved_back, back))
+    return rebuild_out(new)
+
+
+def _within(
+    fun: Callable[..., Any],
+    target: Device,
+    leaves: list[Any],
+    ops: list[Any],
+    where: list[int],
+    rebuild: Callable[[list[Any]], Any],
+    back: Device | None,
+    engine: str | None,
+    native_out: bool,
+) -> Any:
+    """The crossing inside a transform when one engine computes both sides: its own
+    (differentiable) moves keep the graph."""
+    place = _engine_device(target)
+    mover = _engine_mover(engine)
+    moved = list(leaves)
+    for i in where:
+        native, dev = ops[i]
+        if dev is place:
+            moved[i] = wrap(native, place)
+        elif dev._backend is place._backend:
+            moved[i] = wrap(mover(native, place), place)
+        else:  # a constant of another backend
+            moved[i] = wrap(_move_leaf(native, dev, place, share=False), place)
+    a, kw = rebuild(moved)
+    outer, _TRANSFORM.device = _TRANSFORM.device, place
+    try:
+        result = _noted(fun, target, a, kw)
+    finally:
+        _TRANSFORM.device = outer
+    assert back is not None
+    home = _engine_device(back)
+    out_leaves, rebuild_out = _result_leaves(fun, result)
+    new = []
+    for leaf in out_leaves:
+        op = operand(leaf)
+        if op is None:
+            new.append(leaf)
+            continue
+        native, dev = op
+        native = native if dev is home else mover(native, home)
+        new.append(native if native_out else wrap(native, home))
+    return rebuild_out(new)
+
+
+def _engine_mover(engine: str | None) -> Callable[[Any, Device], Any]:
+    """The engine's own differentiable move of a native to a device of that engine."""
+    if engine == "torch":
+        return lambda native, place: native.to(place.native)
+    import jax
+
+    return lambda native, place: jax.device_put(native, place.native)
+
+
+# -- a crossing between two engines -----------------------------------------------------------
+
+
+class _Foreign:
+    """One call of a crossed function inside a transform of another engine.
+
+    The caller's engine sees a primitive taking the natives of the arguments' arrays (on the
+    caller's engine device) and returning those of the result's arrays; this object computes
+    the primitive, its vjp and its jvp on the target, optionally batched over leading axes.
+    Hashed by identity (JAX keeps it as a parameter of its primitive).
+    """
+
+    def __init__(
+        self,
+        fun: Callable[..., Any],
+        target: Device,
+        leaves: list[Any],
+        ops: list[Any],
+        where: list[int],
+        rebuild: Callable[[list[Any]], Any],
+        home: Device,
+        native_out: bool,
+    ) -> None:
+        self.fun = fun
+        self.target = target
+        self.leaves = leaves
+        self.where = where
+        self.rebuild = rebuild
+        self.home = home
+        self.native_out = native_out
+        # Arrays that are not traced (constants) are inputs too, moved to the caller's engine
+        # device first: every input then crosses the same way.
+        self.natives = []
+        for i in where:
+            native, dev = ops[i]
+            self.natives.append(_move_leaf(native, dev, home, share=False))
+        self.floats = [_is_float(n, home) for n in self.natives]
+        # Set by the first call: the result's leaves (arrays as None) and structure.
+        self.out_leaves: list[Any] | None = None
+        self.rebuild_out: Callable[[list[Any]], Any] | None = None
+        self.out_floats: list[bool] = []
+        self.avals: dict[Any, Any] = {}  # JAX: the result's shapes per kind and input shapes
+
+    def __repr__(self) -> str:
+        return f"on_device({_name(self.fun)}, {self.target})"
+
+    # -- the caller's side --------------------------------------------------------------------
+
+    def apply(self, engine: str | None) -> Any:
+        """Run the crossing as a primitive of the caller's ``engine``; the result as the user
+        expects it (Arrays on the caller's engine device)."""
+        if engine == "torch":
+            from ._torch import crossing
+        else:
+            from ._jax import crossing  # type: ignore[assignment]
+        outs = iter(crossing(self, self.natives))
+        assert self.out_leaves is not None and self.rebuild_out is not None
+        new = []
+        for leaf in self.out_leaves:
+            if leaf is _ARRAY:
+                native = next(outs)
+                new.append(native if self.native_out else wrap(native, self.home))
+            else:
+                new.append(leaf)
+        return self.rebuild_out(new)
+
+    def run(
+        self, kind: int, nb: int, natives: Sequence[Any], back: Device | None = None
+    ) -> list[Any]:
+        """The primitive of ``kind`` on natives of the caller's side (batched over ``nb``
+        leading axes): for CALL the arguments' arrays; for VJP those and the cotangents of the
+        floating results; for JVP those and the tangents of the floating arguments. Returns
+        natives of ``back`` (default: the caller's engine device)."""
+        back = back or self.home
+        inputs = []
+        for n in natives:
+            src = operand(n)[1]  # type: ignore[index]
+            inputs.append(wrap(_move_leaf(n, src, self.target, share=False), self.target))
+        with default_device(self.target):
+            outs = self._on_target(kind, nb, inputs)
+        return [_move_leaf(o._native, o._device, back, share=True) for o in outs]
+
+    # -- the target's side --------------------------------------------------------------------
+
+    def _call(self, *xs: Array) -> list[Array]:
+        """``fun`` on Arrays standing for the arguments' arrays; the array leaves of its
+        result as Arrays. The first call records the result's structure."""
+        full = list(self.leaves)
+        for i, x in zip(self.where, xs):
+            full[i] = x
+        a, kw = self.rebuild(full)
+        leaves, rebuild_out = _result_leaves(self.fun, _noted(self.fun, self.target, a, kw))
+        outs = []
+        for leaf in leaves:
+            op = operand(leaf)
+            if op is not None:
+                outs.append(leaf if type(leaf) is Array else wrap(*op))
+        if self.out_leaves is None:
+            self.out_leaves = [_ARRAY if operand(v) is not None else v for v in leaves]
+            self.rebuild_out = rebuild_out
+            self.out_floats = [o.dtype.kind in _FLOATING for o in outs]
+        return outs
+
+    def _on_target(self, kind: int, nb: int, inputs: list[Array]) -> list[Array]:
+        n = len(self.natives)
+        if kind == CALL:
+            return list(_batched(self._call, nb, self.target)(*inputs))
+        if _engine_name(self.target) is None:
+            raise TransformUnavailableError(
+                f"arraymux.on_device: {_name(self.fun)} runs on {self.target}, which has no "
+                f"autodiff engine, so derivatives cannot flow through it (the caller "
+                f"differentiates on {self.home}). Transforms run on: {_engines()}. Call it "
+                "outside the transform, or cross to a device with an engine."
+            )
+        if self.out_leaves is None:  # the result's structure, from one element of the batch
+            self._call(*_unbatched(inputs[:n], nb))
+        fl = [i for i in range(n) if self.floats[i]]
+        ofl = [k for k, f in enumerate(self.out_floats) if f]
+        from . import jvp, vjp
+
+        def float_part(*floats: Array, rest: Sequence[Array]) -> list[Array]:
+            full = list(rest)
+            for i, x in zip(fl, floats):
+                full[i] = x
+            outs = self._call(*full)
+            return [outs[k] for k in ofl]
+
+        def pull(*xs: Array) -> list[Array]:
+            prim, cts = xs[:n], xs[n:]
+            f = functools.partial(float_part, rest=prim)
+            return list(vjp(f, *[prim[i] for i in fl])[1](list(cts)))
+
+        def push(*xs: Array) -> list[Array]:
+            prim, tans = xs[:n], xs[n:]
+            f = functools.partial(float_part, rest=prim)
+            return list(jvp(f, [prim[i] for i in fl], list(tans))[1])
+
+        return list(_batched(pull if kind == VJP else push, nb, self.target)(*inputs))
+
+
+_ARRAY = object()  # marks the array leaves of a recorded result
+
+
+def _is_float(native: Any, device: Device) -> bool:
+    return device._backend.dtype_from_native(native.dtype).kind in _FLOATING
+
+
+def _unbatched(xs: Sequence[Array], nb: int) -> list[Array]:
+    """The first element of each of ``xs`` along its ``nb`` leading (batch) axes."""
+    return [x[(0,) * nb] if nb else x for x in xs]
+
+
+def _batched(g: Callable[..., Any], nb: int, target: Device) -> Callable[..., Any]:
+    """``g`` mapped over ``nb`` leading axes of all its arguments: with the target's engine
+    where it has one, else one batch element at a time."""
+    if nb == 0:
+        return g
+    if _engine_name(target) is not None:
+        from . import vmap
+
+        for _ in range(nb):
+            g = vmap(g)
+        return g
+
+    def sequential(*xs: Array) -> list[Array]:
+        from .. import reshape, stack
+
+        lead = tuple(xs[0].shape[:nb])
+        size = 1
+        for s in lead:
+            size *= int(s or 0)
+        flat = [reshape(x, (size, *x.shape[nb:])) for x in xs]
+        rows = [g(*[x[k] for x in flat]) for k in range(size)]
+        outs = [stack([r[j] for r in rows]) for j in range(len(rows[0]))] if rows else []
+        return [reshape(o, (*lead, *o.shape[1:])) for o in outs]
+
+    return sequential
