@@ -160,12 +160,19 @@ def _needs_copy(src: Device, target: Device, why: str) -> ValueError:
 
 
 def _move(
-    native: Any, src: Device, target: Device, copy: bool | None, stream: Any, report: bool = False
+    native: Any,
+    src: Device,
+    target: Device,
+    copy: bool | None,
+    stream: Any,
+    report: bool = False,
+    share: bool = False,
 ) -> tuple[Any, str, bool]:
     """``(native on target, route, copied)``; ``route`` is "same", "dlpack" or "host".
 
     ``copied`` of a DLPack move is checked (by data pointer) only when ``copy=False`` or
-    ``report`` asks for it; otherwise it is False."""
+    ``report`` asks for it; otherwise it is False. ``share``: share memory even where the
+    target could write into an immutable source (for a fresh array nobody else holds)."""
     if target is src:
         if copy:
             hook = _hook(src, "copy_array")
@@ -186,7 +193,7 @@ def _move(
     _check_traced(native, src, target, "to_device")
     mem_src, mem_dst = _memory(src), _memory(target)
     if mem_src == mem_dst:
-        if copy is None and _would_write_immutable(src, target):
+        if copy is None and not share and _would_write_immutable(src, target):
             copy = True
         obj, copied = _export(native, src)
         if copied and copy is False:

@@ -304,7 +304,13 @@ def _on_host(obj: Any) -> bool:
 
 def from_dlpack(obj: Any, place: str | None, copy: bool | None) -> Any:
     strides = getattr(obj, "strides", None)
-    if strides is None and not isinstance(obj, torch.Tensor) and _on_host(obj):
+    # JAX arrays are always row-major; other host objects without strides are asked.
+    if (
+        strides is None
+        and not isinstance(obj, torch.Tensor)
+        and not type(obj).__module__.startswith("jax")
+        and _on_host(obj)
+    ):
         import numpy as np
 
         strides = np.from_dlpack(obj).strides  # torch aborts on negative DLPack strides

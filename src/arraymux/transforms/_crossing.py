@@ -27,6 +27,8 @@ __all__ = ["on_device"]
 
 # The kinds of foreign computation a crossing primitive performs.
 CALL, VJP, JVP = 0, 1, 2
+# The backends whose engine differentiates their own arrays (no bridge).
+_ENGINES = ("torch", "jax")
 
 
 @overload
@@ -210,13 +212,7 @@ def _move_leaf(native: Any, src: Device, target: Device, share: bool) -> Any:
     holds)."""
     if src is target:
         return native
-    native = src._backend.normalize(native)
-    if share:
-        try:
-            return _move(native, src, target, False, None)[0]
-        except ValueError:
-            pass
-    return _move(native, src, target, None, None)[0]
+    return _move(src._backend.normalize(native), src, target, None, None, share=share)[0]
 
 
 def _noted(fun: Callable[..., Any], target: Device, args: Any, kwargs: Any) -> Any:
@@ -374,7 +370,13 @@ class _Foreign:
         self.out_leaves: list[Any] | None = None
         self.rebuild_out: Callable[[list[Any]], Any] | None = None
         self.out_floats: list[bool] = []
-        self.avals: dict[Any, Any] = {}  # JAX: the result's shapes per kind and input shapes
+        self.avals: dict[Any, Any] = {}
+        # Whether the caller will pull cotangents back (set by the caller's engine): the
+        # unbatched call then runs as a vjp, and its pullback serves the backward pass.
+        self.keep_pull = False
+        self.pull: Callable[[list[Any]], list[Any]] | None = (
+            None  # JAX: the result's shapes per kind and input shapes
+        )
 
     def __repr__(self) -> str:
         return f"on_device({_name(self.fun)}, {self.target})"
@@ -407,13 +409,23 @@ class _Foreign:
         floating results; for JVP those and the tangents of the floating arguments. Returns
         natives of ``back`` (default: the caller's engine device)."""
         back = back or self.home
-        inputs = []
-        for n in natives:
-            src = operand(n)[1]  # type: ignore[index]
-            inputs.append(wrap(_move_leaf(n, src, self.target, share=False), self.target))
-        with default_device(self.target):
-            outs = self._on_target(kind, nb, inputs)
-        return [_move_leaf(o._native, o._device, back, share=True) for o in outs]
+        pull = self.pull if kind == VJP and nb == 0 else None
+        if pull is not None:  # the primals were seen by the forward pass
+            natives = natives[len(self.natives) :]
+        target = self.target
+        moved = [_move_leaf(n, operand(n)[1], target, share=False) for n in natives]  # type: ignore[index]
+        # The target is the default device while fun runs (as in a transform).
+        outer, _TRANSFORM.device = _TRANSFORM.device, target
+        try:
+            if pull is not None:
+                outs = pull(moved)
+            elif kind == CALL and nb == 0 and self.keep_pull and target._name in _ENGINES:
+                outs = self._forward_keeping_pull(moved)
+            else:
+                outs = [o._native for o in self._on_target(kind, nb, moved)]
+        finally:
+            _TRANSFORM.device = outer
+        return [_move_leaf(o, target, back, share=True) for o in outs]
 
     # -- the target's side --------------------------------------------------------------------
 
@@ -436,22 +448,71 @@ class _Foreign:
             self.out_floats = [o.dtype.kind in _FLOATING for o in outs]
         return outs
 
-    def _on_target(self, kind: int, nb: int, inputs: list[Array]) -> list[Array]:
+    def _forward_keeping_pull(self, natives: list[Any]) -> list[Any]:
+        """The forward pass on the target's own engine (torch or JAX), as a vjp whose
+        pullback (natives to natives) the backward pass will use."""
+        from ._engine import _Engine
+
+        e = _Engine.get("vjp", self.target)
+        device, floats, out_floats = e.device, self.floats, None
+        fl = [i for i, f in enumerate(floats) if f]
+
+        def split(*xs: Any) -> tuple[list[Any], list[Any]]:
+            nonlocal out_floats
+            full = list(natives)
+            for i, x in zip(fl, xs):
+                full[i] = x
+            outs = self._call(*[wrap(v, device) for v in full])
+            out_floats = self.out_floats
+            return (
+                [o._native for o, f in zip(outs, out_floats) if f],
+                [o._native for o, f in zip(outs, out_floats) if not f],
+            )
+
+        diff, pull, fixed = e.run(
+            self.fun, e.mod.vjp, split, *[natives[i] for i in fl], has_aux=True
+        )
+        self.pull = lambda cts: list(e.run(self.fun, pull, list(cts)))
+        d, k = iter(diff), iter(fixed)
+        return [next(d) if f else next(k) for f in self.out_floats]
+
+    def _on_target(self, kind: int, nb: int, natives: list[Any]) -> list[Array]:
+        inputs = [wrap(v, self.target) for v in natives]
         n = len(self.natives)
-        if kind == CALL:
+        engine = _engine_name(self.target)
+        if kind == CALL and not (nb == 0 and self.keep_pull and engine is not None):
             return list(_batched(self._call, nb, self.target)(*inputs))
-        if _engine_name(self.target) is None:
+        if engine is None:
             raise TransformUnavailableError(
                 f"arraymux.on_device: {_name(self.fun)} runs on {self.target}, which has no "
                 f"autodiff engine, so derivatives cannot flow through it (the caller "
                 f"differentiates on {self.home}). Transforms run on: {_engines()}. Call it "
                 "outside the transform, or cross to a device with an engine."
             )
+        fl = [i for i in range(n) if self.floats[i]]
+        jvp, vjp = _transforms.jvp, _transforms.vjp
+
+        if kind == CALL:  # a forward pass whose pullback the backward pass will use
+
+            def split(*floats: Array) -> tuple[list[Array], list[Array]]:
+                full = list(inputs)
+                for i, x in zip(fl, floats):
+                    full[i] = x
+                outs = self._call(*full)
+                return (
+                    [o for o, f in zip(outs, self.out_floats) if f],
+                    [o for o, f in zip(outs, self.out_floats) if not f],
+                )
+
+            diff, pull_arrays, fixed = vjp(split, *[inputs[i] for i in fl], has_aux=True)
+            target = self.target
+            self.pull = lambda cts: [o._native for o in pull_arrays([wrap(c, target) for c in cts])]
+            d, k = iter(diff), iter(fixed)
+            return [next(d) if f else next(k) for f in self.out_floats]
+
         if self.out_leaves is None:  # the result's structure, from one element of the batch
             self._call(*_unbatched(inputs[:n], nb))
-        fl = [i for i in range(n) if self.floats[i]]
         ofl = [k for k, f in enumerate(self.out_floats) if f]
-        from . import jvp, vjp
 
         def float_part(*floats: Array, rest: Sequence[Array]) -> list[Array]:
             full = list(rest)
@@ -476,6 +537,16 @@ class _Foreign:
 _ARRAY = object()  # marks the array leaves of a recorded result
 
 
+class _Transforms:
+    """``arraymux.transforms`` (which imports this module), looked up when first used."""
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(sys.modules["arraymux.transforms"], name)
+
+
+_transforms: Any = _Transforms()
+
+
 def _is_float(native: Any, device: Device) -> bool:
     return device._backend.dtype_from_native(native.dtype).kind in _FLOATING
 
@@ -491,10 +562,8 @@ def _batched(g: Callable[..., Any], nb: int, target: Device) -> Callable[..., An
     if nb == 0:
         return g
     if _engine_name(target) is not None:
-        from . import vmap
-
         for _ in range(nb):
-            g = vmap(g)
+            g = _transforms.vmap(g)
         return g
 
     def sequential(*xs: Array) -> list[Array]:

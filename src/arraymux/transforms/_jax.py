@@ -12,6 +12,8 @@ from typing import Any
 
 import jax
 
+from ._crossing import CALL, JVP, VJP
+
 grad = jax.grad
 value_and_grad = jax.value_and_grad
 jacobian = jax.jacrev
@@ -83,8 +85,6 @@ def checkpoint(f: Callable[..., Any], policy: Any) -> Callable[..., Any]:
 def crossing(foreign: Any, natives: list[Any]) -> list[Any]:
     """The outputs of ``foreign`` (a crossing of :func:`arraymux.on_device`) on ``natives``, as
     one primitive that JAX can differentiate, batch and compile."""
-    from ._crossing import CALL
-
     return _crossing_p().bind(*natives, foreign=foreign, kind=CALL, nb=0, out_avals=None)
 
 
@@ -93,8 +93,6 @@ def _crossing_p() -> Any:
     import numpy as np
     from jax.extend.core import Primitive
     from jax.interpreters import ad, batching, mlir
-
-    from ._crossing import CALL, JVP, VJP
 
     p = Primitive("arraymux_on_device")
     p.multiple_results = True

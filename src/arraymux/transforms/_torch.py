@@ -20,6 +20,7 @@ import torch.utils._pytree as pytree
 from torch.utils.checkpoint import checkpoint as _torch_checkpoint
 
 from .. import _compiled
+from ._crossing import CALL, JVP, VJP
 
 jacobian = tf.jacrev
 hessian = tf.hessian
@@ -187,6 +188,14 @@ def checkpoint(f: Callable[..., Any], policy: Any) -> Callable[..., Any]:
     return run
 
 
+def _single_grad_level() -> bool:
+    """Whether one torch.func reverse-mode level, and no other transform, is active."""
+    from torch._functorch.pyfunctorch import retrieve_all_functorch_interpreters
+
+    kinds = [i.key() for i in retrieve_all_functorch_interpreters()]
+    return kinds == [torch._C._functorch.TransformType.Grad]
+
+
 def _first_order() -> bool:
     """Whether one reverse-mode level (with any vmaps) is all that differentiates now.
 
@@ -266,8 +275,10 @@ def from_engine(t: Any, backend: str) -> Any:
 def crossing(foreign: Any, natives: list[Any]) -> tuple[Any, ...]:
     """The outputs of ``foreign`` (a crossing of :func:`arraymux.on_device`) on ``natives``, as
     one differentiable and batchable torch operation."""
-    from ._crossing import CALL
-
+    # A reverse pass will follow (torch.func.grad/vjp or autograd): keep the pullback.
+    foreign.keep_pull = torch.is_grad_enabled() and any(t.requires_grad for t in natives)
+    if torch._C._functorch.peek_interpreter_stack() is None:
+        return _EagerCrossing.apply(foreign, *natives)  # type: ignore[no-any-return]
     return _Crossing.apply(foreign, CALL, 0, *natives)  # type: ignore[no-any-return]
 
 
@@ -287,6 +298,31 @@ def _run_foreign(foreign: Any, kind: int, nb: int, tensors: Any) -> tuple[Any, .
     return tuple(foreign.run(kind, nb, tensors))
 
 
+class _EagerCrossing(torch.autograd.Function):
+    """The crossing for torch's own autograd outside torch.func (``loss.backward()``): the
+    classic form, which costs less per call than the torch.func-ready :class:`_Crossing`."""
+
+    @staticmethod
+    def forward(ctx: Any, foreign: Any, *tensors: Any) -> Any:
+        ctx.foreign = foreign
+        ctx.save_for_backward(*tensors)
+        outs = _run_foreign(foreign, CALL, 0, tensors)
+        fixed = [o for o, f in zip(outs, foreign.out_floats) if not f]
+        if fixed:
+            ctx.mark_non_differentiable(*fixed)
+        return outs
+
+    @staticmethod
+    def backward(ctx: Any, *cotangents: Any) -> Any:
+        f = ctx.foreign
+        args = (*ctx.saved_tensors, *[c for c, fl in zip(cotangents, f.out_floats) if fl])
+        if torch.is_grad_enabled():  # create_graph=True: its own derivative must raise
+            res = iter(_Crossing.apply(f, VJP, 0, *args))
+        else:
+            res = iter(_run_foreign(f, VJP, 0, args))
+        return (None, *[next(res) if fl else None for fl in f.floats])
+
+
 class _Crossing(torch.autograd.Function):
     """A crossing of :func:`arraymux.on_device`: the forward pass, the vjp (backward) and the
     jvp are computed by the target's engine; the vmap rule batches them over a leading axis.
@@ -298,8 +334,6 @@ class _Crossing(torch.autograd.Function):
 
     @staticmethod
     def setup_context(ctx: Any, inputs: Any, output: Any) -> None:
-        from ._crossing import CALL
-
         ctx.foreign, ctx.kind, ctx.nb = inputs[:3]
         ctx.save_for_backward(*inputs[3:])
         ctx.save_for_forward(*inputs[3:])
@@ -310,20 +344,22 @@ class _Crossing(torch.autograd.Function):
 
     @staticmethod
     def backward(ctx: Any, *cotangents: Any) -> Any:
-        from ._crossing import CALL, VJP
-
         f = ctx.foreign
         if ctx.kind != CALL:
             raise _second_order(f)
         prim = ctx.saved_tensors
         cts = [c for c, fl in zip(cotangents, f.out_floats) if fl]
-        res = iter(_Crossing.apply(f, VJP, ctx.nb, *prim, *cts))
+        if _single_grad_level() and not any(
+            torch._C._functorch.is_functorch_wrapped_tensor(t) for t in (*prim, *cts)
+        ):
+            # Nothing outside this reverse pass differentiates it: a plain call.
+            res = iter(_run_foreign(f, VJP, ctx.nb, (*prim, *cts)))
+        else:
+            res = iter(_Crossing.apply(f, VJP, ctx.nb, *prim, *cts))
         return (None, None, None, *[next(res) if fl else None for fl in f.floats])
 
     @staticmethod
     def jvp(ctx: Any, *tangents: Any) -> Any:
-        from ._crossing import CALL, JVP
-
         f = ctx.foreign
         if ctx.kind != CALL:
             raise _second_order(f)
