@@ -84,6 +84,9 @@ on0 = xp.on_device(lambda v: xp.sum(xp.sin(v) ** 2), "jax:cpu:0")
 check("on_device 1 -> 0", on0(f32))
 check("grad through on_device 1 -> 0", xp.grad(on0)(f32))
 check("jit(grad) through on_device 1 -> 0", xp.jit(xp.grad(on0))(f32))
+check("vmap(grad) through on_device 1 -> 0", xp.vmap(xp.grad(on0))(xp.stack([f32, f32])))
+check("jvp through on_device 1 -> 0", xp.jvp(on0, (f32,), (f32,)))
+check("hessian through on_device 1 -> 0", xp.hessian(on0)(f32))
 try:
     import torch  # noqa: F401
 

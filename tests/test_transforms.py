@@ -164,6 +164,19 @@ def test_jacobian_vjp_jvp(device):
     assert tangent.device == x.device
 
 
+def test_jvp_of_a_0d_array_and_a_python_float_keeps_the_dtype(device):
+    # torch.func.jvp alone gives sum(x) * 0.5 a float64 tangent for float32 x
+    x = xp.astype(arr(X, device), xp.float32)
+    for f in (
+        lambda x: xp.sum(x * x) * 0.5,
+        lambda x: xp.sum(x) + 0.5,
+        lambda x: xp.sum(x) / 2.0,
+        lambda x: xp.sum(x) ** 2.0,
+    ):
+        out, tangent = xp.jvp(f, (x,), (xp.ones_like(x),))
+        assert out.dtype == tangent.dtype == xp.float32
+
+
 ELEMENTWISE = {
     "sin": xp.sin,
     "cos": xp.cos,

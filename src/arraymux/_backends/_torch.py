@@ -153,7 +153,9 @@ def _unique_all(x: Any, /) -> tuple[Any, Any, Any, Any]:
 
 def scalar_operand(name: str, value: Any, other: Any, position: int) -> Any:
     """A Python scalar made ready to meet ``other`` (a tensor) in ``name``."""
-    if position == 1 and name in _SCALAR_RIGHT:
+    # Not for 0-d tensors: torch.func.jvp gives their product with a Python float a float64
+    # tangent (torch 2.11 to 2.13), while a tensor of their dtype keeps it.
+    if position == 1 and name in _SCALAR_RIGHT and other.dim():
         return value
     return torch.tensor(value, dtype=other.dtype, device=other.device)
 

@@ -18,7 +18,7 @@ from typing import Any, overload
 
 from .._array import Array
 from .._devices import _TRANSFORM, Device, default_device, device_arg
-from .._dispatch import operand, wrap
+from .._dispatch import dtype_of, operand, unsupported, wrap
 from .._errors import BackendUnavailableError, TransformUnavailableError
 from .._transfer import _hook, _move
 from ._tree import _FLOATING, _engines, _map, _name
@@ -212,6 +212,9 @@ def _move_leaf(native: Any, src: Device, target: Device, share: bool) -> Any:
     holds)."""
     if src is target:
         return native
+    dt = dtype_of(native, src)
+    if not target.supports(dt):  # float64 into JAX without x64: never a silent downcast
+        raise unsupported(dt, target, "on_device")
     return _move(src._backend.normalize(native), src, target, None, None, share=share)[0]
 
 
@@ -296,7 +299,7 @@ def _within(
         if dev is place:
             moved[i] = wrap(native, place)
         elif dev._backend is place._backend:
-            moved[i] = wrap(mover(native, place), place)
+            moved[i] = wrap(mover(native, dev, place), place)
         else:  # a constant of another backend
             moved[i] = wrap(_move_leaf(native, dev, place, share=False), place)
     a, kw = rebuild(moved)
@@ -315,18 +318,19 @@ def _within(
             new.append(leaf)
             continue
         native, dev = op
-        native = native if dev is home else mover(native, home)
+        native = native if dev is home else mover(native, dev, home)
         new.append(native if native_out else wrap(native, home))
     return rebuild_out(new)
 
 
-def _engine_mover(engine: str | None) -> Callable[[Any, Device], Any]:
-    """The engine's own differentiable move of a native to a device of that engine."""
+def _engine_mover(engine: str | None) -> Callable[[Any, Device, Device], Any]:
+    """The engine's own differentiable move of a native from one of its devices to another."""
     if engine == "torch":
-        return lambda native, place: native.to(place.native)
+        return lambda native, src, dst: native.to(dst.native)
     import jax
 
-    return lambda native, place: jax.device_put(native, place.native)
+    # src: JAX sends cotangents back there (a traced value does not say where it lies).
+    return lambda native, src, dst: jax.device_put(native, dst.native, src=src.native)
 
 
 # -- a crossing between two engines -----------------------------------------------------------
