@@ -238,9 +238,9 @@ def _result_leaves(fun: Callable[..., Any], result: Any) -> tuple[list[Any], Any
             leaf is None or isinstance(leaf, bool | int | float | complex)
         ):
             raise TypeError(
-                f"arraymux.on_device: {_name(fun)} returned a {type(leaf).__name__} (leaf {k} "
-                "of its result); a crossed function returns arrays and Python scalars, in "
-                "tuples, lists and dicts."
+                f"arraymux.on_device: leaf {k} of what {_name(fun)} returned is of type "
+                f"{type(leaf).__name__}; a crossed function returns arrays and Python "
+                "scalars, in tuples, lists and dicts."
             )
     return leaves, rebuild
 
