@@ -331,15 +331,23 @@ def test_decorator_forms():
     assert a.__name__ == "a"
 
 
-@pytest.mark.skipif(not (HAVE_TORCH and importlib.util.find_spec("dask")), reason="needs dask")
-def test_dask_target_outside_transforms_and_under_vmap_but_not_under_grad():
-    crossed = xp.on_device(lambda x: xp.sum(x * x), "dask")
+@pytest.mark.skipif(not HAVE_TORCH, reason="needs torch")
+@pytest.mark.parametrize("target", ["dask", "array_api_strict"])
+def test_targets_without_an_engine_work_outside_transforms_and_under_vmap(target):
+    if not _exists(target):
+        pytest.skip(f"needs {target}")
+    crossed = xp.on_device(lambda x: xp.sum(x * x), target)
     x = xp.asarray([1.0, 2.0], device="torch:cpu")
     assert float(crossed(x)) == 5.0
     xs = xp.stack([x, 2 * x])
-    np.testing.assert_allclose(xp.to_numpy(xp.vmap(crossed)(xs)), [5.0, 20.0])
-    with pytest.raises(xp.TransformUnavailableError, match="dask"):
+    np.testing.assert_allclose(xp.to_numpy(xp.vmap(crossed)(xs)), [5.0, 20.0])  # one by one
+    with pytest.raises(xp.TransformUnavailableError, match=target):
         xp.grad(crossed)(x)
+    if HAVE_JAX:
+        xj = xp.asarray([1.0, 2.0], device="jax:cpu")
+        np.testing.assert_allclose(xp.to_numpy(xp.vmap(crossed)(xp.stack([xj, xj]))), [5.0, 5.0])
+        with pytest.raises(xp.TransformUnavailableError, match=target):
+            xp.grad(crossed)(xj)
 
 
 # -- errors ----------------------------------------------------------------------------------

@@ -557,7 +557,7 @@ def _is_float(native: Any, device: Device) -> bool:
 
 def _unbatched(xs: Sequence[Array], nb: int) -> list[Array]:
     """The first element of each of ``xs`` along its ``nb`` leading (batch) axes."""
-    return [x[(0,) * nb] if nb else x for x in xs]
+    return [x[(0,) * nb + (...,)] if nb else x for x in xs]
 
 
 def _batched(g: Callable[..., Any], nb: int, target: Device) -> Callable[..., Any]:
@@ -578,7 +578,7 @@ def _batched(g: Callable[..., Any], nb: int, target: Device) -> Callable[..., An
         for s in lead:
             size *= int(s or 0)
         flat = [reshape(x, (size, *x.shape[nb:])) for x in xs]
-        rows = [g(*[x[k] for x in flat]) for k in range(size)]
+        rows = [g(*[x[k, ...] for x in flat]) for k in range(size)]
         outs = [stack([r[j] for r in rows]) for j in range(len(rows[0]))] if rows else []
         return [reshape(o, (*lead, *o.shape[1:])) for o in outs]
 
