@@ -263,19 +263,10 @@ def _plain(
     a, kw = rebuild(moved)
     with default_device(target):
         result = _noted(fun, target, a, kw)
-    if back is None:
-        back = target
-    out_leaves, rebuild_out = _result_leaves(fun, result)
-    new = []
-    for leaf in out_leaves:
-        op = operand(leaf)
-        if op is None:
-            new.append(leaf)
-            continue
-        native, dev = op
-        moved_back = _move_leaf(native, dev, back, share=True)
-        new.append(moved_back if native_out else wrap(moved_back, back))
-    return rebuild_out(new)
+    home = target if back is None else back
+    return _results_back(
+        fun, result, lambda n, d: _move_leaf(n, d, home, share=True), home, native_out
+    )
 
 
 def _within(
@@ -310,6 +301,20 @@ def _within(
         _TRANSFORM.device = outer
     assert back is not None
     home = _engine_device(back)
+    return _results_back(
+        fun, result, lambda n, d: n if d is home else mover(n, d, home), home, native_out
+    )
+
+
+def _results_back(
+    fun: Callable[..., Any],
+    result: Any,
+    move: Callable[[Any, Device], Any],
+    home: Device,
+    native_out: bool,
+) -> Any:
+    """``fun``'s result, each array moved to ``home`` by ``move``: natives with ``native_out``,
+    else Arrays."""
     out_leaves, rebuild_out = _result_leaves(fun, result)
     new = []
     for leaf in out_leaves:
@@ -317,8 +322,7 @@ def _within(
         if op is None:
             new.append(leaf)
             continue
-        native, dev = op
-        native = native if dev is home else mover(native, dev, home)
+        native = move(*op)
         new.append(native if native_out else wrap(native, home))
     return rebuild_out(new)
 
