@@ -23,6 +23,7 @@ import collections
 import importlib.util
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -91,7 +92,7 @@ def run_one(suite: Path, module: str, device: str, args: argparse.Namespace) -> 
             str(args.max_examples),
             "--disable-deadline",
             f"--hypothesis-seed={args.seed}",
-            "-q",
+            "-v",  # one line per test: what a run stopped at the time limit still reports
             f"--junitxml={report}",
             "-o",
             "junit_duration_report=call",
@@ -117,6 +118,8 @@ def run_one(suite: Path, module: str, device: str, args: argparse.Namespace) -> 
         run = Run(module, device or "—", seconds=time.perf_counter() - t0, timed_out=timed_out)
         if report.exists():
             _read_junit(report, run)
+        elif log.exists():
+            _read_log(log.read_text(), run)
         if run.total == 0 and not timed_out:
             tail = log.read_text()[-3000:] if log.exists() else ""
             raise SystemExit(f"no test ran against {module} {device}; pytest said:\n{tail}")
@@ -130,7 +133,7 @@ def _read_junit(path: Path, run: Run) -> None:
         name = f"{case.get('classname', '')}::{case.get('name', '')}"
         took = float(case.get("time") or 0.0)
         times.append((name, took))
-        per_file[case.get("classname", "").rsplit(".", 1)[0] or "?"] += took
+        per_file[case.get("classname") or "?"] += took
         kinds = {child.tag for child in case}
         if "skipped" in kinds:
             run.skipped += 1
@@ -144,6 +147,28 @@ def _read_junit(path: Path, run: Run) -> None:
             run.passed += 1
     run.slowest = sorted(times, key=lambda t: -t[1])[:10]
     run.seconds_per_file = dict(sorted(per_file.items(), key=lambda kv: -kv[1]))
+
+
+_OUTCOME = re.compile(r"\b(PASSED|FAILED|SKIPPED|ERROR|XFAIL|XPASS)\b")
+_TEST = re.compile(r"(array_api_tests/\S+::\S+)")
+
+
+def _read_log(text: str, run: Run) -> None:
+    """The outcomes in pytest's ``-v`` output (with or without xdist), for a run stopped
+    before it wrote its report."""
+    for line in text.splitlines():
+        outcome, test = _OUTCOME.search(line), _TEST.search(line)
+        if not (outcome and test):
+            continue
+        kind = outcome.group(1)
+        if kind == "SKIPPED":
+            run.skipped += 1
+        elif kind in ("FAILED", "ERROR"):
+            run.failed += kind == "FAILED"
+            run.errors += kind == "ERROR"
+            run.failures.append(test.group(1))
+        else:
+            run.passed += 1
 
 
 def table(runs: list[Run], args: argparse.Namespace) -> str:
