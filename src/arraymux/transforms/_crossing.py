@@ -11,6 +11,7 @@ graph and no primitive is needed.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import sys
 from collections.abc import Callable, Sequence
@@ -188,12 +189,12 @@ def _cross(fun: Callable[..., Any], target: Device, args: tuple[Any, ...], kwarg
     # Native arrays in (and no Array): native arrays out.
     native_out = bool(where) and not any(type(leaves[i]) is Array for i in where)
     if not traced:
-        return _plain(fun, target, leaves, ops, where, rebuild, back, native_out)
+        return _plain(fun, target, _Args(leaves, ops, where, rebuild, back, native_out))
     first = ops[traced[0]][1]  # type: ignore[index]
     engine = _engine_name(first)
     target_engine = _engine_name(target)
     if engine == target_engine:
-        return _within(fun, target, leaves, ops, where, rebuild, back, engine, native_out)
+        return _within(fun, target, _Args(leaves, ops, where, rebuild, back, native_out), engine)
     home = _engine_device(first)
     for i in traced:
         dev = ops[i][1]  # type: ignore[index]
@@ -202,7 +203,7 @@ def _cross(fun: Callable[..., Any], target: Device, args: tuple[Any, ...], kwarg
                 f"arraymux.on_device: inside a transform, the traced arrays passed to "
                 f"{_name(fun)} must all be on {home}, but one is on {dev}."
             )
-    foreign = _Foreign(fun, target, leaves, ops, where, rebuild, home, native_out)
+    foreign = _Foreign(fun, target, _Args(leaves, ops, where, rebuild, back, native_out), home)
     return foreign.apply(engine)
 
 
@@ -245,64 +246,57 @@ def _result_leaves(fun: Callable[..., Any], result: Any) -> tuple[list[Any], Any
     return leaves, rebuild
 
 
-def _plain(
-    fun: Callable[..., Any],
-    target: Device,
-    leaves: list[Any],
-    ops: list[Any],
-    where: list[int],
-    rebuild: Callable[[list[Any]], Any],
-    back: Device | None,
-    native_out: bool,
-) -> Any:
+@dataclasses.dataclass(slots=True)
+class _Args:
+    """The arguments of one call of a crossed function, taken apart."""
+
+    leaves: list[Any]  # every leaf of (args, kwargs)
+    ops: list[Any]  # (native, device) of each array leaf, None for the others
+    where: list[int]  # the positions of the array leaves
+    rebuild: Callable[[list[Any]], Any]  # (args, kwargs) from new leaves
+    back: Device | None  # the device of the first array: where results go
+    native_out: bool  # native arrays in (and no Array): native arrays out
+
+
+def _plain(fun: Callable[..., Any], target: Device, call: _Args) -> Any:
     """The crossing outside any transform: move, call, move back."""
-    moved = list(leaves)
-    for i in where:
-        native, dev = ops[i]
+    moved = list(call.leaves)
+    for i in call.where:
+        native, dev = call.ops[i]
         moved[i] = wrap(_move_leaf(native, dev, target, share=False), target)
-    a, kw = rebuild(moved)
+    a, kw = call.rebuild(moved)
     with default_device(target):
         result = _noted(fun, target, a, kw)
-    home = target if back is None else back
+    home = target if call.back is None else call.back
     return _results_back(
-        fun, result, lambda n, d: _move_leaf(n, d, home, share=True), home, native_out
+        fun, result, lambda n, d: _move_leaf(n, d, home, share=True), home, call.native_out
     )
 
 
-def _within(
-    fun: Callable[..., Any],
-    target: Device,
-    leaves: list[Any],
-    ops: list[Any],
-    where: list[int],
-    rebuild: Callable[[list[Any]], Any],
-    back: Device | None,
-    engine: str | None,
-    native_out: bool,
-) -> Any:
+def _within(fun: Callable[..., Any], target: Device, call: _Args, engine: str | None) -> Any:
     """The crossing inside a transform when one engine computes both sides: its own
     (differentiable) moves keep the graph."""
     place = _engine_device(target)
     mover = _engine_mover(engine)
-    moved = list(leaves)
-    for i in where:
-        native, dev = ops[i]
+    moved = list(call.leaves)
+    for i in call.where:
+        native, dev = call.ops[i]
         if dev is place:
             moved[i] = wrap(native, place)
         elif dev._backend is place._backend:
             moved[i] = wrap(mover(native, dev, place), place)
         else:  # a constant of another backend
             moved[i] = wrap(_move_leaf(native, dev, place, share=False), place)
-    a, kw = rebuild(moved)
+    a, kw = call.rebuild(moved)
     outer, _TRANSFORM.device = _TRANSFORM.device, place
     try:
         result = _noted(fun, target, a, kw)
     finally:
         _TRANSFORM.device = outer
-    assert back is not None
-    home = _engine_device(back)
+    assert call.back is not None
+    home = _engine_device(call.back)
     return _results_back(
-        fun, result, lambda n, d: n if d is home else mover(n, d, home), home, native_out
+        fun, result, lambda n, d: n if d is home else mover(n, d, home), home, call.native_out
     )
 
 
@@ -349,29 +343,17 @@ class _Foreign:
     Hashed by identity (JAX keeps it as a parameter of its primitive).
     """
 
-    def __init__(
-        self,
-        fun: Callable[..., Any],
-        target: Device,
-        leaves: list[Any],
-        ops: list[Any],
-        where: list[int],
-        rebuild: Callable[[list[Any]], Any],
-        home: Device,
-        native_out: bool,
-    ) -> None:
+    def __init__(self, fun: Callable[..., Any], target: Device, call: _Args, home: Device) -> None:
         self.fun = fun
         self.target = target
-        self.leaves = leaves
-        self.where = where
-        self.rebuild = rebuild
+        self.call = call
         self.home = home
-        self.native_out = native_out
+        self.native_out = call.native_out
         # Arrays that are not traced (constants) are inputs too, moved to the caller's engine
         # device first: every input then crosses the same way.
         self.natives = []
-        for i in where:
-            native, dev = ops[i]
+        for i in call.where:
+            native, dev = call.ops[i]
             self.natives.append(_move_leaf(native, dev, home, share=False))
         self.floats = [_is_float(n, home) for n in self.natives]
         # Set by the first call: the result's leaves (arrays as None) and structure.
@@ -440,10 +422,10 @@ class _Foreign:
     def _call(self, *xs: Array) -> list[Array]:
         """``fun`` on Arrays standing for the arguments' arrays; the array leaves of its
         result as Arrays. The first call records the result's structure."""
-        full = list(self.leaves)
-        for i, x in zip(self.where, xs):
+        full = list(self.call.leaves)
+        for i, x in zip(self.call.where, xs):
             full[i] = x
-        a, kw = self.rebuild(full)
+        a, kw = self.call.rebuild(full)
         leaves, rebuild_out = _result_leaves(self.fun, _noted(self.fun, self.target, a, kw))
         outs = []
         for leaf in leaves:
