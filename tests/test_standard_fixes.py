@@ -3,6 +3,7 @@ signatures, the inspection namespace, ``__dlpack__`` keywords and elementwise sp
 
 from __future__ import annotations
 
+import cmath
 import inspect
 import math
 
@@ -179,6 +180,57 @@ def test_complex_acos_at_zero(fixed_device):
     r = xp.acos(z)
     np.testing.assert_allclose(_np(xp.real(r)), [math.pi / 2] * 2, rtol=1e-6)
     _same(xp.imag(r), [-0.0, -0.0])
+
+
+# The complex special cases of the standard that JAX (and torch on CUDA) got wrong, with the
+# mirror images the functions' symmetries give. NaN parts may have either sign; so may the
+# zeros where the standard leaves the sign open.
+_COMPLEX_CASES = [
+    ("acos", complex(0.0, NAN), complex(math.pi / 2, NAN)),
+    ("acos", complex(-0.0, NAN), complex(math.pi / 2, NAN)),
+    ("acosh", complex(0.0, NAN), complex(NAN, math.pi / 2)),
+    ("asinh", complex(NAN, 0.0), complex(NAN, 0.0)),
+    ("atanh", complex(1.0, NAN), complex(NAN, NAN)),
+    ("atanh", complex(0.0, NAN), complex(0.0, NAN)),
+    ("atanh", complex(INF, NAN), complex(0.0, NAN)),
+    ("atanh", complex(-INF, NAN), complex(-0.0, NAN)),
+    ("atanh", complex(NAN, 1.0), complex(NAN, NAN)),
+    ("cosh", complex(0.0, INF), complex(NAN, 0.0)),
+    ("cosh", complex(0.0, NAN), complex(NAN, 0.0)),
+    ("cosh", complex(INF, INF), complex(INF, NAN)),
+    ("cosh", complex(-INF, NAN), complex(INF, NAN)),
+    ("sinh", complex(0.0, INF), complex(0.0, NAN)),
+    ("sinh", complex(INF, NAN), complex(INF, NAN)),
+    ("sinh", complex(-0.0, NAN), complex(-0.0, NAN)),
+    ("tanh", complex(0.0, INF), complex(0.0, NAN)),
+    ("tanh", complex(-0.0, NAN), complex(-0.0, NAN)),
+    ("exp", complex(INF, INF), complex(INF, NAN)),
+    ("exp", complex(INF, NAN), complex(INF, NAN)),
+    ("exp", complex(-INF, INF), complex(0.0, 0.0)),
+    ("exp", complex(-INF, -NAN), complex(0.0, 0.0)),
+    ("log", complex(INF, NAN), complex(INF, NAN)),
+    ("log", complex(-INF, NAN), complex(INF, NAN)),
+    ("log", complex(NAN, INF), complex(INF, NAN)),
+    ("sqrt", complex(INF, NAN), complex(INF, NAN)),
+    ("sqrt", complex(-INF, NAN), complex(NAN, INF)),
+]
+
+
+@pytest.mark.parametrize(("name", "z", "expected"), _COMPLEX_CASES, ids=lambda v: str(v))
+def test_complex_special_cases_with_infinite_and_nan_parts(fixed_device, name, z, expected):
+    r = complex(_np(getattr(xp, name)(xp.asarray([z], dtype=xp.complex64, device=fixed_device)))[0])
+    for got, want in ((r.real, expected.real), (r.imag, expected.imag)):
+        if math.isnan(want):
+            assert math.isnan(got), (name, z, r)
+        else:
+            assert math.isclose(abs(got), abs(want), rel_tol=1e-6), (name, z, r)
+            assert math.copysign(1.0, got) == math.copysign(1.0, want) or want == 0.0, (name, z, r)
+    # The values away from the special cases stay the backend's.
+    w = complex(0.5, 0.25)
+    got = complex(
+        _np(getattr(xp, name)(xp.asarray([w], dtype=xp.complex64, device=fixed_device)))[0]
+    )
+    assert cmath.isclose(got, getattr(cmath, name)(w), rel_tol=1e-5)
 
 
 def test_complex_log1p_with_infinite_parts(fixed_device):

@@ -33,12 +33,19 @@ def overrides(ns: Any) -> dict[str, Any]:
     return {
         "floor_divide": _special_cases.floor_divide(ns, ns.floor_divide),
         "expm1": _special_cases.expm1(ns, ns.expm1, jax.lax.complex),
-        "tanh": _special_cases.tanh(ns, ns.tanh, jax.lax.complex),
         "remainder": _special_cases.remainder(ns, ns.remainder),
         "sign": _special_cases.sign(ns, ns.sign),
         "searchsorted": _searchsorted,
         "cumulative_prod": _cumulative_prod,
         "log1p": _special_cases.log1p(ns, ns.log1p, jax.lax.complex),
+        **{
+            name: _special_cases.complex_cases(ns, name, getattr(ns, name), jax.lax.complex)
+            for name in _special_cases.COMPLEX_CASES
+            if name != "tanh"
+        },
+        "tanh": _special_cases.complex_cases(
+            ns, "tanh", _special_cases.tanh(ns, ns.tanh, jax.lax.complex), jax.lax.complex
+        ),
         **{name: _kept_in_place(getattr(ns, name)) for name in _CONSTANT_RESULTS},
         **_full_precision_products(),
     }

@@ -155,3 +155,114 @@ def sign(ns: Any, base: Callable[..., Any]) -> Callable[..., Any]:
         return r
 
     return sign
+
+
+# -- complex special cases from a table ---------------------------------------------------------
+#
+# Each case is ``(condition, re, im)`` on the canonical quadrant (real part >= +0 for odd and
+# even functions, imaginary part >= +0 for every function here, all conjugate symmetric); the
+# parity of the function maps the other quadrants onto it. ``re`` and ``im`` are numbers (NaN
+# where the standard leaves the result NaN, and any sign where it leaves the sign open).
+
+_INF, _NAN, _HALF_PI = math.inf, math.nan, math.pi / 2
+
+
+def _zero(v: Any) -> Any:
+    return v == 0
+
+
+def _pinf(v: Any) -> Any:
+    return v == _INF
+
+
+def _finite_nonzero(ns: Any, v: Any) -> Any:
+    return ns.isfinite(v) & (v != 0)
+
+
+#: function -> (parity: "odd", "even" or None, cases). Only the cases the backends get wrong.
+COMPLEX_CASES: dict[str, tuple[str | None, list[tuple[Callable[..., Any], float, float]]]] = {
+    "acos": (None, [(lambda ns, a, b: _zero(a) & ns.isnan(b), _HALF_PI, _NAN)]),
+    "acosh": (None, [(lambda ns, a, b: _zero(a) & ~ns.signbit(a) & ns.isnan(b), _NAN, _HALF_PI)]),
+    "asinh": ("odd", [(lambda ns, a, b: ns.isnan(a) & _zero(b), _NAN, 0.0)]),
+    "atanh": (
+        "odd",
+        [
+            (lambda ns, a, b: _finite_nonzero(ns, a) & ns.isnan(b), _NAN, _NAN),
+            (lambda ns, a, b: _zero(a) & ns.isnan(b), 0.0, _NAN),
+            (lambda ns, a, b: _pinf(a) & ns.isnan(b), 0.0, _NAN),
+            (lambda ns, a, b: ns.isnan(a) & ~ns.isinf(b), _NAN, _NAN),
+        ],
+    ),
+    "cosh": (
+        "even",
+        [
+            (lambda ns, a, b: _zero(a) & (_pinf(b) | ns.isnan(b)), _NAN, 0.0),
+            (lambda ns, a, b: _pinf(a) & (_pinf(b) | ns.isnan(b)), _INF, _NAN),
+        ],
+    ),
+    "sinh": (
+        "odd",
+        [
+            (lambda ns, a, b: _zero(a) & (_pinf(b) | ns.isnan(b)), 0.0, _NAN),
+            (lambda ns, a, b: _pinf(a) & (_pinf(b) | ns.isnan(b)), _INF, _NAN),
+        ],
+    ),
+    "tanh": ("odd", [(lambda ns, a, b: _zero(a) & (_pinf(b) | ns.isnan(b)), 0.0, _NAN)]),
+    "exp": (
+        None,
+        [
+            (lambda ns, a, b: _pinf(a) & (_pinf(b) | ns.isnan(b)), _INF, _NAN),
+            (lambda ns, a, b: (a == -_INF) & (_pinf(b) | ns.isnan(b)), 0.0, 0.0),
+        ],
+    ),
+    "log": (
+        None,
+        [
+            (lambda ns, a, b: ns.isinf(a) & ns.isnan(b), _INF, _NAN),
+            (lambda ns, a, b: ns.isnan(a) & _pinf(b), _INF, _NAN),
+        ],
+    ),
+    "sqrt": (
+        None,
+        [
+            (lambda ns, a, b: _pinf(a) & ns.isnan(b), _INF, _NAN),
+            (lambda ns, a, b: (a == -_INF) & ns.isnan(b), _NAN, _INF),
+        ],
+    ),
+}
+
+
+def complex_cases(
+    ns: Any, name: str, base: Callable[..., Any], make_complex: Callable[[Any, Any], Any]
+) -> Callable[..., Any]:
+    """``base`` with the special cases of :data:`COMPLEX_CASES` for ``name`` on complex input;
+    other dtypes pay one dtype check."""
+    parity, cases = COMPLEX_CASES[name]
+
+    def fixed(x: Any, /) -> Any:
+        r = base(x)
+        if not ns.isdtype(x.dtype, "complex floating"):
+            return r
+        a, b = ns.real(x), ns.imag(x)
+        # Onto the canonical quadrant: |b| (conjugate symmetry), |a| (parity).
+        flip_a = (ns.signbit(a) & ~ns.isnan(a)) if parity else None
+        flip_b = ns.signbit(b) & ~ns.isnan(b)
+        ca = ns.abs(a) if parity else a
+        cb = ns.abs(b)
+        re, im = ns.real(r), ns.imag(r)
+        hit = None
+        case_re, case_im = re, im
+        for cond, c_re, c_im in cases:
+            m = cond(ns, ca, cb)
+            case_re = ns.where(m, c_re, case_re)
+            case_im = ns.where(m, c_im, case_im)
+            hit = m if hit is None else hit | m
+        if parity == "odd":  # f(-z) = -f(z): with conj symmetry, f(-a+bj) = -conj f(a+bj)
+            case_re = ns.where(flip_a, -case_re, case_re)
+        if parity is not None:  # both odd and even flip the imaginary part with a
+            case_im = ns.where(flip_a ^ flip_b, -case_im, case_im)
+        else:
+            case_im = ns.where(flip_b, -case_im, case_im)
+        return make_complex(ns.where(hit, case_re, re), ns.where(hit, case_im, im))
+
+    return fixed

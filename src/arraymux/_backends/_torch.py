@@ -91,7 +91,11 @@ def overrides(ns: Any) -> dict[str, Any]:
     out["std"] = _std
     out["floor_divide"] = _special_cases.floor_divide(ns, ns.floor_divide)
     out["expm1"] = _special_cases.expm1(ns, ns.expm1, torch.complex)
-    out["tanh"] = _special_cases.tanh(ns, ns.tanh, torch.complex)
+    # tanh(+0 + inf j), tanh(+0 + nan j), acosh(+0 + nan j): wrong on CUDA.
+    out["tanh"] = _special_cases.complex_cases(
+        ns, "tanh", _special_cases.tanh(ns, ns.tanh, torch.complex), torch.complex
+    )
+    out["acosh"] = _special_cases.complex_cases(ns, "acosh", ns.acosh, torch.complex)
     out["remainder"] = _special_cases.remainder(ns, ns.remainder)
     out["acos"] = _special_cases.acos(ns, ns.acos, torch.complex)
     out["log1p"] = _special_cases.log1p(ns, ns.log1p, torch.complex)
