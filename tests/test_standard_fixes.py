@@ -13,7 +13,7 @@ import pytest
 import arraymux as xp
 
 INF, NAN = math.inf, math.nan
-FIXED_BACKENDS = ("numpy", "torch", "jax")
+FIXED_BACKENDS = ("numpy", "torch", "jax", "dask")
 
 # NumPy warns (as it does on its own) where these special cases meet NaN or infinity.
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
@@ -456,3 +456,13 @@ def test_masked_results_know_their_length(device):
     (idx,) = xp.nonzero(x > 4.0)
     assert idx.shape == (2,)
     assert xp.to_numpy(idx).tolist() == [1, 3]
+
+
+def test_dask_arrays_export_through_dlpack_by_computing():
+    if not any(d.backend == "dask" for d in xp.devices()):
+        pytest.skip("needs dask")
+    x = xp.asarray([1.0, 2.0], device="dask") * 2
+    assert x.__dlpack_device__() == (1, 0)
+    np.testing.assert_array_equal(np.from_dlpack(x), [2.0, 4.0])
+    with pytest.raises(BufferError, match="copy=False"):
+        x.__dlpack__(copy=False)

@@ -237,10 +237,20 @@ class Array:
             kwargs["copy"] = copy
         native = self.native
         if not hasattr(native, "__dlpack__"):
-            raise TypeError(
-                f"arraymux.Array.__dlpack__: {self._device.backend} arrays have no DLPack "
-                "export; move the array first, e.g. x = arraymux.to_device(x, 'numpy')."
-            )
+            if not self._device._backend.spec.lazy:
+                raise TypeError(
+                    f"arraymux.Array.__dlpack__: {self._device.backend} arrays have no DLPack "
+                    "export; move the array first, e.g. x = arraymux.to_device(x, 'numpy')."
+                )
+            # A lazy array (Dask) is computed, as for __array__, into new host memory.
+            if copy is False:
+                raise BufferError(
+                    f"arraymux.Array.__dlpack__: a {self._device.backend} array has no memory "
+                    "to share until it is computed, which makes a new buffer; copy=False "
+                    "cannot be met."
+                )
+            kwargs.pop("copy", None)
+            native = _transfer.host_array_for_numpy(self, None, None)
         try:
             return native.__dlpack__(**kwargs)
         except BufferError:
@@ -254,6 +264,8 @@ class Array:
     def __dlpack_device__(self) -> tuple[Any, int]:
         native = self.native
         if not hasattr(native, "__dlpack_device__"):
+            if self._device._backend.spec.lazy:
+                return (1, 0)  # kDLCPU: __dlpack__ computes it into host memory
             raise TypeError(
                 f"arraymux.Array.__dlpack_device__: {self._device.backend} arrays have no DLPack "
                 "export; move the array first, e.g. x = arraymux.to_device(x, 'numpy')."

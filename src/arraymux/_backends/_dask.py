@@ -13,6 +13,7 @@ from typing import Any
 import array_api_compat.dask.array as _xp
 
 from .. import _dtypes
+from . import _special_cases
 from ._numpy import array_dtype as array_dtype
 from ._numpy import dtype_from_numpy, raise_unknown_place
 
@@ -77,10 +78,24 @@ def overrides(ns: Any) -> dict[str, Callable[..., Any]]:
     table: dict[str, Callable[..., Any]] = {
         "take_along_axis": _take_along_axis,
         "linalg.eigh": _eigh,
+        # NumPy's special cases, fixed the same way for the chunks.
+        "floor_divide": _special_cases.floor_divide(ns, ns.floor_divide),
+        "expm1": _special_cases.expm1(ns, ns.expm1, _make_complex),
+        "tanh": _special_cases.tanh(ns, ns.tanh, _make_complex),
     }
     for name in ("unique_values", "unique_counts", "unique_inverse", "unique_all", "nonzero"):
         table[name] = _with_known_lengths(getattr(ns, name))
     return table
+
+
+def _make_complex(re: Any, im: Any) -> Any:
+    """A complex dask array from its parts, keeping signed zeros, infinities and NaNs."""
+    import dask.array as da
+    import numpy as np
+
+    from ._numpy import _make_complex as parts_to_complex
+
+    return da.map_blocks(parts_to_complex, re, im, dtype=np.result_type(re.dtype, np.complex64))
 
 
 def _with_known_lengths(unique: Callable[..., Any]) -> Callable[..., Any]:
