@@ -466,3 +466,36 @@ def test_dask_arrays_export_through_dlpack_by_computing():
     np.testing.assert_array_equal(np.from_dlpack(x), [2.0, 4.0])
     with pytest.raises(BufferError, match="copy=False"):
         x.__dlpack__(copy=False)
+
+
+@pytest.mark.parametrize("shape", [(2, 3, 3), (3, 3), (0, 2, 2), (2, 0, 0)])
+def test_dask_linalg_on_stacks_agrees_with_numpy(shape):
+    if not any(d.backend == "dask" for d in xp.devices()):
+        pytest.skip("needs dask")
+    rng = np.random.default_rng(0)
+    a = rng.standard_normal(shape)
+    spd = a @ np.swapaxes(a, -1, -2) + 3 * np.eye(shape[-1])
+    x, s = xp.asarray(a, device="dask"), xp.asarray(spd, device="dask")
+    for name, arg, ref in [
+        ("inv", x, a),
+        ("det", x, a),
+        ("eigvalsh", s, spd),
+        ("cholesky", s, spd),
+    ]:
+        got = getattr(xp.linalg, name)(arg)
+        assert got.device == xp.Device("dask")
+        np.testing.assert_allclose(xp.to_numpy(got), getattr(np.linalg, name)(ref), atol=1e-10)
+    w = xp.linalg.eigvals(x)
+    assert w.dtype == xp.complex128  # complex even where the eigenvalues are real
+    np.testing.assert_allclose(
+        np.sort_complex(xp.to_numpy(w)), np.sort_complex(np.linalg.eigvals(a)), atol=1e-10
+    )
+    vals, vecs = xp.linalg.eig(x)
+    np.testing.assert_allclose(
+        xp.to_numpy(x) @ xp.to_numpy(vecs),
+        xp.to_numpy(vecs) * xp.to_numpy(vals)[..., None, :],
+        atol=1e-10,
+    )
+    if shape[-1] == 3:
+        c = xp.linalg.cross(x[..., 0, :], x[..., 1, :])
+        np.testing.assert_allclose(xp.to_numpy(c), np.cross(a[..., 0, :], a[..., 1, :]))

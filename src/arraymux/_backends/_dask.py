@@ -78,6 +78,8 @@ def overrides(ns: Any) -> dict[str, Callable[..., Any]]:
     table: dict[str, Callable[..., Any]] = {
         "take_along_axis": _take_along_axis,
         "linalg.eigh": _eigh,
+        "linalg.cross": _cross,
+        **_STACKED,
         # NumPy's special cases, fixed the same way for the chunks.
         "floor_divide": _special_cases.floor_divide(ns, ns.floor_divide),
         "expm1": _special_cases.expm1(ns, ns.expm1, _make_complex),
@@ -172,6 +174,72 @@ def _eigh(x: Any, /) -> tuple[Any, Any]:
             allow_rechunk=True,
         )
     )
+
+
+def _stacked(
+    name: str, signature: str, real_out: bool = False, complex_out: bool = False
+) -> Callable[..., Any]:
+    """``linalg.<name>``, which dask lacks or takes for 2-D arrays only: NumPy's on each matrix
+    of the stack (each whole in one chunk), lazily. ``real_out``/``complex_out``: the result's
+    dtype is the real (complex) floating dtype of the input's precision, as the standard says
+    (NumPy's ``eigvals`` gives real results where the eigenvalues happen to be real)."""
+    import numpy as np
+
+    np_fn = getattr(np.linalg, name)
+    nout = signature.split("->")[1].count("),(") + 1
+
+    def fn(x: Any, /, **kwargs: Any) -> Any:
+        import dask.array as da
+
+        dt = np.dtype(x.dtype)
+        if complex_out:
+            dt = np.result_type(dt, np.complex64)
+        elif real_out:
+            dt = np.finfo(dt).dtype
+
+        def on_block(a: Any) -> Any:
+            out = np_fn(a, **kwargs)
+            if nout == 1:
+                return np.asarray(out, dtype=dt)
+            return tuple(np.asarray(o, dtype=dt) for o in out)
+
+        if 0 in x.shape:  # dask's rechunking divides by the size; nothing to compute
+            empty = on_block(np.zeros(x.shape, dtype=x.dtype))
+            return tuple(map(da.asarray, empty)) if nout > 1 else da.asarray(empty)
+        out = da.apply_gufunc(
+            on_block,
+            signature,
+            x,
+            output_dtypes=dt if nout == 1 else (dt,) * nout,
+            allow_rechunk=True,
+        )
+        return tuple(out) if nout > 1 else out
+
+    fn.__name__ = name
+    return fn
+
+
+_STACKED = {
+    "linalg.inv": _stacked("inv", "(m,m)->(m,m)"),
+    "linalg.cholesky": _stacked("cholesky", "(m,m)->(m,m)"),
+    "linalg.det": _stacked("det", "(m,m)->()"),
+    "linalg.eigvalsh": _stacked("eigvalsh", "(m,m)->(m)", real_out=True),
+    "linalg.eigvals": _stacked("eigvals", "(m,m)->(m)", complex_out=True),
+    "linalg.eig": _stacked("eig", "(m,m)->(m),(m,m)", complex_out=True),
+}
+
+
+def _cross(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
+    """``linalg.cross`` of 3-element vectors along ``axis``, from dask's own operations."""
+    import dask.array as da
+
+    x1, x2 = da.broadcast_arrays(x1, x2)
+    if x1.shape[axis] != 3:
+        raise ValueError(f"linalg.cross: the axis {axis} must have size 3, not {x1.shape[axis]}")
+    a = [da.take(x1, i, axis=axis) for i in range(3)]
+    b = [da.take(x2, i, axis=axis) for i in range(3)]
+    parts = [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
+    return da.stack(parts, axis=axis)
 
 
 def to_numpy(x: Any) -> Any:
