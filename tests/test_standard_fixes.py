@@ -499,3 +499,15 @@ def test_dask_linalg_on_stacks_agrees_with_numpy(shape):
     if shape[-1] == 3:
         c = xp.linalg.cross(x[..., 0, :], x[..., 1, :])
         np.testing.assert_allclose(xp.to_numpy(c), np.cross(a[..., 0, :], a[..., 1, :]))
+
+
+def test_dask_eye_and_searchsorted_agree_with_numpy():
+    if not any(d.backend == "dask" for d in xp.devices()):
+        pytest.skip("needs dask")
+    for n, m, k in [(3, 5, -1), (5, 3, 2), (0, 1, 0), (4, 4, -4), (2, 6, 7)]:
+        got = xp.eye(n, m, k=k, device="dask")
+        np.testing.assert_array_equal(xp.to_numpy(got), np.eye(n, m, k))
+    x = xp.asarray([1.0, 3.0, 2.0], device="dask")
+    assert int(xp.searchsorted(x, 2.5, sorter=xp.argsort(x))) == 2
+    r = xp.searchsorted(xp.sort(x), xp.asarray(2.0, device="dask"), side="right")
+    assert r.shape == () and int(r) == 2

@@ -79,6 +79,8 @@ def overrides(ns: Any) -> dict[str, Callable[..., Any]]:
         "take_along_axis": _take_along_axis,
         "linalg.eigh": _eigh,
         "linalg.cross": _cross,
+        "searchsorted": _searchsorted,
+        "eye": _eye,
         **_STACKED,
         # NumPy's special cases, fixed the same way for the chunks.
         "floor_divide": _special_cases.floor_divide(ns, ns.floor_divide),
@@ -240,6 +242,45 @@ def _cross(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
     b = [da.take(x2, i, axis=axis) for i in range(3)]
     parts = [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
     return da.stack(parts, axis=axis)
+
+
+def _searchsorted(x1: Any, x2: Any, /, *, side: str = "left", sorter: Any = None) -> Any:
+    """``searchsorted`` with what dask's lacks: ``sorter``, a 0-d or Python scalar ``x2``."""
+    import dask.array as da
+
+    if sorter is not None:
+        x1 = da.take(x1, sorter)
+    if not isinstance(x2, da.Array):
+        x2 = da.asarray(x2, dtype=x1.dtype)
+    if x2.ndim == 0:
+        return da.searchsorted(x1, x2.reshape(1), side=side).reshape(())
+    return da.searchsorted(x1, x2, side=side)
+
+
+def _eye(
+    n_rows: int,
+    n_cols: int | None = None,
+    /,
+    *,
+    k: int = 0,
+    dtype: Any = None,
+    device: Any = None,
+) -> Any:
+    """``eye``, chunk by chunk: dask's own gives wrong results or fails to compute for many
+    shapes and offsets (``eye(3, 5, k=-1)``, ``eye(0, 1)``)."""
+    import dask.array as da
+    import numpy as np
+
+    m = n_rows if n_cols is None else n_cols
+    dt = np.dtype(np.float64 if dtype is None else dtype)
+    chunks = da.core.normalize_chunks("auto", (n_rows, m), dtype=dt)
+
+    def block(block_info: Any = None) -> Any:
+        (r0, r1), (c0, c1) = block_info[None]["array-location"]
+        # Global column = global row + k: locally, the offset shifts by r0 - c0.
+        return np.eye(r1 - r0, c1 - c0, k=k + r0 - c0, dtype=dt)
+
+    return da.map_blocks(block, chunks=chunks, dtype=dt, meta=np.empty((0, 0), dtype=dt))
 
 
 def to_numpy(x: Any) -> Any:

@@ -44,10 +44,6 @@ DEVIATIONS: tuple[Deviation, ...] = (
         _UNSIGNED,
     ),
     Deviation("isin", ("array_api_strict",), "array-api-strict 2.6: isin ignores invert=True"),
-    Deviation(
-        "eye", ("dask",), "dask 2026.8: eye(n, m, k=k) with k < 0 and m > n fails to compute"
-    ),
-    Deviation("searchsorted", ("dask",), "dask: searchsorted fails on a 0-d x2"),
     Deviation("linalg.solve", ("dask",), "dask: solve takes 2-D arrays only (no stacks)"),
     Deviation("linalg.matrix_norm", ("dask",), "dask: matrix_norm fails on stacks and some ord"),
     Deviation("linalg.svdvals", ("dask",), "dask: svd has no full_matrices=True"),
