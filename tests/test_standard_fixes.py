@@ -511,3 +511,13 @@ def test_dask_eye_and_searchsorted_agree_with_numpy():
     assert int(xp.searchsorted(x, 2.5, sorter=xp.argsort(x))) == 2
     r = xp.searchsorted(xp.sort(x), xp.asarray(2.0, device="dask"), side="right")
     assert r.shape == () and int(r) == 2
+
+
+def test_complex_reciprocal_of_zero_and_pow_to_zero(fixed_device):
+    z = xp.asarray([0j, complex(-0.0, 0.0), 1 + 1j], dtype=xp.complex64, device=fixed_device)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        r = _np(xp.reciprocal(z))
+    assert np.all(np.isnan(r[:2].real)) and np.all(np.isnan(r[:2].imag))  # 0 / 0 in both parts
+    np.testing.assert_allclose(r[2], 0.5 - 0.5j, rtol=1e-6)
+    for p in (xp.pow(z, xp.zeros_like(z)), xp.pow(z, 0j), z ** xp.zeros_like(z)):
+        _same(p, [1 + 0j] * 3)

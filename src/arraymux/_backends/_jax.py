@@ -34,6 +34,7 @@ def overrides(ns: Any) -> dict[str, Any]:
         "floor_divide": _special_cases.floor_divide(ns, ns.floor_divide),
         "expm1": _special_cases.expm1(ns, ns.expm1, jax.lax.complex),
         "remainder": _special_cases.remainder(ns, ns.remainder),
+        "reciprocal": _special_cases.reciprocal(ns, ns.reciprocal, jax.lax.complex),
         "sign": _special_cases.sign(ns, ns.sign),
         "searchsorted": _searchsorted,
         "cumulative_prod": _cumulative_prod,

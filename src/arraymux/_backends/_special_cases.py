@@ -266,3 +266,39 @@ def complex_cases(
         return make_complex(ns.where(hit, case_re, re), ns.where(hit, case_im, im))
 
     return fixed
+
+
+def reciprocal(
+    ns: Any, base: Callable[..., Any], make_complex: Callable[[Any, Any], Any]
+) -> Callable[..., Any]:
+    """Complex ``reciprocal(0)`` is ``NaN + NaN j``: the standard computes it as ``1 / x`` by the
+    textbook formula when every part is finite (``0 / 0`` in both parts); PyTorch and JAX give
+    the C99 complex infinity ``inf + NaN j``."""
+
+    def reciprocal(x: Any, /) -> Any:
+        r = base(x)
+        if not ns.isdtype(x.dtype, "complex floating"):
+            return r
+        zero = x == 0
+        nan = ns.where(zero, _NAN, ns.real(r))
+        return make_complex(nan, ns.where(zero, _NAN, ns.imag(r)))
+
+    return reciprocal
+
+
+def complex_pow(
+    ns: Any, base: Callable[..., Any], is_complex: Callable[[Any], bool]
+) -> Callable[..., Any]:
+    """Complex ``pow(x1, 0)`` is ``1 + 0j`` for every ``x1`` (as NumPy, JAX and C99's ``cpow``
+    give; the standard allows this care); PyTorch gives ``NaN + NaN j`` for ``x1 == 0``.
+    ``is_complex(result)``: the backend's cheapest test (``pow`` is on hot paths)."""
+
+    def pow(x1: Any, x2: Any, /) -> Any:
+        r = base(x1, x2)
+        if not is_complex(r):
+            return r
+        if isinstance(x2, bool | int | float | complex):
+            return ns.ones_like(r) if x2 == 0 else r
+        return ns.where(x2 == 0, ns.ones_like(r), r)
+
+    return pow

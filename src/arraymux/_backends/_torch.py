@@ -96,6 +96,9 @@ def overrides(ns: Any) -> dict[str, Any]:
         ns, "tanh", _special_cases.tanh(ns, ns.tanh, torch.complex), torch.complex
     )
     out["acosh"] = _special_cases.complex_cases(ns, "acosh", ns.acosh, torch.complex)
+    out["reciprocal"] = _special_cases.reciprocal(ns, ns.reciprocal, torch.complex)
+    # arraymux promotes first, as for _SAME_DTYPE_BINARY: torch.pow itself, no compat wrapper.
+    out["pow"] = _special_cases.complex_pow(ns, torch.pow, torch.Tensor.is_complex)
     out["remainder"] = _special_cases.remainder(ns, ns.remainder)
     out["acos"] = _special_cases.acos(ns, ns.acos, torch.complex)
     out["log1p"] = _special_cases.log1p(ns, ns.log1p, torch.complex)
