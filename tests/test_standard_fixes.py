@@ -496,6 +496,17 @@ def test_dask_linalg_on_stacks_agrees_with_numpy(shape):
         xp.to_numpy(vecs) * xp.to_numpy(vals)[..., None, :],
         atol=1e-10,
     )
+    sign, logabs = xp.linalg.slogdet(x)
+    want_sign, want_logabs = np.linalg.slogdet(a)
+    np.testing.assert_allclose(xp.to_numpy(sign), want_sign)
+    np.testing.assert_allclose(xp.to_numpy(logabs), want_logabs, atol=1e-10)
+    np.testing.assert_allclose(
+        xp.to_numpy(xp.linalg.svdvals(x)), np.linalg.svd(a, compute_uv=False), atol=1e-10
+    )
+    np.testing.assert_allclose(xp.to_numpy(xp.linalg.pinv(x)), np.linalg.pinv(a), atol=1e-10)
+    rank = xp.linalg.matrix_rank(x)
+    assert rank.dtype == xp.int64
+    np.testing.assert_array_equal(xp.to_numpy(rank), np.linalg.matrix_rank(a))
     if shape[-1] == 3:
         c = xp.linalg.cross(x[..., 0, :], x[..., 1, :])
         np.testing.assert_allclose(xp.to_numpy(c), np.cross(a[..., 0, :], a[..., 1, :]))

@@ -7,6 +7,7 @@ Dask arrays are lazy: arraymux builds the graph and computes only when a value i
 from __future__ import annotations
 
 import functools
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -179,56 +180,107 @@ def _eigh(x: Any, /) -> tuple[Any, Any]:
 
 
 def _stacked(
-    name: str, signature: str, real_out: bool = False, complex_out: bool = False
+    name: str,
+    signature: str,
+    out_dtypes: Callable[[Any], tuple[Any, ...]] | None = None,
+    np_fn: Callable[..., Any] | None = None,
 ) -> Callable[..., Any]:
     """``linalg.<name>``, which dask lacks or takes for 2-D arrays only: NumPy's on each matrix
-    of the stack (each whole in one chunk), lazily. ``real_out``/``complex_out``: the result's
-    dtype is the real (complex) floating dtype of the input's precision, as the standard says
-    (NumPy's ``eigvals`` gives real results where the eigenvalues happen to be real)."""
+    of the stack (each whole in one chunk), lazily. ``out_dtypes(input dtype)``: the result's
+    dtypes where the standard fixes them (NumPy's ``eigvals`` gives real results where the
+    eigenvalues happen to be real; the standard wants complex); by default the input's. A core
+    dimension ``k`` of the result is ``min(m, n)``."""
     import numpy as np
 
-    np_fn = getattr(np.linalg, name)
+    fn_np = np_fn or getattr(np.linalg, name)
     nout = signature.split("->")[1].count("),(") + 1
 
     def fn(x: Any, /, **kwargs: Any) -> Any:
         import dask.array as da
 
-        dt = np.dtype(x.dtype)
-        if complex_out:
-            dt = np.result_type(dt, np.complex64)
-        elif real_out:
-            dt = np.finfo(dt).dtype
+        dts = out_dtypes(np.dtype(x.dtype)) if out_dtypes else (np.dtype(x.dtype),) * nout
 
         def on_block(a: Any) -> Any:
-            out = np_fn(a, **kwargs)
+            out = fn_np(a, **kwargs)
             if nout == 1:
-                return np.asarray(out, dtype=dt)
-            return tuple(np.asarray(o, dtype=dt) for o in out)
+                return np.asarray(out, dtype=dts[0])
+            return tuple(np.asarray(o, dtype=dt) for o, dt in zip(out, dts))
 
         if 0 in x.shape:  # dask's rechunking divides by the size; nothing to compute
             empty = on_block(np.zeros(x.shape, dtype=x.dtype))
             return tuple(map(da.asarray, empty)) if nout > 1 else da.asarray(empty)
-        out = da.apply_gufunc(
-            on_block,
-            signature,
-            x,
-            output_dtypes=dt if nout == 1 else (dt,) * nout,
-            allow_rechunk=True,
-        )
+        with warnings.catch_warnings():
+            # dask casts an empty complex meta array to a real output dtype (slogdet)
+            warnings.simplefilter("ignore", np.exceptions.ComplexWarning)
+            out = da.apply_gufunc(
+                on_block,
+                signature,
+                x,
+                output_dtypes=dts[0] if nout == 1 else dts,
+                output_sizes={"k": min(x.shape[-2:])},
+                allow_rechunk=True,
+            )
         return tuple(out) if nout > 1 else out
 
     fn.__name__ = name
     return fn
 
 
+def _real(dt: Any) -> tuple[Any, ...]:
+    import numpy as np
+
+    return (np.finfo(dt).dtype,)
+
+
+def _complex(dt: Any) -> tuple[Any, ...]:
+    import numpy as np
+
+    c = np.result_type(dt, np.complex64)
+    return (c, c)
+
+
+def _np_int64() -> Any:
+    import numpy as np
+
+    return np.dtype(np.int64)
+
+
+def _svdvals(a: Any) -> Any:
+    import numpy as np
+
+    return np.linalg.svd(a, compute_uv=False)
+
+
 _STACKED = {
     "linalg.inv": _stacked("inv", "(m,m)->(m,m)"),
     "linalg.cholesky": _stacked("cholesky", "(m,m)->(m,m)"),
     "linalg.det": _stacked("det", "(m,m)->()"),
-    "linalg.eigvalsh": _stacked("eigvalsh", "(m,m)->(m)", real_out=True),
-    "linalg.eigvals": _stacked("eigvals", "(m,m)->(m)", complex_out=True),
-    "linalg.eig": _stacked("eig", "(m,m)->(m),(m,m)", complex_out=True),
+    "linalg.eigvalsh": _stacked("eigvalsh", "(m,m)->(m)", _real),
+    "linalg.eigvals": _stacked("eigvals", "(m,m)->(m)", _complex),
+    "linalg.eig": _stacked("eig", "(m,m)->(m),(m,m)", _complex),
+    "linalg.svdvals": _stacked("svdvals", "(m,n)->(k)", _real, _svdvals),
+    "linalg.slogdet": _stacked("slogdet", "(m,m)->(),()", lambda dt: (dt, *_real(dt))),
 }
+
+
+def _with_scalar_rtol(name: str, signature: str, out_dtypes: Any = None) -> Callable[..., Any]:
+    """``linalg.<name>(x, /, *, rtol=None)`` per matrix where ``rtol`` is None or a number;
+    an array ``rtol`` (one per matrix of the stack) goes to array-api-compat's version."""
+    stacked = _stacked(name, signature, out_dtypes)
+
+    def fn(x: Any, /, *, rtol: Any = None) -> Any:
+        if rtol is None or isinstance(rtol, int | float):
+            return stacked(x, rtol=rtol)
+        return getattr(_xp.linalg, name)(x, rtol=rtol)  # type: ignore[attr-defined]
+
+    fn.__name__ = name
+    return fn
+
+
+_STACKED["linalg.matrix_rank"] = _with_scalar_rtol(
+    "matrix_rank", "(m,n)->()", lambda dt: (_np_int64(),)
+)
+_STACKED["linalg.pinv"] = _with_scalar_rtol("pinv", "(m,n)->(n,m)")
 
 
 def _cross(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
