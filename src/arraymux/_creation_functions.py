@@ -206,6 +206,13 @@ def from_dlpack(
     kwargs: dict[str, Any] = {}
     if copy is not None:
         kwargs["copy"] = copy
+    if not hasattr(target._backend.ns, "from_dlpack"):
+        # A backend without DLPack import (Dask): NumPy takes the memory, the backend wraps it.
+        import numpy as np
+
+        from ._transfer import to_device
+
+        return to_device(np.from_dlpack(producer, **kwargs), target)
     if device is not None:
         kwargs["device"] = target.native
     r = target._backend.ns.from_dlpack(producer, **kwargs)

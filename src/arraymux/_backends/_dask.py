@@ -82,6 +82,7 @@ def overrides(ns: Any) -> dict[str, Callable[..., Any]]:
         "linalg.cross": _cross,
         "searchsorted": _searchsorted,
         "eye": _eye,
+        "broadcast_shapes": _broadcast_shapes,
         **_STACKED,
         # NumPy's special cases, fixed the same way for the chunks.
         "floor_divide": _special_cases.floor_divide(ns, ns.floor_divide),
@@ -281,6 +282,15 @@ _STACKED["linalg.matrix_rank"] = _with_scalar_rtol(
     "matrix_rank", "(m,n)->()", lambda dt: (_np_int64(),)
 )
 _STACKED["linalg.pinv"] = _with_scalar_rtol("pinv", "(m,n)->(n,m)")
+_power = _stacked("matrix_power", "(m,m)->(m,m)")
+
+
+def _matrix_power(x: Any, n: int, /) -> Any:
+    """``linalg.matrix_power`` (which dask lacks) per matrix of the stack."""
+    return _power(x, n=n)
+
+
+_STACKED["linalg.matrix_power"] = _matrix_power
 
 
 def _cross(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
@@ -333,6 +343,15 @@ def _eye(
         return np.eye(r1 - r0, c1 - c0, k=k + r0 - c0, dtype=dt)
 
     return da.map_blocks(block, chunks=chunks, dtype=dt, meta=np.empty((0, 0), dtype=dt))
+
+
+def _broadcast_shapes(*shapes: tuple[int | None, ...]) -> tuple[int | None, ...]:
+    """``broadcast_shapes``, with dask's unknown lengths (``None`` in the standard)."""
+    import dask.array as da
+
+    nan = float("nan")
+    out = da.core.broadcast_shapes(*[tuple(nan if d is None else d for d in s) for s in shapes])
+    return tuple(None if d != d else int(d) for d in out)
 
 
 def to_numpy(x: Any) -> Any:
