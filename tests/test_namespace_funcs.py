@@ -177,3 +177,10 @@ def test_from_dlpack_into_dask():
     r = xp.from_dlpack(a, device="dask")
     assert r.device == xp.Device("dask")
     np.testing.assert_array_equal(xp.to_numpy(r), a)
+
+
+def test_a_function_a_backend_lacks_raises_a_clear_error():
+    from arraymux._backends import _missing
+
+    with pytest.raises(NotImplementedError, match="linalg.foo is not available on the dask"):
+        _missing("dask", "linalg.foo")(1)
