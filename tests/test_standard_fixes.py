@@ -504,6 +504,15 @@ def test_dask_linalg_on_stacks_agrees_with_numpy(shape):
         xp.to_numpy(xp.linalg.svdvals(x)), np.linalg.svd(a, compute_uv=False), atol=1e-10
     )
     np.testing.assert_allclose(xp.to_numpy(xp.linalg.pinv(x)), np.linalg.pinv(a), atol=1e-10)
+    for full in (True, False):
+        u, sv, vh = xp.linalg.svd(x, full_matrices=full)
+        want_u, want_s, want_vh = np.linalg.svd(a, full_matrices=full)
+        assert u.shape == want_u.shape and vh.shape == want_vh.shape
+        np.testing.assert_allclose(xp.to_numpy(sv), want_s, atol=1e-10)
+    if shape[-1] == shape[-2]:
+        np.testing.assert_allclose(
+            xp.to_numpy(xp.linalg.matrix_power(x, 2)), np.linalg.matrix_power(a, 2), atol=1e-10
+        )
     rank = xp.linalg.matrix_rank(x)
     assert rank.dtype == xp.int64
     np.testing.assert_array_equal(xp.to_numpy(rank), np.linalg.matrix_rank(a))
@@ -532,3 +541,11 @@ def test_complex_reciprocal_of_zero_and_pow_to_zero(fixed_device):
     np.testing.assert_allclose(r[2], 0.5 - 0.5j, rtol=1e-6)
     for p in (xp.pow(z, xp.zeros_like(z)), xp.pow(z, 0j), z ** xp.zeros_like(z)):
         _same(p, [1 + 0j] * 3)
+
+
+def test_dask_tensordot_keeps_small_integer_dtypes():
+    if not any(d.backend == "dask" for d in xp.devices()):
+        pytest.skip("needs dask")
+    u8 = xp.asarray(np.uint8(3), device="dask")
+    assert xp.tensordot(u8, u8, axes=((), ())).dtype == xp.uint8
+    assert int(xp.linalg.tensordot(u8, u8, axes=0)) == 9

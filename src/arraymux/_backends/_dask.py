@@ -83,6 +83,8 @@ def overrides(ns: Any) -> dict[str, Callable[..., Any]]:
         "searchsorted": _searchsorted,
         "eye": _eye,
         "broadcast_shapes": _broadcast_shapes,
+        "tensordot": _same_dtype(ns.tensordot),
+        "linalg.tensordot": _same_dtype(ns.linalg.tensordot),
         **_STACKED,
         # NumPy's special cases, fixed the same way for the chunks.
         "floor_divide": _special_cases.floor_divide(ns, ns.floor_divide),
@@ -291,6 +293,31 @@ def _matrix_power(x: Any, n: int, /) -> Any:
 
 
 _STACKED["linalg.matrix_power"] = _matrix_power
+
+_svd_full = _stacked("svd", "(m,n)->(m,m),(k),(n,n)", lambda dt: (dt, *_real(dt), dt))
+_svd_reduced = _stacked("svd", "(m,n)->(m,k),(k),(k,n)", lambda dt: (dt, *_real(dt), dt))
+
+
+def _svd(x: Any, /, *, full_matrices: bool = True) -> tuple[Any, Any, Any]:
+    """``linalg.svd`` per matrix of the stack; dask's has no ``full_matrices=True``."""
+    if full_matrices:
+        return _svd_full(x, full_matrices=True)  # type: ignore[no-any-return]
+    return _svd_reduced(x, full_matrices=False)  # type: ignore[no-any-return]
+
+
+def _same_dtype(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """``fn`` whose result keeps its (promoted) operands' dtype: dask's ``tensordot`` of 0-d
+    small integers gives uint64 / int64."""
+
+    @functools.wraps(fn)
+    def kept(x1: Any, x2: Any, /, **kwargs: Any) -> Any:
+        out = fn(x1, x2, **kwargs)
+        return out if out.dtype == x1.dtype else out.astype(x1.dtype)
+
+    return kept
+
+
+_STACKED["linalg.svd"] = _svd
 
 
 def _cross(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
