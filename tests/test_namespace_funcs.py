@@ -182,5 +182,5 @@ def test_from_dlpack_into_dask():
 def test_a_function_a_backend_lacks_raises_a_clear_error():
     from arraymux._backends import _missing
 
-    with pytest.raises(NotImplementedError, match="linalg.foo is not available on the dask"):
+    with pytest.raises(NotImplementedError, match=r"linalg\.foo is not available on the dask"):
         _missing("dask", "linalg.foo")(1)
