@@ -549,3 +549,26 @@ def test_dask_tensordot_keeps_small_integer_dtypes():
     u8 = xp.asarray(np.uint8(3), device="dask")
     assert xp.tensordot(u8, u8, axes=((), ())).dtype == xp.uint8
     assert int(xp.linalg.tensordot(u8, u8, axes=0)) == 9
+
+
+def test_dask_repeat_linspace_pinv_rtol_and_array_slice_bounds():
+    if not any(d.backend == "dask" for d in xp.devices()):
+        pytest.skip("needs dask")
+    x = xp.asarray([[1, 2], [3, 4]], device="dask")
+    np.testing.assert_array_equal(xp.to_numpy(xp.repeat(x, 2)), [1, 1, 2, 2, 3, 3, 4, 4])
+    counts = xp.asarray([1, 2], device="dask")
+    np.testing.assert_array_equal(
+        xp.to_numpy(xp.repeat(x, counts, axis=0)), [[1, 2], [3, 4], [3, 4]]
+    )
+    assert xp.repeat(xp.asarray([], device="dask"), 3).shape == (0,)
+    far = xp.linspace(6.429272266348954e16, 0.0, 22, dtype=xp.float32, device="dask")
+    assert float(far[-1]) == 0.0  # the endpoint exactly
+    z = xp.linspace(0j, 1 + 1j, 3, device="dask")
+    np.testing.assert_allclose(xp.to_numpy(z), [0, 0.5 + 0.5j, 1 + 1j])
+    a = np.random.default_rng(0).standard_normal((2, 3, 4))
+    tol = np.array([0.1, 0.9])
+    got = xp.linalg.pinv(xp.asarray(a, device="dask"), rtol=xp.asarray(tol, device="dask"))
+    np.testing.assert_allclose(xp.to_numpy(got), np.linalg.pinv(a, rtol=tol), atol=1e-10)
+    r = xp.arange(6, device="dask")
+    start, stop = xp.asarray(1, device="dask"), xp.asarray(4, device="dask")
+    np.testing.assert_array_equal(xp.to_numpy(r[start:stop]), [1, 2, 3])

@@ -352,6 +352,11 @@ def _has_mask(key: Any) -> bool:
 
 
 def _unwrap_key_item(k: Any, device: Device, fname: str) -> Any:
+    if type(k) is slice and (
+        type(k.start) is Array or type(k.stop) is Array or type(k.step) is Array
+    ):
+        # 0-d integer Arrays as bounds: their Python integers (Dask takes no others).
+        return slice(*(v if v is None else operator.index(v) for v in (k.start, k.stop, k.step)))
     if k is None or k is Ellipsis or isinstance(k, int | slice):
         return k
     return _set_operand(device, k, fname, "index")

@@ -83,6 +83,8 @@ def overrides(ns: Any) -> dict[str, Callable[..., Any]]:
         "searchsorted": _searchsorted,
         "eye": _eye,
         "broadcast_shapes": _broadcast_shapes,
+        "repeat": _repeat(ns.repeat),
+        "linspace": _linspace(ns.linspace),
         "tensordot": _same_dtype(ns.tensordot),
         "linalg.tensordot": _same_dtype(ns.linalg.tensordot),
         **_STACKED,
@@ -266,24 +268,43 @@ _STACKED = {
 }
 
 
-def _with_scalar_rtol(name: str, signature: str, out_dtypes: Any = None) -> Callable[..., Any]:
-    """``linalg.<name>(x, /, *, rtol=None)`` per matrix where ``rtol`` is None or a number;
-    an array ``rtol`` (one per matrix of the stack) goes to array-api-compat's version."""
+def _with_rtol(name: str, signature: str, out_dtypes: Any = None) -> Callable[..., Any]:
+    """``linalg.<name>(x, /, *, rtol=None)`` per matrix of the stack; an array ``rtol``
+    broadcasts against the stack's shape (one tolerance per matrix)."""
+    import numpy as np
+
     stacked = _stacked(name, signature, out_dtypes)
+    np_fn = getattr(np.linalg, name)
+    core_in, core_out = signature.split("->")
 
     def fn(x: Any, /, *, rtol: Any = None) -> Any:
+        import dask.array as da
+
         if rtol is None or isinstance(rtol, int | float):
             return stacked(x, rtol=rtol)
-        return getattr(_xp.linalg, name)(x, rtol=rtol)  # type: ignore[attr-defined]
+        stack = x.shape[:-2]
+        r = da.broadcast_to(da.asarray(rtol), da.core.broadcast_shapes(stack, rtol.shape))
+        x = da.broadcast_to(x, (*r.shape, *x.shape[-2:]))
+        dt = (out_dtypes(np.dtype(x.dtype)) if out_dtypes else (np.dtype(x.dtype),))[0]
+        if 0 in x.shape:
+            return da.asarray(
+                np.asarray(np_fn(np.zeros(x.shape, x.dtype), rtol=np.zeros(r.shape)), dtype=dt)
+            )
+        return da.apply_gufunc(
+            lambda a, t: np.asarray(np_fn(a, rtol=t), dtype=dt),
+            f"{core_in},()->{core_out}",
+            x,
+            r,
+            output_dtypes=dt,
+            allow_rechunk=True,
+        )
 
     fn.__name__ = name
     return fn
 
 
-_STACKED["linalg.matrix_rank"] = _with_scalar_rtol(
-    "matrix_rank", "(m,n)->()", lambda dt: (_np_int64(),)
-)
-_STACKED["linalg.pinv"] = _with_scalar_rtol("pinv", "(m,n)->(n,m)")
+_STACKED["linalg.matrix_rank"] = _with_rtol("matrix_rank", "(m,n)->()", lambda dt: (_np_int64(),))
+_STACKED["linalg.pinv"] = _with_rtol("pinv", "(m,n)->(n,m)")
 _power = _stacked("matrix_power", "(m,m)->(m,m)")
 
 
@@ -379,6 +400,56 @@ def _broadcast_shapes(*shapes: tuple[int | None, ...]) -> tuple[int | None, ...]
     nan = float("nan")
     out = da.core.broadcast_shapes(*[tuple(nan if d is None else d for d in s) for s in shapes])
     return tuple(None if d != d else int(d) for d in out)
+
+
+def _repeat(base: Callable[..., Any]) -> Callable[..., Any]:
+    """``repeat`` with ``axis=None`` (the flattened array), which dask refuses."""
+
+    def repeat(x: Any, repeats: Any, /, *, axis: int | None = None) -> Any:
+        import dask.array as da
+        import numpy as np
+
+        if axis is None:
+            x, axis = x.reshape(-1), 0
+        if x.shape[axis] == 0:  # dask concatenates no pieces and fails; nothing to repeat
+            return x
+        if isinstance(repeats, int):
+            return base(x, repeats, axis=axis)
+        # Counts per element: the result's length depends on them, so they are computed
+        # (as unique_values does); x itself stays lazy, gathered by index.
+        counts = np.asarray(repeats.compute() if isinstance(repeats, da.Array) else repeats)
+        if counts.size == 1:
+            return base(x, int(counts.reshape(())), axis=axis)
+        index = np.repeat(np.arange(x.shape[axis]), counts)
+        return da.take(x, index, axis=axis)
+
+    return repeat
+
+
+def _linspace(base: Callable[..., Any]) -> Callable[..., Any]:
+    """``linspace`` whose last element is ``stop`` exactly with ``endpoint=True`` (dask adds
+    steps to ``start``, which misses it for large ranges in float32)."""
+
+    def linspace(start: Any, stop: Any, /, num: int, **kwargs: Any) -> Any:
+        import dask.array as da
+        import numpy as np
+
+        if isinstance(start, complex) or isinstance(stop, complex):
+            # dask's linspace is real only: the two parts, each a real linspace
+            dt = np.dtype(kwargs.pop("dtype", None) or np.complex128)
+            real_kw = {**kwargs, "dtype": np.finfo(dt).dtype}
+            start, stop = complex(start), complex(stop)
+            return _make_complex(
+                linspace(start.real, stop.real, num, **real_kw),
+                linspace(start.imag, stop.imag, num, **real_kw),
+            ).astype(dt)
+        out = base(start, stop, num, **kwargs)
+        if not kwargs.get("endpoint", True) or num < 2:
+            return out
+        last = da.arange(num, chunks=out.chunks) == num - 1
+        return da.where(last, da.asarray(stop, dtype=out.dtype), out)
+
+    return linspace
 
 
 def to_numpy(x: Any) -> Any:
