@@ -513,6 +513,19 @@ def test_dask_linalg_on_stacks_agrees_with_numpy(shape):
         np.testing.assert_allclose(
             xp.to_numpy(xp.linalg.matrix_power(x, 2)), np.linalg.matrix_power(a, 2), atol=1e-10
         )
+    if shape[-1] == shape[-2]:
+        b = np.ones(shape[:-1])
+        np.testing.assert_allclose(
+            xp.to_numpy(xp.linalg.solve(s, xp.asarray(b, device="dask")[..., None])),
+            np.linalg.solve(spd, b[..., None]),
+            atol=1e-10,
+        )
+    for order in ("fro", "nuc", 1, 2, -np.inf) if shape[-1] else ("fro",):
+        np.testing.assert_allclose(
+            xp.to_numpy(xp.linalg.matrix_norm(x, ord=order)),
+            np.linalg.norm(a, ord=order, axis=(-2, -1)),
+            atol=1e-10,
+        )
     rank = xp.linalg.matrix_rank(x)
     assert rank.dtype == xp.int64
     np.testing.assert_array_equal(xp.to_numpy(rank), np.linalg.matrix_rank(a))

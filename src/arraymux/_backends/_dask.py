@@ -341,6 +341,40 @@ def _same_dtype(fn: Callable[..., Any]) -> Callable[..., Any]:
 _STACKED["linalg.svd"] = _svd
 
 
+def _solve(x1: Any, x2: Any, /) -> Any:
+    """``linalg.solve`` per matrix of the stacks (broadcast against each other); ``x2`` is a
+    vector only when it is 1-D, as the standard says. Dask's takes 2-D arrays only."""
+    import dask.array as da
+    import numpy as np
+
+    signature = "(m,m),(m)->(m)" if x2.ndim == 1 else "(m,m),(m,k)->(m,k)"
+    dt = np.result_type(x1.dtype, x2.dtype)
+    if 0 in x1.shape or 0 in x2.shape:
+        return da.asarray(np.linalg.solve(np.zeros(x1.shape, dt), np.zeros(x2.shape, dt)))
+    return da.apply_gufunc(np.linalg.solve, signature, x1, x2, output_dtypes=dt, allow_rechunk=True)
+
+
+def _matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro") -> Any:
+    """``linalg.matrix_norm`` per matrix of the stack; dask's fails on stacks and some ``ord``."""
+    import dask.array as da
+    import numpy as np
+
+    dt = np.finfo(x.dtype).dtype
+
+    def norm(a: Any) -> Any:
+        return np.asarray(np.linalg.norm(a, ord=ord, axis=(-2, -1)), dtype=dt)
+
+    if 0 in x.shape:
+        out = da.asarray(norm(np.zeros(x.shape, x.dtype)))
+    else:
+        out = da.apply_gufunc(norm, "(m,n)->()", x, output_dtypes=dt, allow_rechunk=True)
+    return out[..., None, None] if keepdims else out
+
+
+_STACKED["linalg.solve"] = _solve
+_STACKED["linalg.matrix_norm"] = _matrix_norm
+
+
 def _cross(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
     """``linalg.cross`` of 3-element vectors along ``axis``, from dask's own operations."""
     import dask.array as da

@@ -44,8 +44,6 @@ DEVIATIONS: tuple[Deviation, ...] = (
         _UNSIGNED,
     ),
     Deviation("isin", ("array_api_strict",), "array-api-strict 2.6: isin ignores invert=True"),
-    Deviation("linalg.solve", ("dask",), "dask: solve takes 2-D arrays only (no stacks)"),
-    Deviation("linalg.matrix_norm", ("dask",), "dask: matrix_norm fails on stacks and some ord"),
 )
 
 
