@@ -240,10 +240,3 @@ def test_strict_no_float64_raises():
     with pytest.raises(xp.UnsupportedDTypeError):
         xp.asarray(np.arange(2.0), device=d)
     assert xp.ones(2, dtype=xp.float32, device=d).dtype is xp.float32
-
-
-def test_torch_storage_only_unsigned_raise():
-    for dt in (xp.uint16, xp.uint32, xp.uint64):
-        with pytest.raises(xp.UnsupportedDTypeError, match=r"torch"):
-            xp.zeros(2, dtype=dt, device="torch:cpu")
-    assert xp.zeros(2, dtype=xp.uint8, device="torch:cpu").dtype is xp.uint8

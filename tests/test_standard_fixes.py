@@ -13,7 +13,7 @@ import pytest
 import arraymux as xp
 
 INF, NAN = math.inf, math.nan
-FIXED_BACKENDS = ("numpy", "torch", "jax", "dask")
+FIXED_BACKENDS = ("numpy", "torch", "jax", "dask", "cupy")
 
 # NumPy warns (as it does on its own) where these special cases meet NaN or infinity.
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
@@ -585,3 +585,99 @@ def test_dask_repeat_linspace_pinv_rtol_and_array_slice_bounds():
     r = xp.arange(6, device="dask")
     start, stop = xp.asarray(1, device="dask"), xp.asarray(4, device="dask")
     np.testing.assert_array_equal(xp.to_numpy(r[start:stop]), [1, 2, 3])
+
+
+@pytest.mark.parametrize(
+    "dtype", ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"]
+)
+def test_indices_of_every_integer_dtype(device, dtype):
+    # torch takes int64 indices only, and reads a uint8 index array as a mask.
+    if not device.supports(getattr(xp, dtype)):
+        pytest.skip(f"{device} does not hold {dtype}")
+    x = xp.asarray([10, 20, 30], device=device)
+    i = xp.asarray([2, 0, 1], dtype=getattr(xp, dtype), device=device)
+    assert _np(xp.take(x, i)).tolist() == [30, 10, 20]
+    assert _np(xp.take_along_axis(x, i)).tolist() == [30, 10, 20]
+    assert _np(x[i]).tolist() == [30, 10, 20]
+    assert _np(xp.repeat(x, i)).tolist() == [10, 10, 30]
+
+
+def test_negative_zero_scalars_keep_their_sign(device):
+    # CuPy fills a scalar array equal to zero with zero bytes (+0).
+    for dtype in (xp.float32, xp.float64):
+        if device.supports(dtype):
+            assert np.signbit(_np(xp.asarray(-0.0, dtype=dtype, device=device)))
+    if device.supports(xp.complex64):
+        z = _np(xp.asarray(complex(-0.0, -0.0), dtype=xp.complex64, device=device))
+        assert np.signbit(z.real) and np.signbit(z.imag)
+
+
+def test_remainder_by_infinity(fixed_device):
+    x1 = xp.asarray([2.5, -2.5, 2.5, -2.5, 0.0, 3.0], device=fixed_device)
+    x2 = xp.asarray([INF, INF, -INF, -INF, -INF, 2.0], device=fixed_device)
+    _same(xp.remainder(x1, x2), [2.5, INF, -INF, -2.5, -0.0, 1.0])
+    _same(xp.remainder(x1, INF), [2.5, INF, 2.5, INF, 0.0, 3.0])
+
+
+def test_complex_abs_with_an_infinite_part(fixed_device):
+    z = xp.asarray(
+        [complex(INF, NAN), complex(NAN, -INF), complex(NAN, 1.0), 3 + 4j], device=fixed_device
+    )
+    _same(xp.abs(z), [INF, INF, NAN, 5.0])
+
+
+def test_complex_log2_and_log10_by_the_change_of_base(fixed_device):
+    z = [0j, complex(INF, NAN), complex(NAN, INF), 8 + 0j, complex(-1.0, 0.0)]
+    x = xp.asarray(z, device=fixed_device)
+    with np.errstate(all="ignore"):
+        for ours, radix in ((xp.log2, 2.0), (xp.log10, 10.0)):
+            expected = [complex(-INF, 0.0), complex(INF, NAN), complex(INF, NAN)]
+            expected += [cmath.log(v) / math.log(radix) for v in z[3:]]
+            got = _np(ours(x))
+            _same(got[:3], expected[:3])
+            np.testing.assert_allclose(got[3:], expected[3:], rtol=1e-6)
+
+
+def test_floor_divide_to_zero_is_plus_zero(fixed_device):
+    x1 = xp.asarray([-1.0, -0.5, 1.0], device=fixed_device)
+    x2 = xp.asarray([-2.5, -1.0, 2.5], device=fixed_device)
+    _same(xp.floor_divide(x1, x2), [0.0, 0.0, 0.0])
+
+
+def test_any_and_all_of_complex_read_both_parts(device):
+    if not device.supports(xp.complex64):
+        pytest.skip(f"{device} has no complex64")
+    x = xp.asarray([1j, 0j], device=device)
+    assert bool(xp.any(x)) and not bool(xp.all(x))
+    assert bool(xp.all(x[:1])) and bool(xp.any(x[:1]))
+
+
+def test_a_0d_negative_zero_keeps_its_sign_across_devices(device):
+    a = np.asarray(-0.0, dtype=np.float32)
+    assert np.signbit(_np(xp.to_device(xp.asarray(a), device)))
+    assert np.signbit(_np(xp.asarray(a, device=device)))
+
+
+@pytest.mark.parametrize(
+    ("shape1", "shape2", "axes"),
+    [
+        ((3, 4), (4, 5), 1),
+        ((2, 3, 4), (3, 4, 5), 2),
+        ((2, 3), (2, 3), 0),
+        ((2, 3, 4), (4, 2, 5), ([0, 2], [1, 0])),
+        ((3, 4), (5, 4), ([-1], [-1])),
+    ],
+    ids=str,
+)
+def test_integer_tensordot_without_a_torch_kernel_matches_numpy(shape1, shape2, axes):
+    # torch has no integer tensordot kernel on CUDA; arraymux falls back to this there.
+    torch = pytest.importorskip("torch")
+    from arraymux._backends._torch import integer_tensordot
+
+    rng = np.random.default_rng(0)
+    a = rng.integers(-100, 100, shape1).astype(np.int32)
+    b = rng.integers(-100, 100, shape2).astype(np.int32)
+    got = integer_tensordot(torch.from_numpy(a), torch.from_numpy(b), axes).numpy()
+    want = np.tensordot(a, b, axes=axes)
+    assert got.dtype == want.dtype
+    np.testing.assert_array_equal(got, want)

@@ -359,7 +359,9 @@ def _unwrap_key_item(k: Any, device: Device, fname: str) -> Any:
         return slice(*(v if v is None else operator.index(v) for v in (k.start, k.stop, k.step)))
     if k is None or k is Ellipsis or isinstance(k, int | slice):
         return k
-    return _set_operand(device, k, fname, "index")
+    native = _set_operand(device, k, fname, "index")
+    fix = getattr(device._backend.adapter, "index_array", None)
+    return native if fix is None else fix(native)
 
 
 def _conversion_error(x: Array, kind: str, e: Exception) -> Exception:

@@ -397,7 +397,7 @@ def call(fname: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
     if fname == "diff":
         _bound_diff(nargs, nkwargs)
     try:
-        result = device._fns[fname](*nargs, **nkwargs)
+        result = _call_backend(fname, device, nargs, nkwargs)
     except BACKEND_ERRORS as e:
         raise_annotated(fname, device, e)
     if entry.section == "elementwise_functions":
@@ -408,6 +408,17 @@ def call(fname: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
 
 
 _BINARY_PARAMS: dict[str, bool] = {"x1": True, "x2": True}
+
+
+def _call_backend(fname: str, device: Device, args: Any, kwargs: dict[str, Any]) -> Any:
+    """The backend's ``fname`` on native arguments, or the adapter's emulation of it for
+    dtypes the backend holds without kernels (torch's uint16/32/64)."""
+    emulate = device._backend.emulate
+    if emulate is not None:
+        r = emulate(fname, device._fns, args, kwargs)
+        if r is not NotImplemented:
+            return r
+    return device._fns[fname](*args, **kwargs)
 
 
 def _bound_diff(nargs: list[Any], nkwargs: dict[str, Any]) -> None:
@@ -652,7 +663,7 @@ def binary_slow(name: str, x1: Any, x2: Any, operator: bool = False) -> Any:
         s = d._backend.adapter.scalar_operand(name, value, a, pos)
         nargs = [a, s] if pos == 1 else [s, a]
     try:
-        r = d._fns[name](*nargs)
+        r = _call_backend(name, d, nargs, {})
     except BACKEND_ERRORS as e:
         raise_annotated(name, d, e)
     rt = _result_dtype(d, name, target)
@@ -841,7 +852,7 @@ def creation(name: str) -> Callable[..., Array]:
             if ndt is not None:
                 kwargs["dtype"] = ndt
         try:
-            r = d._fns[name](*args, device=d.native, **kwargs)
+            r = _call_backend(name, d, args, dict(kwargs, device=d.native))
         except BACKEND_ERRORS as e:
             raise_annotated(name, d, e)
         standard_dtype(name, r, d)

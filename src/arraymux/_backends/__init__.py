@@ -250,6 +250,9 @@ class Backend:
             self.from_native_dtype[native] = dt
         self.native_dtype_types = frozenset(type(k) for k in self.from_native_dtype)
         self.normalize = self.adapter.normalize
+        # Functions computed for dtypes the backend stores but has no kernels for (torch's
+        # uint16/32/64): called on the checking path only.
+        self.emulate: Callable[..., Any] | None = getattr(self.adapter, "emulate", None)
         # The dtype objects that arrays report (``x.dtype``): JAX's namespace holds scalar
         # types (jnp.float32) where its arrays report NumPy dtypes.
         as_array_dtype = self.adapter.array_dtype

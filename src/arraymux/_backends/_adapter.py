@@ -148,8 +148,21 @@ TRANSFER_HOOKS = (
 #: backends only), ``fuse(fun)`` (``fun``, written with operators, as one kernel over native
 #: arrays: CuPy), and, for a backend whose transforms run on another backend's engine
 #: (``BackendSpec.bridged``), ``engine_place(place)``: the device string of the engine's device
-#: that computes for arrays on ``place`` (``"torch:cpu"`` for NumPy).
-OTHER_HOOKS = ("getitem", "setitem", "synchronize", "fuse", "engine_place")
+#: that computes for arrays on ``place`` (``"torch:cpu"`` for NumPy), and
+#: ``emulate(name, fns, args, kwargs)``: the result of standard function ``name`` (``fns`` is the
+#: backend's function table) for operands of a dtype the backend holds but lacks kernels for,
+#: or ``NotImplemented`` to call the backend's own function (the dispatcher's checking path
+#: asks it before each call); ``index_array(native)``: an integer index array as the backend
+#: indexes with it (torch takes int64 only).
+OTHER_HOOKS = (
+    "getitem",
+    "setitem",
+    "synchronize",
+    "fuse",
+    "engine_place",
+    "emulate",
+    "index_array",
+)
 
 _REQUIRED = (
     "namespace",

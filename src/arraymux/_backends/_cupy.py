@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import array_api_compat.cupy as _xp
 import cupy
+import numpy as np
 
 from .. import _dtypes
+from . import _special_cases
 from ._numpy import array_dtype as array_dtype
 from ._numpy import dtype_from_numpy, raise_unknown_place
 
@@ -17,7 +20,62 @@ def namespace() -> Any:
 
 
 def overrides(ns: Any) -> dict[str, Any]:
-    return {"fft.fftfreq": _freq(cupy.fft.fftfreq), "fft.rfftfreq": _freq(cupy.fft.rfftfreq)}
+    out: dict[str, Any] = {
+        "fft.fftfreq": _freq(cupy.fft.fftfreq),
+        "fft.rfftfreq": _freq(cupy.fft.rfftfreq),
+        "asarray": _asarray(ns.asarray),
+        # CuPy keeps the sign of x1 in a zero remainder and gives NaN over an infinite x2.
+        "remainder": _special_cases.remainder(ns, ns.remainder, infinite_divisors=True),
+        "log1p": _special_cases.log1p(ns, ns.log1p, _make_complex),
+        "expm1": _special_cases.expm1(ns, ns.expm1, _make_complex),
+        "floor_divide": _special_cases.floor_divide(ns, ns.floor_divide),
+        "repeat": _repeat,
+    }
+    # Complex special cases with infinite, NaN or signed zero parts (log, tanh, acosh, ...).
+    for name in _special_cases.COMPLEX_CASES:
+        base = getattr(ns, name)
+        if name == "tanh":
+            base = _special_cases.tanh(ns, base, _make_complex)
+        out[name] = _special_cases.complex_cases(ns, name, base, _make_complex)
+    for name, radix in (("log2", 2.0), ("log10", 10.0)):
+        out[name] = _special_cases.change_of_base(
+            ns, getattr(ns, name), out["log"], radix, _make_complex
+        )
+    return out
+
+
+def _repeat(x: Any, repeats: Any, /, *, axis: int | None = None) -> Any:
+    # CuPy refuses uint64 counts (no safe cast to int64); the standard takes any integer dtype.
+    if getattr(repeats, "dtype", None) == np.uint64:
+        repeats = repeats.astype(np.int64)
+    return cupy.repeat(x, repeats, axis=axis)
+
+
+def _make_complex(re: Any, im: Any) -> Any:
+    out = cupy.empty(re.shape, dtype=cupy.result_type(re.dtype, cupy.complex64))
+    out.real = re
+    out.imag = im
+    return out
+
+
+def _negative_zero(v: Any) -> bool:
+    parts = (v.real, v.imag) if type(v) is complex else (v,)
+    return any(p == 0 and math.copysign(1.0, p) < 0 for p in parts)
+
+
+def _asarray(base: Any) -> Any:
+    """``asarray`` keeping the sign of ``-0.0`` in 0-d arrays: CuPy fills a 0-d array whose value
+    equals zero with zero bytes (``+0``), from a Python scalar or a 0-d NumPy array alike;
+    a one-element array reshaped keeps the bytes."""
+
+    def asarray(obj: Any, /, **kwargs: Any) -> Any:
+        if (type(obj) is float or type(obj) is complex) and _negative_zero(obj):
+            obj = np.asarray(obj, dtype=kwargs.get("dtype"))
+        if type(obj) is np.ndarray and obj.ndim == 0:
+            return base(obj.reshape(1), **kwargs).reshape(())
+        return base(obj, **kwargs)
+
+    return asarray
 
 
 def _freq(make: Any) -> Any:
@@ -117,6 +175,8 @@ def from_host(a: Any, place: str) -> Any:
     if a.nbytes >= STAGE_MIN:
         return upload(a, place)
     with cupy.cuda.Device(int(place)):
+        if a.ndim == 0:  # see _asarray: a 0-d upload would lose the sign of -0.0
+            return cupy.asarray(a.reshape(1)).reshape(())
         return cupy.asarray(a)
 
 

@@ -452,6 +452,7 @@ def _repeat(base: Callable[..., Any]) -> Callable[..., Any]:
         # Counts per element: the result's length depends on them, so they are computed
         # (as unique_values does); x itself stays lazy, gathered by index.
         counts = np.asarray(repeats.compute() if isinstance(repeats, da.Array) else repeats)
+        counts = counts.astype(np.intp)  # NumPy refuses uint64 counts
         if counts.size == 1:
             return base(x, int(counts.reshape(())), axis=axis)
         index = np.repeat(np.arange(x.shape[axis]), counts)

@@ -30,8 +30,20 @@ def namespace() -> Any:
 
 
 def overrides(ns: Any) -> dict[str, Any]:
+    out = _fixed(ns)
+    for name, radix in (("log2", 2.0), ("log10", 10.0)):
+        out[name] = _special_cases.change_of_base(
+            ns, getattr(ns, name), out["log"], radix, jax.lax.complex
+        )
+    return out
+
+
+def _fixed(ns: Any) -> dict[str, Any]:
     return {
-        "floor_divide": _special_cases.floor_divide(ns, ns.floor_divide),
+        "abs": _special_cases.complex_abs(ns, ns.abs),
+        "any": _truth_of_complex(ns.any, ns),
+        "all": _truth_of_complex(ns.all, ns),
+        "floor_divide": _special_cases.floor_divide(ns, ns.floor_divide, zero_results=True),
         "expm1": _special_cases.expm1(ns, ns.expm1, jax.lax.complex),
         "remainder": _special_cases.remainder(ns, ns.remainder),
         "reciprocal": _special_cases.reciprocal(ns, ns.reciprocal, jax.lax.complex),
@@ -50,6 +62,19 @@ def overrides(ns: Any) -> dict[str, Any]:
         **{name: _kept_in_place(getattr(ns, name)) for name in _CONSTANT_RESULTS},
         **_full_precision_products(),
     }
+
+
+def _truth_of_complex(base: Any, ns: Any) -> Any:
+    """``any``/``all`` where a complex element is true when either part is nonzero (JAX tests
+    the real part only: ``any(1j)`` is False)."""
+
+    def fn(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:
+        if x.dtype.kind == "c":
+            x = x != 0
+        return base(x, axis=axis, keepdims=keepdims)
+
+    fn.__name__ = fn.__qualname__ = base.__name__
+    return fn
 
 
 #: Functions whose result JAX builds with ``full_like`` for some dtypes (``isinf`` of an

@@ -32,7 +32,15 @@ def overrides(ns: Any) -> dict[str, Any]:
         "floor_divide": _special_cases.floor_divide(ns, ns.floor_divide),
         "expm1": _special_cases.expm1(ns, ns.expm1, _make_complex),
         "tanh": _special_cases.tanh(ns, ns.tanh, _make_complex),
+        "repeat": _repeat,
     }
+
+
+def _repeat(x: Any, repeats: Any, /, *, axis: int | None = None) -> Any:
+    # NumPy refuses uint64 counts (no safe cast to intp); the standard takes any integer dtype.
+    if getattr(repeats, "dtype", None) == np.uint64:
+        repeats = repeats.astype(np.intp)
+    return np.repeat(x, repeats, axis=axis)
 
 
 def _make_complex(re: Any, im: Any) -> Any:

@@ -17,15 +17,23 @@ from typing import Any
 _SCALARS = (bool, int, float)  # real scalars: the only ones floor_divide meets on floats
 
 
-def floor_divide(ns: Any, base: Callable[..., Any]) -> Callable[..., Any]:
+def floor_divide(
+    ns: Any, base: Callable[..., Any], zero_results: bool = False
+) -> Callable[..., Any]:
     """``floor(x1 / x2)`` where an operand is infinite or ``x1`` is zero: NumPy, PyTorch and JAX
     follow Python's ``//`` there (``inf // 2`` is NaN, ``1 // -inf`` is -1) or lose the sign of
-    a zero; the standard does not."""
+    a zero; the standard does not. ``zero_results``: also where the result is zero (XLA on GPUs
+    gives ``-1.0 // -2.5`` as ``-0``)."""
 
     def floor_divide(x1: Any, x2: Any, /) -> Any:
         r = base(x1, x2)
         if not ns.isdtype(r.dtype, "real floating"):
             return r
+        if zero_results:
+            return ns.where(r == 0, ns.floor(x1 / x2), _fixed_floor_divide(x1, x2, r))
+        return _fixed_floor_divide(x1, x2, r)
+
+    def _fixed_floor_divide(x1: Any, x2: Any, r: Any) -> Any:
         # x1 infinite or zero (JAX gives -0 // 2 == +0), or x2 infinite.
         masks = [
             (math.isinf(x1) or x1 == 0) if isinstance(x1, _SCALARS) else ns.isinf(x1) | (x1 == 0),
@@ -96,17 +104,69 @@ def tanh(
     return tanh
 
 
-def remainder(ns: Any, base: Callable[..., Any]) -> Callable[..., Any]:
+def remainder(
+    ns: Any, base: Callable[..., Any], infinite_divisors: bool = False
+) -> Callable[..., Any]:
     """A zero remainder takes the sign of ``x2`` (``-0 % 2`` is ``+0``), as the standard and
-    Python say; PyTorch and JAX keep the sign of ``x1``."""
+    Python say; PyTorch, JAX and CuPy keep the sign of ``x1``. ``infinite_divisors``: also a
+    finite ``x1`` over an infinite ``x2``, which is ``x1`` where the signs agree and ``x2``
+    otherwise (CuPy gives NaN)."""
 
     def remainder(x1: Any, x2: Any, /) -> Any:
         r = base(x1, x2)
         if not ns.isdtype(r.dtype, "real floating"):
             return r
+        if infinite_divisors:
+            r = _over_infinity(ns, x1, x2, r)
         return ns.where(r == 0, ns.copysign(r, x2), r)
 
     return remainder
+
+
+def _over_infinity(ns: Any, x1: Any, x2: Any, r: Any) -> Any:
+    if isinstance(x2, _SCALARS):
+        if not math.isinf(x2):
+            return r
+        x2 = ns.full_like(r, x2)
+    if isinstance(x1, _SCALARS):
+        x1 = ns.full_like(r, x1)
+    hit = ns.isinf(x2) & ns.isfinite(x1)
+    keep = (x1 == 0) | (ns.signbit(x1) == ns.signbit(x2))
+    return ns.where(hit, ns.where(keep, x1, x2), r)
+
+
+def change_of_base(
+    ns: Any,
+    base: Callable[..., Any],
+    log: Callable[..., Any],
+    radix: float,
+    make_complex: Callable[[Any, Any], Any],
+) -> Callable[..., Any]:
+    """Complex ``log2``/``log10`` as the standard defines their special cases: ``log(x) /
+    log(radix)`` with ``log`` meeting its own (JAX and CuPy give ``NaN + NaN j`` for
+    ``inf + NaN j``, CuPy ``-inf + NaN j`` for ``0j``), the division made part by part."""
+    scale = 1 / math.log(radix)
+
+    def fixed(x: Any, /) -> Any:
+        if not ns.isdtype(x.dtype, "complex floating"):
+            return base(x)
+        r = log(x)
+        return make_complex(ns.real(r) * scale, ns.imag(r) * scale)
+
+    return fixed
+
+
+def complex_abs(ns: Any, base: Callable[..., Any]) -> Callable[..., Any]:
+    """Complex ``abs`` of an operand with an infinite part is ``+inf`` even where the other
+    part is NaN (JAX gives NaN)."""
+
+    def abs(x: Any, /) -> Any:
+        r = base(x)
+        if not ns.isdtype(x.dtype, "complex floating"):
+            return r
+        return ns.where(ns.isinf(ns.real(x)) | ns.isinf(ns.imag(x)), math.inf, r)
+
+    return abs
 
 
 def acos(

@@ -9,7 +9,12 @@ import torch
 
 from .. import _dtypes
 from . import _special_cases
+from . import _torch_unsigned as _unsigned
 from ._numpy import raise_unknown_place
+
+# uint16/32/64 functions torch has no kernels for, computed through signed ones (the
+# dispatcher's checking path asks this hook first).
+emulate = _unsigned.emulate
 
 # Binary functions whose torch callable matches the standard once both operands are tensors of
 # one dtype on one device. arraymux promotes before calling, so it can skip array-api-compat's
@@ -61,17 +66,72 @@ _compat_sum = _xp.sum
 _torch_sum = torch.sum
 
 
+# Unsigned dtypes whose sums and products the standard accumulates in uint64 (torch's
+# kernels give int64).
+_UNSIGNED = _unsigned.UNSIGNED | {torch.uint8}
+
+
 def _sum(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Any:
+    if x.dtype in _UNSIGNED or dtype in _UNSIGNED:
+        return _unsigned.reduction("sum", _SIGNED_SUM, x, axis=axis, dtype=dtype, keepdims=keepdims)
     # A full reduction with no dtype is already the standard's: floats keep their dtype,
-    # bool and signed integers give int64 (torch has no uint64 arithmetic for unsigned ones).
+    # bool and signed integers give int64.
     if axis is None and dtype is None and not keepdims:
         return _torch_sum(x)
     return _compat_sum(x, axis=axis, dtype=dtype, keepdims=keepdims)
 
 
+_SIGNED_SUM = {"sum": _compat_sum}
+
+
+def _sum_all(x: Any, /) -> Any:
+    if x.dtype in _UNSIGNED:
+        return _sum(x)
+    return _torch_sum(x)
+
+
+def _accumulating(name: str, base: Any) -> Any:
+    """``base`` (``prod``, ``cumulative_sum``, ...), accumulating unsigned integers in uint64
+    as the standard asks (torch's kernels give int64)."""
+    fns = {name: base}
+
+    def fn(x: Any, /, *args: Any, **kwargs: Any) -> Any:
+        if x.dtype in _UNSIGNED or kwargs.get("dtype") in _UNSIGNED:
+            return _unsigned.reduction(name, fns, x, *args, **kwargs)
+        return base(x, *args, **kwargs)
+
+    fn.__name__ = fn.__qualname__ = name.rpartition(".")[2]
+    return fn
+
+
+_INDEX_DTYPES = frozenset({torch.int64, torch.bool})
+
+
+def index_array(k: Any) -> Any:
+    """An integer index array (or array of counts) as torch takes it: int64. torch refuses
+    other integer dtypes, and reads a uint8 index as a mask."""
+    if isinstance(k, torch.Tensor) and k.dtype not in _INDEX_DTYPES:
+        if k.dtype == torch.uint64:
+            return k.view(torch.int64)
+        if not (k.dtype.is_floating_point or k.dtype.is_complex):
+            return k.to(torch.int64)
+    return k
+
+
+def _indexed(base: Any) -> Any:
+    """``base`` (``take``, ``take_along_axis``, ``repeat``) for indices of any integer
+    dtype."""
+
+    def fn(x: Any, indices: Any, /, *args: Any, **kwargs: Any) -> Any:
+        return base(x, index_array(indices), *args, **kwargs)
+
+    fn.__name__ = fn.__qualname__ = base.__name__
+    return fn
+
+
 def single_operand() -> dict[str, Any]:
     """Functions called with the array alone, where torch's own is the standard's."""
-    return {"sum": _torch_sum}
+    return {"sum": _sum_all}
 
 
 def _std(x: Any, /, *, axis: Any = None, correction: float = 0.0, keepdims: bool = False) -> Any:
@@ -88,6 +148,11 @@ def namespace() -> Any:
 def overrides(ns: Any) -> dict[str, Any]:
     out: dict[str, Any] = dict(_SAME_DTYPE_BINARY)
     out["sum"] = _sum
+    for name in ("prod", "cumulative_sum", "cumulative_prod"):
+        out[name] = _accumulating(name, getattr(ns, name))
+    out["linalg.trace"] = _accumulating("linalg.trace", ns.linalg.trace)
+    for name in ("take", "take_along_axis", "repeat"):
+        out[name] = _indexed(getattr(ns, name))
     out["std"] = _std
     out["floor_divide"] = _special_cases.floor_divide(ns, ns.floor_divide)
     out["expm1"] = _special_cases.expm1(ns, ns.expm1, torch.complex)
@@ -104,6 +169,7 @@ def overrides(ns: Any) -> dict[str, Any]:
     out["log1p"] = _special_cases.log1p(ns, ns.log1p, torch.complex)
     out["unique_all"] = _unique_all
     out["matmul"] = out["linalg.matmul"] = _matmul
+    out["tensordot"] = out["linalg.tensordot"] = _tensordot
     return out
 
 
@@ -116,6 +182,37 @@ def _matmul(x1: Any, x2: Any, /) -> Any:
         if dt.is_floating_point or dt.is_complex or dt == torch.bool or x2.dtype != dt:
             raise
         return _integer_matmul(x1, x2)
+
+
+def _tensordot(x1: Any, x2: Any, /, *, axes: Any = 2) -> Any:
+    """``tensordot``, and integer tensordot on CUDA, which torch has no kernel for."""
+    try:
+        return _xp.tensordot(x1, x2, axes=axes)
+    except (NotImplementedError, RuntimeError):
+        dt = x1.dtype
+        if dt.is_floating_point or dt.is_complex or dt == torch.bool or x2.dtype != dt:
+            raise
+        return integer_tensordot(x1, x2, axes)
+
+
+def integer_tensordot(x1: Any, x2: Any, axes: Any) -> Any:
+    """Integer ``tensordot`` as one :func:`_integer_matmul` of the operands with their
+    contracted axes moved together."""
+    if isinstance(axes, int):
+        a1, a2 = list(range(x1.ndim - axes, x1.ndim)), list(range(axes))
+    else:
+        a1, a2 = ([a] if isinstance(a, int) else list(a) for a in axes)
+    a1 = [a % x1.ndim for a in a1] if x1.ndim else []
+    a2 = [a % x2.ndim for a in a2] if x2.ndim else []
+    free1 = [i for i in range(x1.ndim) if i not in a1]
+    free2 = [i for i in range(x2.ndim) if i not in a2]
+    k = 1
+    for i in a1:
+        k *= x1.shape[i]
+    a = x1.permute(*free1, *a1).reshape(-1, k)
+    b = x2.permute(*a2, *free2).reshape(k, -1)
+    out = _integer_matmul(a, b)
+    return out.reshape(*(x1.shape[i] for i in free1), *(x2.shape[i] for i in free2))
 
 
 def _integer_matmul(a: Any, b: Any) -> Any:
@@ -232,25 +329,13 @@ def dtype_from_native(obj: Any) -> _dtypes.DType | None:
     return dtype_from_numpy(obj)
 
 
-# torch has uint16/32/64 only as storage types: most of its kernels (add, maximum, ...) are not
-# implemented for them, and array-api-compat leaves them out of torch's dtypes.
-_STORAGE_ONLY = frozenset({_dtypes.uint16, _dtypes.uint32, _dtypes.uint64})
-
-
 def supports_dtype(dtype: _dtypes.DType, place: str) -> bool:
-    if dtype in _STORAGE_ONLY:
-        return False
     if place == "mps":
         return dtype.bits < 64 or dtype.kind in ("signed integer", "unsigned integer")
     return True
 
 
 def unsupported_hint(dtype: _dtypes.DType) -> str:
-    if dtype in _STORAGE_ONLY:
-        return (
-            f"torch implements almost no operations on {dtype}; use a signed integer dtype "
-            "(e.g. arraymux.int64) on torch."
-        )
     return "Use a dtype that this torch device holds (no 64-bit dtypes on MPS)."
 
 

@@ -92,6 +92,7 @@ def _elements(dtype: DType, elements: dict[str, Any] | None) -> Any:
     if dtype.kind == "complex floating":
         kw = {"max_magnitude": 10.0, **(elements or {})}
         return st.complex_numbers(
+            min_magnitude=kw.get("min_magnitude", 0),
             max_magnitude=kw["max_magnitude"],
             allow_nan=False,
             allow_infinity=False,

@@ -166,7 +166,9 @@ def _binary_elements(name: str, dt1: DType, dt2: DType) -> tuple[dict[str, Any],
             e1 = {"min_value": 0.0, "max_value": 10.0}
             e2 = {"min_value": -4.0, "max_value": 4.0}
         else:
-            e1 = {"max_magnitude": 4.0}
+            # A zero base with a negative or complex exponent is left open by the standard:
+            # NumPy gives NaN + NaN j, exp(x2 * log(x1)) (PyTorch) inf + NaN j.
+            e1 = {"max_magnitude": 4.0, "min_magnitude": 0.25}
             e2 = {"max_magnitude": 2.0}
     elif name == "multiply" and ints:
         e1 = e2 = {"min_value": 0, "max_value": 10}
