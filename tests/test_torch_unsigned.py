@@ -243,4 +243,9 @@ def test_sums_of_every_unsigned_dtype_are_uint64(dtype: str) -> None:
     x = xp.asarray(e, device="torch:cpu")
     for fn in (xp.sum, xp.prod, xp.cumulative_sum, xp.cumulative_prod):
         assert fn(x).dtype == xp.uint64, fn
+    # Again, now that x's dtype is cached (the compiled path reads it from there), and for a
+    # result whose dtype the fast path knows.
+    assert xp.sum(x).dtype == xp.uint64
+    assert xp.sum(x + x).dtype == xp.uint64
+    check(xp.sum(x), np.sum(e))
     check(xp.cumulative_sum(x, include_initial=True), np.array([0, 1, 3, 253], np.uint64))

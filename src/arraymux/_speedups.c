@@ -58,11 +58,13 @@ wrap(PyObject *native, PyObject *d, PyObject *dtype)
 typedef struct {
     PyObject *name;
     PyObject *name1; /* "name(x)": a faster function for calls with the array alone, if any */
+    PyObject *name1_skip; /* "name(x) not for": a frozenset of operand dtypes it must not take */
     PyObject *slow;
     int keeps_dtype;
     Py_ssize_t max_args; /* "first" functions: most positional arguments the standard allows */
     PyObject *keywords;  /* "first" functions: a frozenset of the keyword names it allows */
     PyObject *device, *fn, *fn1, *rules; /* cache: the device, its functions, result rules */
+    PyObject *fn1_skip;            /* cache: the device's "name(x) not for" set, or NULL */
     PyObject *known;               /* cache: the device's native dtype -> arraymux dtype map */
     PyObject *t_in, *t_out;        /* cache: the last operand dtype and its result dtype */
     PyObject *t_ok;                /* cache: the last result dtype found in `known` */
@@ -99,10 +101,19 @@ load(entry_t *e, PyObject *d)
     Py_INCREF(known);
     PyObject *fn = PyDict_GetItemWithError(fns, e->name);
     Py_XINCREF(fn);
-    PyObject *fn1 = NULL;
+    PyObject *fn1 = NULL, *skip = NULL;
     if (fn != NULL && e->name1 != NULL) {
         fn1 = PyDict_GetItemWithError(fns, e->name1);
         Py_XINCREF(fn1);
+        if (fn1 != NULL && e->name1_skip != NULL) {
+            skip = PyDict_GetItemWithError(fns, e->name1_skip);
+            if (skip != NULL && PyFrozenSet_CheckExact(skip)) {
+                Py_INCREF(skip);
+            }
+            else {
+                skip = NULL;
+            }
+        }
     }
     PyObject *rules = NULL;
     if (fn != NULL && results != NULL && PyDict_CheckExact(results)) {
@@ -119,6 +130,7 @@ load(entry_t *e, PyObject *d)
     Py_XDECREF(results);
     if (fn == NULL) {
         Py_XDECREF(fn1);
+        Py_XDECREF(skip);
         Py_XDECREF(rules);
         Py_DECREF(known);
         return 0;
@@ -130,6 +142,7 @@ load(entry_t *e, PyObject *d)
     Py_XSETREF(e->device, d);
     Py_XSETREF(e->fn, fn);
     Py_XSETREF(e->fn1, fn1);
+    Py_XSETREF(e->fn1_skip, skip);
     Py_XSETREF(e->rules, rules);
     Py_XSETREF(e->known, known);
     Py_CLEAR(e->t_in);
@@ -343,11 +356,13 @@ clear_entry(entry_t *e)
 {
     Py_CLEAR(e->name);
     Py_CLEAR(e->name1);
+    Py_CLEAR(e->name1_skip);
     Py_CLEAR(e->slow);
     Py_CLEAR(e->keywords);
     Py_CLEAR(e->device);
     Py_CLEAR(e->fn);
     Py_CLEAR(e->fn1);
+    Py_CLEAR(e->fn1_skip);
     Py_CLEAR(e->rules);
     Py_CLEAR(e->known);
     Py_CLEAR(e->t_in);
@@ -370,11 +385,13 @@ holder_traverse(PyObject *self, visitproc visit, void *arg)
     entry_t *e = ENTRY(self);
     Py_VISIT(e->name);
     Py_VISIT(e->name1);
+    Py_VISIT(e->name1_skip);
     Py_VISIT(e->slow);
     Py_VISIT(e->keywords);
     Py_VISIT(e->device);
     Py_VISIT(e->fn);
     Py_VISIT(e->fn1);
+    Py_VISIT(e->fn1_skip);
     Py_VISIT(e->rules);
     Py_VISIT(e->known);
     Py_VISIT(e->t_in);
@@ -507,7 +524,30 @@ first_fn(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwna
                     for (Py_ssize_t i = 1; i < total; i++) {
                         stack[i] = args[i];
                     }
-                    PyObject *fn = Py_NewRef((nargs == 1 && kwnames == NULL) ? e->fn1 : e->fn);
+                    PyObject *fn;
+                    if (nargs == 1 && kwnames == NULL) {
+                        /* Held first: reading the operand's dtype below may run Python code
+                         * that refills the cache for another device. */
+                        PyObject *fn_all = Py_NewRef(e->fn);
+                        PyObject *skip = Py_XNewRef(e->fn1_skip);
+                        fn = Py_NewRef(e->fn1);
+                        if (skip != NULL) {
+                            /* Not for these operand dtypes (torch's sum of unsigned integers):
+                             * the full function then, which handles them. */
+                            PyObject *xt = cached_dtype(x, native);
+                            int found = xt == NULL ? 1 : PySet_Contains(skip, xt);
+                            Py_XDECREF(xt);
+                            if (found != 0) {
+                                PyErr_Clear();
+                                Py_SETREF(fn, Py_NewRef(fn_all));
+                            }
+                            Py_DECREF(skip);
+                        }
+                        Py_DECREF(fn_all);
+                    }
+                    else {
+                        fn = Py_NewRef(e->fn);
+                    }
                     r = call_and_wrap(e, fn, d, stack, nargs, kwnames, t, 0);
                     Py_DECREF(fn);
                     if (stack != small) {
@@ -607,6 +647,14 @@ make_function(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         }
         PyUnicode_InternInPlace(&name1);
         e->name1 = name1;
+        PyObject *name1_skip = PyUnicode_FromFormat("%U(x) not for", args[1]);
+        if (name1_skip == NULL) {
+            Py_DECREF(holder);
+            free_def(def);
+            return NULL;
+        }
+        PyUnicode_InternInPlace(&name1_skip);
+        e->name1_skip = name1_skip;
     }
     e->slow = Py_NewRef(args[5]);
     e->keeps_dtype = keeps;

@@ -238,7 +238,10 @@ class Backend:
         self.fns = {entry.name: self.resolve(entry.name) for entry in TABLE}
         # "name(x)": the same function for a call with the array alone, where the backend has
         # a faster one (the compiled hot path uses it).
+        # A (function, frozenset of native dtypes) pair: not for operands of those dtypes.
         for name, fn in self.adapter.single_operand().items():
+            if isinstance(fn, tuple):
+                fn, self.fns[f"{name}(x) not for"] = fn[0], frozenset(fn[1])  # type: ignore[assignment]
             self.fns[f"{name}(x)"] = fn
         self.to_native_dtype = {}
         self.from_native_dtype = {}

@@ -73,8 +73,9 @@ class Adapter(Protocol):
         """The dtype object arrays report for a dtype of the namespace, where they differ
         (NumPy, JAX, CuPy, Dask report ``np.dtype`` objects)."""
 
-    def single_operand(self) -> dict[str, Callable[..., Any]]:
-        """Standard names mapped to faster callables for a call with the array alone."""
+    def single_operand(self) -> dict[str, Any]:
+        """Standard names mapped to faster callables for a call with the array alone, or to a
+        ``(callable, dtypes)`` pair: not for operands of those native dtypes."""
 
     def unsupported_hint(self, dtype: _dtypes.DType) -> str:
         """A sentence telling how to make ``dtype`` available, or where to hold it instead

@@ -84,12 +84,6 @@ def _sum(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: bool = Fal
 _SIGNED_SUM = {"sum": _compat_sum}
 
 
-def _sum_all(x: Any, /) -> Any:
-    if x.dtype in _UNSIGNED:
-        return _sum(x)
-    return _torch_sum(x)
-
-
 def _accumulating(name: str, base: Any) -> Any:
     """``base`` (``prod``, ``cumulative_sum``, ...), accumulating unsigned integers in uint64
     as the standard asks (torch's kernels give int64)."""
@@ -130,8 +124,9 @@ def _indexed(base: Any) -> Any:
 
 
 def single_operand() -> dict[str, Any]:
-    """Functions called with the array alone, where torch's own is the standard's."""
-    return {"sum": _sum_all}
+    """Functions called with the array alone, where torch's own is the standard's (sum: not for
+    unsigned integers, whose sums torch gives as int64)."""
+    return {"sum": (_torch_sum, _UNSIGNED)}
 
 
 def _std(x: Any, /, *, axis: Any = None, correction: float = 0.0, keepdims: bool = False) -> Any:
