@@ -639,22 +639,15 @@ make_function(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     entry_t *e = ENTRY(holder);
     e->name = interned(args[1]);
     if (kind == KIND_FIRST) {
-        PyObject *name1 = PyUnicode_FromFormat("%U(x)", args[1]);
-        if (name1 == NULL) {
-            Py_DECREF(holder);
+        e->name1 = PyUnicode_FromFormat("%U(x)", args[1]);
+        e->name1_skip = e->name1 == NULL ? NULL : PyUnicode_FromFormat("%U(x) not for", args[1]);
+        if (e->name1_skip == NULL) {
+            Py_DECREF(holder); /* clears what was made */
             free_def(def);
             return NULL;
         }
-        PyUnicode_InternInPlace(&name1);
-        e->name1 = name1;
-        PyObject *name1_skip = PyUnicode_FromFormat("%U(x) not for", args[1]);
-        if (name1_skip == NULL) {
-            Py_DECREF(holder);
-            free_def(def);
-            return NULL;
-        }
-        PyUnicode_InternInPlace(&name1_skip);
-        e->name1_skip = name1_skip;
+        PyUnicode_InternInPlace(&e->name1);
+        PyUnicode_InternInPlace(&e->name1_skip);
     }
     e->slow = Py_NewRef(args[5]);
     e->keeps_dtype = keeps;

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import array_api_compat.torch as _xp
@@ -201,13 +202,12 @@ def integer_tensordot(x1: Any, x2: Any, axes: Any) -> Any:
     a2 = [a % x2.ndim for a in a2] if x2.ndim else []
     free1 = [i for i in range(x1.ndim) if i not in a1]
     free2 = [i for i in range(x2.ndim) if i not in a2]
-    k = 1
-    for i in a1:
-        k *= x1.shape[i]
-    a = x1.permute(*free1, *a1).reshape(-1, k)
-    b = x2.permute(*a2, *free2).reshape(k, -1)
-    out = _integer_matmul(a, b)
-    return out.reshape(*(x1.shape[i] for i in free1), *(x2.shape[i] for i in free2))
+    shape1, shape2 = [x1.shape[i] for i in free1], [x2.shape[i] for i in free2]
+    k = math.prod(x1.shape[i] for i in a1)
+    # Sizes written out (not -1): any of them may be 0.
+    a = x1.permute((*free1, *a1)).reshape(math.prod(shape1), k)
+    b = x2.permute((*a2, *free2)).reshape(k, math.prod(shape2))
+    return _integer_matmul(a, b).reshape(*shape1, *shape2)
 
 
 def _integer_matmul(a: Any, b: Any) -> Any:

@@ -30,6 +30,8 @@ from typing import Any
 
 import torch
 
+from .._function_table import BY_NAME
+
 __all__ = ["EMULATED", "UNSIGNED", "emulate", "reduction"]
 
 _SIGNED = {torch.uint16: torch.int16, torch.uint32: torch.int32, torch.uint64: torch.int64}
@@ -150,34 +152,9 @@ _OWN = frozenset(
     }
 )
 
-_BINARY = (0, 1)
 # The positions of operands that may be Python scalars meeting the unsigned arrays.
 _VALUE_OPERANDS: dict[str, tuple[int, ...]] = {
-    **dict.fromkeys(
-        (
-            "add",
-            "subtract",
-            "multiply",
-            "bitwise_and",
-            "bitwise_or",
-            "bitwise_xor",
-            "equal",
-            "not_equal",
-            "less",
-            "less_equal",
-            "greater",
-            "greater_equal",
-            "maximum",
-            "minimum",
-            "floor_divide",
-            "remainder",
-            "divide",
-            "pow",
-            "bitwise_left_shift",
-            "bitwise_right_shift",
-        ),
-        _BINARY,
-    ),
+    **{name: (0, 1) for name, entry in BY_NAME.items() if entry.rule == "binary"},
     "where": (1, 2),
     "clip": (1, 2),
     "searchsorted": (1,),
