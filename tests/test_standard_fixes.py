@@ -687,3 +687,28 @@ def test_integer_tensordot_without_a_torch_kernel_matches_numpy(shape1, shape2, 
     want = np.tensordot(a, b, axes=axes)
     assert got.dtype == want.dtype
     np.testing.assert_array_equal(got, want)
+
+
+def test_setitem_refuses_python_ints_out_of_the_dtypes_range(device):
+    # torch would store 300 into an int8 array as 44.
+    x = xp.asarray([1, 2], dtype=xp.int8, device=device)
+    with pytest.raises(OverflowError, match=r"does not fit in arraymux\.int8"):
+        x[0] = 300
+    x[0] = -128
+    assert _np(x).tolist() == [-128, 2]
+
+
+def test_unique_of_complex_arrays_everywhere(device):
+    # torch has no unique for complex dtypes; arraymux sorts the (real, imag) pairs.
+    if not device.supports(xp.complex64):
+        pytest.skip(f"{device} has no complex64")
+    z = np.array([[1 + 2j, 0j], [1 + 2j, 1 - 1j]], dtype=np.complex64)
+    x = xp.asarray(z, device=device)
+    values = np.unique(z)
+    assert _np(xp.unique_values(x)).tolist() == values.tolist()
+    r = xp.unique_counts(x)
+    assert _np(r.values).tolist() == values.tolist() and _np(r.counts).tolist() == [1, 1, 2]
+    r = xp.unique_inverse(x)
+    assert (values[_np(r.inverse_indices)] == z).all()
+    r = xp.unique_all(x)
+    assert _np(r.indices).tolist() == [1, 3, 0]

@@ -249,3 +249,18 @@ def test_sums_of_every_unsigned_dtype_are_uint64(dtype: str) -> None:
     assert xp.sum(x + x).dtype == xp.uint64
     check(xp.sum(x), np.sum(e))
     check(xp.cumulative_sum(x, include_initial=True), np.array([0, 1, 3, 253], np.uint64))
+
+
+@pytest.mark.parametrize("dtype", UNSIGNED)
+def test_setitem_and_python_conversions(device: str, dtype: str) -> None:
+    top = int(np.iinfo(dtype).max)
+    x = xp.asarray(np.array([1, 2, 3], dtype=dtype), device=device)
+    x[0] = top
+    x[x == 2] = top - 1  # a mask: torch has no masked_fill for these dtypes
+    x[2:] = xp.asarray(np.array([top - 2], dtype=dtype), device=device)
+    check(x, np.array([top, top - 1, top - 2], dtype=dtype))
+    assert int(x[0]) == top and operator.index(x[1]) == top - 1
+    with pytest.raises(OverflowError, match="does not fit"):
+        x[0] = -1
+    with pytest.raises(OverflowError, match="does not fit"):
+        x[0] = top + 1

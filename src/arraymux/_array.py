@@ -6,6 +6,7 @@ import math
 import operator
 from typing import TYPE_CHECKING, Any
 
+from . import _dtypes
 from ._arguments import BACKEND_ERRORS, raise_annotated
 from ._backends import on_load
 
@@ -173,6 +174,9 @@ class Array:
         try:
             return kind(self._native)
         except BACKEND_ERRORS as e:
+            if kind is int and self._unsigned_scalar():
+                # torch converts through int64: uint64 values above 2**63 - 1 overflow.
+                return int(self._device._backend.adapter.to_numpy(self._native))
             err = _conversion_error(self, kind.__name__, e)
             if err is e:
                 raise
@@ -190,9 +194,19 @@ class Array:
     def __complex__(self) -> complex:
         return self._to_python(complex)
 
+    def _unsigned_scalar(self) -> bool:
+        try:
+            return self.ndim == 0 and self.dtype.kind == "unsigned integer"
+        except BACKEND_ERRORS:
+            return False
+
     def __index__(self) -> int:
         try:
             return operator.index(self._native)
+        except RuntimeError:
+            if not self._unsigned_scalar():
+                raise
+            return self._to_python(int)
         except TypeError:
             # CuPy's 0-d arrays have no __index__; any backend's 0-d integer array is an index.
             if self.ndim != 0 or self.dtype.kind not in ("signed integer", "unsigned integer"):
@@ -315,12 +329,22 @@ class Array:
         d = self._device
         nkey = _unwrap_key(key, d, "__setitem__")
         nvalue = _set_operand(d, value, "__setitem__", "value")
+        if type(nvalue) is int:
+            _check_int_value(self.dtype, nvalue)
         backend = d._backend
         try:
             if backend.spec.mutable:
                 native = backend.normalize(self._native)
                 self._native = native
-                native[nkey] = nvalue
+                try:
+                    native[nkey] = nvalue
+                except (ValueError, RuntimeError, OverflowError):
+                    # A value the backend cannot take as it is (torch: a Python int beyond
+                    # int64 into a uint64 array); its adapter's setitem converts it.
+                    fix = getattr(backend.adapter, "setitem", None)
+                    if fix is None:
+                        raise
+                    self._native = fix(native, nkey, nvalue)
             else:
                 self._native = backend.adapter.setitem(self._native, nkey, nvalue)
         except BACKEND_ERRORS as e:
@@ -362,6 +386,17 @@ def _unwrap_key_item(k: Any, device: Device, fname: str) -> Any:
     native = _set_operand(device, k, fname, "index")
     fix = getattr(device._backend.adapter, "index_array", None)
     return native if fix is None else fix(native)
+
+
+def _check_int_value(dt: Any, value: int) -> None:
+    """A Python int stored into an integer array must fit its dtype (torch would wrap it)."""
+    if dt.kind in ("signed integer", "unsigned integer"):
+        lo, hi = _dtypes.int_range(dt)
+        if not lo <= value <= hi:
+            raise OverflowError(
+                f"arraymux.Array.__setitem__: the Python int {value} does not fit in {dt} "
+                f"(range {lo} to {hi})."
+            )
 
 
 def _conversion_error(x: Array, kind: str, e: Exception) -> Exception:

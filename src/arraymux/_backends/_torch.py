@@ -164,6 +164,9 @@ def overrides(ns: Any) -> dict[str, Any]:
     out["acos"] = _special_cases.acos(ns, ns.acos, torch.complex)
     out["log1p"] = _special_cases.log1p(ns, ns.log1p, torch.complex)
     out["unique_all"] = _unique_all
+    out["unique_values"] = _unique_values
+    out["unique_counts"] = _unique_counts
+    out["unique_inverse"] = _unique_inverse
     out["matmul"] = out["linalg.matmul"] = _matmul
     out["tensordot"] = out["linalg.tensordot"] = _tensordot
     return out
@@ -241,13 +244,36 @@ def _unique_all(x: Any, /) -> tuple[Any, Any, Any, Any]:
     ``indices`` holds the first position (in the flattened array) of each unique value.
     """
     flat = x.reshape(-1)
-    values, inverse, counts = torch.unique(
-        flat, sorted=True, return_inverse=True, return_counts=True
-    )
+    values, inverse, counts = _unique(flat, inverse=True, counts=True)
     positions = torch.arange(flat.numel(), device=x.device)
     first = torch.full((values.numel(),), flat.numel(), dtype=torch.int64, device=x.device)
     indices = first.scatter_reduce(0, inverse, positions, reduce="amin")
     return values, indices, inverse.reshape(x.shape), counts
+
+
+def _unique(flat: Any, inverse: bool = False, counts: bool = False) -> Any:
+    """``torch.unique`` of a 1-D tensor, sorted; complex values (which torch's unique refuses)
+    as the unique rows of their (real, imag) pairs, in lexicographic order."""
+    if not flat.is_complex():
+        return torch.unique(flat, sorted=True, return_inverse=inverse, return_counts=counts)
+    pairs = torch.view_as_real(flat.resolve_conj())
+    r = torch.unique(pairs, sorted=True, return_inverse=inverse, return_counts=counts, dim=0)
+    if isinstance(r, tuple):
+        return (torch.view_as_complex(r[0].contiguous()), *r[1:])
+    return torch.view_as_complex(r.contiguous())
+
+
+def _unique_values(x: Any, /) -> Any:
+    return _unique(x.reshape(-1))
+
+
+def _unique_counts(x: Any, /) -> tuple[Any, Any]:
+    return _unique(x.reshape(-1), counts=True)  # type: ignore[no-any-return]
+
+
+def _unique_inverse(x: Any, /) -> tuple[Any, Any]:
+    values, inverse = _unique(x.reshape(-1), inverse=True)
+    return values, inverse.reshape(x.shape)
 
 
 def scalar_operand(name: str, value: Any, other: Any, position: int) -> Any:
@@ -602,6 +628,18 @@ def synchronize(place: str, xs: list[Any]) -> None:
         getattr(torch, kind).synchronize(torch.device(place))
     elif kind == "mps":
         torch.mps.synchronize()
+
+
+def setitem(x: Any, key: Any, value: Any) -> Any:
+    """``x[key] = value`` where torch refuses it as it is: a uint16/32/64 array (written through
+    its signed view where torch has no kernel, as for masks), or a Python int that torch cannot
+    unpack into an int64 (made a 0-d tensor of ``x``'s dtype first)."""
+    if x.dtype in _unsigned.UNSIGNED:
+        return _unsigned.setitem(x, key, value)
+    if type(value) is int:
+        value = torch.tensor(value, dtype=x.dtype, device=x.device)
+    x[key] = value
+    return x
 
 
 def getitem(x: Any, key: Any) -> Any:

@@ -32,7 +32,7 @@ import torch
 
 from .._function_table import BY_NAME
 
-__all__ = ["EMULATED", "UNSIGNED", "emulate", "reduction"]
+__all__ = ["EMULATED", "UNSIGNED", "emulate", "reduction", "setitem"]
 
 _SIGNED = {torch.uint16: torch.int16, torch.uint32: torch.int32, torch.uint64: torch.int64}
 UNSIGNED = frozenset(_SIGNED)
@@ -286,6 +286,17 @@ def _as_index(v: Any) -> Any:
     if isinstance(v, torch.Tensor) and v.dtype in UNSIGNED:
         return v.view(torch.int64) if v.dtype == torch.uint64 else v.to(torch.int64)
     return v
+
+
+def setitem(x: Any, key: Any, value: Any) -> Any:
+    """``x[key] = value`` for an unsigned ``x``, written through its signed view."""
+    u = x.dtype
+    if not isinstance(value, torch.Tensor):
+        value = torch.tensor(value, dtype=u, device=x.device)  # refuses values out of range
+    elif value.dtype != u:
+        value = value.to(u)
+    x.view(_SIGNED[u])[key] = value.view(_SIGNED[u])
+    return x
 
 
 def _signed_int(v: Any, u: Any) -> Any:
