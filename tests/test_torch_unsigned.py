@@ -221,6 +221,15 @@ def test_operators_on_unsigned_arrays() -> None:
             check(op(x, y), op(e, d))
 
 
+@pytest.mark.parametrize("dtype", UNSIGNED)
+def test_true_division_gives_the_default_float_as_for_int64(dtype: str) -> None:
+    x = xp.asarray(np.array([1, 2], dtype=dtype), device="torch:cpu")
+    s = xp.asarray([1, 2], dtype=xp.int64, device="torch:cpu")
+    for got, want in ((x / x, s / s), (xp.divide(x, 4), xp.divide(s, 4))):
+        assert got.dtype == want.dtype
+        np.testing.assert_allclose(xp.to_numpy(got), xp.to_numpy(want))
+
+
 def test_mixed_dtypes_keep_their_own() -> None:
     u = xp.asarray(np.array([1, 65535], np.uint16), device="torch:cpu")
     s = xp.asarray(np.array([-1, 2], np.int16), device="torch:cpu")

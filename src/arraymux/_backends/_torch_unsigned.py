@@ -386,7 +386,9 @@ def _remainder(fns: Fns, u: Any, x1: Any, x2: Any) -> Any:
 
 
 def _divide(fns: Fns, u: Any, x1: Any, x2: Any) -> Any:
-    return fns["divide"](x1.to(torch.float64), x2.to(torch.float64))
+    # In torch's default floating dtype, as true division of any integers gives on torch.
+    real = torch.get_default_dtype()
+    return fns["divide"](*(v.to(real) if isinstance(v, torch.Tensor) else v for v in (x1, x2)))
 
 
 def _pow(fns: Fns, u: Any, x1: Any, x2: Any) -> Any:
