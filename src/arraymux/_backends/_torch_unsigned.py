@@ -12,9 +12,10 @@ dtype of the same width (``Tensor.view``, which copies nothing):
 - *ordered* functions (comparisons, ``maximum``, ``max``, ``argmax``, ``clip``, ``sort``,
   ``searchsorted``, ``unique_*``) run on the bits with the top bit flipped, which maps the
   unsigned order onto the signed one;
-- *divisions* (``floor_divide``, ``remainder``, ``divide``, ``pow``) and *shifts* run on
-  uint16 and uint32 widened exactly to int64, and on uint64 through an unsigned long division
-  (and logical shifts) written with int64 operations: exact over the whole range;
+- *divisions* (``floor_divide``, ``remainder``, ``pow``) and *shifts* run on uint16 and
+  uint32 widened exactly to int64, and on uint64 through an unsigned long division (and logical
+  shifts) written with int64 operations: exact over the whole range; true ``divide`` casts to
+  torch's default floating dtype, as for signed integers;
 - *reductions* (``sum``, ``prod``, ``cumulative_sum``, ``cumulative_prod``, ``linalg.trace``)
   accumulate in uint64, as the standard asks (torch's own kernels give int64).
 
