@@ -631,9 +631,17 @@ def synchronize(place: str, xs: list[Any]) -> None:
 
 
 def setitem(x: Any, key: Any, value: Any) -> Any:
-    """``x[key] = value`` where torch refuses it as it is: a uint16/32/64 array (written through
-    its signed view where torch has no kernel, as for masks), or a Python int that torch cannot
-    unpack into an int64 (made a 0-d tensor of ``x``'s dtype first)."""
+    """``x[key] = value`` where torch refuses it as it is: slices with negative steps, a
+    uint16/32/64 array (written through its signed view where torch has no kernel, as for
+    masks), or a Python int that torch cannot unpack into an int64 (made a 0-d tensor of
+    ``x``'s dtype first)."""
+    mirrored = _mirrored(x, key)
+    if mirrored is not None:  # negative steps: written into a flipped copy, flipped back
+        flips, fixed = mirrored
+        y = torch.flip(x, flips)
+        setitem(y, fixed, value)
+        x.copy_(torch.flip(y, flips))
+        return x
     if x.dtype in _unsigned.UNSIGNED:
         return _unsigned.setitem(x, key, value)
     if type(value) is int:
@@ -648,12 +656,22 @@ def getitem(x: Any, key: Any) -> Any:
     Each such axis is flipped (a copy: torch has no negative strides) and sliced with the
     mirrored positive step; the other parts of the key are applied as they are.
     """
+    mirrored = _mirrored(x, key)
+    if mirrored is None:
+        return x[key]
+    flips, fixed = mirrored
+    return torch.flip(x, flips)[fixed]
+
+
+def _mirrored(x: Any, key: Any) -> tuple[list[int], tuple[Any, ...]] | None:
+    """The axes to flip and the key with positive steps that select, from ``x`` flipped on
+    those axes, what ``key`` (with negative steps) selects from ``x``; None without them."""
     parts = list(key) if isinstance(key, tuple) else [key]
     if not any(isinstance(k, slice) and k.step is not None and k.step < 0 for k in parts):
-        return x[key]
+        return None
     consumed = sum(1 for k in parts if k is not None and k is not Ellipsis)
-    if Ellipsis in parts:
-        i = parts.index(Ellipsis)
+    if any(k is Ellipsis for k in parts):
+        i = next(j for j, k in enumerate(parts) if k is Ellipsis)
         parts[i : i + 1] = [slice(None)] * (x.ndim - consumed)
     else:
         parts += [slice(None)] * (x.ndim - consumed)
@@ -672,4 +690,4 @@ def getitem(x: Any, key: Any) -> Any:
         else:
             fixed.append(k)
         axis += 1
-    return torch.flip(x, flips)[tuple(fixed)]
+    return flips, tuple(fixed)
