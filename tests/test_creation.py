@@ -67,6 +67,17 @@ def test_asarray_dtype_and_copy(device):
     assert _np(z).tolist() == [1.0, 2.0]
 
 
+@pytest.mark.parametrize("copy", [None, False])
+def test_asarray_of_its_own_dtype_is_the_same_array(device, copy):
+    """``asarray(x, dtype=x.dtype, copy=False)`` is ``x`` itself, so a later ``x[...] = v``
+    shows through it on every backend (JAX's writes rebind the Array's data)."""
+    x = xp.asarray([1, 2], dtype=xp.uint8, device=device)
+    y = xp.asarray(x, dtype=xp.uint8, copy=copy)
+    assert y is x
+    x[0] = 7
+    assert _np(y).tolist() == [7, 2]
+
+
 def test_asarray_moves_between_backends():
     x = xp.asarray(np.arange(3.0), device="torch:cpu")
     assert x.device == xp.Device("torch:cpu")

@@ -424,6 +424,111 @@ def test_0d_boolean_mask_everywhere(device, flag):
     np.testing.assert_array_equal(xp.to_numpy(s), [4.0] * int(flag))
 
 
+def test_a_mask_with_a_zero_length_axis_selects_nothing(device):
+    """A mask axis of length 0 selects nothing from an axis of any length (as in NumPy; torch
+    wants equal lengths); a mask whose lengths are neither still raises ``IndexError``."""
+    x = xp.reshape(xp.arange(6.0, device=device), (3, 2))
+    assert x[xp.zeros((0,), dtype=xp.bool, device=device)].shape == (0, 2)
+    assert x[xp.zeros((3, 0), dtype=xp.bool, device=device)].shape == (0,)
+    with pytest.raises(IndexError):
+        x[xp.zeros((2,), dtype=xp.bool, device=device)]
+
+
+_I, _J = [0, 2], [[1], [3]]
+_INTEGER_ARRAY_KEYS = [
+    (0, _I, _I),
+    (_I, _J),
+    (slice(None), _I, _J),
+    (_I, slice(None), _J),
+    (slice(1, 3), _I, 0),
+    (None, _I, _J),
+    (Ellipsis, _I, _J),
+    (slice(None), None, _I, _J),
+    ([0],),
+    (0, [1]),
+    ([2, 0], [[1], [3]], 4),
+]
+
+
+@pytest.mark.parametrize("key", _INTEGER_ARRAY_KEYS, ids=str)
+def test_several_integer_arrays_index_as_in_numpy(device, key):
+    """Integer arrays broadcast together, their axes where NumPy puts them (dask takes one
+    array per key natively, and mislabels some lengths)."""
+    standard = len(key) == 3 and all(isinstance(p, int | list) for p in key)
+    if device.backend == "array_api_strict" and not standard:
+        pytest.skip("array_api_strict takes integer arrays only beside integers, as the standard")
+    a = np.arange(60, dtype=np.int32).reshape(3, 4, 5)
+    x = xp.asarray(a, device=device)
+    k = tuple(xp.asarray(p, device=device) if isinstance(p, list) else p for p in key)
+    expected = a[tuple(np.asarray(p) if isinstance(p, list) else p for p in key)]
+    out = x[k]
+    assert out.shape == expected.shape
+    np.testing.assert_array_equal(xp.to_numpy(out), expected)
+
+
+def test_masks_and_takes_know_their_shapes(device):
+    """A mask of two dimensions and ``take`` of one index give the right shape (dask said
+    ``(None,)`` and ``(2,)``)."""
+    a = np.arange(60, dtype=np.int32).reshape(3, 4, 5)
+    x = xp.asarray(a, device=device)
+    m = a[:, :, 0] % 3 == 0
+    out = x[xp.asarray(m, device=device)]
+    assert out.shape == a[m].shape
+    np.testing.assert_array_equal(xp.to_numpy(out), a[m])
+    y = xp.asarray([False, True], device=device)
+    assert xp.take(y, xp.asarray([1], device=device)).shape == (1,)
+    assert xp.to_numpy(xp.take(x, xp.asarray([2], device=device), axis=1)).tolist() == (
+        a[:, [2]].tolist()
+    )
+
+
+def test_dask_solve_and_qr_on_stacks_agree_with_numpy():
+    pytest.importorskip("dask")
+    rng = np.random.default_rng(0)
+    a = rng.standard_normal((2, 3, 3))
+    for b in (rng.standard_normal(3), rng.standard_normal((2, 3, 4)), np.zeros((2, 3, 0))):
+        want = np.linalg.solve(a, b[:, None])[..., 0] if b.ndim == 1 else np.linalg.solve(a, b)
+        got = xp.linalg.solve(xp.asarray(a, device="dask"), xp.asarray(b, device="dask"))
+        assert got.shape == want.shape
+        np.testing.assert_allclose(xp.to_numpy(got), want)
+    m = rng.standard_normal((2, 4, 3))
+    for mode, shapes in (("reduced", ((2, 4, 3), (2, 3, 3))), ("complete", ((2, 4, 4), (2, 4, 3)))):
+        q, r = xp.linalg.qr(xp.asarray(m, device="dask"), mode=mode)
+        assert (q.shape, r.shape) == shapes
+        np.testing.assert_allclose(xp.to_numpy(q @ r), m, atol=1e-12)
+
+
+def test_from_dlpack_of_a_dask_array_onto_another_device():
+    pytest.importorskip("dask")
+    y = xp.from_dlpack(xp.asarray([1.0, 2.0], device="dask"), device="numpy")
+    assert y.device == xp.Device("numpy")
+    assert xp.to_numpy(y).tolist() == [1.0, 2.0]
+
+
+@pytest.mark.parametrize("shape", [(0, 0, 0, 0, 0, 18), (0, 1, 31), (3, 0, 2)])
+def test_empty_arrays_of_any_shape_are_made_everywhere(device, shape):
+    """Dask's automatic chunks divided by zero for some empty shapes."""
+    for x in (
+        xp.zeros(shape, device=device),
+        xp.ones(shape, device=device),
+        xp.empty(shape, device=device),
+        xp.full(shape, 2.0, device=device),
+        xp.asarray(np.zeros(shape, dtype=np.float32), device=device),
+        xp.to_device(xp.asarray(np.zeros(shape, dtype=np.float32)), device),
+    ):
+        assert x.shape == shape
+        assert xp.to_numpy(x).shape == shape
+
+
+def test_permute_dims_takes_negative_axes(device):
+    x = xp.reshape(xp.arange(6, device=device), (1, 2, 3))
+    out = xp.permute_dims(x, (-1, 0, -2))
+    assert out.shape == (3, 1, 2)
+    np.testing.assert_array_equal(
+        xp.to_numpy(out), np.arange(6).reshape(1, 2, 3).transpose(2, 0, 1)
+    )
+
+
 def test_unique_results_know_their_length(device):
     """Every unique function gives a known length, dask included (computed once there), so a
     client's ``unique_values(y).shape[0] > 2`` is a real answer."""

@@ -195,6 +195,12 @@ def test_matmul_and_creation(device: str, dtype: str) -> None:
     a = np.array([[1, top], [top - 1, 3]], dtype=dtype)
     with np.errstate(over="ignore"):
         check(xp.asarray(a, device=device) @ xp.asarray(a, device=device), a @ a)
+        v = np.array([[1, top, 2], [top - 1, 3, 0]], dtype=dtype)
+        w = v[::-1].copy()
+        check(
+            xp.linalg.cross(xp.asarray(v, device=device), xp.asarray(w, device=device)),
+            np.cross(v, w),
+        )
     check(
         xp.arange(top - 6, top, 2, dtype=dtype, device=device),
         np.arange(top - 6, top, 2, dtype=dtype),

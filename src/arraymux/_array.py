@@ -306,9 +306,9 @@ class Array:
         d = self._device
         nkey = _unwrap_key(key, d, "__getitem__")
         try:
-            if d._backend.spec.lazy and _has_mask(nkey):
-                # A lazy backend leaves a masked result's length unknown; its adapter's
-                # getitem, if any, computes the mask so that the length is known.
+            if d._backend.spec.lazy and _has_array(nkey):
+                # A lazy backend leaves the length of a result indexed by arrays unknown; its
+                # adapter's getitem, if any, computes the index so that the length is known.
                 fix = getattr(d._backend.adapter, "getitem", None)
                 r = self._native[nkey] if fix is None else fix(self._native, nkey)
             else:
@@ -367,10 +367,10 @@ def _unwrap_key(key: Any, device: Device, fname: str) -> Any:
     return _unwrap_key_item(key, device, fname)
 
 
-def _has_mask(key: Any) -> bool:
-    """Whether a native index (of a lazy backend, whose dtypes are NumPy's) holds a mask."""
+def _has_array(key: Any) -> bool:
+    """Whether a native index (of a lazy backend, whose dtypes are NumPy's) holds an array."""
     return any(
-        hasattr(k, "ndim") and getattr(getattr(k, "dtype", None), "kind", None) == "b"
+        hasattr(k, "ndim") and getattr(getattr(k, "dtype", None), "kind", None) in ("b", "i", "u")
         for k in (key if type(key) is tuple else (key,))
     )
 

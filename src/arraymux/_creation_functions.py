@@ -119,6 +119,8 @@ def asarray(
                 # Cast where the data is, so that the target never sees a dtype it cannot hold.
                 native = src._fns["astype"](native, native_dtype(dtype, src, "asarray"), copy=False)
             return to_device(wrap(native, src), target, copy=copy)
+        if dtype is not None and not copy and as_dtype(dtype) == dtype_of(native, src):
+            dtype = None  # the dtype it has: the same Array back, as NumPy does
         if dtype is None and not copy:
             return obj if type(obj) is Array else wrap(native, src)
         kwargs: dict[str, Any] = {"copy": copy}
@@ -198,6 +200,11 @@ def from_dlpack(
         return wrap(native, src)
     target = resolve_device(device, "from_dlpack")
     producer = op[0] if op is not None else x
+    if op is not None and not hasattr(producer, "__dlpack__"):
+        # A lazy array (Dask) has no memory to export: computed, then moved as to_device does.
+        from ._transfer import to_device
+
+        return to_device(wrap(*op), target, copy=copy)
     if not hasattr(producer, "__dlpack__"):
         raise TypeError(
             f"arraymux.from_dlpack: {type(x).__name__} does not implement __dlpack__; "

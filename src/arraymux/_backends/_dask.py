@@ -55,29 +55,71 @@ def supports_dtype(dtype: _dtypes.DType, place: str) -> bool:
 
 
 def getitem(x: Any, key: Any) -> Any:
-    """``x[key]``, where a boolean mask gives a result of known length.
+    """``x[key]`` for a key with arrays, whose results have a known shape.
 
     Dask leaves the length of ``x[mask]`` unknown (``nan``) and then refuses to index the
-    result; arraymux computes the mask (not ``x``) first, so the result's shape is known and
-    the rest of the work stays lazy. A 0-d mask, which dask refuses, gives ``x`` with a new
-    first axis of length 1 (true) or 0 (false), as the standard says. Any other key is
-    dask's own indexing.
+    result, mislabels the length of ``x[i]`` for some 1-D integer dask arrays ``i`` (a
+    1-element index of a 1-chunk array claims the array's length), and takes only one
+    integer array per key. arraymux computes the index arrays (not ``x``) first, so the
+    result's shape is known and the rest of the work stays lazy; several integer arrays
+    (and a mask of more than one dimension, through its ``nonzero``) are gathered with
+    ``vindex`` and their axes placed where NumPy places them. A 0-d mask, which dask
+    refuses, gives ``x`` with a new first axis of length 1 (true) or 0 (false), and a mask
+    with a zero-length axis selects nothing, as the standard says.
     """
     import dask.array as da
+    import numpy as np
 
-    if isinstance(key, tuple) and len(key) == 1:
-        key = key[0]
-    if isinstance(key, da.Array) and key.dtype == bool:
-        mask = key.compute()
+    parts = [
+        p.compute() if isinstance(p, da.Array) else p
+        for p in (key if isinstance(key, tuple) else (key,))
+    ]
+    if len(parts) == 1 and isinstance(parts[0], np.ndarray) and parts[0].dtype == bool:
+        mask = parts[0]
         if mask.ndim == 0:
             return da.expand_dims(x, 0)[: int(bool(mask))]
-        return x[mask]
-    return x[key]
+        empty = _special_cases.empty_selection(x.shape, mask.shape)
+        if empty is not None:  # a zero-length mask axis selects nothing (dask refuses)
+            return da.zeros(empty, dtype=x.dtype, chunks=-1)
+        if mask.ndim == 1:
+            return x[mask]
+        parts = list(np.nonzero(mask))
+    arrays = [p.ndim for p in parts if isinstance(p, np.ndarray) and p.ndim > 0]
+    if len(arrays) <= 1 and max(arrays, default=1) == 1:  # dask's own: one 1-D array
+        return x[tuple(parts)]
+    return _gather(x, parts)
+
+
+def _gather(x: Any, parts: list[Any]) -> Any:
+    """``x[tuple(parts)]`` for several integer arrays, or one of more than one dimension
+    (and ints, slices, None, Ellipsis),
+    with NumPy's placement of the broadcast axes."""
+    import dask.array as da
+    import numpy as np
+
+    consumed = sum(p is not None and p is not Ellipsis for p in parts)
+    if any(p is Ellipsis for p in parts):
+        i = next(j for j, p in enumerate(parts) if p is Ellipsis)
+        parts[i : i + 1] = [slice(None)] * (x.ndim - consumed)
+    else:
+        parts += [slice(None)] * (x.ndim - consumed)
+    if any(p is None for p in parts):  # new axes first, then sliced whole like the others
+        x = x[tuple(None if p is None else slice(None) for p in parts)]
+        parts = [slice(None) if p is None else p for p in parts]
+    advanced = [i for i, p in enumerate(parts) if not isinstance(p, slice)]
+    out = x.vindex[tuple(parts)]
+    # vindex puts the broadcast axes first; NumPy keeps them in place when the integer
+    # indices are next to each other.
+    if advanced[-1] - advanced[0] == len(advanced) - 1 and advanced[0] > 0:
+        n = len(np.broadcast_shapes(*(np.shape(parts[i]) for i in advanced)))
+        out = da.moveaxis(out, list(range(n)), list(range(advanced[0], advanced[0] + n)))
+    return out
 
 
 def overrides(ns: Any) -> dict[str, Callable[..., Any]]:
     table: dict[str, Callable[..., Any]] = {
         "take_along_axis": _take_along_axis,
+        "take": _take(ns.take),
         "linalg.eigh": _eigh,
         "linalg.cross": _cross,
         "searchsorted": _searchsorted,
@@ -95,7 +137,40 @@ def overrides(ns: Any) -> dict[str, Callable[..., Any]]:
     }
     for name in ("unique_values", "unique_counts", "unique_inverse", "unique_all", "nonzero"):
         table[name] = _with_known_lengths(getattr(ns, name))
+    for name in ("zeros", "ones", "empty", "full"):
+        table[name] = _empty_in_one_chunk(getattr(ns, name))
+    table["asarray"] = _asarray(ns.asarray)
     return table
+
+
+def _empty_in_one_chunk(base: Callable[..., Any]) -> Callable[..., Any]:
+    """A creation function that makes an empty array of any shape: dask's automatic
+    chunking divides by zero for some (``zeros((0, 0, 0, 0, 0, 18))``); an empty array needs
+    one chunk. The common path pays nothing."""
+
+    @functools.wraps(base)
+    def create(shape: Any, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return base(shape, *args, **kwargs)
+        except ZeroDivisionError:
+            return base(shape, *args, **kwargs, chunks=-1)
+
+    return create
+
+
+def _asarray(base: Callable[..., Any]) -> Callable[..., Any]:
+    """``asarray`` that takes empty data of any shape (see ``_empty_in_one_chunk``)."""
+
+    @functools.wraps(base)
+    def asarray(obj: Any, /, **kwargs: Any) -> Any:
+        try:
+            return base(obj, **kwargs)
+        except ZeroDivisionError:
+            import numpy as np
+
+            return from_host(np.array(obj, dtype=kwargs.get("dtype")), "")
+
+    return asarray
 
 
 def _make_complex(re: Any, im: Any) -> Any:
@@ -129,6 +204,21 @@ def _with_known_lengths(unique: Callable[..., Any]) -> Callable[..., Any]:
         return parts if type(out) is tuple else type(out)(*parts)
 
     return known
+
+
+def _take(base: Callable[..., Any]) -> Callable[..., Any]:
+    """``take`` with the indices computed first: dask mislabels the length of a result
+    taken with some integer dask arrays (one index from a one-chunk array claims the whole
+    length) and leaves others unknown; a NumPy index gives the right, known shape."""
+    import dask.array as da
+
+    @functools.wraps(base)
+    def take(x: Any, indices: Any, /, *, axis: int | None = None) -> Any:
+        if isinstance(indices, da.Array):
+            indices = indices.compute()
+        return base(x, indices) if axis is None else base(x, indices, axis=axis)
+
+    return take
 
 
 def _take_along_axis(x: Any, indices: Any, /, *, axis: int = -1) -> Any:
@@ -213,7 +303,7 @@ def _stacked(
 
         if 0 in x.shape:  # dask's rechunking divides by the size; nothing to compute
             empty = on_block(np.zeros(x.shape, dtype=x.dtype))
-            return tuple(map(da.asarray, empty)) if nout > 1 else da.asarray(empty)
+            return tuple(map(_one_chunk, empty)) if nout > 1 else _one_chunk(empty)
         with warnings.catch_warnings():
             # dask casts an empty complex meta array to a real output dtype (slogdet)
             warnings.simplefilter("ignore", np.exceptions.ComplexWarning)
@@ -229,6 +319,13 @@ def _stacked(
 
     fn.__name__ = name
     return fn
+
+
+def _one_chunk(a: Any) -> Any:
+    """A small NumPy result (an empty one) as a dask array of one chunk."""
+    import dask.array as da
+
+    return da.from_array(a, chunks=-1)
 
 
 def _real(dt: Any) -> tuple[Any, ...]:
@@ -287,7 +384,7 @@ def _with_rtol(name: str, signature: str, out_dtypes: Any = None) -> Callable[..
         x = da.broadcast_to(x, (*r.shape, *x.shape[-2:]))
         dt = (out_dtypes(np.dtype(x.dtype)) if out_dtypes else (np.dtype(x.dtype),))[0]
         if 0 in x.shape:
-            return da.asarray(
+            return _one_chunk(
                 np.asarray(np_fn(np.zeros(x.shape, x.dtype), rtol=np.zeros(r.shape)), dtype=dt)
             )
         return da.apply_gufunc(
@@ -315,6 +412,42 @@ def _matrix_power(x: Any, n: int, /) -> Any:
 
 _STACKED["linalg.matrix_power"] = _matrix_power
 
+_qr_complete = _stacked("qr", "(m,n)->(m,m),(m,n)")
+_qr_reduced = _stacked("qr", "(m,n)->(m,k),(k,n)")
+
+
+def _qr(x: Any, /, *, mode: str = "reduced") -> tuple[Any, Any]:
+    """``linalg.qr`` per matrix of the stack; dask's takes tall-and-skinny 2-D arrays in
+    ``mode="reduced"`` only."""
+    if mode == "complete":
+        return _qr_complete(x, mode="complete")  # type: ignore[no-any-return]
+    return _qr_reduced(x, mode=mode)  # type: ignore[no-any-return]
+
+
+def _solve(x1: Any, x2: Any, /) -> Any:
+    """``linalg.solve`` per matrix of the broadcast stacks (dask's takes one 2-D system and
+    factors it blockwise). ``x2`` is a vector only when it is 1-D, as the standard says."""
+    import dask.array as da
+    import numpy as np
+
+    dt = np.result_type(x1.dtype, x2.dtype)
+    vector = x2.ndim == 1
+
+    def on_block(a: Any, b: Any) -> Any:
+        if vector:
+            return np.linalg.solve(a, b[..., None])[..., 0].astype(dt, copy=False)
+        return np.linalg.solve(a, b).astype(dt, copy=False)
+
+    if 0 in x1.shape or 0 in x2.shape:  # nothing to compute (dask's rechunking divides)
+        eye = np.broadcast_to(np.eye(x1.shape[-1], dtype=x1.dtype), x1.shape)
+        return _one_chunk(on_block(eye, np.zeros(x2.shape, x2.dtype)))
+    signature = "(m,m),(m)->(m)" if vector else "(m,m),(m,k)->(m,k)"
+    return da.apply_gufunc(on_block, signature, x1, x2, output_dtypes=dt, allow_rechunk=True)
+
+
+_STACKED["linalg.qr"] = _qr
+_STACKED["linalg.solve"] = _solve
+
 _svd_full = _stacked("svd", "(m,n)->(m,m),(k),(n,n)", lambda dt: (dt, *_real(dt), dt))
 _svd_reduced = _stacked("svd", "(m,n)->(m,k),(k),(k,n)", lambda dt: (dt, *_real(dt), dt))
 
@@ -341,19 +474,6 @@ def _same_dtype(fn: Callable[..., Any]) -> Callable[..., Any]:
 _STACKED["linalg.svd"] = _svd
 
 
-def _solve(x1: Any, x2: Any, /) -> Any:
-    """``linalg.solve`` per matrix of the stacks (broadcast against each other); ``x2`` is a
-    vector only when it is 1-D, as the standard says. Dask's takes 2-D arrays only."""
-    import dask.array as da
-    import numpy as np
-
-    signature = "(m,m),(m)->(m)" if x2.ndim == 1 else "(m,m),(m,k)->(m,k)"
-    dt = np.result_type(x1.dtype, x2.dtype)
-    if 0 in x1.shape or 0 in x2.shape:
-        return da.asarray(np.linalg.solve(np.zeros(x1.shape, dt), np.zeros(x2.shape, dt)))
-    return da.apply_gufunc(np.linalg.solve, signature, x1, x2, output_dtypes=dt, allow_rechunk=True)
-
-
 def _matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro") -> Any:
     """``linalg.matrix_norm`` per matrix of the stack; dask's fails on stacks and some ``ord``."""
     import dask.array as da
@@ -365,13 +485,12 @@ def _matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro") -> Any:
         return np.asarray(np.linalg.norm(a, ord=ord, axis=(-2, -1)), dtype=dt)
 
     if 0 in x.shape:
-        out = da.asarray(norm(np.zeros(x.shape, x.dtype)))
+        out = _one_chunk(norm(np.zeros(x.shape, x.dtype)))
     else:
         out = da.apply_gufunc(norm, "(m,n)->()", x, output_dtypes=dt, allow_rechunk=True)
     return out[..., None, None] if keepdims else out
 
 
-_STACKED["linalg.solve"] = _solve
 _STACKED["linalg.matrix_norm"] = _matrix_norm
 
 
@@ -509,7 +628,10 @@ def from_dlpack(obj: Any, place: str | None, copy: bool | None) -> Any:
 def from_host(a: Any, place: str) -> Any:
     import dask.array as da
 
-    return da.from_array(a, chunks="auto", name=False)
+    try:
+        return da.from_array(a, chunks="auto", name=False)
+    except ZeroDivisionError:  # dask's automatic chunks fail for some empty shapes
+        return da.from_array(a, chunks=-1, name=False)
 
 
 def to_host_many(xs: list[Any]) -> list[Any]:

@@ -49,6 +49,7 @@ def _fixed(ns: Any) -> dict[str, Any]:
         "reciprocal": _special_cases.reciprocal(ns, ns.reciprocal, jax.lax.complex),
         "sign": _special_cases.sign(ns, ns.sign),
         "searchsorted": _searchsorted,
+        "permute_dims": _permute_dims(ns.permute_dims),
         "cumulative_prod": _cumulative_prod,
         "log1p": _special_cases.log1p(ns, ns.log1p, jax.lax.complex),
         **{
@@ -62,6 +63,17 @@ def _fixed(ns: Any) -> dict[str, Any]:
         **{name: _kept_in_place(getattr(ns, name)) for name in _CONSTANT_RESULTS},
         **_full_precision_products(),
     }
+
+
+def _permute_dims(base: Any) -> Any:
+    """``permute_dims`` taking negative axes, as NumPy and torch do (JAX refuses them)."""
+
+    def permute_dims(x: Any, /, axes: tuple[int, ...]) -> Any:
+        if any(a < 0 for a in axes):
+            axes = tuple(a + x.ndim if a < 0 else a for a in axes)
+        return base(x, axes)
+
+    return permute_dims
 
 
 def _truth_of_complex(base: Any, ns: Any) -> Any:

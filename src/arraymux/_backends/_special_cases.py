@@ -362,3 +362,18 @@ def complex_pow(
         return ns.where(x2 == 0, ns.ones_like(r), r)
 
     return pow
+
+
+def empty_selection(shape: tuple[int, ...], mask_shape: tuple[int, ...]) -> tuple[int, ...] | None:
+    """The shape of ``x[mask]`` when ``mask`` has an axis of length 0 that meets an axis of
+    ``x`` of another length, or None.
+
+    The standard (and NumPy) accept a mask length of 0 against any length and select nothing;
+    torch and dask want equal lengths. A mask that does not fit ``x`` otherwise gives None, so
+    the backend raises its own ``IndexError``.
+    """
+    if 0 not in mask_shape or len(mask_shape) > len(shape):
+        return None
+    if any(k not in (n, 0) for k, n in zip(mask_shape, shape)):
+        return None
+    return (0, *shape[len(mask_shape) :])

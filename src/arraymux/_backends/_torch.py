@@ -651,13 +651,18 @@ def setitem(x: Any, key: Any, value: Any) -> Any:
 
 
 def getitem(x: Any, key: Any) -> Any:
-    """``x[key]`` where ``key`` has slices with negative steps, which torch refuses.
+    """``x[key]`` where torch refuses it: slices with negative steps, or a boolean mask
+    with a zero-length axis (selects nothing).
 
     Each such axis is flipped (a copy: torch has no negative strides) and sliced with the
     mirrored positive step; the other parts of the key are applied as they are.
     """
     mirrored = _mirrored(x, key)
     if mirrored is None:
+        if isinstance(key, torch.Tensor) and key.dtype == torch.bool:
+            empty = _special_cases.empty_selection(tuple(x.shape), tuple(key.shape))
+            if empty is not None:
+                return x.new_empty(empty)
         return x[key]
     flips, fixed = mirrored
     return torch.flip(x, flips)[fixed]

@@ -105,6 +105,7 @@ _MODULAR = frozenset(
         "tensordot",
         "linalg.tensordot",
         "linalg.outer",
+        "linalg.cross",
         "diff",
         "isin",
     }
