@@ -13,7 +13,7 @@ import pytest
 import arraymux as xp
 
 INF, NAN = math.inf, math.nan
-FIXED_BACKENDS = ("numpy", "torch", "jax", "dask", "cupy")
+FIXED_BACKENDS = ("numpy", "torch", "jax", "dask", "cupy", "array_api_strict")
 
 # NumPy warns (as it does on its own) where these special cases meet NaN or infinity.
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")

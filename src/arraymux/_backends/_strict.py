@@ -14,6 +14,8 @@ import array_api_strict as _xp
 from array_api_strict._array_object import Array as _Array
 
 from .. import _dtypes
+from . import _special_cases
+from ._numpy import _make_complex as _numpy_complex
 from ._numpy import raise_unknown_place
 
 
@@ -63,7 +65,21 @@ def scalar_operand(name: str, value: Any, other: Any, position: int) -> Any:
 
 
 def overrides(ns: Any) -> dict[str, Callable[..., Any]]:
-    return {"divide": _divide}
+    # The reference runs NumPy's kernels underneath, with NumPy's special-case deviations;
+    # the fixes shared with the NumPy adapter apply here too.
+    return {
+        "divide": _divide,
+        "floor_divide": _special_cases.floor_divide(ns, ns.floor_divide),
+        "expm1": _special_cases.expm1(ns, ns.expm1, _make_complex),
+        "tanh": _special_cases.tanh(ns, ns.tanh, _make_complex),
+        "sign": _special_cases.sign(ns, ns.sign),
+    }
+
+
+def _make_complex(re: Any, im: Any) -> Any:
+    """A complex array from its parts, keeping signed zeros, infinities and NaNs."""
+    out = _numpy_complex(to_numpy(re), to_numpy(im))
+    return _xp.asarray(out, device=re.device)
 
 
 def _divide(x1: Any, x2: Any, /) -> Any:
