@@ -67,6 +67,15 @@ def test_asarray_dtype_and_copy(device):
     assert _np(z).tolist() == [1.0, 2.0]
 
 
+def test_arange_with_step_by_keyword_and_no_stop(device):
+    """``arange(10, step=3)``: ``step`` after a missing ``stop`` stays a keyword (it was
+    passed on as ``stop``, giving an empty array)."""
+    assert _np(xp.arange(10, step=3, device=device)).tolist() == [0, 3, 6, 9]
+    assert _np(xp.arange(1, 10, step=4, device=device)).tolist() == [1, 5, 9]
+    assert _np(xp.arange(5.0, step=2.5, device=device)).tolist() == [0.0, 2.5]
+    assert _np(xp.arange(883022, step=2**40, device=device)).tolist() == [0]
+
+
 @pytest.mark.parametrize("copy", [None, False])
 def test_asarray_of_its_own_dtype_is_the_same_array(device, copy):
     """``asarray(x, dtype=x.dtype, copy=False)`` is ``x`` itself, so a later ``x[...] = v``

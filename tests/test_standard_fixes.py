@@ -482,6 +482,31 @@ def test_masks_and_takes_know_their_shapes(device):
     )
 
 
+@pytest.mark.parametrize(
+    ("shape1", "shape2"),
+    [((3, 3), (3,)), ((2, 3, 3), (3,)), ((2, 3, 3), (3, 2)), ((3, 3), (4, 3, 1)), ((0, 0), (0,))],
+    ids=str,
+)
+def test_solve_broadcasts_its_stacks(shape1, shape2):
+    """The standard's shapes for ``solve``, built over a backend that wants one stack shape
+    (CuPy's); checked here on NumPy's kernel given only matching stacks."""
+    import array_api_compat.numpy as cnp
+
+    from arraymux._backends import _special_cases
+
+    def strict_kernel(a, b):
+        assert a.shape[:-2] == b.shape[:-2] and b.ndim >= 2
+        return np.linalg.solve(a, b)
+
+    rng = np.random.default_rng(0)
+    a = rng.standard_normal(shape1) + 3 * np.eye(shape1[-1])
+    b = rng.standard_normal(shape2)
+    got = _special_cases.solve(cnp, strict_kernel)(a, b)
+    want = cnp.linalg.solve(a, b)
+    assert got.shape == want.shape
+    np.testing.assert_allclose(got, want)
+
+
 def test_dask_solve_and_qr_on_stacks_agree_with_numpy():
     pytest.importorskip("dask")
     rng = np.random.default_rng(0)
@@ -777,6 +802,8 @@ def test_a_0d_negative_zero_keeps_its_sign_across_devices(device):
         ((0, 4), (4, 3), 1),
         ((2, 0), (0, 3), 1),
         ((), (2, 3), 0),
+        ((), (), ((), ())),
+        ((2,), (), 0),
     ],
     ids=str,
 )
@@ -792,6 +819,39 @@ def test_integer_tensordot_without_a_torch_kernel_matches_numpy(shape1, shape2, 
     want = np.tensordot(a, b, axes=axes)
     assert got.dtype == want.dtype
     np.testing.assert_array_equal(got, want)
+
+
+def test_dlpack_export_to_another_device(device):
+    """``__dlpack__(dl_device=(1, 0))`` of an array elsewhere (a GPU) exports a host copy,
+    refused with ``copy=False``; a device that is not the CPU is refused with a clear error."""
+    import numpy as np
+
+    x = xp.asarray([1.0, 2.0], device=device)
+    here = x.__dlpack_device__()
+    if int(here[0]) == 1 or device.backend == "dask":
+        with pytest.raises(BufferError, match=r"only the CPU \(1, 0\) is supported"):
+            x.__dlpack__(dl_device=(2, 0))
+        return
+    with pytest.raises(BufferError, match="copy=False forbids one"):
+        x.__dlpack__(dl_device=(1, 0), copy=False)
+
+    class Capsule:
+        def __dlpack__(self, **kw):
+            return x.__dlpack__(dl_device=(1, 0), **kw)
+
+        def __dlpack_device__(self):
+            return (1, 0)
+
+    assert np.from_dlpack(Capsule()).tolist() == [1.0, 2.0]
+
+
+def test_from_dlpack_onto_every_device(device):
+    """``from_dlpack(x, device=d)`` of an arraymux array moves it as ``to_device`` does."""
+    src = xp.asarray([1.0, 2.0], dtype=xp.float32, device=device)
+    for target in xp.devices():
+        y = xp.from_dlpack(src, device=target)
+        assert y.device == target
+        assert xp.to_numpy(y).tolist() == [1.0, 2.0]
 
 
 def test_setitem_refuses_python_ints_out_of_the_dtypes_range(device):

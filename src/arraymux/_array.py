@@ -265,6 +265,12 @@ class Array:
                 )
             kwargs.pop("copy", None)
             native = _transfer.host_array_for_numpy(self, None, None)
+        if dl_device is not None:
+            here = self.__dlpack_device__()
+            if (int(dl_device[0]), int(dl_device[1])) != (int(here[0]), int(here[1])):
+                native = self._export_to(dl_device, copy)
+                kwargs.pop("dl_device")
+                kwargs.pop("copy", None)
         try:
             return native.__dlpack__(**kwargs)
         except BufferError:
@@ -274,6 +280,22 @@ class Array:
                 raise
             del kwargs["max_version"]
             return native.__dlpack__(**kwargs)
+
+    def _export_to(self, dl_device: tuple[Any, int], copy: bool | None) -> Any:
+        """A host copy of this array to export to ``dl_device`` (the CPU: the standard's
+        only required target), for ``__dlpack__(dl_device=...)`` from another device."""
+        if int(dl_device[0]) != 1:  # kDLCPU
+            raise BufferError(
+                f"arraymux.Array.__dlpack__: cannot export an array on {self._device} to "
+                f"DLPack device {tuple(dl_device)}; only the CPU (1, 0) is supported. Move it "
+                "first with arraymux.to_device."
+            )
+        if copy is False:
+            raise BufferError(
+                f"arraymux.Array.__dlpack__: the array is on {self._device}; exporting it to "
+                "the CPU needs a copy, and copy=False forbids one."
+            )
+        return self._device._backend.adapter.to_numpy(self._native)
 
     def __dlpack_device__(self) -> tuple[Any, int]:
         native = self.native

@@ -200,8 +200,10 @@ def from_dlpack(
         return wrap(native, src)
     target = resolve_device(device, "from_dlpack")
     producer = op[0] if op is not None else x
-    if op is not None and not hasattr(producer, "__dlpack__"):
-        # A lazy array (Dask) has no memory to export: computed, then moved as to_device does.
+    if op is not None and (target is not op[1] or not hasattr(producer, "__dlpack__")):
+        # An array of a known backend moves as to_device moves it (zero-copy where the memory
+        # is shared, a device-to-host copy where not, and copy=False refused then); a lazy
+        # array (Dask) has no memory to export and is computed.
         from ._transfer import to_device
 
         return to_device(wrap(*op), target, copy=copy)

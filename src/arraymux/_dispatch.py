@@ -842,8 +842,14 @@ def creation(name: str) -> Callable[..., Array]:
         if params is not None:
             bound = dict(zip(params.positional, args)) | kwargs
             _check_creation(name, d, bound, dtype)
-            args = tuple(bound.pop(p) for p in params.positional if p in bound)
-            kwargs = bound
+            # The leading run of parameters given goes by position; one after a gap (``step``
+            # without ``stop``) stays a keyword, or it would take the gap's place.
+            positional = []
+            for p in params.positional:
+                if p not in bound:
+                    break
+                positional.append(bound.pop(p))
+            args, kwargs = tuple(positional), bound
         if dtype is not None:
             kwargs["dtype"] = native_dtype(dtype, d, name)
         elif _default_dtypes.active and params is not None:

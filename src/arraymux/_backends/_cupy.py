@@ -30,6 +30,7 @@ def overrides(ns: Any) -> dict[str, Any]:
         "expm1": _special_cases.expm1(ns, ns.expm1, _make_complex),
         "floor_divide": _special_cases.floor_divide(ns, ns.floor_divide),
         "repeat": _repeat,
+        "linalg.solve": _special_cases.solve(ns, ns.linalg.solve),
     }
     # Complex special cases with infinite, NaN or signed zero parts (log, tanh, acosh, ...).
     for name in _special_cases.COMPLEX_CASES:

@@ -377,3 +377,22 @@ def empty_selection(shape: tuple[int, ...], mask_shape: tuple[int, ...]) -> tupl
     if any(k not in (n, 0) for k, n in zip(mask_shape, shape)):
         return None
     return (0, *shape[len(mask_shape) :])
+
+
+def solve(ns: Any, base: Callable[..., Any]) -> Callable[..., Any]:
+    """``linalg.solve`` with the standard's shapes: ``x2`` is one vector only when 1-D, and
+    the stacks of ``x1`` and ``x2`` broadcast (CuPy wants ``(..., M, K)`` stacks of one
+    shape). ``base`` is called with operands of matching stacks only."""
+
+    def solve(x1: Any, x2: Any, /) -> Any:
+        if x2.ndim == 1:
+            b = ns.broadcast_to(ns.expand_dims(x2, axis=-1), (*x1.shape[:-1], 1))
+            return base(x1, b)[..., 0]
+        stack = ns.broadcast_shapes(x1.shape[:-2], x2.shape[:-2])
+        if x1.shape[:-2] != stack:
+            x1 = ns.broadcast_to(x1, (*stack, *x1.shape[-2:]))
+        if x2.shape[:-2] != stack:
+            x2 = ns.broadcast_to(x2, (*stack, *x2.shape[-2:]))
+        return base(x1, x2)
+
+    return solve

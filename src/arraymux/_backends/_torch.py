@@ -210,7 +210,7 @@ def integer_tensordot(x1: Any, x2: Any, axes: Any) -> Any:
     # Sizes written out (not -1): any of them may be 0.
     a = x1.permute((*free1, *a1)).reshape(math.prod(shape1), k)
     b = x2.permute((*a2, *free2)).reshape(k, math.prod(shape2))
-    return _integer_matmul(a, b).reshape(*shape1, *shape2)
+    return _integer_matmul(a, b).reshape((*shape1, *shape2))
 
 
 def _integer_matmul(a: Any, b: Any) -> Any:
