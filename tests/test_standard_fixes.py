@@ -484,7 +484,14 @@ def test_masks_and_takes_know_their_shapes(device):
 
 @pytest.mark.parametrize(
     ("shape1", "shape2"),
-    [((3, 3), (3,)), ((2, 3, 3), (3,)), ((2, 3, 3), (3, 2)), ((3, 3), (4, 3, 1)), ((0, 0), (0,))],
+    [
+        ((3, 3), (3,)),
+        ((2, 3, 3), (3,)),
+        ((2, 3, 3), (3, 2)),
+        ((3, 3), (4, 3, 1)),
+        ((0, 0), (0,)),
+        ((1, 1), (1, 0)),
+    ],
     ids=str,
 )
 def test_solve_broadcasts_its_stacks(shape1, shape2):
@@ -819,6 +826,26 @@ def test_integer_tensordot_without_a_torch_kernel_matches_numpy(shape1, shape2, 
     want = np.tensordot(a, b, axes=axes)
     assert got.dtype == want.dtype
     np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("dtype", ["uint8", "int16", "int64"])
+def test_integer_vecdot_without_a_torch_kernel_matches_numpy(dtype):
+    # torch has no integer vecdot kernel on CUDA; arraymux falls back to this there.
+    torch = pytest.importorskip("torch")
+    from arraymux._backends._torch import _vecdot
+
+    def no_kernel(*args, **kwargs):
+        raise NotImplementedError('"addmm_cuda" not implemented')
+
+    rng = np.random.default_rng(0)
+    a = rng.integers(0, 100, (2, 3, 4)).astype(dtype)
+    b = rng.integers(0, 100, (3, 4)).astype(dtype)
+    got = _vecdot(no_kernel)(torch.from_numpy(a), torch.from_numpy(b), axis=-1).numpy()
+    want = (a * b).sum(axis=-1, dtype=dtype)
+    assert got.dtype == want.dtype
+    np.testing.assert_array_equal(got, want)
+    with pytest.raises(ValueError, match="lengths of axis"):
+        _vecdot(no_kernel)(torch.from_numpy(a), torch.from_numpy(b[:, :3]))
 
 
 def test_dlpack_export_to_another_device(device):

@@ -272,14 +272,13 @@ class Array:
                 kwargs.pop("dl_device")
                 kwargs.pop("copy", None)
         try:
-            return native.__dlpack__(**kwargs)
+            return _capsule(native, kwargs)
         except BufferError:
-            # A consumer that asks for a version below 1.0 takes a legacy (unversioned)
-            # capsule, which every backend can make (JAX refuses max_version below (0, 5)).
-            if max_version is None or tuple(max_version) >= (1, 0):
+            if not copy or "copy" not in kwargs:
                 raise
-            del kwargs["max_version"]
-            return native.__dlpack__(**kwargs)
+            # A backend that makes copies for the CPU only (CuPy): the copy made here.
+            del kwargs["copy"]
+            return _capsule(self._device._fns["asarray"](native, copy=True), kwargs)
 
     def _export_to(self, dl_device: tuple[Any, int], copy: bool | None) -> Any:
         """A host copy of this array to export to ``dl_device`` (the CPU: the standard's
@@ -295,7 +294,9 @@ class Array:
                 f"arraymux.Array.__dlpack__: the array is on {self._device}; exporting it to "
                 "the CPU needs a copy, and copy=False forbids one."
             )
-        return self._device._backend.adapter.to_numpy(self._native)
+        host = self._device._backend.adapter.to_numpy(self._native)
+        # A read-only host array (JAX's) cannot go out through a legacy capsule.
+        return host if host.flags.writeable else host.copy()
 
     def __dlpack_device__(self) -> tuple[Any, int]:
         native = self.native
@@ -387,6 +388,19 @@ def _unwrap_key(key: Any, device: Device, fname: str) -> Any:
     if type(key) is tuple:
         return tuple(_unwrap_key_item(k, device, fname) for k in key)
     return _unwrap_key_item(key, device, fname)
+
+
+def _capsule(native: Any, kwargs: dict[str, Any]) -> Any:
+    """``native.__dlpack__(**kwargs)``; a consumer that asks for a version below 1.0 takes a
+    legacy (unversioned) capsule, which every backend can make (JAX refuses max_version
+    below (0, 5))."""
+    try:
+        return native.__dlpack__(**kwargs)
+    except BufferError:
+        max_version = kwargs.get("max_version")
+        if max_version is None or tuple(max_version) >= (1, 0):
+            raise
+        return native.__dlpack__(**{k: v for k, v in kwargs.items() if k != "max_version"})
 
 
 def _has_array(key: Any) -> bool:

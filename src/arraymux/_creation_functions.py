@@ -192,7 +192,7 @@ def from_dlpack(
     Device('numpy:cpu')
     """
     op = operand(x)
-    if op is not None and device is None:
+    if op is not None and (device is None or resolve_device(device, "from_dlpack") is op[1]):
         # An array of a known backend stays on its own device, as the standard says.
         native, src = op
         if copy:

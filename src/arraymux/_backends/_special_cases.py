@@ -385,6 +385,13 @@ def solve(ns: Any, base: Callable[..., Any]) -> Callable[..., Any]:
     shape). ``base`` is called with operands of matching stacks only."""
 
     def solve(x1: Any, x2: Any, /) -> Any:
+        if math.prod(x1.shape) == 0 or math.prod(x2.shape) == 0:  # CuPy divides by zero
+            if x2.ndim == 1:
+                shape = x1.shape[:-1]
+            else:
+                stack = ns.broadcast_shapes(x1.shape[:-2], x2.shape[:-2])
+                shape = (*stack, x1.shape[-2], x2.shape[-1])
+            return ns.zeros(shape, dtype=ns.result_type(x1, x2), device=x1.device)
         if x2.ndim == 1:
             b = ns.broadcast_to(ns.expand_dims(x2, axis=-1), (*x1.shape[:-1], 1))
             return base(x1, b)[..., 0]

@@ -169,6 +169,7 @@ def overrides(ns: Any) -> dict[str, Any]:
     out["unique_inverse"] = _unique_inverse
     out["matmul"] = out["linalg.matmul"] = _matmul
     out["tensordot"] = out["linalg.tensordot"] = _tensordot
+    out["vecdot"] = out["linalg.vecdot"] = _vecdot(ns.vecdot)
     return out
 
 
@@ -181,6 +182,27 @@ def _matmul(x1: Any, x2: Any, /) -> Any:
         if dt.is_floating_point or dt.is_complex or dt == torch.bool or x2.dtype != dt:
             raise
         return _integer_matmul(x1, x2)
+
+
+def _vecdot(base: Any) -> Any:
+    """``vecdot``, and integer vecdot on CUDA, which torch has no kernel for (a product
+    summed in the operands' dtype, wrapping as the kernels do)."""
+
+    def vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
+        try:
+            return base(x1, x2, axis=axis)
+        except (NotImplementedError, RuntimeError):
+            dt = x1.dtype
+            if dt.is_floating_point or dt.is_complex or dt == torch.bool or x2.dtype != dt:
+                raise
+            if x1.shape[axis] != x2.shape[axis]:
+                raise ValueError(
+                    f"vecdot: the lengths of axis {axis} differ ({x1.shape[axis]} and "
+                    f"{x2.shape[axis]})"
+                ) from None
+            return torch.sum(x1 * x2, dim=axis, dtype=dt)
+
+    return vecdot
 
 
 def _tensordot(x1: Any, x2: Any, /, *, axes: Any = 2) -> Any:
