@@ -447,6 +447,7 @@ _INTEGER_ARRAY_KEYS = [
     ([0],),
     (0, [1]),
     ([2, 0], [[1], [3]], 4),
+    ("0d", [0, 3], 2),
 ]
 
 
@@ -459,8 +460,15 @@ def test_several_integer_arrays_index_as_in_numpy(device, key):
         pytest.skip("array_api_strict takes integer arrays only beside integers, as the standard")
     a = np.arange(60, dtype=np.int32).reshape(3, 4, 5)
     x = xp.asarray(a, device=device)
+    if key[0] == "0d":  # a 0-d integer array, as an integer
+        key = (xp.asarray(1, device=device), *key[1:])
     k = tuple(xp.asarray(p, device=device) if isinstance(p, list) else p for p in key)
-    expected = a[tuple(np.asarray(p) if isinstance(p, list) else p for p in key)]
+    expected = a[
+        tuple(
+            np.asarray(p) if isinstance(p, list) else _np(p) if isinstance(p, xp.Array) else p
+            for p in key
+        )
+    ]
     out = x[k]
     assert out.shape == expected.shape
     np.testing.assert_array_equal(xp.to_numpy(out), expected)

@@ -71,7 +71,7 @@ def getitem(x: Any, key: Any) -> Any:
     import numpy as np
 
     parts = [
-        p.compute() if isinstance(p, da.Array) else p
+        _computed(p) if isinstance(p, da.Array) else p
         for p in (key if isinstance(key, tuple) else (key,))
     ]
     if len(parts) == 1 and isinstance(parts[0], np.ndarray) and parts[0].dtype == bool:
@@ -88,6 +88,12 @@ def getitem(x: Any, key: Any) -> Any:
     if len(arrays) <= 1 and max(arrays, default=1) == 1:  # dask's own: one 1-D array
         return x[tuple(parts)]
     return _gather(x, parts)
+
+
+def _computed(index: Any) -> Any:
+    """A dask index array computed: a 0-d integer one as a Python int, which dask takes."""
+    out = index.compute()
+    return int(out) if out.ndim == 0 and out.dtype.kind in "iu" else out
 
 
 def _gather(x: Any, parts: list[Any]) -> Any:
