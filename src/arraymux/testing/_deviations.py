@@ -22,27 +22,8 @@ class Deviation(NamedTuple):
 
 
 _ALL = ("numpy", "torch", "jax", "cupy", "dask", "array_api_strict")
-_UNSIGNED = ("uint8", "uint16", "uint32", "uint64")
 
 DEVIATIONS: tuple[Deviation, ...] = (
-    Deviation(
-        "sum",
-        ("torch",),
-        "torch: sums of unsigned integers are int64, not the default unsigned integer dtype",
-        _UNSIGNED,
-    ),
-    Deviation(
-        "prod",
-        ("torch",),
-        "torch: products of unsigned integers are int64, not the default unsigned integer dtype",
-        _UNSIGNED,
-    ),
-    Deviation(
-        "linalg.trace",
-        ("torch",),
-        "torch: traces of unsigned integers are int64, not the default unsigned integer dtype",
-        _UNSIGNED,
-    ),
     Deviation("isin", ("array_api_strict",), "array-api-strict 2.6: isin ignores invert=True"),
 )
 
