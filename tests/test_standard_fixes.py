@@ -522,6 +522,17 @@ def test_solve_broadcasts_its_stacks(shape1, shape2):
     np.testing.assert_allclose(got, want)
 
 
+@pytest.mark.parametrize(("shape1", "shape2"), [((0,), (1,)), ((2, 0), (1, 3)), ((1,), (0,))])
+def test_matmul_refuses_mismatched_inner_dimensions(device, shape1, shape2):
+    """Dask multiplied these without a word."""
+    x1 = xp.zeros(shape1, device=device)
+    x2 = xp.zeros(shape2, device=device)
+    with pytest.raises((ValueError, RuntimeError, TypeError)):
+        xp.matmul(x1, x2)
+    with pytest.raises((ValueError, RuntimeError, TypeError)):
+        x1 @ x2
+
+
 def test_dask_solve_and_qr_on_stacks_agree_with_numpy():
     pytest.importorskip("dask")
     rng = np.random.default_rng(0)

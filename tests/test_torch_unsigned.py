@@ -274,6 +274,12 @@ def test_setitem_and_python_conversions(device: str, dtype: str) -> None:
     x[x == 2] = top - 1  # a mask: torch has no masked_fill for these dtypes
     x[2:] = xp.asarray(np.array([top - 2], dtype=dtype), device=device)
     check(x, np.array([top, top - 1, top - 2], dtype=dtype))
+    # Negative-step slices go through a flipped copy (torch has no flip for these dtypes).
+    check(x[::-1], np.array([top - 2, top - 1, top], dtype=dtype))
+    y = xp.asarray(np.array([1, 2, 3], dtype=dtype), device=device)
+    y[::-2] = xp.asarray(np.array([top, top - 1], dtype=dtype), device=device)
+    y[0:0:-1] = xp.asarray(np.array([], dtype=dtype), device=device)
+    check(y, np.array([top - 1, 2, top], dtype=dtype))
     assert int(x[0]) == top and operator.index(x[1]) == top - 1
     with pytest.raises(OverflowError, match="does not fit"):
         x[0] = -1

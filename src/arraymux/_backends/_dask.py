@@ -126,6 +126,8 @@ def overrides(ns: Any) -> dict[str, Callable[..., Any]]:
     table: dict[str, Callable[..., Any]] = {
         "take_along_axis": _take_along_axis,
         "take": _take(ns.take),
+        "matmul": _matmul(ns.matmul),
+        "linalg.matmul": _matmul(ns.linalg.matmul),
         "linalg.eigh": _eigh,
         "linalg.cross": _cross,
         "searchsorted": _searchsorted,
@@ -210,6 +212,25 @@ def _with_known_lengths(unique: Callable[..., Any]) -> Callable[..., Any]:
         return parts if type(out) is tuple else type(out)(*parts)
 
     return known
+
+
+def _matmul(base: Callable[..., Any]) -> Callable[..., Any]:
+    """``matmul`` that refuses mismatched inner dimensions, as the standard says: dask
+    multiplies ``(2, 0) @ (1, 3)`` or ``(0,) @ (1,)`` without a word (a length 0 or 1
+    broadcasts in its blockwise product)."""
+
+    @functools.wraps(base)
+    def matmul(x1: Any, x2: Any, /) -> Any:
+        if x1.ndim and x2.ndim:
+            k1, k2 = x1.shape[-1], x2.shape[-2 if x2.ndim > 1 else 0]
+            if k1 != k2:
+                raise ValueError(
+                    f"matmul: the inner dimensions differ: {k1} (last axis of x1) and {k2} "
+                    f"({'second-to-last' if x2.ndim > 1 else 'only'} axis of x2)"
+                )
+        return base(x1, x2)
+
+    return matmul
 
 
 def _take(base: Callable[..., Any]) -> Callable[..., Any]:

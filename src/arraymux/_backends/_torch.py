@@ -660,9 +660,9 @@ def setitem(x: Any, key: Any, value: Any) -> Any:
     mirrored = _mirrored(x, key)
     if mirrored is not None:  # negative steps: written into a flipped copy, flipped back
         flips, fixed = mirrored
-        y = torch.flip(x, flips)
+        y = _flip(x, flips)
         setitem(y, fixed, value)
-        x.copy_(torch.flip(y, flips))
+        x.copy_(_flip(y, flips))
         return x
     if x.dtype in _unsigned.UNSIGNED:
         return _unsigned.setitem(x, key, value)
@@ -687,7 +687,14 @@ def getitem(x: Any, key: Any) -> Any:
                 return x.new_empty(empty)
         return x[key]
     flips, fixed = mirrored
-    return torch.flip(x, flips)[fixed]
+    return _flip(x, flips)[fixed]
+
+
+def _flip(x: Any, dims: list[int]) -> Any:
+    """``torch.flip``, through the signed view for uint16/32/64 (torch has no kernel)."""
+    if x.dtype in _unsigned.UNSIGNED:
+        return torch.flip(x.view(_unsigned.SIGNED[x.dtype]), dims).view(x.dtype)
+    return torch.flip(x, dims)
 
 
 def _mirrored(x: Any, key: Any) -> tuple[list[int], tuple[Any, ...]] | None:

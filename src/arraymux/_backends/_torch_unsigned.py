@@ -36,6 +36,8 @@ from .._function_table import BY_NAME
 __all__ = ["EMULATED", "UNSIGNED", "emulate", "reduction", "setitem"]
 
 _SIGNED = {torch.uint16: torch.int16, torch.uint32: torch.int32, torch.uint64: torch.int64}
+#: The signed dtype of the same width, whose view computes what torch lacks.
+SIGNED = _SIGNED
 UNSIGNED = frozenset(_SIGNED)
 _BITS = {torch.uint16: 16, torch.uint32: 32, torch.uint64: 64}
 _TOP = {torch.int16: -(2**15), torch.int32: -(2**31), torch.int64: -(2**63)}
