@@ -68,13 +68,27 @@ def _operand_or_raise(x: Any, fname: str, pos: int = 0) -> tuple[Any, Device]:
     return device._backend.normalize(native), device
 
 
+# Per adapter and hook name, and per device: looked up once (adapters and devices never change).
+_HOOKS: dict[tuple[Any, str], Any] = {}
+_MEMORY: dict[Device, tuple[str, int]] = {}
+
+
 def _hook(device: Device, name: str) -> Any:
-    return getattr(device._backend.adapter, name, None)
+    adapter = device._backend.adapter
+    try:
+        return _HOOKS[adapter, name]
+    except KeyError:
+        hook = _HOOKS[adapter, name] = getattr(adapter, name, None)
+        return hook
 
 
 def _memory(device: Device) -> tuple[str, int]:
-    hook = _hook(device, "memory")
-    return _CPU if hook is None else hook(device._place)
+    try:
+        return _MEMORY[device]
+    except KeyError:
+        hook = _hook(device, "memory")
+        mem = _MEMORY[device] = _CPU if hook is None else hook(device._place)
+        return mem
 
 
 def _data_ptr(native: Any, device: Device) -> int | None:

@@ -6,6 +6,7 @@ import math
 from typing import Any
 
 import array_api_compat.torch as _xp
+import numpy as _np
 import torch
 
 from .. import _dtypes
@@ -440,6 +441,19 @@ def _on_host(obj: Any) -> bool:
 
 
 def from_dlpack(obj: Any, place: str | None, copy: bool | None) -> Any:
+    if (
+        type(obj) is _np.ndarray
+        and place in (None, "cpu")
+        and obj.flags.writeable
+        and all(s >= 0 for s in obj.strides)
+    ):
+        # The same memory as torch.from_dlpack gives, at a third of its fixed cost.
+        try:
+            out = torch.from_numpy(obj)
+        except TypeError:  # a dtype torch.from_numpy does not know
+            pass
+        else:
+            return out.clone() if copy else out
     strides = getattr(obj, "strides", None)
     # JAX arrays are always row-major; other host objects without strides are asked.
     if (
