@@ -851,7 +851,10 @@ def test_integer_tensordot_without_a_torch_kernel_matches_numpy(shape1, shape2, 
 def test_integer_vecdot_without_a_torch_kernel_matches_numpy(dtype):
     # torch has no integer vecdot kernel on CUDA; arraymux falls back to this there.
     torch = pytest.importorskip("torch")
-    from arraymux._backends._torch import _vecdot
+    from arraymux._backends._torch import _integer_fallback, _integer_vecdot
+
+    def _vecdot(kernel):
+        return _integer_fallback(kernel, _integer_vecdot)
 
     def no_kernel(*args, **kwargs):
         raise NotImplementedError('"addmm_cuda" not implemented')

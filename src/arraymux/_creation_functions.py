@@ -192,22 +192,22 @@ def from_dlpack(
     Device('numpy:cpu')
     """
     op = operand(x)
-    if op is not None and (device is None or resolve_device(device, "from_dlpack") is op[1]):
-        # An array of a known backend stays on its own device, as the standard says.
+    target = None if device is None else resolve_device(device, "from_dlpack")
+    if op is not None:
         native, src = op
-        if copy:
-            return wrap(src._fns["asarray"](native, copy=True), src)
-        return wrap(native, src)
-    target = resolve_device(device, "from_dlpack")
-    producer = op[0] if op is not None else x
-    if op is not None and (target is not op[1] or not hasattr(producer, "__dlpack__")):
-        # An array of a known backend moves as to_device moves it (zero-copy where the memory
-        # is shared, a device-to-host copy where not, and copy=False refused then); a lazy
-        # array (Dask) has no memory to export and is computed.
+        if target is None or target is src:
+            # An array of a known backend stays on its own device, as the standard says.
+            if copy:
+                return wrap(src._fns["asarray"](native, copy=True), src)
+            return wrap(native, src)
+        # To another device: as to_device moves it (zero-copy where the memory is shared, a
+        # device-to-host copy where not, and copy=False refused then; Dask computes).
         from ._transfer import to_device
 
-        return to_device(wrap(*op), target, copy=copy)
-    if not hasattr(producer, "__dlpack__"):
+        return to_device(wrap(native, src), target, copy=copy)
+    if target is None:
+        target = resolve_device(None, "from_dlpack")
+    if not hasattr(x, "__dlpack__"):
         raise TypeError(
             f"arraymux.from_dlpack: {type(x).__name__} does not implement __dlpack__; "
             "use arraymux.asarray instead."
@@ -221,10 +221,10 @@ def from_dlpack(
 
         from ._transfer import to_device
 
-        return to_device(np.from_dlpack(producer, **kwargs), target)
+        return to_device(np.from_dlpack(x, **kwargs), target)
     if device is not None:
         kwargs["device"] = target.native
-    r = target._backend.ns.from_dlpack(producer, **kwargs)
+    r = target._backend.ns.from_dlpack(x, **kwargs)
     return wrap(r, device_of_native(target._backend, r))
 
 

@@ -168,56 +168,40 @@ def overrides(ns: Any) -> dict[str, Any]:
     out["unique_values"] = _unique_values
     out["unique_counts"] = _unique_counts
     out["unique_inverse"] = _unique_inverse
-    out["matmul"] = out["linalg.matmul"] = _matmul
-    out["tensordot"] = out["linalg.tensordot"] = _tensordot
-    out["vecdot"] = out["linalg.vecdot"] = _vecdot(ns.vecdot)
+    out["matmul"] = out["linalg.matmul"] = _integer_fallback(torch.matmul, _integer_matmul)
+    out["tensordot"] = out["linalg.tensordot"] = _integer_fallback(_xp.tensordot, integer_tensordot)
+    out["vecdot"] = out["linalg.vecdot"] = _integer_fallback(ns.vecdot, _integer_vecdot)
     return out
 
 
-def _matmul(x1: Any, x2: Any, /) -> Any:
-    """``torch.matmul``, and integer matmul on CUDA, which torch has no kernel for."""
-    try:
-        return torch.matmul(x1, x2)
-    except (NotImplementedError, RuntimeError):
-        dt = x1.dtype
-        if dt.is_floating_point or dt.is_complex or dt == torch.bool or x2.dtype != dt:
-            raise
-        return _integer_matmul(x1, x2)
+def _integer_fallback(kernel: Any, fallback: Any) -> Any:
+    """``kernel``, and ``fallback`` where torch has no kernel for integer operands of one
+    dtype (CUDA's ``matmul``, ``tensordot``, ``vecdot``); other refusals are the kernel's."""
 
-
-def _vecdot(base: Any) -> Any:
-    """``vecdot``, and integer vecdot on CUDA, which torch has no kernel for (a product
-    summed in the operands' dtype, wrapping as the kernels do)."""
-
-    def vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
+    def fn(x1: Any, x2: Any, /, **kwargs: Any) -> Any:
         try:
-            return base(x1, x2, axis=axis)
+            return kernel(x1, x2, **kwargs)
         except (NotImplementedError, RuntimeError):
             dt = x1.dtype
             if dt.is_floating_point or dt.is_complex or dt == torch.bool or x2.dtype != dt:
                 raise
-            if x1.shape[axis] != x2.shape[axis]:
-                raise ValueError(
-                    f"vecdot: the lengths of axis {axis} differ ({x1.shape[axis]} and "
-                    f"{x2.shape[axis]})"
-                ) from None
-            return torch.sum(x1 * x2, dim=axis, dtype=dt)
+            return fallback(x1, x2, **kwargs)
 
-    return vecdot
+    fn.__name__ = fallback.__name__.removeprefix("_integer_").removeprefix("integer_")
+    return fn
 
 
-def _tensordot(x1: Any, x2: Any, /, *, axes: Any = 2) -> Any:
-    """``tensordot``, and integer tensordot on CUDA, which torch has no kernel for."""
-    try:
-        return _xp.tensordot(x1, x2, axes=axes)
-    except (NotImplementedError, RuntimeError):
-        dt = x1.dtype
-        if dt.is_floating_point or dt.is_complex or dt == torch.bool or x2.dtype != dt:
-            raise
-        return integer_tensordot(x1, x2, axes)
+def _integer_vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
+    """Integer ``vecdot``: the product summed in the operands' dtype, wrapping as the
+    kernels do."""
+    if x1.shape[axis] != x2.shape[axis]:
+        raise ValueError(
+            f"vecdot: the lengths of axis {axis} differ ({x1.shape[axis]} and {x2.shape[axis]})"
+        )
+    return torch.sum(x1 * x2, dim=axis, dtype=x1.dtype)
 
 
-def integer_tensordot(x1: Any, x2: Any, axes: Any) -> Any:
+def integer_tensordot(x1: Any, x2: Any, axes: Any = 2) -> Any:
     """Integer ``tensordot`` as one :func:`_integer_matmul` of the operands with their
     contracted axes moved together."""
     if isinstance(axes, int):

@@ -35,10 +35,9 @@ from .._function_table import BY_NAME
 
 __all__ = ["EMULATED", "UNSIGNED", "emulate", "reduction", "setitem"]
 
-_SIGNED = {torch.uint16: torch.int16, torch.uint32: torch.int32, torch.uint64: torch.int64}
 #: The signed dtype of the same width, whose view computes what torch lacks.
-SIGNED = _SIGNED
-UNSIGNED = frozenset(_SIGNED)
+SIGNED = {torch.uint16: torch.int16, torch.uint32: torch.int32, torch.uint64: torch.int64}
+UNSIGNED = frozenset(SIGNED)
 _BITS = {torch.uint16: 16, torch.uint32: 32, torch.uint64: 64}
 _TOP = {torch.int16: -(2**15), torch.int32: -(2**31), torch.int64: -(2**63)}
 _INT64_MAX = 2**63 - 1
@@ -206,7 +205,7 @@ def _map(args: tuple[Any, ...], kwargs: dict[str, Any], f: Callable[[Any], Any])
 
 
 def _bits(u: Any) -> Callable[[Any], Any]:
-    s = _SIGNED[u]
+    s = SIGNED[u]
 
     def f(v: Any) -> Any:
         if isinstance(v, torch.Tensor) and v.dtype == u:
@@ -219,7 +218,7 @@ def _bits(u: Any) -> Callable[[Any], Any]:
 
 
 def _flipped(u: Any) -> Callable[[Any], Any]:
-    s = _SIGNED[u]
+    s = SIGNED[u]
     top = _TOP[s]
 
     def f(v: Any) -> Any:
@@ -231,7 +230,7 @@ def _flipped(u: Any) -> Callable[[Any], Any]:
 
 
 def _back(r: Any, u: Any, index_results: bool, flip: bool) -> Any:
-    s = _SIGNED[u]
+    s = SIGNED[u]
     if isinstance(r, list | tuple):
         items = [_back(v, u, index_results, flip) for v in r]
         if hasattr(r, "_fields"):
@@ -299,7 +298,7 @@ def setitem(x: Any, key: Any, value: Any) -> Any:
         value = torch.tensor(value, dtype=u, device=x.device)  # refuses values out of range
     elif value.dtype != u:
         value = value.to(u)
-    x.view(_SIGNED[u])[key] = value.view(_SIGNED[u])
+    x.view(SIGNED[u])[key] = value.view(SIGNED[u])
     return x
 
 
@@ -317,8 +316,8 @@ def reduction(name: str, fns: Fns, x: Any, *args: Any, **kwargs: Any) -> Any:
     if target is None:
         target = torch.uint64
     x = x.to(target)
-    if target in _SIGNED:
-        out = fns[name](x.view(_SIGNED[target]), *args, **dict(kwargs, dtype=_SIGNED[target]))
+    if target in SIGNED:
+        out = fns[name](x.view(SIGNED[target]), *args, **dict(kwargs, dtype=SIGNED[target]))
         return out.view(target)
     return fns[name](x, *args, **dict(kwargs, dtype=target))
 
@@ -327,7 +326,7 @@ def _creation(name: str, fns: Fns, args: tuple[Any, ...], kwargs: dict[str, Any]
     u = kwargs.get("dtype")
     if u not in UNSIGNED:
         return NotImplemented
-    s = _SIGNED[u]
+    s = SIGNED[u]
     if name == "arange" and all(isinstance(v, int) for v in args):
         start, stop, step = (0, args[0], 1) if len(args) == 1 else (*args, 1)[:3]
         step = kwargs.get("step", step)
@@ -353,7 +352,7 @@ def _wide(v: Any) -> Any:
 
 
 def _narrow(r: Any, u: Any) -> Any:
-    return r.to(_SIGNED[u]).view(u)
+    return r.to(SIGNED[u]).view(u)
 
 
 def _uge(a: Any, b: Any) -> Any:
@@ -437,7 +436,7 @@ def _abs(fns: Fns, u: Any, x: Any) -> Any:
 
 
 def _sign(fns: Fns, u: Any, x: Any) -> Any:
-    return (x.view(_SIGNED[u]) != 0).to(u)
+    return (x.view(SIGNED[u]) != 0).to(u)
 
 
 _OWN_FNS: dict[str, Callable[..., Any]] = {
