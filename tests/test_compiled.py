@@ -7,6 +7,7 @@ path and off it (mixed dtypes, scalars, native arrays, keywords, errors), on eve
 from __future__ import annotations
 
 import inspect
+import operator
 import os
 import subprocess
 import sys
@@ -132,6 +133,118 @@ def test_operators_match_their_twins(device):
     c = xp.asarray([1, 1, 1], dtype=xp.int32, device=device)
     c += a
     _same(c, a + 1)
+
+
+_BINARY_OPERATORS = {
+    "add": lambda a, b: a + b,
+    "sub": lambda a, b: a - b,
+    "mul": lambda a, b: a * b,
+    "truediv": lambda a, b: a / b,
+    "floordiv": lambda a, b: a // b,
+    "mod": lambda a, b: a % b,
+    "pow": lambda a, b: a**b,
+    "and": lambda a, b: a & b,
+    "or": lambda a, b: a | b,
+    "xor": lambda a, b: a ^ b,
+    "lshift": lambda a, b: a << b,
+    "rshift": lambda a, b: a >> b,
+    "lt": lambda a, b: a < b,
+    "le": lambda a, b: a <= b,
+    "eq": lambda a, b: a == b,
+    "ne": lambda a, b: a != b,
+    "gt": lambda a, b: a > b,
+    "ge": lambda a, b: a >= b,
+}
+_UNARY_OPERATORS = {"neg": "__neg__", "pos": "__pos__", "abs": "__abs__", "invert": "__invert__"}
+
+
+@pytest.mark.parametrize("op", sorted(_BINARY_OPERATORS))
+def test_operator_slots_match_the_python_methods(device, op):
+    """``a + b`` runs the C slot; ``Array.__add__(a, b)`` the Python method: same results, on
+    the fast path (one dtype), off it (promotion, a scalar on either side), and in errors."""
+    form = _BINARY_OPERATORS[op]
+    method = getattr(xp.Array, f"__{op}__")
+    assert isinstance(method, types.FunctionType)  # the reference stays in the class
+    a = xp.asarray([1, 2, 3], dtype=xp.int32, device=device)
+    b = xp.asarray([3, 2, 1], dtype=xp.int32, device=device)
+    c = xp.asarray([1, 3, 2], dtype=xp.int16, device=device)
+    _same(form(a, b), method(a, b))
+    _same(form(a, c), method(a, c))
+    _same(form(a, 2), method(a, 2))
+    if op not in ("lt", "le", "eq", "ne", "gt", "ge"):
+        _same(form(2, a), getattr(xp.Array, f"__r{op}__")(a, 2))
+
+
+def test_operator_slots_handle_the_other_operand():
+    """Off the fast path the slot does what CPython's own would: the other operand's
+    reflected method, NotImplemented to a TypeError, pow with a modulus refused."""
+    a = xp.asarray([1.0, 2.0])
+
+    class Other:
+        def __radd__(self, other):
+            return ("radd", other)
+
+        def __rmatmul__(self, other):
+            return ("rmatmul", other)
+
+    o = Other()
+    assert a + o == ("radd", a)
+    assert a @ o == ("rmatmul", a)
+    with pytest.raises(TypeError, match="unsupported operand"):
+        a + "x"
+    with pytest.raises(TypeError, match="unsupported operand"):
+        "x" - a
+    with pytest.raises(TypeError):
+        pow(a, a, 2)
+    _same(1.0 + a, xp.add(1.0, a))
+    _same(np.float64(3.0) - a, xp.subtract(3.0, a))
+    assert (a == "x") is False  # both sides NotImplemented: Python compares identities
+    assert (a != "x") is True
+
+
+def test_operator_slots_raise_the_python_errors():
+    a = xp.asarray([1.0, 2.0])
+    with pytest.raises(xp.BackendMismatchError) as caught:
+        a + xp.asarray([1.0, 2.0], device="array_api_strict")
+    assert "arraymux.add" in str(caught.value) and "to_device" in str(caught.value)
+    with pytest.raises(ValueError, match=r"arraymux\.add"):
+        a + xp.asarray([1.0, 2.0, 3.0])
+
+
+def test_assigning_an_operator_takes_effect(monkeypatch):
+    """Setting an operator on the class puts CPython's own slot back: the new method runs."""
+    a = xp.asarray([1.0, 2.0])
+    monkeypatch.setattr(xp.Array, "__add__", lambda self, other: "patched")
+    monkeypatch.setattr(xp.Array, "__neg__", lambda self: "negated")
+    monkeypatch.setattr(xp.Array, "__lt__", lambda self, other: "less")
+    assert a + a == "patched"
+    assert -a == "negated"
+    assert (a < a) == "less"
+
+
+@needs_ext
+def test_operator_slots_are_installed():
+    # The extension's function refuses anything but its own builtins.
+    from arraymux import _speedups
+
+    with pytest.raises(TypeError, match="not a compiled function"):
+        _speedups.number_slots({"add": lambda a, b: a})
+    a = xp.asarray([1.0, 2.0])
+    # On the fast path no Python frame runs: not the method, not the Python function.
+    frames = []
+    sys.setprofile(lambda frame, event, arg: event == "call" and frames.append(frame))
+    try:
+        r1, r2, r3 = a + a, a < a, -a
+    finally:
+        sys.setprofile(None)
+    assert frames == []
+    _same(r1, xp.add(a, a))
+    _same(r2, xp.less(a, a))
+    _same(r3, xp.negative(a))
+    # The unary slots (reached through the operator module): the methods' results.
+    b = xp.asarray([1, -2], dtype=xp.int8)
+    for name, dunder in _UNARY_OPERATORS.items():
+        _same(getattr(operator, name)(b), getattr(xp.Array, dunder)(b))
 
 
 def test_result_dtype_is_cached_and_right(device):

@@ -28,6 +28,7 @@ __all__ = [
     "device_of",
     "wrap_tree",
     "operator",
+    "operator_slots",
     "python_twin",
     "register_for_dynamo",
     "register_for_dynamo_on_import",
@@ -128,6 +129,22 @@ def operator(dunder: str, fn: Callable[..., Any], unary: bool = False) -> Any:
     method.__doc__ = fn.__doc__
     method.__module__ = "arraymux"
     return method
+
+
+def operator_slots(builtins: dict[str, Any]) -> bool:
+    """Run the builtins' fast paths straight from ``Array``'s operator slots.
+
+    ``builtins`` maps an operator's short name (``"add"``, ``"eq"``, ``"neg"``) to the builtin
+    its Python method (made by :func:`operator`) calls. The methods stay in the class (the
+    reference, and what torch.compile traces); CPython's own slots for them become C functions
+    that take the fast path for exact Arrays and call the methods for everything else, which
+    saves the frame of the method on every operator. False where the extension is absent.
+    """
+    if _ext is None:
+        return False
+    compiled = {k: fn for k, fn in builtins.items() if python_twin(fn) is not fn}
+    _ext.number_slots(compiled)
+    return bool(compiled)
 
 
 def natives(tree: Any) -> tuple[Any, Any] | None:

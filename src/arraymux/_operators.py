@@ -93,13 +93,18 @@ def install(namespace: ModuleType) -> None:
     _array._namespace_of = _namespace.namespace
     _array._transfer = _transfer
     _array._set_operand = _dispatch.set_device_check
+    builtins: dict[str, Any] = {}
     for name, op in (_OPERATORS | _COMPARISONS).items():
         # The operator form returns NotImplemented for operands it does not know.
         fn = _compiled.function("binary", name, _dispatch.binary(name, operator=True))
+        builtins[op] = fn
         setattr(Array, f"__{op}__", _compiled.operator(f"__{op}__", fn))
     for name, op in _OPERATORS.items():
         setattr(Array, f"__r{op}__", _dispatch.reflected(name))
         setattr(Array, f"__i{op}__", _inplace(name))
     for name, op in _UNARY.items():
-        setattr(Array, f"__{op}__", _compiled.operator(f"__{op}__", _dispatch.unary(name), True))
+        builtins[op] = fn = _dispatch.unary(name)
+        setattr(Array, f"__{op}__", _compiled.operator(f"__{op}__", fn, True))
     Array.__hash__ = None  # type: ignore[assignment]
+    # Last: assigning an operator on the class afterwards puts CPython's own slot back.
+    _compiled.operator_slots(builtins)

@@ -896,6 +896,300 @@ wrap_tree(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     return r;
 }
 
+/* ---- operators: Array's number and comparison slots ----
+ *
+ * The operators of Array are Python methods (what torch.compile traces and what the type's
+ * dict shows) that call the builtins above; CPython reaches them through its generic slot
+ * functions, a dict lookup and a Python frame per operator. number_slots() puts C functions in
+ * the slots instead: for two exact Arrays (or one, for the unary operators) they run the
+ * builtin's fast path directly, and hand every other call to the generic slot function they
+ * replaced, which calls the Python method as before. Assigning an operator on the class later
+ * makes CPython put its generic slot function back, so the Python methods stay the reference. */
+
+enum {
+    OP_ADD, OP_SUB, OP_MUL, OP_TRUEDIV, OP_FLOORDIV, OP_MOD, OP_POW, OP_MATMUL, OP_AND, OP_OR,
+    OP_XOR, OP_LSHIFT, OP_RSHIFT, OP_LT, OP_LE, OP_EQ, OP_NE, OP_GT, OP_GE, OP_NEG, OP_POS,
+    OP_ABS, OP_INVERT, N_OPS
+};
+static const char *const op_names[N_OPS] = {
+    "add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "matmul", "and", "or", "xor",
+    "lshift", "rshift", "lt", "le", "eq", "ne", "gt", "ge", "neg", "pos", "abs", "invert",
+};
+static PyObject *op_holders[N_OPS]; /* the holder of each operator's builtin, or NULL */
+static richcmpfunc op_richcompare;
+static unaryfunc op_unary[4];
+
+static PyObject *op_dunders[OP_RSHIFT + 1][2]; /* "__add__" and "__radd__", interned */
+static const Py_ssize_t op_offsets[OP_RSHIFT + 1] = {
+    offsetof(PyNumberMethods, nb_add),          offsetof(PyNumberMethods, nb_subtract),
+    offsetof(PyNumberMethods, nb_multiply),     offsetof(PyNumberMethods, nb_true_divide),
+    offsetof(PyNumberMethods, nb_floor_divide), offsetof(PyNumberMethods, nb_remainder),
+    offsetof(PyNumberMethods, nb_power),        offsetof(PyNumberMethods, nb_matrix_multiply),
+    offsetof(PyNumberMethods, nb_and),          offsetof(PyNumberMethods, nb_or),
+    offsetof(PyNumberMethods, nb_xor),          offsetof(PyNumberMethods, nb_lshift),
+    offsetof(PyNumberMethods, nb_rshift),
+};
+
+/* 1 if `type`'s slot `i` is `slot` (the type is Array, or a subclass that inherited it). */
+static inline int
+has_slot(PyTypeObject *type, int i, void *slot)
+{
+    PyNumberMethods *nb = type->tp_as_number;
+    return nb != NULL && *(void **)((char *)nb + op_offsets[i]) == slot;
+}
+
+/* type(self).<name>(self, other), or NotImplemented where the type has no such attribute: what
+ * CPython's generic slot functions call. The method is held across the call. */
+static PyObject *
+call_special(PyObject *self, PyObject *name, PyObject *other)
+{
+    PyObject *meth = _PyType_Lookup(Py_TYPE(self), name);
+    if (meth == NULL) {
+        Py_RETURN_NOTIMPLEMENTED;
+    }
+    Py_INCREF(meth);
+    PyObject *r;
+    descrgetfunc get = Py_TYPE(meth)->tp_descr_get;
+    if (get != NULL && PyType_HasFeature(Py_TYPE(meth), Py_TPFLAGS_METHOD_DESCRIPTOR)) {
+        PyObject *args[2] = {self, other};
+        r = PyObject_Vectorcall(meth, args, 2, NULL);
+    }
+    else if (get != NULL) {
+        PyObject *bound = get(meth, self, (PyObject *)Py_TYPE(self));
+        r = bound == NULL ? NULL : PyObject_CallOneArg(bound, other);
+        Py_XDECREF(bound);
+    }
+    else {
+        r = PyObject_CallOneArg(meth, other);
+    }
+    Py_DECREF(meth);
+    return r;
+}
+
+/* The binary operator `i` as CPython's generic slot function does it (the Python methods,
+ * the reflected one first for a subclass that overrides it), for every call off the fast path:
+ * CPython's own function cannot be called from here, as it recognises the types it serves by
+ * their slot being itself. */
+static PyObject *
+generic_binary(int i, PyObject *self, PyObject *other, void *slot)
+{
+    PyObject *name = op_dunders[i][0], *rname = op_dunders[i][1];
+    int do_other = !Py_IS_TYPE(self, Py_TYPE(other)) && has_slot(Py_TYPE(other), i, slot);
+    if (has_slot(Py_TYPE(self), i, slot)) {
+        PyObject *r;
+        if (do_other && PyType_IsSubtype(Py_TYPE(other), Py_TYPE(self))
+            && _PyType_Lookup(Py_TYPE(other), rname) != _PyType_Lookup(Py_TYPE(self), rname)) {
+            r = call_special(other, rname, self);
+            if (r != Py_NotImplemented) {
+                return r;
+            }
+            Py_DECREF(r);
+            do_other = 0;
+        }
+        r = call_special(self, name, other);
+        if (r != Py_NotImplemented || Py_IS_TYPE(other, Py_TYPE(self))) {
+            return r;
+        }
+        Py_DECREF(r);
+    }
+    if (do_other) {
+        return call_special(other, rname, self);
+    }
+    Py_RETURN_NOTIMPLEMENTED;
+}
+
+static inline PyObject *
+binary_op(int i, PyObject *v, PyObject *w, void *slot)
+{
+    PyObject *holder = op_holders[i];
+    if (holder == NULL || Py_TYPE(v) != array_type || Py_TYPE(w) != array_type) {
+        return generic_binary(i, v, w, slot);
+    }
+    Py_INCREF(holder); /* held across the call: the fast path may run Python code */
+    PyObject *out = binary_impl(ENTRY(holder), v, w);
+    Py_DECREF(holder);
+    return out;
+}
+
+#define BINARY_SLOT(fname, i)                                   \
+    static PyObject *fname(PyObject *v, PyObject *w)            \
+    {                                                           \
+        return binary_op(i, v, w, (void *)fname);               \
+    }
+BINARY_SLOT(slot_add, OP_ADD)
+BINARY_SLOT(slot_sub, OP_SUB)
+BINARY_SLOT(slot_mul, OP_MUL)
+BINARY_SLOT(slot_truediv, OP_TRUEDIV)
+BINARY_SLOT(slot_floordiv, OP_FLOORDIV)
+BINARY_SLOT(slot_mod, OP_MOD)
+BINARY_SLOT(slot_matmul, OP_MATMUL)
+BINARY_SLOT(slot_and, OP_AND)
+BINARY_SLOT(slot_or, OP_OR)
+BINARY_SLOT(slot_xor, OP_XOR)
+BINARY_SLOT(slot_lshift, OP_LSHIFT)
+BINARY_SLOT(slot_rshift, OP_RSHIFT)
+
+static PyObject *
+slot_pow(PyObject *v, PyObject *w, PyObject *z)
+{
+    if (z == Py_None) {
+        return binary_op(OP_POW, v, w, (void *)slot_pow);
+    }
+    /* pow(x, y, modulo): as CPython, only x's own __pow__ is asked (Array's refuses it). */
+    if (!has_slot(Py_TYPE(v), OP_POW, (void *)slot_pow)) {
+        Py_RETURN_NOTIMPLEMENTED;
+    }
+    PyObject *meth = PyObject_GetAttr(v, op_dunders[OP_POW][0]);
+    if (meth == NULL) {
+        return NULL;
+    }
+    PyObject *args[2] = {w, z};
+    PyObject *r = PyObject_Vectorcall(meth, args, 2, NULL);
+    Py_DECREF(meth);
+    return r;
+}
+
+static PyObject *
+slot_richcompare(PyObject *v, PyObject *w, int op)
+{
+    /* Py_LT..Py_GE are 0..5, in the order of OP_LT..OP_GE. */
+    PyObject *holder = op >= Py_LT && op <= Py_GE ? op_holders[OP_LT + op] : NULL;
+    if (holder == NULL || Py_TYPE(v) != array_type || Py_TYPE(w) != array_type) {
+        return op_richcompare(v, w, op);
+    }
+    Py_INCREF(holder);
+    PyObject *out = binary_impl(ENTRY(holder), v, w);
+    Py_DECREF(holder);
+    return out;
+}
+
+#define UNARY_SLOT(fname, i)                                     \
+    static PyObject *fname(PyObject *x)                          \
+    {                                                            \
+        PyObject *holder = op_holders[i];                        \
+        if (holder == NULL || Py_TYPE(x) != array_type) {        \
+            return op_unary[(i) - OP_NEG](x);                    \
+        }                                                        \
+        Py_INCREF(holder);                                       \
+        PyObject *out = unary_impl(ENTRY(holder), x);            \
+        Py_DECREF(holder);                                       \
+        return out;                                              \
+    }
+UNARY_SLOT(slot_neg, OP_NEG)
+UNARY_SLOT(slot_pos, OP_POS)
+UNARY_SLOT(slot_abs, OP_ABS)
+UNARY_SLOT(slot_invert, OP_INVERT)
+
+/* The holder of `fn` if it is a builtin made by function() of the expected kind, else NULL. */
+static PyObject *
+holder_of(PyObject *fn, PyCFunction impl)
+{
+    if (!PyCFunction_Check(fn) || PyCFunction_GET_FUNCTION(fn) != impl) {
+        return NULL;
+    }
+    PyObject *self = PyCFunction_GET_SELF(fn);
+    return self != NULL && Py_IS_TYPE(self, &holder_type) ? self : NULL;
+}
+
+static PyObject *
+number_slots(PyObject *module, PyObject *ops)
+{
+    /* number_slots({"add": builtin, ..., "eq": builtin, "neg": builtin}) */
+    if (array_type == NULL || !PyDict_CheckExact(ops)) {
+        PyErr_SetString(PyExc_TypeError, "number_slots(dict) after setup()");
+        return NULL;
+    }
+    PyNumberMethods *nb = array_type->tp_as_number;
+    if (nb == NULL || !(array_type->tp_flags & Py_TPFLAGS_HEAPTYPE)) {
+        PyErr_SetString(PyExc_TypeError, "Array has no number slots of its own");
+        return NULL;
+    }
+    for (int i = 0; i <= OP_RSHIFT && op_dunders[i][0] == NULL; i++) {
+        op_dunders[i][0] = PyUnicode_FromFormat("__%s__", op_names[i]);
+        op_dunders[i][1] = PyUnicode_FromFormat("__r%s__", op_names[i]);
+        if (op_dunders[i][0] == NULL || op_dunders[i][1] == NULL) {
+            Py_CLEAR(op_dunders[i][0]);
+            Py_CLEAR(op_dunders[i][1]);
+            return NULL;
+        }
+        PyUnicode_InternInPlace(&op_dunders[i][0]);
+        PyUnicode_InternInPlace(&op_dunders[i][1]);
+    }
+    PyObject *found[N_OPS] = {NULL};
+    for (int i = 0; i < N_OPS; i++) {
+        PyObject *fn = PyDict_GetItemString(ops, op_names[i]);
+        if (fn == NULL) {
+            continue;
+        }
+        found[i] = holder_of(fn, i >= OP_NEG ? (PyCFunction)(void (*)(void))unary_fn
+                                             : (PyCFunction)(void (*)(void))binary_fn);
+        if (found[i] == NULL) {
+            PyErr_Format(PyExc_TypeError, "number_slots: %s is not a compiled function",
+                         op_names[i]);
+            return NULL;
+        }
+    }
+    /* Every slot must be CPython's generic one (the class defines the operator in Python):
+     * the replaced function is what every other call goes to. */
+    binaryfunc *fields[] = {&nb->nb_add, &nb->nb_subtract, &nb->nb_multiply,
+                            &nb->nb_true_divide, &nb->nb_floor_divide, &nb->nb_remainder,
+                            NULL, &nb->nb_matrix_multiply, &nb->nb_and, &nb->nb_or,
+                            &nb->nb_xor, &nb->nb_lshift, &nb->nb_rshift};
+    binaryfunc slots[] = {slot_add, slot_sub, slot_mul, slot_truediv, slot_floordiv, slot_mod,
+                          NULL, slot_matmul, slot_and, slot_or, slot_xor, slot_lshift,
+                          slot_rshift};
+    unaryfunc *ufields[] = {&nb->nb_negative, &nb->nb_positive, &nb->nb_absolute,
+                            &nb->nb_invert};
+    unaryfunc uslots[] = {slot_neg, slot_pos, slot_abs, slot_invert};
+    for (int i = 0; i <= OP_RSHIFT; i++) {
+        if (found[i] == NULL) {
+            continue;
+        }
+        if (i == OP_POW ? nb->nb_power == NULL : *fields[i] == NULL) {
+            goto missing;
+        }
+        if (i == OP_POW) {
+            nb->nb_power = slot_pow;
+        }
+        else {
+            *fields[i] = slots[i];
+        }
+    }
+    int any_compare = 0;
+    for (int i = OP_LT; i <= OP_GE; i++) {
+        any_compare |= found[i] != NULL;
+    }
+    if (any_compare) {
+        if (array_type->tp_richcompare == NULL) {
+            goto missing;
+        }
+        if (array_type->tp_richcompare != slot_richcompare) {
+            op_richcompare = array_type->tp_richcompare;
+            array_type->tp_richcompare = slot_richcompare;
+        }
+    }
+    for (int i = OP_NEG; i < N_OPS; i++) {
+        if (found[i] == NULL) {
+            continue;
+        }
+        if (*ufields[i - OP_NEG] == NULL) {
+            goto missing;
+        }
+        if (*ufields[i - OP_NEG] != uslots[i - OP_NEG]) {
+            op_unary[i - OP_NEG] = *ufields[i - OP_NEG];
+            *ufields[i - OP_NEG] = uslots[i - OP_NEG];
+        }
+    }
+    for (int i = 0; i < N_OPS; i++) {
+        Py_XSETREF(op_holders[i], Py_XNewRef(found[i]));
+    }
+    Py_RETURN_NONE;
+missing:
+    PyErr_SetString(PyExc_TypeError,
+                    "number_slots: Array must define each operator in Python first");
+    return NULL;
+}
+
 static PyObject *
 setup(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
@@ -935,6 +1229,9 @@ static PyMethodDef methods[] = {
     {"wrap_tree", (PyCFunction)(void (*)(void))wrap_tree, METH_FASTCALL,
      "wrap_tree(tree, device) -> tree with the arrays of the device's backend wrapped as Arrays "
      "on it, or None."},
+    {"number_slots", (PyCFunction)number_slots, METH_O,
+     "number_slots({'add': builtin, ..., 'eq': builtin, 'neg': builtin}): run the fast path "
+     "of each builtin from Array's operator slots for exact Arrays."},
     {NULL, NULL, 0, NULL},
 };
 
