@@ -82,6 +82,76 @@ def test_binary_matches_its_twin(device, call):
         _same(call(fn, a, b), call(python_twin(fn), a, b))
 
 
+_SCALAR_FUNCTIONS = ("add", "subtract", "multiply", "divide", "pow", "less", "bitwise_and", "atan2")
+_SCALAR_DTYPES = ("bool", "int8", "uint8", "int32", "int64", "float32", "float64", "complex64")
+_SCALARS = (True, 3, -2, 128, 2**63, 1.5, float("nan"), 2j)
+
+
+def _outcome(fn, *args):
+    try:
+        return fn(*args)
+    except Exception as e:  # the compiled path must raise what the Python path raises
+        return e
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # 0 ** -2, 1 / 0: both paths warn
+@pytest.mark.parametrize("dtype", _SCALAR_DTYPES)
+def test_array_and_scalar_match_the_twin(device, dtype):
+    """An array beside a Python scalar on either side (the compiled scalar path, planned per
+    device, dtype, scalar type and side): the Python path's result, dtype and errors, for
+    scalars in and out of an integer dtype's range, of every kind, 0-d and 1-d arrays."""
+    dt = getattr(xp, dtype)
+    if dt not in xp.__array_namespace_info__().dtypes(device=device).values():
+        pytest.skip(f"{device} does not hold {dtype}")
+    for shape in ((3,), ()):
+        a = xp.astype(
+            xp.reshape(xp.asarray([1, 0, 2], device=device)[: shape[0] if shape else 1], shape), dt
+        )
+        for name in _SCALAR_FUNCTIONS:
+            fn = getattr(xp, name)
+            for value in _SCALARS:
+                for args in ((a, value), (value, a)):
+                    got, want = _outcome(fn, *args), _outcome(python_twin(fn), *args)
+                    if isinstance(want, Exception):
+                        assert type(got) is type(want), (name, args, got, want)
+                        assert str(got) == str(want)
+                    else:
+                        assert not isinstance(got, Exception), (name, args, got)
+                        np.testing.assert_array_equal(_np(got), _np(want))
+                        assert got.dtype == want.dtype and got.device == want.device
+
+
+def test_array_and_scalar_operators_take_the_compiled_path():
+    a = xp.asarray([1.0, 2.0], dtype=xp.float32)
+    for f in (lambda: a * 2, lambda: 2 * a, lambda: a < 1, lambda: xp.add(a, 1.5), lambda: 3 - a):
+        f()  # plans made
+    frames = []
+    sys.setprofile(lambda frame, event, arg: event == "call" and frames.append(frame))
+    try:
+        r = (a * 2, 2 * a, a < 1, xp.add(a, 1.5), 3 - a)
+    finally:
+        sys.setprofile(None)
+    if _compiled.ENABLED:
+        assert [f.f_code.co_name for f in frames] == []
+    _same(r[0], xp.multiply(a, xp.asarray(2.0, dtype=xp.float32)))
+    _same(r[1], r[0])
+    _same(r[2], xp.asarray([False, False]))
+    _same(r[3], xp.asarray([2.5, 3.5], dtype=xp.float32))
+    _same(r[4], xp.asarray([2.0, 1.0], dtype=xp.float32))
+
+
+def test_int_scalar_out_of_range_raises():
+    a = xp.asarray([1, 2], dtype=xp.int8)
+    for _ in range(2):  # the second call runs from the cached plan
+        _same(a + 100, xp.asarray([101, 102], dtype=xp.int8))
+        with pytest.raises(OverflowError, match=r"does not fit in arraymux\.int8"):
+            a + 128
+        with pytest.raises(OverflowError, match=r"does not fit in arraymux\.int8"):
+            -129 + a
+        with pytest.raises(OverflowError, match=r"does not fit in arraymux\.int8"):
+            a * 2**70
+
+
 def test_unary_and_first_match_their_twins(device):
     a = xp.asarray([[1.0, -2.0], [3.5, 4.0]], dtype=xp.float32, device=device)
     for fn in (xp.abs, xp.negative, xp.sin, xp.isnan):
@@ -213,13 +283,21 @@ def test_operator_slots_raise_the_python_errors():
 
 def test_assigning_an_operator_takes_effect(monkeypatch):
     """Setting an operator on the class puts CPython's own slot back: the new method runs."""
+    from arraymux import _operators
+
     a = xp.asarray([1.0, 2.0])
-    monkeypatch.setattr(xp.Array, "__add__", lambda self, other: "patched")
-    monkeypatch.setattr(xp.Array, "__neg__", lambda self: "negated")
-    monkeypatch.setattr(xp.Array, "__lt__", lambda self, other: "less")
-    assert a + a == "patched"
-    assert -a == "negated"
-    assert (a < a) == "less"
+    try:
+        monkeypatch.setattr(xp.Array, "__add__", lambda self, other: "patched")
+        monkeypatch.setattr(xp.Array, "__neg__", lambda self: "negated")
+        monkeypatch.setattr(xp.Array, "__lt__", lambda self, other: "less")
+        assert a + a == "patched"
+        assert a + 1 == "patched"
+        assert -a == "negated"
+        assert (a < a) == "less"
+    finally:
+        monkeypatch.undo()
+        _operators.install_slots()
+    _same(a + a, xp.add(a, a))
 
 
 @needs_ext

@@ -35,6 +35,14 @@ __all__ = [
 ]
 
 
+def _scalar_plan(name: str, device: Any, dtype: Any, kind: type, position: int) -> Any:
+    """:func:`arraymux._dispatch.scalar_plan`, which the extension asks when its cache misses
+    (``_dispatch`` imports this module, so it is looked up at the first call)."""
+    from ._dispatch import scalar_plan
+
+    return scalar_plan(name, device, dtype, kind, position)
+
+
 def _load() -> Any:
     if os.environ.get("ARRAYMUX_PURE_PYTHON", "").strip() not in ("", "0"):
         return None
@@ -46,7 +54,7 @@ def _load() -> Any:
     from ._array import Array
     from ._devices import Device
 
-    _speedups.setup(Array, Device, _TYPE_CACHE, BACKEND_ERRORS)
+    _speedups.setup(Array, Device, _TYPE_CACHE, BACKEND_ERRORS, _scalar_plan)
     # torch.compile traces the Python twins of the builtins (registered once dynamo loads).
     on_load("torch", lambda backend: register_for_dynamo_on_import())
     return _speedups

@@ -62,6 +62,7 @@ class Device:
         "_native",
         "_place",
         "_results",
+        "_scalar_plans",
         "_str",
     )
 
@@ -69,6 +70,7 @@ class Device:
     _fns: Any
     _results: Any
     _known: Any  # the backend's native dtype -> arraymux dtype map (read by the C hot path)
+    _scalar_plans: dict[Any, Any]  # array-and-scalar calls: see _dispatch.scalar_plan
     _name: str
     _place: str
     _str: str
@@ -105,6 +107,7 @@ class Device:
         object.__setattr__(self, "_fns", backend.fns)
         object.__setattr__(self, "_results", backend.result_dtypes)
         object.__setattr__(self, "_known", backend.from_native_dtype)
+        object.__setattr__(self, "_scalar_plans", {})
         object.__setattr__(self, "_name", backend.name)
         object.__setattr__(self, "_place", place)
         object.__setattr__(self, "_str", text)

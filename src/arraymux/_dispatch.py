@@ -674,6 +674,106 @@ def binary_slow(name: str, x1: Any, x2: Any, operator: bool = False) -> Any:
     return wrap(r, d, rt)
 
 
+_PROBE_VALUES: dict[type, Any] = {bool: True, int: 1, float: 1.0, complex: 1j}
+_NO_PLAN = None
+
+
+def scalar_plan(name: str, device: Device, dtype: Any, kind: type, position: int) -> Any:
+    """How the compiled fast path may call ``name`` on an array of native ``dtype`` on
+    ``device`` and a Python scalar of type ``kind`` at ``position`` (0 or 1), or None where it
+    must take :func:`binary_slow`.
+
+    A plan is ``(fn, result dtype, lo, hi, nd_only)``: call ``fn`` with the native array and the
+    scalar itself, in their order, and label the result with the result dtype. It exists only
+    where :func:`binary_slow` would do exactly that: the scalar leaves the array's dtype as it
+    is (``lo``/``hi``: the range an int scalar must be in, or None), the adapter passes the
+    scalar as it is (``nd_only``: only beside arrays of one or more dimensions), no emulation
+    runs, and the result's dtype is known. Plans are cached per device."""
+    key = (name, dtype, kind, position)
+    plans = device._scalar_plans
+    if key in plans:
+        return plans[key]
+    plan = _NO_PLAN
+    try:
+        plan = _scalar_plan(name, device, dtype, kind, position)
+    except Exception:  # the slow path meets the same problem and explains it
+        plan = _NO_PLAN
+    plans[key] = plan
+    return plan
+
+
+def _scalar_plan(name: str, device: Device, dtype: Any, kind: type, position: int) -> Any:
+    backend = device._backend
+    value = _PROBE_VALUES.get(kind)
+    if value is None or type(value) is not kind:
+        return _NO_PLAN
+    dt = backend.dtype_from_native(dtype)
+    if scalar_dtype(name, value, dt, device) is not dt:
+        return _NO_PLAN  # the array is cast first
+    rt = _result_dtype(device, name, dt)
+    if rt is None:
+        return _NO_PLAN
+    creation = device._fns["zeros"]
+    native_dtype = backend.array_dtypes_by_name.get(dt.name, dtype)
+    fn = device._fns[name]
+    probes = [creation(shape, dtype=native_dtype) for shape in ((1,), ())]
+    passes = _scalar_passes(backend, name, value, position, probes)
+    if passes is None:
+        return _NO_PLAN
+    if not passes[0] and position == 0 and name in _COMMUTATIVE:
+        # The adapter makes an array of a scalar on the left (torch); on the right it takes
+        # the scalar itself, and for these functions the order makes no difference.
+        passes = _scalar_passes(backend, name, value, 1, probes)
+        fn = _swapped(fn)
+    if passes is None or not passes[0]:
+        return _NO_PLAN
+    lo = hi = None
+    if kind is int and dt.kind in ("signed integer", "unsigned integer"):
+        lo, hi = _dtypes.int_range(dt)
+    return (fn, rt, lo, hi, not passes[1])
+
+
+# Functions whose operands commute exactly (in IEEE arithmetic too).
+_COMMUTATIVE = frozenset(
+    {
+        "add",
+        "multiply",
+        "equal",
+        "not_equal",
+        "maximum",
+        "minimum",
+        "logical_and",
+        "logical_or",
+        "logical_xor",
+        "bitwise_and",
+        "bitwise_or",
+        "bitwise_xor",
+    }
+)
+
+
+def _scalar_passes(
+    backend: Any, name: str, value: Any, position: int, probes: list[Any]
+) -> list[bool] | None:
+    """For each probe array, whether the adapter passes the scalar beside it as it is; None
+    where the backend emulates ``name`` for the probes' dtype."""
+    out = []
+    for probe in probes:
+        out.append(backend.adapter.scalar_operand(name, value, probe, position) is value)
+        if backend.emulate is not None:
+            args = [probe, value] if position == 1 else [value, probe]
+            if backend.emulate(name, backend.fns, args, {}) is not NotImplemented:
+                return None
+    return out
+
+
+def _swapped(fn: Callable[..., Any]) -> Callable[..., Any]:
+    def swapped(x1: Any, x2: Any, /) -> Any:
+        return fn(x2, x1)
+
+    return swapped
+
+
 def _result_dtype(device: Device, name: str, operands: _dtypes.DType) -> Any:
     """The native dtype of ``name``'s result on operands of dtype ``operands``, or None."""
     return device._results[name].get(device._backend.array_dtypes_by_name.get(operands.name))

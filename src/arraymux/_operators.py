@@ -106,5 +106,14 @@ def install(namespace: ModuleType) -> None:
         builtins[op] = fn = _dispatch.unary(name)
         setattr(Array, f"__{op}__", _compiled.operator(f"__{op}__", fn, True))
     Array.__hash__ = None  # type: ignore[assignment]
-    # Last: assigning an operator on the class afterwards puts CPython's own slot back.
-    _compiled.operator_slots(builtins)
+    _SLOT_BUILTINS.update(builtins)
+    install_slots()
+
+
+_SLOT_BUILTINS: dict[str, Any] = {}
+
+
+def install_slots() -> None:
+    """Put the compiled operators in ``Array``'s slots (again: assigning an operator on the
+    class puts CPython's own slot back, which calls the Python method)."""
+    _compiled.operator_slots(_SLOT_BUILTINS)

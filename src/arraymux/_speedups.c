@@ -68,6 +68,9 @@ typedef struct {
     PyObject *known;               /* cache: the device's native dtype -> arraymux dtype map */
     PyObject *t_in, *t_out;        /* cache: the last operand dtype and its result dtype */
     PyObject *t_ok;                /* cache: the last result dtype found in `known` */
+    /* cache, per position of the scalar: the last array-and-scalar call's device, native
+     * dtype, scalar type and plan (a tuple, or None: see _dispatch.scalar_plan) */
+    PyObject *s_device[2], *s_dtype[2], *s_type[2], *s_plan[2];
 } entry_t;
 
 /* None or a Python number (exact types: nothing a subclass could override). */
@@ -214,6 +217,8 @@ static PyObject *use_python = NULL;
 /* arraymux._arguments.BACKEND_ERRORS: the errors of refused arguments, which the Python function
  * explains; any other exception (a library's control flow) passes through as it is. */
 static PyObject *backend_errors = NULL;
+/* arraymux._dispatch.scalar_plan(name, device, dtype, scalar_type, position) */
+static PyObject *scalar_planner = NULL;
 
 /* Call `fn` (one of the cached functions, held by the caller) with `nargs` positional arguments
  * and `kwnames`, and wrap the result on device `d` (held by the caller): its dtype is `t`
@@ -274,6 +279,125 @@ cached_dtype(PyObject *x, PyObject *native)
     return t;
 }
 
+/* An exact Python scalar the fast path takes beside an array (not None). */
+static inline int
+is_scalar(PyObject *x)
+{
+    PyTypeObject *t = Py_TYPE(x);
+    return t == &PyFloat_Type || t == &PyLong_Type || t == &PyBool_Type || t == &PyComplex_Type;
+}
+
+/* The plan for an array of native dtype `t` on device `d` beside a scalar of type `type` at
+ * `pos`: the entry's cached one, else asked of scalar_planner (and cached). A new reference:
+ * a tuple, or None (also where the planner failed). */
+static PyObject *
+scalar_plan(entry_t *e, PyObject *d, PyObject *t, PyTypeObject *type, int pos)
+{
+    if (e->s_plan[pos] != NULL && e->s_device[pos] == d && e->s_dtype[pos] == t
+        && e->s_type[pos] == (PyObject *)type) {
+        return Py_NewRef(e->s_plan[pos]);
+    }
+    if (scalar_planner == NULL) {
+        Py_RETURN_NONE;
+    }
+    PyObject *pos_obj = PyLong_FromLong(pos);
+    if (pos_obj == NULL) {
+        PyErr_Clear();
+        Py_RETURN_NONE;
+    }
+    PyObject *args[5] = {e->name, d, t, (PyObject *)type, pos_obj};
+    PyObject *plan = PyObject_Vectorcall(scalar_planner, args, 5, NULL);
+    Py_DECREF(pos_obj);
+    if (plan == NULL || !(plan == Py_None || (PyTuple_CheckExact(plan) && PyTuple_GET_SIZE(plan) == 5))) {
+        PyErr_Clear();
+        Py_XDECREF(plan);
+        Py_RETURN_NONE;
+    }
+    Py_XSETREF(e->s_device[pos], Py_NewRef(d));
+    Py_XSETREF(e->s_dtype[pos], Py_NewRef(t));
+    Py_XSETREF(e->s_type[pos], Py_NewRef((PyObject *)type));
+    Py_XSETREF(e->s_plan[pos], Py_NewRef(plan));
+    return plan;
+}
+
+/* 1 if the int `value` is within [lo, hi] (Python ints, or None for no bound); 0 if not or
+ * if it cannot be told (the Python path decides). */
+static int
+int_in_range(PyObject *value, PyObject *lo, PyObject *hi)
+{
+    if (lo == Py_None && hi == Py_None) {
+        return 1;
+    }
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(value, &overflow);
+    if (v == -1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        return 0;
+    }
+    if (overflow) {
+        return 0;
+    }
+    long long bound;
+    if (lo != Py_None) {
+        bound = PyLong_AsLongLongAndOverflow(lo, &overflow);
+        if ((bound == -1 && PyErr_Occurred()) || overflow || v < bound) {
+            PyErr_Clear();
+            return 0;
+        }
+    }
+    if (hi != Py_None) {
+        bound = PyLong_AsLongLongAndOverflow(hi, &overflow);
+        if (bound == -1 && PyErr_Occurred()) {
+            PyErr_Clear();
+            return 0;
+        }
+        if (!overflow && v > bound) { /* overflow: hi beyond long long, v within it */
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* `array` (an exact Array) and `value` (an exact Python scalar) at position `pos` of the
+ * call: the plan's function called on the native array and the scalar itself, or use_python
+ * (a new reference) where the call must take the Python path. */
+static PyObject *
+scalar_impl(entry_t *e, PyObject *array, PyObject *value, int pos)
+{
+    PyObject *d = SLOT(array, off_device);
+    PyObject *native = SLOT(array, off_native);
+    if (!is_device(d) || native == NULL) {
+        return Py_NewRef(use_python);
+    }
+    Py_INCREF(d);
+    Py_INCREF(native);
+    PyObject *out = Py_NewRef(use_python);
+    PyObject *t = cached_dtype(array, native);
+    PyObject *plan = t == NULL ? NULL : scalar_plan(e, d, t, Py_TYPE(value), pos);
+    if (plan != NULL && plan != Py_None) {
+        PyObject *fn = PyTuple_GET_ITEM(plan, 0), *rt = PyTuple_GET_ITEM(plan, 1);
+        int ok = Py_TYPE(value) != &PyLong_Type
+                 || int_in_range(value, PyTuple_GET_ITEM(plan, 2), PyTuple_GET_ITEM(plan, 3));
+        if (ok && PyTuple_GET_ITEM(plan, 4) != Py_False) {
+            /* Only beside arrays of one or more dimensions. */
+            PyObject *ndim = PyObject_GetAttrString(native, "ndim");
+            ok = ndim != NULL && PyLong_CheckExact(ndim) && PyLong_AsLong(ndim) > 0;
+            Py_XDECREF(ndim);
+            PyErr_Clear();
+        }
+        if (ok) {
+            PyObject *nargs[2] = {pos ? native : value, pos ? value : native};
+            Py_DECREF(out);
+            out = call_and_wrap(e, fn, d, nargs, 2, NULL, rt, 0);
+        }
+    }
+    Py_XDECREF(plan);
+    Py_XDECREF(t);
+    Py_DECREF(native);
+    Py_DECREF(d);
+    return out;
+}
+
 static PyObject *
 binary_impl(entry_t *e, PyObject *x1, PyObject *x2)
 {
@@ -307,6 +431,15 @@ binary_impl(entry_t *e, PyObject *x1, PyObject *x2)
             }
             Py_DECREF(out);
         }
+    }
+    else if ((Py_TYPE(x1) == array_type && is_scalar(x2))
+             || (Py_TYPE(x2) == array_type && is_scalar(x1))) {
+        int pos = Py_TYPE(x1) == array_type;
+        PyObject *out = scalar_impl(e, pos ? x1 : x2, pos ? x2 : x1, pos);
+        if (out != use_python) {
+            return out;
+        }
+        Py_DECREF(out);
     }
     return PyObject_Vectorcall(e->slow, args, 2, NULL);
 }
@@ -368,6 +501,14 @@ clear_entry(entry_t *e)
     Py_CLEAR(e->t_in);
     Py_CLEAR(e->t_out);
     Py_CLEAR(e->t_ok);
+    Py_CLEAR(e->s_device[0]);
+    Py_CLEAR(e->s_device[1]);
+    Py_CLEAR(e->s_dtype[0]);
+    Py_CLEAR(e->s_dtype[1]);
+    Py_CLEAR(e->s_type[0]);
+    Py_CLEAR(e->s_type[1]);
+    Py_CLEAR(e->s_plan[0]);
+    Py_CLEAR(e->s_plan[1]);
 }
 
 static void
@@ -397,6 +538,14 @@ holder_traverse(PyObject *self, visitproc visit, void *arg)
     Py_VISIT(e->t_in);
     Py_VISIT(e->t_out);
     Py_VISIT(e->t_ok);
+    Py_VISIT(e->s_device[0]);
+    Py_VISIT(e->s_device[1]);
+    Py_VISIT(e->s_dtype[0]);
+    Py_VISIT(e->s_dtype[1]);
+    Py_VISIT(e->s_type[0]);
+    Py_VISIT(e->s_type[1]);
+    Py_VISIT(e->s_plan[0]);
+    Py_VISIT(e->s_plan[1]);
     return PyModule_Type.tp_traverse(self, visit, arg);
 }
 
@@ -998,11 +1147,20 @@ generic_binary(int i, PyObject *self, PyObject *other, void *slot)
     Py_RETURN_NOTIMPLEMENTED;
 }
 
+/* 1 for the operands the builtins' fast path takes: two exact Arrays, or an exact Array and
+ * an exact Python scalar on either side (which the reflected method would pass on as it is). */
+static inline int
+fast_operands(PyObject *v, PyObject *w)
+{
+    return Py_TYPE(v) == array_type ? Py_TYPE(w) == array_type || is_scalar(w)
+                                    : Py_TYPE(w) == array_type && is_scalar(v);
+}
+
 static inline PyObject *
 binary_op(int i, PyObject *v, PyObject *w, void *slot)
 {
     PyObject *holder = op_holders[i];
-    if (holder == NULL || Py_TYPE(v) != array_type || Py_TYPE(w) != array_type) {
+    if (holder == NULL || !fast_operands(v, w)) {
         return generic_binary(i, v, w, slot);
     }
     Py_INCREF(holder); /* held across the call: the fast path may run Python code */
@@ -1054,7 +1212,8 @@ slot_richcompare(PyObject *v, PyObject *w, int op)
 {
     /* Py_LT..Py_GE are 0..5, in the order of OP_LT..OP_GE. */
     PyObject *holder = op >= Py_LT && op <= Py_GE ? op_holders[OP_LT + op] : NULL;
-    if (holder == NULL || Py_TYPE(v) != array_type || Py_TYPE(w) != array_type) {
+    if (holder == NULL || Py_TYPE(v) != array_type
+        || !(Py_TYPE(w) == array_type || is_scalar(w))) {
         return op_richcompare(v, w, op);
     }
     Py_INCREF(holder);
@@ -1193,10 +1352,13 @@ missing:
 static PyObject *
 setup(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
-    /* setup(Array, Device, type_cache, backend_errors): learn where the slots are. */
-    if (nargs != 4 || !PyType_Check(args[0]) || !PyType_Check(args[1])
-        || !PyDict_CheckExact(args[2]) || !PyTuple_CheckExact(args[3])) {
-        PyErr_SetString(PyExc_TypeError, "setup(Array, Device, type_cache, backend_errors)");
+    /* setup(Array, Device, type_cache, backend_errors, scalar_planner): learn where the
+     * slots are. */
+    if (nargs != 5 || !PyType_Check(args[0]) || !PyType_Check(args[1])
+        || !PyDict_CheckExact(args[2]) || !PyTuple_CheckExact(args[3])
+        || !PyCallable_Check(args[4])) {
+        PyErr_SetString(PyExc_TypeError,
+                        "setup(Array, Device, type_cache, backend_errors, scalar_planner)");
         return NULL;
     }
     PyTypeObject *arr = (PyTypeObject *)args[0], *dev = (PyTypeObject *)args[1];
@@ -1209,6 +1371,7 @@ setup(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     }
     Py_XSETREF(type_cache, Py_NewRef(args[2]));
     Py_XSETREF(backend_errors, Py_NewRef(args[3]));
+    Py_XSETREF(scalar_planner, Py_NewRef(args[4]));
     Py_XSETREF(device_type, (PyTypeObject *)Py_NewRef(dev));
     Py_XSETREF(array_type, (PyTypeObject *)Py_NewRef(arr));
     Py_RETURN_NONE;
@@ -1216,8 +1379,9 @@ setup(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 
 static PyMethodDef methods[] = {
     {"setup", (PyCFunction)(void (*)(void))setup, METH_FASTCALL,
-     "setup(Array, Device, type_cache, backend_errors): read the slot offsets of the two "
-     "classes; keep the type cache and the errors that the Python functions explain."},
+     "setup(Array, Device, type_cache, backend_errors, scalar_planner): read the slot "
+     "offsets of the two classes; keep the type cache, the errors that the Python functions "
+     "explain and the function that plans array-and-scalar calls."},
     {"function", (PyCFunction)(void (*)(void))make_function, METH_FASTCALL,
      "function(kind, name, short_name, module_name, doc, slow, keeps_dtype): a builtin that "
      "runs the fast path of `name` and hands every other call to `slow`."},
