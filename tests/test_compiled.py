@@ -464,3 +464,18 @@ def test_wrap_tree_wraps_the_backends_arrays(device):
         _compiled.wrap_tree((n, np.ones(1) if device.backend != "numpy" else [object()]), device)
         is None
     )
+
+
+@needs_ext
+def test_dtypes_in_checks_every_leaf():
+    floats = frozenset({np.dtype("float32"), np.dtype("float64")})
+    f = xp.asarray([1.0], dtype=xp.float32)
+    i = xp.asarray([1], dtype=xp.int32)
+    assert _compiled.dtypes_in(f, floats) is True
+    assert _compiled.dtypes_in({"a": (f, [f]), "b": f}, floats) is True
+    assert _compiled.dtypes_in({"a": (f, [i])}, floats) is False
+    assert _compiled.dtypes_in((f, 1.0), floats) is False  # a scalar: told by the Python walk
+    assert _compiled.dtypes_in((f, f.native), floats) is False
+    assert _compiled.dtypes_in((), floats) is True
+    with pytest.raises(TypeError):
+        _compiled.dtypes_in(f, {np.dtype("float32")})

@@ -26,6 +26,7 @@ __all__ = [
     "function",
     "natives",
     "device_of",
+    "dtypes_in",
     "wrap_tree",
     "operator",
     "operator_slots",
@@ -75,7 +76,7 @@ def _python_path(*args: Any) -> None:
 
 
 if _ext is not None:
-    for _fn in (_ext.natives, _ext.device_of, _ext.wrap_tree):
+    for _fn in (_ext.natives, _ext.device_of, _ext.dtypes_in, _ext.wrap_tree):
         _TWINS[id(_fn)] = (_fn, _python_path)
 
 
@@ -169,6 +170,13 @@ def device_of(tree: Any) -> Any:
     return None
 
 
+def dtypes_in(tree: Any, dtypes: frozenset[Any]) -> bool:
+    """Whether every leaf of a tree of tuples, lists and dicts is an Array whose cached native
+    dtype is in ``dtypes``; False where that cannot be told from the Arrays (or without the
+    extension): the caller then checks the natives."""
+    return False
+
+
 def wrap_tree(tree: Any, device: Any) -> Any:
     """``tree`` with the native arrays of ``device``'s backend wrapped as Arrays on
     ``device``, or None where the tree holds anything else (the caller wraps it in Python)."""
@@ -180,6 +188,7 @@ if _ext is not None:
     # each would cost more than the walk.
     natives = _ext.natives
     device_of = _ext.device_of
+    dtypes_in = _ext.dtypes_in
     wrap_tree = _ext.wrap_tree
 
 

@@ -998,6 +998,72 @@ device_of(PyObject *module, PyObject *tree)
     return Py_NewRef(dev);
 }
 
+/* 1 if every leaf of `tree` (tuples, lists and dicts) is an Array whose native dtype (cached,
+ * or read and cached) is in the frozenset `dtypes`; 0 if not, or if it cannot be told (the
+ * caller then checks in Python); -1 on error. Each node and leaf is held while its dtype
+ * is looked up (hashing and comparing a dtype may run Python code). */
+static int
+walk_dtypes(PyObject *tree, PyObject *dtypes, int depth)
+{
+    PyTypeObject *t = Py_TYPE(tree);
+    if (t == array_type) {
+        PyObject *native = SLOT(tree, off_native);
+        if (native == NULL) {
+            return 0;
+        }
+        Py_INCREF(native);
+        PyObject *dt = cached_dtype(tree, native); /* reads and caches it if need be */
+        Py_DECREF(native);
+        if (dt == NULL) {
+            return 0;
+        }
+        int found = PySet_Contains(dtypes, dt);
+        Py_DECREF(dt);
+        if (found < 0) {
+            PyErr_Clear(); /* an unhashable dtype: not known here */
+            return 0;
+        }
+        return found;
+    }
+    if (depth > MAX_DEPTH) {
+        return 0;
+    }
+    if (t == &PyTuple_Type || t == &PyList_Type || t == &PyDict_Type) {
+        PyObject *items = t == &PyDict_Type ? PyDict_Values(tree) : PySequence_Fast(tree, "");
+        if (items == NULL) {
+            return -1;
+        }
+        int ok = 1;
+        Py_ssize_t n = PySequence_Fast_GET_SIZE(items);
+        for (Py_ssize_t i = 0; i < n && ok == 1; i++) {
+            ok = walk_dtypes(PySequence_Fast_GET_ITEM(items, i), dtypes, depth + 1);
+        }
+        Py_DECREF(items);
+        return ok;
+    }
+    return 0;
+}
+
+static PyObject *
+dtypes_in(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    /* dtypes_in(tree, dtypes) -> True if every leaf is an Array of a dtype in the frozenset */
+    if (nargs != 2 || !PyFrozenSet_CheckExact(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "dtypes_in(tree, frozenset)");
+        return NULL;
+    }
+    if (array_type == NULL) {
+        Py_RETURN_FALSE;
+    }
+    Py_INCREF(args[0]);
+    int ok = walk_dtypes(args[0], args[1], 0);
+    Py_DECREF(args[0]);
+    if (ok < 0) {
+        return NULL;
+    }
+    return PyBool_FromLong(ok);
+}
+
 typedef struct {
     PyObject *device, *backend, *types; /* types: arraymux._backends._TYPE_CACHE */
 } wrap_state;
@@ -1390,6 +1456,9 @@ static PyMethodDef methods[] = {
     {"device_of", (PyCFunction)device_of, METH_O,
      "device_of(tree) -> the one device of the tree's Arrays, or None (as natives, without "
      "building anything)."},
+    {"dtypes_in", (PyCFunction)(void (*)(void))dtypes_in, METH_FASTCALL,
+     "dtypes_in(tree, dtypes) -> True if every leaf of the tree is an Array whose cached native "
+     "dtype is in the frozenset dtypes (False where that cannot be told from the Arrays)."},
     {"wrap_tree", (PyCFunction)(void (*)(void))wrap_tree, METH_FASTCALL,
      "wrap_tree(tree, device) -> tree with the arrays of the device's backend wrapped as Arrays "
      "on it, or None."},

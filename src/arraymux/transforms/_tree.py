@@ -86,15 +86,41 @@ def _is_float(backend: Any, dtype: Any, real: bool = False) -> bool:
 def _all_float(tree: Any, device: Device) -> bool:
     """Whether every leaf of ``tree`` (natives, in tuples, lists and dicts) is a floating
     array of ``device``'s backend."""
+    backend = device._backend
+    return _leaves_float(tree, backend, _floats(backend))
+
+
+_FLOAT_NATIVES: dict[str, frozenset[Any]] = {}  # backend name -> its floating native dtypes
+
+
+def _floats(backend: Any) -> frozenset[Any]:
+    """The native dtypes of ``backend``'s floating arrays (real and complex)."""
+    floats = _FLOAT_NATIVES.get(backend.name)
+    if floats is None:
+        floats = _FLOAT_NATIVES[backend.name] = frozenset(
+            n for d, n in backend.array_dtypes.items() if d.kind in _FLOATING
+        )
+    return floats
+
+
+def _leaves_float(tree: Any, backend: Any, floats: frozenset[Any]) -> bool:
     t = type(tree)
-    if t is tuple or t is list:
-        return all(_all_float(v, device) for v in tree)
-    if t is dict:
-        return all(_all_float(v, device) for v in tree.values())
+    if t is tuple or t is list or t is dict:
+        for v in tree.values() if t is dict else tree:
+            if not _leaves_float(v, backend, floats):
+                return False
+        return True
     if isinstance(tree, _SCALARS) or tree is None:
         return False
     dtype = getattr(tree, "dtype", None)
-    return dtype is not None and _is_float(device._backend, dtype)
+    if dtype is None:
+        return False
+    try:
+        if dtype in floats:
+            return True
+    except TypeError:  # an unhashable dtype
+        pass
+    return _is_float(backend, dtype)
 
 
 def _natives(tree: Any, found: list[Device], diff: bool) -> Any:
@@ -174,7 +200,11 @@ def find(
     if fast is not None:
         natives, dev = fast
         pos = natives if kwargs is None else natives[0]
-        if all(_all_float(pos[i], dev) for i in wanted):
+        floats = _floats(dev._backend)
+        for i in wanted:
+            if not (_compiled.dtypes_in(args[i], floats) or _all_float(pos[i], dev)):
+                break
+        else:
             return dev, natives, True
     found: list[Device] = []
     try:
