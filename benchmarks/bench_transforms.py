@@ -1,15 +1,18 @@
 """Transforms against the engines used directly: arraymux.grad / value_and_grad / jit versus
 torch.func.grad / grad_and_value / torch.compile and jax.grad / value_and_grad / jax.jit, on
-the same 2-layer MLP loss (about 1k and 1M parameters), plus the memory that checkpoint saves
-on a deep chain. Prints markdown tables.
+the same 2-layer MLP loss at about 10, 1k, 100k and 1M parameters, plus the memory that
+checkpoint saves on a deep chain. Prints markdown tables, and for each device and transform the
+size from which arraymux stays within 5 % of the engine (where it crosses the native line).
 
-    python benchmarks/bench_transforms.py [--quick]
+    python benchmarks/bench_transforms.py [--quick] [--sizes 10,1k] [--json PATH]
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib.util
+import json
+import platform
 import time
 from collections.abc import Callable
 from typing import Any
@@ -18,7 +21,8 @@ import numpy as np
 
 import arraymux as xp
 
-SIZES = {"1k": (16, 32, 8), "1M": (512, 1024, 512)}  # in, hidden, out: 0.8k and 1.05M params
+# in, hidden, out: 12, 800, 103k and 1.05M parameters
+SIZES = {"10": (2, 3, 1), "1k": (16, 32, 8), "100k": (160, 320, 160), "1M": (512, 1024, 512)}
 BATCH = 64
 
 
@@ -132,6 +136,24 @@ def torch_rows(device: str, budget: float, quick: bool) -> list[tuple[Any, ...]]
     for size in SIZES:
         rows += one(size)
     return rows
+
+
+def crossings(rows: list[tuple[Any, ...]]) -> list[tuple[str, str, str, str]]:
+    """Per arrays and transform: the median ratio at each size, and the smallest size from
+    which every larger one is within 5 % of the engine ("-" where none is)."""
+    by: dict[tuple[str, str], dict[str, float]] = {}
+    for device, size, name, _, _, _, (_, med, _) in rows:
+        by.setdefault((device, name), {})[size] = med
+    out = []
+    for (device, name), ratios in by.items():
+        sizes = [s for s in SIZES if s in ratios]
+        within = "-"
+        for i, size in enumerate(sizes):
+            if all(ratios[s] <= 1.05 for s in sizes[i:]):
+                within = size
+                break
+        out.append((device, name, " ".join(f"{s}: {ratios[s]:.2f}" for s in sizes), within))
+    return out
 
 
 # -- jax --------------------------------------------------------------------------------------
@@ -302,7 +324,12 @@ def memory_rows() -> list[tuple[str, str, str]]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="shorter timings, fewer compiles")
+    parser.add_argument("--sizes", help=f"comma-separated sizes among {', '.join(SIZES)}")
+    parser.add_argument("--json", metavar="PATH", help="also write the rows as JSON")
     args = parser.parse_args()
+    if args.sizes:
+        for name in [k for k in SIZES if k not in args.sizes.split(",")]:
+            del SIZES[name]
     budget = 0.3 if args.quick else 1.0
     rows: list[tuple[Any, ...]] = []
     if importlib.util.find_spec("torch"):
@@ -334,6 +361,31 @@ def main() -> None:
             f"| {device} | {size} | {name} | {engine} | {fmt(tn)} | {fmt(ta)} | {ta / tn:.2f} "
             f"| {med:.2f} [{q1:.2f}-{q3:.2f}] |"
         )
+    print("\n## Where arraymux crosses the native line (median ratio per size; within 5 % from)\n")
+    print("| arrays | transform | ratio by size | within 5 % from |")
+    print("|---|---|---|---|")
+    for device, name, ratios, within in crossings(rows):
+        print(f"| {device} | {name} | {ratios} | {within} |")
+    if args.json:
+        record = {
+            "benchmark": "transforms",
+            "machine": {"platform": platform.platform(), "processor": platform.processor()},
+            "parameters": {k: n_params(k) for k in SIZES},
+            "rows": [
+                {
+                    "arrays": device,
+                    "size": size,
+                    "transform": name,
+                    "engine": engine,
+                    "native_s": tn,
+                    "arraymux_s": ta,
+                    "ratio_quartiles": [q1, med, q3],
+                }
+                for device, size, name, engine, tn, ta, (q1, med, q3) in rows
+            ],
+        }
+        with open(args.json, "w") as f:
+            json.dump(record, f, indent=1)
     print(
         f"\n## checkpoint: memory kept for the backward pass ({DEPTH} layers of {WIDTH}x{WIDTH}, segments of {SEGMENT})\n"
     )

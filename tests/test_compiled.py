@@ -114,7 +114,8 @@ def test_array_and_scalar_match_the_twin(device, dtype):
                     got, want = _outcome(fn, *args), _outcome(python_twin(fn), *args)
                     if isinstance(want, Exception):
                         assert type(got) is type(want), (name, args, got, want)
-                        assert str(got) == str(want)
+                        if str(want).startswith("arraymux."):  # arraymux's own message
+                            assert str(got) == str(want)
                     else:
                         assert not isinstance(got, Exception), (name, args, got)
                         np.testing.assert_array_equal(_np(got), _np(want))
