@@ -793,17 +793,19 @@ def test_gpu_pinned_downloads(gpu: xp.Device, dtype: str, small_stages) -> None:
 @pytest.mark.parametrize("dtype", ["bool", "int8", "float32", "complex128"])
 def test_gpu_small_single_reads(gpu: xp.Device, dtype: str) -> None:
     """One array under PINNED_READ_MIN is read with a plain copy: exact values, every layout,
-    a host array of its own (writing to it leaves the GPU array as it was)."""
+    and (mutable backends) a host array of its own: writing to it leaves the GPU array as it
+    was. JAX's host reads are read-only, as its arrays are."""
     _skip_unless_holds(gpu, dtype)
     a = np.resize(reference(dtype, 97), (3, 33))
     x = xp.to_device(a, gpu)
     for view, want in ((x, a), (x[1], a[1]), (x[:, ::2], a[:, ::2]), (x[0, 0], a[0, 0])):
         got = xp.to_numpy(view)
         np.testing.assert_array_equal(got, want)
-        assert got.dtype == a.dtype and got.flags.writeable
-    out = xp.to_numpy(x)
-    out[...] = out[0, 0]
-    np.testing.assert_array_equal(xp.to_numpy(x), a)
+        assert got.dtype == a.dtype
+    if gpu.backend != "jax":
+        out = xp.to_numpy(x)
+        out[...] = out[0, 0]
+        np.testing.assert_array_equal(xp.to_numpy(x), a)
 
 
 @pytest.mark.parametrize("gpu", GPU, ids=str)
