@@ -480,3 +480,23 @@ def test_dtypes_in_checks_every_leaf():
     assert _compiled.dtypes_in((), floats) is True
     with pytest.raises(TypeError):
         _compiled.dtypes_in(f, {np.dtype("float32")})
+
+
+@needs_ext
+def test_dtypes_in_survives_a_dtype_that_changes_the_tree():
+    """Looking a dtype up runs its __hash__: one that empties the list being walked must not
+    crash the walk."""
+    floats = frozenset({np.dtype("float64")})
+    a, b = xp.asarray([1.0]), xp.asarray([2.0])
+    tree: list = []
+
+    class Rude:
+        def __hash__(self):
+            tree.clear()
+            return 0
+
+    b._dtype = Rude()
+    tree.extend([b, a, a, a])
+    assert _compiled.dtypes_in(tree, floats) is False
+    tree.extend([a, a])
+    assert _compiled.dtypes_in({"k": tree, "j": (a, a)}, floats) is True

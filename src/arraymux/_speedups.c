@@ -1029,12 +1029,16 @@ walk_dtypes(PyObject *tree, PyObject *dtypes, int depth)
         return 0;
     }
     if (t == &PyTuple_Type || t == &PyList_Type || t == &PyDict_Type) {
-        PyObject *items = t == &PyDict_Type ? PyDict_Values(tree) : PySequence_Fast(tree, "");
+        /* A tuple of the items (a copy for lists and dicts): looking a dtype up may run
+         * Python code, which must not shrink what is being walked. */
+        PyObject *items = t == &PyDict_Type   ? PyDict_Values(tree)
+                          : t == &PyList_Type ? PyList_AsTuple(tree)
+                                              : Py_NewRef(tree);
         if (items == NULL) {
             return -1;
         }
         int ok = 1;
-        Py_ssize_t n = PySequence_Fast_GET_SIZE(items);
+        Py_ssize_t n = PySequence_Fast_GET_SIZE(items); /* a tuple, or the dict's values */
         for (Py_ssize_t i = 0; i < n && ok == 1; i++) {
             ok = walk_dtypes(PySequence_Fast_GET_ITEM(items, i), dtypes, depth + 1);
         }
