@@ -337,6 +337,58 @@ def test_awkward_torch_inputs(dst: xp.Device, case: str) -> None:
         assert_exact(xp.to_device(t, dst, copy=copy), expected, dst)
 
 
+def _shares(out: xp.Array, source: xp.Array) -> bool | None:
+    """Whether ``out`` uses the memory of ``source`` (None where a pointer cannot be read)."""
+    a = _transfer._data_ptr(out.native, out.device)
+    b = _transfer._data_ptr(source.native, source.device)
+    return None if a is None or b is None else a == b
+
+
+def _awkward_arrays() -> dict[str, xp.Array]:
+    cases = {f"numpy {k}": v for k, v in _awkward("float64").items()}
+    cases["numpy contiguous float32"] = reference("float32", 24).reshape(4, 6)
+    cases["numpy int16"] = reference("int16", 24)
+    if HAS["torch"]:
+        cases.update({f"torch {k}": v for k, v in _torch_awkward().items()})
+    return {k: xp.asarray(v) for k, v in cases.items()}
+
+
+@pytest.mark.parametrize("case", sorted(_awkward_arrays()))
+@pytest.mark.parametrize("dst", DEVICES, ids=str)
+def test_repeated_moves_take_the_same_route(dst: xp.Device, case: str) -> None:
+    """The second move of a dtype between two devices takes the pair's fast route where it
+    has one (numpy <-> torch, small GPU reads and writes): the same values, dtype, device and
+    memory sharing as the first, which took the general path; read-only memory is never
+    shared with torch."""
+    x = _awkward_arrays()[case]
+    if x.device == dst:
+        pytest.skip("same device")
+    expected = xp.to_numpy(x).copy()
+    _skip_unless_holds(dst, expected.dtype.name)
+    first, second = xp.to_device(x, dst), xp.to_device(x, dst)
+    for out in (first, second):
+        assert out.device == dst and out.dtype == x.dtype
+        assert_exact(out, expected, dst)
+    assert _shares(second, x) == _shares(first, x)
+    if dst.backend == "torch" and x.device.backend == "numpy" and not x.native.flags.writeable:
+        second.native.reshape(-1)[:1] = 99
+        assert x.native.reshape(-1)[0] != 99
+
+
+def test_fast_route_tables_fill_per_pair_and_dtype() -> None:
+    pytest.importorskip("torch")
+    a = xp.asarray(np.arange(3, dtype=np.uint8))
+    xp.to_device(a, "torch:cpu")
+    assert _transfer._ROUTES[a.device, xp.Device("torch:cpu")] is not None
+    assert np.dtype("uint8") in _transfer._HELD[a.device, xp.Device("torch:cpu")]
+    shared = xp.to_device(a, "torch:cpu")  # the fast route: the same memory
+    shared.native[0] = 7
+    assert a.native[0] == 7
+    copied = xp.to_device(a, "torch:cpu", copy=True)  # never the fast route
+    copied.native[1] = 9
+    assert a.native[1] == 1
+
+
 @pytest.mark.skipif(not HAS["dask"], reason="dask is not installed")
 @pytest.mark.parametrize("dst", DEVICES, ids=str)
 def test_dask_in_and_out(dst: xp.Device) -> None:

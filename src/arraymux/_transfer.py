@@ -313,6 +313,18 @@ def to_device(
     ...
     ValueError: arraymux.to_device: moving from numpy:cpu to torch:cpu needs a copy ...
     """
+    if copy is None and stream is None:
+        op = (x._native, x._device) if type(x) is Array else operand(x)
+        target = device_arg(device, "to_device")
+        if op is not None and op[1] is target and type(x) is Array:
+            return x
+        held = None if op is None else _HELD.get((op[1], target))
+        if op is not None and held is not None and op[0].dtype in held:
+            native, src = op
+            # A fast route, for a dtype that the general path has moved before.
+            out = _ROUTES[src, target](native)
+            if out is not None:
+                return wrap(out, target)
     native, src = _operand_or_raise(x, "to_device")
     target = device_arg(device, "to_device")
     dt = dtype_of(native, src)
@@ -321,7 +333,30 @@ def to_device(
     if target is src and not copy and type(x) is Array:
         return x
     out, _, _ = _move(native, src, target, copy, stream)
+    if copy is None and stream is None and _fast_route(src, target) is not None:
+        _HELD.setdefault((src, target), set()).add(native.dtype)
     return wrap(out, target)
+
+
+# Per pair of devices: the adapters' fast route for moves with copy=None (see the adapters'
+# ``fast_route``), or None; and, for pairs that have one, the native dtypes of the source that
+# the general path has moved (and so checked that the target holds).
+_ROUTES: dict[tuple[Device, Device], Any] = {}
+_HELD: dict[tuple[Device, Device], set[Any]] = {}
+
+
+def _fast_route(src: Device, target: Device) -> Any:
+    key = (src, target)
+    if key not in _ROUTES:
+        route = None
+        for dev, other, direction in ((src, target, "export"), (target, src, "import")):
+            hook = _hook(dev, "fast_route")
+            if hook is not None:
+                route = hook(direction, dev._place, other._name, other._place)
+                if route is not None:
+                    break
+        _ROUTES[key] = route
+    return _ROUTES[key]
 
 
 def move_report(x: Any, device: Device | str, copy: bool | None = None) -> tuple[Array, str, bool]:

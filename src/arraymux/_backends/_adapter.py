@@ -139,6 +139,7 @@ TRANSFER_HOOKS = (
     "copy_array",
     "traced",
     "move_within",
+    "fast_route",
     "WRITABLE_IMPORTS",
     "IMPLICIT_HOST_COPY",
 )

@@ -244,6 +244,36 @@ def upload(a: Any, place: str) -> Any:
         return flat.view(a.dtype).reshape(a.shape)
 
 
+def fast_route(direction: str, place: str, other: str, other_place: str) -> Any:
+    """Small moves between CuPy and NumPy (``copy=None``) in one plain copy, which costs less
+    than the pinned and staged routes below their thresholds; None for other pairs. The route
+    returns None for arrays that need the general path."""
+    if other != "numpy":
+        return None
+    if direction == "export":
+        return _small_read
+    return lambda a: _small_upload(a, place)
+
+
+def _small_read(x: Any) -> Any:
+    from ._staging import PINNED_READ_MIN
+
+    if x.nbytes >= PINNED_READ_MIN:
+        return None
+    with cupy.cuda.Device(x.device.id):
+        return x.get()
+
+
+def _small_upload(a: Any, place: str) -> Any:
+    from ._staging import STAGE_MIN
+
+    # 0-d: see _asarray (a 0-d upload would lose the sign of -0.0).
+    if type(a) is not np.ndarray or a.nbytes >= STAGE_MIN or not a.ndim or not a.dtype.isnative:
+        return None
+    with cupy.cuda.Device(int(place)):
+        return cupy.asarray(a)
+
+
 def data_ptr(x: Any) -> int:
     return int(x.data.ptr)
 

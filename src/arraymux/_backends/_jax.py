@@ -271,6 +271,23 @@ def memory(place: str) -> tuple[str, int]:
     return ("cuda" if platform == "gpu" else platform, int(index))
 
 
+def fast_route(direction: str, place: str, other: str, other_place: str) -> Any:
+    """``to_device(x, "numpy")`` (``copy=None``) of an array in host memory: NumPy's read-only
+    view of it, which the DLPack exchange also gives, at a fraction of its fixed cost."""
+    if direction == "export" and other == "numpy" and place.startswith("cpu"):
+        return _host_view
+    return None
+
+
+def _host_view(x: Any) -> Any:
+    import numpy as np
+
+    if traced(x):  # the general path explains
+        return None
+    out = np.asarray(x)
+    return None if out.flags.writeable else out  # never a writable view of an immutable array
+
+
 def traced(x: Any) -> bool:
     return isinstance(x, jax.core.Tracer)
 

@@ -409,6 +409,86 @@ def copy_array(x: Any) -> Any:
     return x.clone()
 
 
+def fast_route(direction: str, place: str, other: str, other_place: str) -> Any:
+    """Cheaper ways for ``to_device(x, d)`` (``copy=None``) between torch and NumPy (and from
+    JAX's host arrays): ``export`` from torch on ``place`` to ``other``, or ``import`` from
+    ``other`` to torch on ``place``.
+
+    Each takes the native array and returns the moved one, or None where the array needs the
+    general path (which explains refusals): the same memory as the DLPack exchange between
+    CPU arrays, at a fraction of its fixed cost; a plain copy for small arrays to and from a
+    GPU, which costs less than the pinned and staged routes below their thresholds; one host
+    copy of a JAX array, which torch may not share."""
+    if direction == "import" and other == "jax" and place == "cpu":
+        return _copied_from_jax if other_place.startswith("cpu") else None
+    if other != "numpy":
+        return None
+    if direction == "export":
+        return _numpy_view if place == "cpu" else _small_read
+    if place == "cpu":
+        return _shared_tensor
+    return lambda a: _small_upload(a, place)
+
+
+def _copied_from_jax(x: Any) -> Any:
+    """A tensor holding a copy of a JAX array in host memory (a tensor sharing it could change
+    the immutable JAX array): one host copy, as the general path makes."""
+    try:
+        host = _np.array(x, copy=True)
+    except TypeError:  # a traced value: the general path explains
+        return None
+    try:
+        return torch.from_numpy(host)
+    except TypeError:
+        return None
+
+
+def _numpy_view(t: Any) -> Any:
+    """A NumPy array over a CPU tensor's memory (not for tensors that require grad, or with
+    a conjugate or negative bit: torch refuses those)."""
+    try:
+        return t.numpy()
+    except (RuntimeError, TypeError):
+        return None
+
+
+def _shared_tensor(a: Any) -> Any:
+    """A tensor over a writable ndarray's memory (torch has no read-only tensors and no
+    negative strides)."""
+    if type(a) is not _np.ndarray or not a.flags.writeable:
+        return None
+    if not a.flags.c_contiguous and any(s < 0 for s in a.strides):
+        return None
+    try:
+        return torch.from_numpy(a)
+    except (TypeError, ValueError):  # a dtype or byte order torch.from_numpy does not take
+        return None
+
+
+def _small_read(t: Any) -> Any:
+    """A host copy of a small CUDA tensor, read with a plain copy."""
+    from ._staging import PINNED_READ_MIN
+
+    if t.requires_grad or t.is_conj() or t.is_neg() or t.nbytes >= PINNED_READ_MIN or traced(t):
+        return None
+    try:
+        return t.cpu().numpy()
+    except (RuntimeError, TypeError):
+        return None
+
+
+def _small_upload(a: Any, place: str) -> Any:
+    """A small ndarray on the GPU in one plain copy."""
+    from ._staging import STAGE_MIN
+
+    if type(a) is not _np.ndarray or a.nbytes >= STAGE_MIN or not a.dtype.isnative:
+        return None
+    try:
+        return torch.asarray(a, device=place, copy=True)
+    except (TypeError, ValueError, RuntimeError):
+        return None
+
+
 def export(x: Any) -> tuple[Any, bool]:
     # DLPack refuses tensors that require grad and lazy conjugate/negative views.
     x = x.detach()
