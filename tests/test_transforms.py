@@ -1022,3 +1022,43 @@ def test_jit_torch_first_use_of_functions_inside_compiled_code():
     )
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert res.stdout.split() == ["1", "0"], res.stderr[-2000:]
+
+
+@pytest.mark.parametrize(
+    "layout",
+    ["negative-stride", "negative-stride-2d", "byte-swapped", "read-only", "fortran", "0-d"],
+)
+def test_bridged_grad_of_awkward_numpy_arrays(layout):
+    """NumPy arrays cross into torch without a copy where torch can share their memory, and
+    as a copy otherwise: negative strides (torch aborts the process on those through DLPack),
+    byte-swapped and read-only arrays; the input is never written to."""
+    pytest.importorskip("torch")
+    base = np.arange(6.0).reshape(2, 3)
+    a = {
+        "negative-stride": np.arange(6.0)[::-2],
+        "negative-stride-2d": base[:, ::-1],
+        "byte-swapped": base.astype(">f8"),
+        "read-only": base.copy(),
+        "fortran": np.asfortranarray(base),
+        "0-d": np.asarray(2.5),
+    }[layout]
+    if layout == "read-only":
+        a.flags.writeable = False
+    before = a.copy()
+    g = xp.grad(lambda x: xp.sum(x**2))(xp.asarray(a))
+    assert g.device == xp.Device("numpy")
+    np.testing.assert_array_equal(xp.to_numpy(g), 2 * before)
+    np.testing.assert_array_equal(a, before)
+
+
+def test_bridged_grad_of_cupy_negative_strides():
+    """CuPy arrays with negative strides are copied before torch takes them (DLPack export of
+    negative strides aborts torch)."""
+    if not any(d.backend == "cupy" for d in xp.devices()):
+        pytest.skip("no CuPy GPU here")
+    import cupy
+
+    a = cupy.arange(6.0)[::-2]
+    g = xp.grad(lambda x: xp.sum(x**2))(xp.asarray(a))
+    assert g.device.backend == "cupy"
+    np.testing.assert_array_equal(xp.to_numpy(g), 2 * cupy.asnumpy(a))

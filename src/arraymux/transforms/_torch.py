@@ -241,16 +241,26 @@ class _Recompute(torch.autograd.Function):
 
 
 def to_engine(native: Any) -> Any:
-    """A NumPy or CuPy array as a tensor sharing its memory."""
-    try:
-        return torch.from_dlpack(native)
-    except (BufferError, RuntimeError, TypeError):
-        # read-only NumPy arrays cannot be exported; torch never writes to inputs here
-        import numpy as np
+    """A NumPy or CuPy array as a tensor sharing its memory; a copy where torch cannot share
+    it (read-only, byte-swapped, negative strides: torch has no read-only tensors and aborts
+    the process on negative DLPack strides). torch never writes to inputs here."""
+    import numpy as np
 
-        if isinstance(native, np.generic | np.ndarray):
-            return torch.from_numpy(np.array(native, copy=True))
-        raise
+    if isinstance(native, np.ndarray | np.generic):
+        a = np.asarray(native)
+        if a.flags.writeable and a.dtype.isnative and _positive_strides(a):
+            try:  # the memory DLPack would share, at a fraction of its fixed cost
+                return torch.from_numpy(a)
+            except TypeError:  # a dtype torch.from_numpy does not take: DLPack below
+                return torch.from_dlpack(a)
+        return torch.from_numpy(np.array(a, dtype=a.dtype.newbyteorder("="), order="C"))
+    if not _positive_strides(native):
+        native = native.copy()  # CuPy: C order
+    return torch.from_dlpack(native)
+
+
+def _positive_strides(a: Any) -> bool:
+    return bool(a.flags.c_contiguous) or all(s >= 0 for s in a.strides)
 
 
 def from_engine(t: Any, backend: str) -> Any:
@@ -263,7 +273,10 @@ def from_engine(t: Any, backend: str) -> Any:
     if backend == "numpy":
         import numpy as np
 
-        return np.from_dlpack(t)
+        try:
+            return t.numpy()  # the memory np.from_dlpack would share, at a third of its cost
+        except (RuntimeError, TypeError):
+            return np.from_dlpack(t)
     import cupy
 
     return cupy.from_dlpack(t)
