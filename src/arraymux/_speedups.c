@@ -456,7 +456,20 @@ unary_impl(entry_t *e, PyObject *x)
             PyObject *out = Py_NewRef(use_python);
             PyObject *t = cached_dtype(x, native);
             if (t != NULL && (d == e->device || load(e, d))) {
-                PyObject *fn = Py_NewRef(e->fn);
+                /* The device's "name(x)" function where it has one, except for the operand
+                 * dtypes it is not for (complex special cases: the full function). */
+                PyObject *fn = Py_NewRef(e->fn1);
+                PyObject *skip = Py_XNewRef(e->fn1_skip);
+                PyObject *fn_all = Py_NewRef(e->fn);
+                if (skip != NULL) {
+                    int found = PySet_Contains(skip, t);
+                    if (found != 0) {
+                        PyErr_Clear();
+                        Py_SETREF(fn, Py_NewRef(fn_all));
+                    }
+                    Py_DECREF(skip);
+                }
+                Py_DECREF(fn_all);
                 Py_DECREF(out);
                 out = call_and_wrap(e, fn, d, &native, 1, NULL, t, 1);
                 Py_DECREF(fn);
@@ -787,7 +800,7 @@ make_function(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     }
     entry_t *e = ENTRY(holder);
     e->name = interned(args[1]);
-    if (kind == KIND_FIRST) {
+    if (kind == KIND_FIRST || kind == KIND_UNARY) {
         e->name1 = PyUnicode_FromFormat("%U(x)", args[1]);
         e->name1_skip = e->name1 == NULL ? NULL : PyUnicode_FromFormat("%U(x) not for", args[1]);
         if (e->name1_skip == NULL) {

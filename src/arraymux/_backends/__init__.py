@@ -260,6 +260,16 @@ class Backend:
         # types (jnp.float32) where its arrays report NumPy dtypes.
         as_array_dtype = self.adapter.array_dtype
         self.array_dtypes = {dt: as_array_dtype(n) for dt, n in self.to_native_dtype.items()}
+        # Fixes of complex special cases are the backend's own function on other operands:
+        # "name(x)" entries let the compiled hot path call that directly.
+        complex_natives = frozenset(
+            n for dt, n in self.array_dtypes.items() if dt.kind == "complex floating"
+        )
+        for name, fn in list(self.fns.items()):
+            base = getattr(fn, "real_base", None)
+            if base is not None and f"{name}(x)" not in self.fns:
+                self.fns[f"{name}(x)"] = base
+                self.fns[f"{name}(x) not for"] = complex_natives  # type: ignore[assignment]
         for dt, native in self.array_dtypes.items():
             self.from_native_dtype.setdefault(native, dt)  # x.dtype maps in one lookup
         # The same by name: torch.compile guards string keys cheaply, object keys not.

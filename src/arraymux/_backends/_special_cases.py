@@ -17,6 +17,13 @@ from typing import Any
 _SCALARS = (bool, int, float)  # real scalars: the only ones floor_divide meets on floats
 
 
+def complex_only(fixed: Callable[..., Any], base: Callable[..., Any]) -> Callable[..., Any]:
+    """Mark ``fixed`` as ``base`` itself on every operand that is not complex: the compiled
+    hot path then calls ``base`` directly for those (see ``Backend``'s "name(x)" entries)."""
+    fixed.real_base = base  # type: ignore[attr-defined]
+    return fixed
+
+
 class Kinds(dict[Any, bool]):
     """Native dtype -> whether it is of ``kind`` (one of ``isdtype``'s kinds, or a tuple of
     them), asked of ``ns.isdtype`` once per dtype: the fixes check the dtype of every call, and
@@ -102,7 +109,7 @@ def expm1(
         im = ns.where(a_pinf_bad, math.nan, im)
         return make_complex(re, im)
 
-    return expm1
+    return complex_only(expm1, base)
 
 
 def tanh(
@@ -122,7 +129,7 @@ def tanh(
         im = ns.where(mask, 0 * b, ns.imag(r))  # 0 * b: a zero with the sign of b
         return make_complex(ns.real(r), im)
 
-    return tanh
+    return complex_only(tanh, base)
 
 
 def remainder(
@@ -178,7 +185,7 @@ def change_of_base(
         r = log(x)
         return make_complex(ns.real(r) * scale, ns.imag(r) * scale)
 
-    return fixed
+    return complex_only(fixed, base)
 
 
 def complex_abs(ns: Any, base: Callable[..., Any]) -> Callable[..., Any]:
@@ -193,7 +200,7 @@ def complex_abs(ns: Any, base: Callable[..., Any]) -> Callable[..., Any]:
             return r
         return ns.where(ns.isinf(ns.real(x)) | ns.isinf(ns.imag(x)), math.inf, r)
 
-    return abs
+    return complex_only(abs, base)
 
 
 def acos(
@@ -211,7 +218,7 @@ def acos(
         mask = (a == 0) & (b == 0)
         return make_complex(ns.real(r), ns.where(mask, -b, ns.imag(r)))
 
-    return acos
+    return complex_only(acos, base)
 
 
 def log1p(
@@ -233,7 +240,7 @@ def log1p(
         im = ns.where(mask, ns.atan2(b, a1), ns.imag(r))
         return make_complex(re, im)
 
-    return log1p
+    return complex_only(log1p, base)
 
 
 def sign(ns: Any, base: Callable[..., Any]) -> Callable[..., Any]:
@@ -360,7 +367,7 @@ def complex_cases(
             case_im = ns.where(flip_b, -case_im, case_im)
         return make_complex(ns.where(hit, case_re, re), ns.where(hit, case_im, im))
 
-    return fixed
+    return complex_only(fixed, base)
 
 
 def reciprocal(
@@ -380,7 +387,7 @@ def reciprocal(
         nan = ns.where(zero, _NAN, ns.real(r))
         return make_complex(nan, ns.where(zero, _NAN, ns.imag(r)))
 
-    return reciprocal
+    return complex_only(reciprocal, base)
 
 
 def complex_pow(

@@ -127,8 +127,14 @@ def _indexed(base: Any) -> Any:
 
 def single_operand() -> dict[str, Any]:
     """Functions called with the array alone, where torch's own is the standard's (sum: not for
-    unsigned integers, whose sums torch gives as int64)."""
-    return {"sum": (_torch_sum, _UNSIGNED)}
+    unsigned integers, whose sums torch gives as int64; mean: floating operands only, the others
+    take the checking path)."""
+    return {"sum": (_torch_sum, _UNSIGNED), "mean": (torch.mean, _NOT_FLOATING)}
+
+
+_NOT_FLOATING = frozenset(
+    {torch.bool, torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8}
+) | frozenset(_unsigned.UNSIGNED)
 
 
 def _std(x: Any, /, *, axis: Any = None, correction: float = 0.0, keepdims: bool = False) -> Any:
