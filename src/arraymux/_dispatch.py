@@ -617,8 +617,12 @@ def reflected(name: str) -> Callable[..., Array]:
 
 
 def binary_slow(name: str, x1: Any, x2: Any, operator: bool = False) -> Any:
-    x1 = python_scalar(x1)
-    x2 = python_scalar(x2)
+    # Not for Arrays: inside torch.compile, reading an Array's type's module adds a guard to
+    # every call of the compiled function.
+    if type(x1) is not Array:
+        x1 = python_scalar(x1)
+    if type(x2) is not Array:
+        x2 = python_scalar(x2)
     op1 = operand(x1)
     op2 = operand(x2)
     if operator and (
