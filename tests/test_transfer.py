@@ -375,6 +375,26 @@ def test_repeated_moves_take_the_same_route(dst: xp.Device, case: str) -> None:
         assert x.native.reshape(-1)[0] != 99
 
 
+@pytest.mark.parametrize("src", [d for d in DEVICES if not _on_cpu(d)], ids=str)
+@pytest.mark.parametrize("dst", DEVICES, ids=str)
+def test_repeated_moves_from_a_gpu_take_the_same_route(src: xp.Device, dst: xp.Device) -> None:
+    """As above, for arrays on a GPU: small reads in one plain copy, large ones pinned, views
+    and 0-d arrays; torch tensors that require grad keep their graph on a torch target."""
+    if src == dst:
+        pytest.skip("same device")
+    base = reference("float32", 24).reshape(4, 6)
+    x = xp.to_device(base, src)
+    for view, want in ((x, base), (x[:, ::2], base[:, ::2]), (x[1, 2], base[1, 2])):
+        first, second = xp.to_device(view, dst), xp.to_device(view, dst)
+        for out in (first, second):
+            assert out.device == dst and out.dtype == view.dtype
+            assert_exact(out, np.asarray(want), dst)
+    if src.backend == "torch" and dst.backend == "torch":
+        t = x.native.clone().requires_grad_(True)
+        moved = [xp.to_device(t, dst).native for _ in range(2)]
+        assert all(m.requires_grad for m in moved)
+
+
 def test_fast_route_tables_fill_per_pair_and_dtype() -> None:
     pytest.importorskip("torch")
     a = xp.asarray(np.arange(3, dtype=np.uint8))

@@ -10,7 +10,7 @@ import cupy
 import numpy as np
 
 from .. import _dtypes
-from . import _special_cases
+from . import _special_cases, _staging
 from ._numpy import array_dtype as array_dtype
 from ._numpy import dtype_from_numpy, raise_unknown_place
 
@@ -245,30 +245,42 @@ def upload(a: Any, place: str) -> Any:
 
 
 def fast_route(direction: str, place: str, other: str, other_place: str) -> Any:
-    """Small moves between CuPy and NumPy (``copy=None``) in one plain copy, which costs less
-    than the pinned and staged routes below their thresholds; None for other pairs. The route
-    returns None for arrays that need the general path."""
-    if other != "numpy":
-        return None
-    if direction == "export":
+    """Small moves between CuPy and host memory (NumPy, and torch:cpu tensors into CuPy) with
+    ``copy=None``, in one plain copy, which costs less than the pinned and staged routes below
+    their thresholds; None for other pairs. The route returns None for arrays that need the
+    general path."""
+    if direction == "export" and other == "numpy":
         return _small_read
-    return lambda a: _small_upload(a, place)
+    if direction == "import" and other == "numpy":
+        return lambda a: _small_upload(a, place)
+    if direction == "import" and other == "torch" and other_place == "cpu":
+        return lambda t: _small_upload(_host_view(t), place)
+    return None
+
+
+def _host_view(t: Any) -> Any:
+    """A NumPy view of a CPU tensor, or None (autograd, conjugate or negative bits)."""
+    try:
+        return t.numpy()
+    except (RuntimeError, TypeError):
+        return None
 
 
 def _small_read(x: Any) -> Any:
-    from ._staging import PINNED_READ_MIN
-
-    if x.nbytes >= PINNED_READ_MIN:
+    if x.nbytes >= _staging.PINNED_READ_MIN:
         return None
     with cupy.cuda.Device(x.device.id):
         return x.get()
 
 
 def _small_upload(a: Any, place: str) -> Any:
-    from ._staging import STAGE_MIN
-
     # 0-d: see _asarray (a 0-d upload would lose the sign of -0.0).
-    if type(a) is not np.ndarray or a.nbytes >= STAGE_MIN or not a.ndim or not a.dtype.isnative:
+    if (
+        type(a) is not np.ndarray
+        or a.nbytes >= _staging.STAGE_MIN
+        or not a.ndim
+        or not a.dtype.isnative
+    ):
         return None
     with cupy.cuda.Device(int(place)):
         return cupy.asarray(a)
@@ -288,9 +300,7 @@ def to_host_many(xs: list[Any]) -> list[Any]:
     than allocating a pinned buffer and a stream."""
     import cupyx
 
-    from ._staging import PINNED_READ_MIN
-
-    if len(xs) == 1 and xs[0].nbytes < PINNED_READ_MIN:
+    if len(xs) == 1 and xs[0].nbytes < _staging.PINNED_READ_MIN:
         x = xs[0]
         with cupy.cuda.Device(x.device.id):
             return [x.get()]

@@ -10,7 +10,7 @@ import numpy as _np
 import torch
 
 from .. import _dtypes
-from . import _special_cases
+from . import _special_cases, _staging
 from . import _torch_unsigned as _unsigned
 from ._numpy import raise_unknown_place
 
@@ -416,17 +416,22 @@ def copy_array(x: Any) -> Any:
 
 
 def fast_route(direction: str, place: str, other: str, other_place: str) -> Any:
-    """Cheaper ways for ``to_device(x, d)`` (``copy=None``) between torch and NumPy (and from
-    JAX's host arrays): ``export`` from torch on ``place`` to ``other``, or ``import`` from
-    ``other`` to torch on ``place``.
+    """Cheaper ways for ``to_device(x, d)`` (``copy=None``): ``export`` from torch on ``place``
+    to ``other`` (a backend name) on ``other_place``, or ``import`` from there to torch.
 
     Each takes the native array and returns the moved one, or None where the array needs the
     general path (which explains refusals): the same memory as the DLPack exchange between
     CPU arrays, at a fraction of its fixed cost; a plain copy for small arrays to and from a
     GPU, which costs less than the pinned and staged routes below their thresholds; one host
     copy of a JAX array, which torch may not share."""
+    if other == "torch":  # torch:cpu <-> torch:cuda, small: Tensor.to, as the general path
+        if direction == "export" and (place == "cpu") != (other_place == "cpu"):
+            return lambda t: _small_move(t, other_place)
+        return None
     if direction == "import" and other == "jax" and place == "cpu":
         return _copied_from_jax if other_place.startswith("cpu") else None
+    if direction == "import" and other == "cupy" and place == "cpu":
+        return _small_from_cupy
     if other != "numpy":
         return None
     if direction == "export":
@@ -447,6 +452,21 @@ def _copied_from_jax(x: Any) -> Any:
         return torch.from_numpy(host)
     except TypeError:
         return None
+
+
+def _small_move(t: Any, dst: str) -> Any:
+    """``t`` on ``dst`` through ``Tensor.to``, below the sizes that go through pinned memory."""
+    limit = _staging.PINNED_READ_MIN if dst == "cpu" else _staging.STAGE_MIN
+    if t.numel() * t.element_size() >= limit:
+        return None
+    return t.to(dst)
+
+
+def _small_from_cupy(x: Any) -> Any:
+    """A tensor holding a host copy of a small CuPy array."""
+    if x.nbytes >= _staging.PINNED_READ_MIN:
+        return None
+    return torch.from_numpy(x.get())
 
 
 def _numpy_view(t: Any) -> Any:
@@ -473,9 +493,9 @@ def _shared_tensor(a: Any) -> Any:
 
 def _small_read(t: Any) -> Any:
     """A host copy of a small CUDA tensor, read with a plain copy."""
-    from ._staging import PINNED_READ_MIN
-
-    if t.requires_grad or t.is_conj() or t.is_neg() or t.nbytes >= PINNED_READ_MIN or traced(t):
+    if t.nbytes >= _staging.PINNED_READ_MIN or t.requires_grad or t.is_conj() or t.is_neg():
+        return None
+    if traced(t):
         return None
     try:
         return t.cpu().numpy()
@@ -485,9 +505,7 @@ def _small_read(t: Any) -> Any:
 
 def _small_upload(a: Any, place: str) -> Any:
     """A small ndarray on the GPU in one plain copy."""
-    from ._staging import STAGE_MIN
-
-    if type(a) is not _np.ndarray or a.nbytes >= STAGE_MIN or not a.dtype.isnative:
+    if type(a) is not _np.ndarray or a.nbytes >= _staging.STAGE_MIN or not a.dtype.isnative:
         return None
     try:
         return torch.asarray(a, device=place, copy=True)
