@@ -177,6 +177,7 @@ def bench_pairs(devices: list[xp.Device], sizes: list[int], quick: bool) -> None
     print("|" + "|".join("-" * (len(c)) for c in head.split("|")[1:-1]) + "|")
     budget = 0.05 if quick else 0.2
     times: dict[tuple[str, int], tuple[float, bool]] = {}
+    ratios: dict[str, dict[int, float]] = {}  # pair -> size -> naive / ours
     for nbytes in sizes:
         reps = 3 if nbytes >= 64 << 20 else (20 if quick else 100)
         natives = {d: source(d, nbytes) for d in devices}
@@ -192,6 +193,7 @@ def bench_pairs(devices: list[xp.Device], sizes: list[int], quick: bool) -> None
                 pair = f"{src} -> {dst}"
                 zc = zero_copy(src, copied)
                 times[(pair, nbytes)] = (ours, zc == "yes")
+                ratios.setdefault(pair, {})[nbytes] = base / ours
                 gbs = ""
                 if is_gpu(src) != is_gpu(dst):
                     gbs = f"{nbytes / ours / 1e9:.1f}"
@@ -206,6 +208,24 @@ def bench_pairs(devices: list[xp.Device], sizes: list[int], quick: bool) -> None
         del natives
         gc.collect()
     zero_copy_table(times, sizes)
+    crossing_table(ratios)
+
+
+def crossing_table(ratios: dict[str, dict[int, float]]) -> None:
+    """Per pair: the sizes where ``to_device`` is slower than the naive route (by more than the
+    5 % a shared machine moves between runs), and from which size on it is as fast or faster."""
+    print("\nwhere to_device crosses the naive route (naive/ours per size; >= 0.95 counts as even)")
+    head = f"| {'pair':<42} | {'slower at':<24} | {'as fast from':>12} |"
+    print(head)
+    print("|" + "|".join("-" * (len(c)) for c in head.split("|")[1:-1]) + "|")
+    for pair, by_size in ratios.items():
+        sizes = sorted(by_size)
+        slower = [s for s in sizes if by_size[s] < 0.95]
+        from_size = next(
+            (s for i, s in enumerate(sizes) if all(by_size[t] >= 0.95 for t in sizes[i:])), None
+        )
+        slow_text = ", ".join(f"{label(s)} ({by_size[s]:.2f}x)" for s in slower) or "-"
+        print(f"| {pair:<42} | {slow_text:<24} | {label(from_size) if from_size else '-':>12} |")
 
 
 def zero_copy_table(times: dict[tuple[str, int], tuple[float, bool]], sizes: list[int]) -> None:
