@@ -534,3 +534,22 @@ def test_torch_mean_of_the_array_alone():
     with pytest.raises(ValueError) as slow:
         python_twin(xp.mean)(i)
     assert str(fast.value) == str(slow.value)
+
+
+@needs_ext
+def test_torch_scalar_on_the_left_takes_the_compiled_path():
+    """torch takes a Python scalar only on the right: ``1 - x`` runs as ``torch.rsub(x, 1)``
+    and ``2 * x`` as ``x * 2``, without a Python frame, with the checking path's results."""
+    pytest.importorskip("torch")
+    t = xp.asarray([[0.25, 1.5], [2.0, -3.0]], dtype=xp.float32, device="torch:cpu")
+    for f in (lambda: 1 - t, lambda: 2 * t, lambda: 0.5 + t):
+        f()
+    frames = []
+    sys.setprofile(lambda frame, event, arg: event == "call" and frames.append(frame))
+    try:
+        r = (1 - t, 2 * t, 0.5 + t)
+    finally:
+        sys.setprofile(None)
+    assert frames == []
+    for got, (fn, s) in zip(r, ((xp.subtract, 1), (xp.multiply, 2), (xp.add, 0.5))):
+        _same(got, python_twin(fn)(s, t))

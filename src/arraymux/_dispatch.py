@@ -687,8 +687,9 @@ def scalar_plan(name: str, device: Device, dtype: Any, kind: type, position: int
     ``device`` and a Python scalar of type ``kind`` at ``position`` (0 or 1), or None where it
     must take :func:`binary_slow`.
 
-    A plan is ``(fn, result dtype, lo, hi, nd_only)``: call ``fn`` with the native array and the
-    scalar itself, in their order, and label the result with the result dtype. It exists only
+    A plan is ``(fn, result dtype, lo, hi, nd_only, swap)``: call ``fn`` with the native array
+    and the scalar itself, in their order (``swap``: the array first in any case), and label
+    the result with the result dtype. It exists only
     where :func:`binary_slow` would do exactly that: the scalar leaves the array's dtype as it
     is (``lo``/``hi``: the range an int scalar must be in, or None), the adapter passes the
     scalar as it is (``nd_only``: only beside arrays of one or more dimensions), no emulation
@@ -722,19 +723,24 @@ def _scalar_plan(name: str, device: Device, dtype: Any, kind: type, position: in
     fn = device._fns[name]
     probes = [creation(shape, dtype=native_dtype) for shape in ((1,), ())]
     passes = _scalar_passes(backend, name, value, position, probes)
+    swap = False  # call fn(array, scalar) although the scalar came first
     if passes is None:
         return _NO_PLAN
-    if not passes[0] and position == 0 and name in _COMMUTATIVE:
+    if not passes[0] and position == 0:
         # The adapter makes an array of a scalar on the left (torch); on the right it takes
-        # the scalar itself, and for these functions the order makes no difference.
-        passes = _scalar_passes(backend, name, value, 1, probes)
-        fn = _swapped(fn)
+        # the scalar itself: for functions whose operands commute, and those the adapter
+        # computes in reverse (torch.rsub for subtract), the scalar goes on the right.
+        reverse = getattr(backend.adapter, "REVERSED", {}).get(name)
+        if name in _COMMUTATIVE or reverse is not None:
+            passes = _scalar_passes(backend, name, value, 1, probes)
+            fn = reverse if reverse is not None else fn
+            swap = True
     if passes is None or not passes[0]:
         return _NO_PLAN
     lo = hi = None
     if kind is int and dt.kind in ("signed integer", "unsigned integer"):
         lo, hi = _dtypes.int_range(dt)
-    return (fn, rt, lo, hi, not passes[1])
+    return (fn, rt, lo, hi, not passes[1], swap)
 
 
 # Functions whose operands commute exactly (in IEEE arithmetic too).
@@ -769,13 +775,6 @@ def _scalar_passes(
             if backend.emulate(name, backend.fns, args, {}) is not NotImplemented:
                 return None
     return out
-
-
-def _swapped(fn: Callable[..., Any]) -> Callable[..., Any]:
-    def swapped(x1: Any, x2: Any, /) -> Any:
-        return fn(x2, x1)
-
-    return swapped
 
 
 def _result_dtype(device: Device, name: str, operands: _dtypes.DType) -> Any:

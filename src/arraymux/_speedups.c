@@ -308,7 +308,8 @@ scalar_plan(entry_t *e, PyObject *d, PyObject *t, PyTypeObject *type, int pos)
     PyObject *args[5] = {e->name, d, t, (PyObject *)type, pos_obj};
     PyObject *plan = PyObject_Vectorcall(scalar_planner, args, 5, NULL);
     Py_DECREF(pos_obj);
-    if (plan == NULL || !(plan == Py_None || (PyTuple_CheckExact(plan) && PyTuple_GET_SIZE(plan) == 5))) {
+    if (plan == NULL
+        || !(plan == Py_None || (PyTuple_CheckExact(plan) && PyTuple_GET_SIZE(plan) == 6))) {
         PyErr_Clear();
         Py_XDECREF(plan);
         Py_RETURN_NONE;
@@ -386,7 +387,8 @@ scalar_impl(entry_t *e, PyObject *array, PyObject *value, int pos)
             PyErr_Clear();
         }
         if (ok) {
-            PyObject *nargs[2] = {pos ? native : value, pos ? value : native};
+            int first = pos || PyTuple_GET_ITEM(plan, 5) == Py_True; /* the array first */
+            PyObject *nargs[2] = {first ? native : value, first ? value : native};
             Py_DECREF(out);
             out = call_and_wrap(e, fn, d, nargs, 2, NULL, rt, 0);
         }

@@ -155,7 +155,9 @@ TRANSFER_HOOKS = (
 #: backend's function table) for operands of a dtype the backend holds but lacks kernels for,
 #: or ``NotImplemented`` to call the backend's own function (the dispatcher's checking path
 #: asks it before each call); ``index_array(native)``: an integer index array as the backend
-#: indexes with it (torch takes int64 only).
+#: indexes with it (torch takes int64 only); ``REVERSED``: a dict of standard names to functions
+#: that compute ``name(scalar, x)`` when called as ``f(x, scalar)`` (torch's ``rsub``), which
+#: the compiled path uses for a Python scalar on the left.
 OTHER_HOOKS = (
     "getitem",
     "setitem",
@@ -164,6 +166,7 @@ OTHER_HOOKS = (
     "engine_place",
     "emulate",
     "index_array",
+    "REVERSED",
 )
 
 _REQUIRED = (

@@ -125,6 +125,11 @@ def _indexed(base: Any) -> Any:
     return fn
 
 
+#: Standard functions of a scalar and a tensor computed from (tensor, scalar): ``1 - x`` as
+#: ``torch.rsub(x, 1)``, which takes the scalar as it is (see _dispatch.scalar_plan).
+REVERSED = {"subtract": torch.rsub}
+
+
 def single_operand() -> dict[str, Any]:
     """Functions called with the array alone, where torch's own is the standard's (sum: not for
     unsigned integers, whose sums torch gives as int64; mean: floating operands only, the others
