@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from typing import TextIO
 
 __all__ = ["main"]
 
@@ -51,24 +52,40 @@ def _info_rows() -> list[dict[str, str]]:
     return rows
 
 
-def _table(rows: list[dict[str, str]]) -> str:
-    cols = list(rows[0])
-    widths = {c: max(len(c), *(len(r[c]) for r in rows)) for c in cols}
-    lines = ["  ".join(c.ljust(widths[c]) for c in cols)]
-    lines.append("  ".join("-" * widths[c] for c in cols))
-    lines += ["  ".join(r[c].ljust(widths[c]) for c in cols) for r in rows]
-    return "\n".join(lines)
+def print_info(
+    stream: TextIO | None = None, terminal: bool | None = None, width: int | None = None
+) -> None:
+    """Print what ``arraymux info`` shows to ``stream`` (stdout): a table that fits the
+    terminal's width, or plain text where ``stream`` is not a terminal (``terminal`` and
+    ``width`` force either, for tests and previews)."""
+    import arraymux
+
+    from ._console import console, emit, table
+    from ._devices import get_default_device
+
+    out = console(sys.stdout if stream is None else stream, terminal, width)
+    styled = out.is_terminal
+    out.print(f"arraymux {arraymux.__version__} (Array API {arraymux.__array_api_version__})")
+    out.print(f"default device: {get_default_device()}")
+    out.print()
+    rows = _info_rows()
+    if styled:  # one device a line: array-api-strict's five would not fit on one
+        for r in rows:
+            r["devices"] = r["devices"].replace(", ", "\n")
+    wrap = ("devices", "autodiff", "jit")
+    header = list(rows[0])
+    if styled and out.width < 150:  # two narrower tables: capabilities, then devices
+        parts = [[c for c in header if c not in wrap], ["backend", *wrap]]
+    else:
+        parts = [header]
+    for i, cols in enumerate(parts):
+        if i:
+            out.print()
+        emit(out, table(cols, [[r[c] for c in cols] for r in rows], styled, wrap=wrap))
 
 
 def _cmd_info(args: argparse.Namespace) -> int:
-    import arraymux
-
-    from ._devices import get_default_device
-
-    print(f"arraymux {arraymux.__version__} (Array API {arraymux.__array_api_version__})")
-    print(f"default device: {get_default_device()}")
-    print()
-    print(_table(_info_rows()))
+    print_info()
     return 0
 
 
@@ -89,7 +106,7 @@ def _split(text: str | None) -> list[str]:
 def _cmd_conformance(args: argparse.Namespace) -> int:
     from ._devices import Device
     from .testing._conformance import PROPERTIES, functions
-    from .testing._report import render, run_report
+    from .testing._report import print_report, render, run_report
 
     if args.devices == "all":
         from ._devices import devices as all_devices
@@ -112,7 +129,12 @@ def _cmd_conformance(args: argparse.Namespace) -> int:
         )
         return 2
     results = run_report(devs, names, args.max_examples)
-    print(render(results, args.format))
+    if args.format == "table" and sys.stdout.isatty():
+        from ._console import console
+
+        print_report(results, console(sys.stdout))
+    else:
+        print(render(results, args.format))
     return 1 if any(r.unexpected for r in results) else 0
 
 

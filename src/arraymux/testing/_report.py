@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import io
 import json
 import sys
 import time
 from dataclasses import dataclass
 from typing import Any, TextIO
 
-__all__ = ["Result", "render", "run_report"]
+__all__ = ["Result", "print_report", "render", "run_report"]
 
 
 @dataclass
@@ -33,28 +34,48 @@ def _first_counterexample(e: BaseException) -> str:
 
 
 class _Progress:
+    """Progress of a conformance run on ``stream``: a ``rich`` bar where it is a terminal, one
+    line per check otherwise (a log keeps every result)."""
+
     def __init__(self, total: int, stream: TextIO) -> None:
         self.total = total
         self.done = 0
         self.stream = stream
-        self.tty = stream.isatty()
         self.start = time.monotonic()
+        self.bar: Any = None
+        if stream.isatty():
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TextColumn,
+                TimeElapsedColumn,
+            )
+
+            from .._console import console
+
+            self.bar = Progress(
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeElapsedColumn(),
+                TextColumn("{task.description}"),
+                console=console(stream),
+                transient=True,
+            )
+            self.task = self.bar.add_task("", total=total)
+            self.bar.start()
 
     def step(self, r: Result) -> None:
         self.done += 1
-        if self.tty:
-            width = 30
-            filled = width * self.done // max(self.total, 1)
-            bar = "#" * filled + "-" * (width - filled)
-            text = f"\r[{bar}] {self.done}/{self.total} {r.function} on {r.device}"
-            self.stream.write(text[:100].ljust(100))
+        if self.bar is not None:
+            self.bar.update(self.task, advance=1, description=f"{r.function} on {r.device}")
         else:
             self.stream.write(f"{self.done}/{self.total} {r.function} on {r.device}: {r.status}\n")
-        self.stream.flush()
+            self.stream.flush()
 
     def close(self) -> None:
-        if self.tty:
-            self.stream.write("\r" + " " * 100 + "\r")
+        if self.bar is not None:
+            self.bar.stop()
         elapsed = time.monotonic() - self.start
         self.stream.write(f"ran {self.done} checks in {elapsed:.1f} s\n")
         self.stream.flush()
@@ -116,12 +137,40 @@ def render(results: list[Result], fmt: str) -> str:
         lines += [f"- **{r.status}** `{r.function}` on `{r.device}`: {r.detail}" for r in notes]
         lines += ["", f"Summary: {summary}."]
         return "\n".join(lines)
-    widths = [max(len(h), *(len(row[i]) for row in rows)) for i, h in enumerate(header)]
-    lines = ["  ".join(h.ljust(w) for h, w in zip(header, widths))]
-    lines.append("  ".join("-" * w for w in widths))
-    lines += ["  ".join(c.ljust(w) for c, w in zip(row, widths)) for row in rows]
+    from .._console import console
+
+    out = io.StringIO()
+    print_report(results, console(out, terminal=False))
+    return out.getvalue().rstrip("\n")
+
+
+def print_report(results: list[Result], out: Any) -> None:
+    """The function x device matrix, the notes and the summary, on a ``rich`` console (a table
+    that fits a terminal, plain text elsewhere)."""
+    devices = list(dict.fromkeys(r.device for r in results))
+    functions = list(dict.fromkeys(r.function for r in results))
+    cell = {(r.function, r.device): r for r in results}
+    counts: dict[str, int] = {}
+    for r in results:
+        counts[r.status] = counts.get(r.status, 0) + 1
+    from rich.text import Text
+
+    from .._console import emit, table
+
+    styles = {"pass": "green", "FAIL": "bold red", "xfail": "yellow", "xpass": "magenta"}
+    styled = out.is_terminal
+
+    def shown(status: str) -> Text:
+        return Text(status, style=styles.get(status, "") if styled else "")
+
+    rows: list[list[str | Text]] = [
+        [f, *(shown(cell[f, d].status) for d in devices)] for f in functions
+    ]
+    emit(out, table(["function", *devices], rows, styled))
+    notes = [r for r in results if r.status in ("FAIL", "xfail", "xpass")]
     if notes:
-        lines.append("")
-        lines += [f"{r.status} {r.function} on {r.device}: {r.detail}" for r in notes]
-    lines += ["", f"summary: {summary}"]
-    return "\n".join(lines)
+        out.print()
+        for r in notes:
+            out.print(Text.assemble(shown(r.status), f" {r.function} on {r.device}: {r.detail}"))
+    out.print()
+    out.print(Text("summary: " + ", ".join(f"{n} {k}" for k, n in sorted(counts.items()))))
