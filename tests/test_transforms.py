@@ -1062,3 +1062,15 @@ def test_bridged_grad_of_cupy_negative_strides():
     g = xp.grad(lambda x: xp.sum(x**2))(xp.asarray(a))
     assert g.device.backend == "cupy"
     np.testing.assert_array_equal(xp.to_numpy(g), 2 * cupy.asnumpy(a))
+
+
+def test_bridged_grad_of_a_zero_d_result():
+    """A 0-d NumPy result (NumPy's functions return scalars for those) is an array like any
+    other when it enters a transform."""
+    pytest.importorskip("torch")
+    b = xp.asarray(1.5, dtype=xp.float32)
+    c = b - 0.5 * b  # its native is a NumPy scalar
+    assert xp.grad(lambda v: v * v)(c) == xp.asarray(1.5, dtype=xp.float32)
+    value, g = xp.value_and_grad(lambda p: p["w"] ** 2 + p["b"])({"w": c, "b": c + c})
+    assert float(value) == 0.75**2 + 1.5
+    assert float(g["w"]) == 1.5 and float(g["b"]) == 1.0

@@ -233,6 +233,10 @@ def _convert(tree: Any, fn: Callable[[Any], Any], backend: Any) -> Any:
         return tree
     if backend_of_type(t) is backend:  # a class whose module was imported after the backend
         return fn(tree)
+    # An Array's native may be what the backend returns for a 0-d result (NumPy: a scalar).
+    normalized = backend.normalize(tree)
+    if normalized is not tree and isinstance(normalized, backend.array_classes):
+        return fn(normalized)
     return tree
 
 
