@@ -30,3 +30,72 @@ def test_torch_model_trained_through_jax_physics(capsys):
     assert history[-1] < history[0] / 50  # from about 120 to below 2
     assert all(v.device == example.xp.Device("torch:cpu") for v in params.values())
     assert "step    0" in capsys.readouterr().out
+
+
+# -- the gallery: each program on every CPU device that can run it ------------------------------
+
+import arraymux as xp  # noqa: E402
+
+CPU = [
+    str(d)
+    for d in xp.devices()
+    if not d.simulated and d.place.split(":")[0] in ("cpu", "CPU_DEVICE", "")
+]
+ENGINES = [d for d in CPU if xp.Device(d).backend in ("numpy", "torch", "jax")]
+EAGER = [d for d in CPU if xp.Device(d).backend != "dask"]  # iterative solvers read numbers back
+
+
+@pytest.mark.parametrize("device", ENGINES)
+def test_logistic_regression(device, capsys):
+    example = _load("logistic_regression")
+    params, losses, accuracy = example.train(device, steps=60)
+    assert losses[-1] < losses[0] / 2
+    assert accuracy > 0.9
+    assert params["w"].device == xp.Device(device)
+
+
+@pytest.mark.parametrize("device", CPU)
+def test_kmeans(device):
+    example = _load("kmeans")
+    centres, _, inertia = example.kmeans(example.data(40, device))
+    assert centres.device == xp.Device(device)
+    found = sorted(map(tuple, xp.to_numpy(centres).round(0).tolist()))
+    assert found == sorted(map(tuple, example.TRUE_CENTRES.tolist()))
+    assert inertia[-1] <= inertia[0]
+
+
+@pytest.mark.parametrize("device", EAGER)
+def test_conjugate_gradient(device):
+    example = _load("conjugate_gradient")
+    u, history, error = example.solve(device, m=8)
+    assert u.device == xp.Device(device)
+    assert history[-1] < 1e-6 * history[0]
+    assert error < (1e-6 if xp.Device(device).supports(xp.float64) else 1e-4)
+
+
+@pytest.mark.parametrize("device", CPU)
+def test_fft_filter(device):
+    example = _load("fft_filter")
+    *_, before, after = example.run(device, n=256)
+    assert after < before / 3
+
+
+@pytest.mark.parametrize("device", ENGINES)
+@pytest.mark.filterwarnings("ignore:`torch.jit.script(_method)?` is deprecated")
+def test_heat_equation(device):
+    example = _load("heat_equation")
+    u, history = example.run(device, n=16, steps=50)
+    assert u.device == xp.Device(device)
+    (heat0, peak0), (heat1, peak1) = history
+    assert peak1 < peak0 and 0 < heat1 < heat0
+
+
+@pytest.mark.parametrize("device", CPU)
+def test_statistics_with_scipy(device):
+    pytest.importorskip("scipy")
+    pytest.importorskip("sklearn")
+    example = _load("statistics_with_scipy")
+    test, ratios = example.run(device)
+    assert float(test.statistic) < -3 and float(test.pvalue) < 1e-3
+    assert ratios.device == xp.Device(device)
+    assert 0.3 < float(ratios[0]) < 0.5
