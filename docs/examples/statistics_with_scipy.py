@@ -5,6 +5,11 @@ Two groups of measurements are standardised with arraymux functions; SciPy's Wel
 arraymux arrays directly and give their results back on the same device. SciPy reads the
 Array API only with ``SCIPY_ARRAY_API=1`` set before it is imported, which this program does.
 
+It runs on every CPU backend. On a GPU, parts of ``ttest_ind`` and ``PCA`` fall back to NumPy:
+torch and CuPy refuse that implicit host copy (arraymux says so, as the native arrays do), and
+JAX without 64-bit mode refuses the float64 these libraries ask for (run inside
+``arraymux.narrowing()`` to accept float32 there).
+
 Run it with ``python docs/examples/statistics_with_scipy.py [--device torch:cpu]``; it prints
 the t statistic, the p-value and the variance ratios of the principal components.
 """
