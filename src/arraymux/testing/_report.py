@@ -111,14 +111,24 @@ def run_report(
     return results
 
 
-def render(results: list[Result], fmt: str) -> str:
-    """The function x device matrix as a ``table``, ``markdown`` or ``json``."""
+def _matrix(
+    results: list[Result],
+) -> tuple[list[str], list[str], dict[tuple[str, str], Result], dict[str, int], list[Result]]:
+    """The devices and functions in order of appearance, the result of each pair, the count of
+    each status, and the results that need a note (FAIL, xfail, xpass)."""
     devices = list(dict.fromkeys(r.device for r in results))
     functions = list(dict.fromkeys(r.function for r in results))
     cell = {(r.function, r.device): r for r in results}
     counts: dict[str, int] = {}
     for r in results:
         counts[r.status] = counts.get(r.status, 0) + 1
+    notes = [r for r in results if r.status in ("FAIL", "xfail", "xpass")]
+    return devices, functions, cell, counts, notes
+
+
+def render(results: list[Result], fmt: str) -> str:
+    """The function x device matrix as a ``table``, ``markdown`` or ``json``."""
+    devices, functions, cell, counts, notes = _matrix(results)
     summary = ", ".join(f"{n} {k}" for k, n in sorted(counts.items()))
     if fmt == "json":
         payload: dict[str, Any] = {
@@ -127,10 +137,9 @@ def render(results: list[Result], fmt: str) -> str:
             "summary": counts,
         }
         return json.dumps(payload, indent=2)
-    header = ["function", *devices]
-    rows = [[f, *(cell[f, d].status for d in devices)] for f in functions]
-    notes = [r for r in results if r.status in ("FAIL", "xfail", "xpass")]
     if fmt == "markdown":
+        header = ["function", *devices]
+        rows = [[f, *(cell[f, d].status for d in devices)] for f in functions]
         lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
         lines += ["| " + " | ".join(row) + " |" for row in rows]
         lines.append("")
@@ -147,16 +156,11 @@ def render(results: list[Result], fmt: str) -> str:
 def print_report(results: list[Result], out: Any) -> None:
     """The function x device matrix, the notes and the summary, on a ``rich`` console (a table
     that fits a terminal, plain text elsewhere)."""
-    devices = list(dict.fromkeys(r.device for r in results))
-    functions = list(dict.fromkeys(r.function for r in results))
-    cell = {(r.function, r.device): r for r in results}
-    counts: dict[str, int] = {}
-    for r in results:
-        counts[r.status] = counts.get(r.status, 0) + 1
     from rich.text import Text
 
     from .._console import emit, table
 
+    devices, functions, cell, counts, notes = _matrix(results)
     styles = {"pass": "green", "FAIL": "bold red", "xfail": "yellow", "xpass": "magenta"}
     styled = out.is_terminal
 
@@ -167,7 +171,6 @@ def print_report(results: list[Result], out: Any) -> None:
         [f, *(shown(cell[f, d].status) for d in devices)] for f in functions
     ]
     emit(out, table(["function", *devices], rows, styled))
-    notes = [r for r in results if r.status in ("FAIL", "xfail", "xpass")]
     if notes:
         out.print()
         for r in notes:
