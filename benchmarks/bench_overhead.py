@@ -13,6 +13,7 @@ Run::
     python benchmarks/bench_overhead.py              # CPU backends present
     python benchmarks/bench_overhead.py --gpu        # torch:cuda, jax:gpu, cupy as present
     python benchmarks/bench_overhead.py --quick      # fewer repeats
+    python benchmarks/bench_overhead.py --json PATH  # also write the rows as JSON
 """
 
 from __future__ import annotations
@@ -243,6 +244,7 @@ def main() -> None:
     parser.add_argument("--devices", help="comma-separated devices (default: CPU backends)")
     parser.add_argument("--gpu", action="store_true", help="torch:cuda, jax:gpu and cupy")
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--json", metavar="PATH", help="also write the rows as JSON")
     args = parser.parse_args()
     import arraymux as xp
 
@@ -264,6 +266,10 @@ def main() -> None:
         pass
     rows = run(devices, rounds=40 if args.quick else 200)
     print(markdown(rows))
+    if args.json:
+        from _record import write_json
+
+        write_json(args.json, "overhead", rows, unit="seconds per call")
 
 
 if __name__ == "__main__":

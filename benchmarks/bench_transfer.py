@@ -10,7 +10,7 @@ arrays of 1000 elements per device with one batched ``to_numpy`` and one by one.
 Usage::
 
     python benchmarks/bench_transfer.py [--quick] [--sizes 1KiB,1MiB,64MiB,256MiB]
-                                        [--devices numpy,torch:cuda:0,cupy:0]
+                                        [--devices numpy,torch:cuda:0,cupy:0] [--json PATH]
 """
 
 from __future__ import annotations
@@ -166,7 +166,9 @@ def torch_pinned_bandwidth(nbytes: int) -> tuple[float, float] | None:
     return nbytes / up / 1e9, nbytes / down / 1e9
 
 
-def bench_pairs(devices: list[xp.Device], sizes: list[int], quick: bool) -> None:
+def bench_pairs(
+    devices: list[xp.Device], sizes: list[int], quick: bool, record: list[dict[str, Any]]
+) -> None:
     bw = torch_pinned_bandwidth(max(sizes)) if any(is_gpu(d) for d in devices) else None
     if bw is not None:
         print(
@@ -194,6 +196,17 @@ def bench_pairs(devices: list[xp.Device], sizes: list[int], quick: bool) -> None
                 zc = zero_copy(src, copied)
                 times[(pair, nbytes)] = (ours, zc == "yes")
                 ratios.setdefault(pair, {})[nbytes] = base / ours
+                record.append(
+                    {
+                        "source": str(src),
+                        "target": str(dst),
+                        "bytes": nbytes,
+                        "route": route,
+                        "zero_copy": zc,
+                        "to_device_s": ours,
+                        "naive_s": base,
+                    }
+                )
                 gbs = ""
                 if is_gpu(src) != is_gpu(dst):
                     gbs = f"{nbytes / ours / 1e9:.1f}"
@@ -297,6 +310,7 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument(
         "--devices", help="comma-separated devices, e.g. numpy,torch:cuda:0 (default: all)"
     )
+    p.add_argument("--json", metavar="PATH", help="also write the pairs' rows as JSON")
     args = p.parse_args(argv)
     if args.sizes:
         sizes = [parse_size(s) for s in args.sizes.split(",")]
@@ -319,7 +333,12 @@ def main(argv: list[str] | None = None) -> None:
             if not (d.backend == "array_api_strict" and d.place != "CPU_DEVICE")
         ]
     print("devices:", ", ".join(map(str, devices)), "\n")
-    bench_pairs(devices, sizes, args.quick)
+    record: list[dict[str, Any]] = []
+    bench_pairs(devices, sizes, args.quick, record)
+    if args.json:
+        from _record import write_json
+
+        write_json(args.json, "transfer", record, naive="np.asarray on the source, then asarray")
     bench_pinned_sources(devices, max(sizes))
     bench_batched(devices, args.quick)
 

@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
-import json
-import platform
 import time
 from collections.abc import Callable
 from typing import Any
@@ -367,11 +365,12 @@ def main() -> None:
     for device, name, ratios, within in crossings(rows):
         print(f"| {device} | {name} | {ratios} | {within} |")
     if args.json:
-        record = {
-            "benchmark": "transforms",
-            "machine": {"platform": platform.platform(), "processor": platform.processor()},
-            "parameters": {k: n_params(k) for k in SIZES},
-            "rows": [
+        from _record import write_json
+
+        write_json(
+            args.json,
+            "transforms",
+            [
                 {
                     "arrays": device,
                     "size": size,
@@ -383,9 +382,8 @@ def main() -> None:
                 }
                 for device, size, name, engine, tn, ta, (q1, med, q3) in rows
             ],
-        }
-        with open(args.json, "w") as f:
-            json.dump(record, f, indent=1)
+            parameters={k: n_params(k) for k in SIZES},
+        )
     print(
         f"\n## checkpoint: memory kept for the backward pass ({DEPTH} layers of {WIDTH}x{WIDTH}, segments of {SEGMENT})\n"
     )
