@@ -140,20 +140,17 @@ def operator(dunder: str, fn: Callable[..., Any], unary: bool = False) -> Any:
     return method
 
 
-def operator_slots(builtins: dict[str, Any]) -> bool:
+def operator_slots(builtins: dict[str, Any]) -> None:
     """Run the builtins' fast paths straight from ``Array``'s operator slots.
 
     ``builtins`` maps an operator's short name (``"add"``, ``"eq"``, ``"neg"``) to the builtin
     its Python method (made by :func:`operator`) calls. The methods stay in the class (the
     reference, and what torch.compile traces); CPython's own slots for them become C functions
     that take the fast path for exact Arrays and call the methods for everything else, which
-    saves the frame of the method on every operator. False where the extension is absent.
+    saves the frame of the method on every operator. Nothing where the extension is absent.
     """
-    if _ext is None:
-        return False
-    compiled = {k: fn for k, fn in builtins.items() if python_twin(fn) is not fn}
-    _ext.number_slots(compiled)
-    return bool(compiled)
+    if _ext is not None:
+        _ext.number_slots({k: fn for k, fn in builtins.items() if python_twin(fn) is not fn})
 
 
 def natives(tree: Any) -> tuple[Any, Any] | None:

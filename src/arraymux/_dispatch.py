@@ -679,7 +679,6 @@ def binary_slow(name: str, x1: Any, x2: Any, operator: bool = False) -> Any:
 
 
 _PROBE_VALUES: dict[type, Any] = {bool: True, int: 1, float: 1.0, complex: 1j}
-_NO_PLAN = None
 
 
 def scalar_plan(name: str, device: Device, dtype: Any, kind: type, position: int) -> Any:
@@ -698,11 +697,10 @@ def scalar_plan(name: str, device: Device, dtype: Any, kind: type, position: int
     plans = device._scalar_plans
     if key in plans:
         return plans[key]
-    plan = _NO_PLAN
     try:
         plan = _scalar_plan(name, device, dtype, kind, position)
     except Exception:  # the slow path meets the same problem and explains it
-        plan = _NO_PLAN
+        plan = None
     plans[key] = plan
     return plan
 
@@ -710,14 +708,14 @@ def scalar_plan(name: str, device: Device, dtype: Any, kind: type, position: int
 def _scalar_plan(name: str, device: Device, dtype: Any, kind: type, position: int) -> Any:
     backend = device._backend
     value = _PROBE_VALUES.get(kind)
-    if value is None or type(value) is not kind:
-        return _NO_PLAN
+    if value is None:
+        return None
     dt = backend.dtype_from_native(dtype)
     if scalar_dtype(name, value, dt, device) is not dt:
-        return _NO_PLAN  # the array is cast first
+        return None  # the array is cast first
     rt = _result_dtype(device, name, dt)
     if rt is None:
-        return _NO_PLAN
+        return None
     creation = device._fns["zeros"]
     native_dtype = backend.array_dtypes_by_name.get(dt.name, dtype)
     fn = device._fns[name]
@@ -725,7 +723,7 @@ def _scalar_plan(name: str, device: Device, dtype: Any, kind: type, position: in
     passes = _scalar_passes(backend, name, value, position, probes)
     swap = False  # call fn(array, scalar) although the scalar came first
     if passes is None:
-        return _NO_PLAN
+        return None
     if not passes[0] and position == 0:
         # The adapter makes an array of a scalar on the left (torch); on the right it takes
         # the scalar itself: for functions whose operands commute, and those the adapter
@@ -736,7 +734,7 @@ def _scalar_plan(name: str, device: Device, dtype: Any, kind: type, position: in
             fn = reverse if reverse is not None else fn
             swap = True
     if passes is None or not passes[0]:
-        return _NO_PLAN
+        return None
     lo = hi = None
     if kind is int and dt.kind in ("signed integer", "unsigned integer"):
         lo, hi = _dtypes.int_range(dt)

@@ -313,20 +313,17 @@ def to_device(
     ...
     ValueError: arraymux.to_device: moving from numpy:cpu to torch:cpu needs a copy ...
     """
+    native, src = _operand_or_raise(x, "to_device")
+    target = device_arg(device, "to_device")
     if copy is None and stream is None:
-        op = (x._native, x._device) if type(x) is Array else operand(x)
-        target = device_arg(device, "to_device")
-        if op is not None and op[1] is target and type(x) is Array:
+        if target is src and type(x) is Array:
             return x
-        held = None if op is None else _HELD.get((op[1], target))
-        if op is not None and held is not None and op[0].dtype in held:
-            native, src = op
+        held = _HELD.get((src, target))
+        if held is not None and native.dtype in held:
             # A fast route, for a dtype that the general path has moved before.
             out = _ROUTES[src, target](native)
             if out is not None:
                 return wrap(out, target)
-    native, src = _operand_or_raise(x, "to_device")
-    target = device_arg(device, "to_device")
     dt = dtype_of(native, src)
     if not target.supports(dt):
         raise unsupported(dt, target, "to_device")

@@ -20,6 +20,7 @@ from ._tree import (
     _FLOATING,
     _convert,
     _engines,
+    _floats,
     _is_float,
     _map,
     _name,
@@ -286,10 +287,9 @@ def _diff_inputs(e: _Engine, args: Sequence[Any], nums: tuple[int, ...]) -> list
 def _scalar_check(e: _Engine, has_aux: bool) -> Callable[[Any, Any], None]:
     tname = e.tname
     backend = e.backend
-    # The native dtypes of real floating arrays: an Array result whose cached dtype is one of
-    # them needs only its number of dimensions read (attributes of tensors inside torch.func
-    # cost a few hundred ns each).
-    real = frozenset(n for d, n in backend.array_dtypes.items() if d.kind == "real floating")
+    # An Array result whose cached dtype is real floating needs only its number of dimensions
+    # read (attributes of tensors inside torch.func cost a few hundred ns each).
+    real = _floats(backend, real=True)
 
     def check(out: Any, result: Any = None) -> None:
         if has_aux:

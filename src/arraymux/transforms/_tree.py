@@ -90,15 +90,18 @@ def _all_float(tree: Any, device: Device) -> bool:
     return _leaves_float(tree, backend, _floats(backend))
 
 
-_FLOAT_NATIVES: dict[str, frozenset[Any]] = {}  # backend name -> its floating native dtypes
+# (backend name, real only) -> the native dtypes of that backend's floating arrays
+_FLOAT_NATIVES: dict[tuple[str, bool], frozenset[Any]] = {}
 
 
-def _floats(backend: Any) -> frozenset[Any]:
-    """The native dtypes of ``backend``'s floating arrays (real and complex)."""
-    floats = _FLOAT_NATIVES.get(backend.name)
+def _floats(backend: Any, real: bool = False) -> frozenset[Any]:
+    """The native dtypes of ``backend``'s floating arrays (real ones only with ``real``)."""
+    key = (backend.name, real)
+    floats = _FLOAT_NATIVES.get(key)
     if floats is None:
-        floats = _FLOAT_NATIVES[backend.name] = frozenset(
-            n for d, n in backend.array_dtypes.items() if d.kind in _FLOATING
+        kinds = ("real floating",) if real else _FLOATING
+        floats = _FLOAT_NATIVES[key] = frozenset(
+            n for d, n in backend.array_dtypes.items() if d.kind in kinds
         )
     return floats
 
