@@ -3,8 +3,10 @@
 For each ordered pair of devices this machine has and each size, it prints the time of
 ``arraymux.to_device`` (and whether it was zero-copy) beside the naive route, ``np.asarray`` on
 the source then the target's ``asarray``, measured in the same run. Host<->GPU pairs also get
-GB/s, beside torch's own pinned-memory bandwidth measured in the same run; on a GPU machine,
-uploads of a torch:cpu tensor in pinned memory follow. Last, it reads 64
+GB/s, beside torch's own pinned-memory bandwidth measured in the same run. With two GPUs,
+moves between them (torch:cuda:0 -> torch:cuda:1, cupy:0 -> jax:gpu:1, ...) follow, beside
+torch's own ``Tensor.to("cuda:1")``. On a GPU machine, uploads of a torch:cpu tensor in pinned
+memory follow. Last, it reads 64
 arrays of 1000 elements per device with one batched ``to_numpy`` and one by one.
 
 Usage::
@@ -258,6 +260,87 @@ def zero_copy_table(times: dict[tuple[str, int], tuple[float, bool]], sizes: lis
         print(f"| {pair:<42} | {fmt_t(a[0]):>10} | {fmt_t(b[0]):>10} | {b[0] / a[0]:>6.2f}x |")
 
 
+def sync_gpus() -> None:
+    """Wait for every CUDA device (torch's synchronize waits for the device as a whole, so
+    for the work CuPy and JAX queued there too)."""
+    import torch
+
+    for i in range(torch.cuda.device_count()):
+        torch.cuda.synchronize(i)
+
+
+def timed_gpus(fn: Callable[[], Any], budget: float, max_reps: int) -> float:
+    """Best time of ``fn`` in seconds, every GPU synchronised before and after each call."""
+    best = float("inf")
+    spent = 0.0
+    reps = 0
+    while reps < max_reps and (reps < 2 or spent < budget):
+        sync_gpus()
+        t0 = time.perf_counter()
+        out = fn()
+        block(getattr(out, "native", out))
+        sync_gpus()
+        dt = time.perf_counter() - t0
+        del out
+        best = min(best, dt)
+        spent += dt
+        reps += 1
+    return best
+
+
+def bench_between_gpus(
+    devices: list[xp.Device], sizes: list[int], quick: bool, record: list[dict[str, Any]]
+) -> None:
+    """Moves between two GPUs (same backend or not), beside torch's own ``Tensor.to`` between
+    the same two ordinals, measured in the same run: time, GB/s and the share of torch's."""
+    ordinal = {d: _transfer._memory(d)[1] for d in devices if is_gpu(d)}
+    pairs = [(s, d) for s in ordinal for d in ordinal if ordinal[s] != ordinal[d]]
+    if not pairs:
+        return
+    import torch
+
+    print("\nmoves between GPUs, beside torch's Tensor.to between the same ordinals")
+    head = (
+        f"| {'pair':<36} | {'size':>6} | {'route':<5} | {'to_device':>10} | "
+        f"{'torch .to':>10} | {'GB/s':>6} | {'of torch':>8} |"
+    )
+    print(head)
+    print("|" + "|".join("-" * (len(c)) for c in head.split("|")[1:-1]) + "|")
+    for nbytes in sizes:
+        reps = 5 if nbytes >= 64 << 20 else (20 if quick else 100)
+        budget = 0.05 if quick else 0.2
+        natives = {d: source(d, nbytes) for d in ordinal}
+        refs: dict[tuple[int, int], float] = {}
+        for src, dst in pairs:
+            key = (ordinal[src], ordinal[dst])
+            if key not in refs:
+                t = torch.empty(max(1, nbytes // 4), dtype=torch.float32, device=f"cuda:{key[0]}")
+                refs[key] = timed_gpus(lambda t=t, b=key[1]: t.to(f"cuda:{b}"), budget, reps)
+                del t
+            x = natives[src]
+            _, route, _ = _transfer.move_report(x, dst)
+            ours = timed_gpus(lambda x=x, d=dst: xp.to_device(x, d), budget, reps)
+            ref = refs[key]
+            record.append(
+                {
+                    "source": str(src),
+                    "target": str(dst),
+                    "bytes": nbytes,
+                    "route": route,
+                    "zero_copy": "no",
+                    "to_device_s": ours,
+                    "torch_to_s": ref,
+                }
+            )
+            print(
+                f"| {f'{src} -> {dst}':<36} | {label(nbytes):>6} | {route:<5} | "
+                f"{fmt_t(ours):>10} | {fmt_t(ref):>10} | {nbytes / ours / 1e9:>6.1f} | "
+                f"{100 * ref / ours:>7.0f}% |"
+            )
+        del natives
+        gc.collect()
+
+
 def bench_pinned_sources(devices: list[xp.Device], nbytes: int) -> None:
     """Uploads from a torch:cpu tensor in pinned memory: one DMA, no staging copy."""
     gpus = [d for d in devices if is_gpu(d) and d.backend in ("torch", "cupy")]
@@ -335,6 +418,7 @@ def main(argv: list[str] | None = None) -> None:
     print("devices:", ", ".join(map(str, devices)), "\n")
     record: list[dict[str, Any]] = []
     bench_pairs(devices, sizes, args.quick, record)
+    bench_between_gpus(devices, sizes, args.quick, record)
     if args.json:
         from _record import write_json
 

@@ -8,6 +8,9 @@ A move takes one of three routes:
     another backend that can use the memory as it is (CPU<->CPU among NumPy, torch, JAX and
     array-api-strict; CUDA<->CUDA on one GPU among CuPy, torch and JAX): the target takes the
     buffer through DLPack, without a copy;
+``peer``
+    another backend on another GPU: the target's backend takes the buffer through DLPack
+    where it lies, then copies it to its GPU with its own device-to-device copy;
 ``host``
     otherwise: one copy through host memory each way (into pinned memory where the backend
     allows).
@@ -182,7 +185,7 @@ def _move(
     report: bool = False,
     share: bool = False,
 ) -> tuple[Any, str, bool]:
-    """``(native on target, route, copied)``; ``route`` is "same", "dlpack" or "host".
+    """``(native on target, route, copied)``; ``route`` is "same", "dlpack", "peer" or "host".
 
     ``copied`` of a DLPack move is checked (by data pointer) only when ``copy=False`` or
     ``report`` asks for it; otherwise it is False. ``share``: share memory even where the
@@ -196,6 +199,10 @@ def _move(
     if target._backend is src._backend:
         if copy is False:
             raise _needs_copy(src, target, "the devices hold separate memory")
+        if stream is None and _hook(src, "SLOW_PEER_COPY"):
+            out = _between_gpus(native, src, target)
+            if out is not None:
+                return out, "peer", True
         within = _hook(src, "move_within")
         if within is not None and stream is None:
             out = within(native, src._place, target._place)
@@ -231,16 +238,9 @@ def _move(
     if copy is False:
         raise _needs_copy(src, target, "they do not share memory")
     if mem_src[0] == "cuda" and mem_dst[0] == "cuda":
-        # Two GPUs: hand the buffer to the target's backend where it lies, then its own peer copy.
-        obj, _ = _export(native, src)
-        try:
-            here = _from_dlpack(obj, target, None, None)
-        except _REFUSED:
-            pass
-        else:
-            import array_api_compat
-
-            return array_api_compat.to_device(here, target.native, stream=stream), "same", True
+        out = _between_gpus(native, src, target, stream)
+        if out is not None:
+            return out, "peer", True
     if mem_src == _CPU:
         obj, _ = _export(native, src)
         return _from_host(_host_view(obj), target), "host", True
@@ -251,6 +251,60 @@ def _move(
         except _REFUSED:
             pass
     return _from_host(host, target), "host", True
+
+
+# Per pair of devices on two GPUs: the devices of one backend, on the same two GPUs, whose own
+# device-to-device copy moves between them (or None).
+_COPIERS: dict[tuple[Device, Device], tuple[Device, Device] | None] = {}
+
+
+def _copier(src: Device, target: Device) -> tuple[Device, Device] | None:
+    """Devices of one backend on the GPUs of ``src`` and ``target`` to copy between them with:
+    the source's backend, else the target's, else torch or CuPy if loaded, skipping backends
+    whose own copy is slow (``SLOW_PEER_COPY``: JAX)."""
+    key = (src, target)
+    if key in _COPIERS:
+        return _COPIERS[key]
+    import sys
+
+    from ._backends import get_backend
+    from ._devices import devices
+
+    mem_src, mem_dst = _memory(src), _memory(target)
+    found = None
+    names = [src.backend, target.backend] + [m for m in ("torch", "cupy") if m in sys.modules]
+    for name in dict.fromkeys(names):
+        if getattr(get_backend(name).adapter, "SLOW_PEER_COPY", False):
+            continue
+        on = {_memory(d): d for d in devices(name)}
+        if mem_src in on and mem_dst in on:
+            found = (on[mem_src], on[mem_dst])
+            break
+    _COPIERS[key] = found
+    return found
+
+
+def _between_gpus(native: Any, src: Device, target: Device, stream: Any = None) -> Any:
+    """``native`` moved from one GPU to another with one device-to-device copy: handed
+    without a copy (DLPack) to the copying backend on the source GPU, copied by that
+    backend's own peer copy, handed without a copy to the target's backend. None where no
+    backend can copy between the two GPUs or a hand-over is refused (the caller goes through
+    the host then)."""
+    pair = _copier(src, target)
+    traced = _hook(src, "traced")
+    if pair is None or (traced is not None and traced(native)):
+        return None
+    a, b = pair
+    import array_api_compat
+
+    try:
+        here = native if a is src else _from_dlpack(_export(native, src)[0], a, a._place, None)
+        moved = array_api_compat.to_device(here, b.native, stream=stream)
+        if b is target:
+            return moved
+        return _from_dlpack(_export(moved, b)[0], target, target._place, None)
+    except _REFUSED:
+        return None
 
 
 def to_device(

@@ -270,6 +270,9 @@ class Backend:
             if base is not None and f"{name}(x)" not in self.fns:
                 self.fns[f"{name}(x)"] = base
                 self.fns[f"{name}(x) not for"] = complex_natives  # type: ignore[assignment]
+        placed = getattr(self.adapter, "placed", None)
+        if placed is not None:  # computed on the operands' device (CuPy)
+            self.fns = {k: placed(f) if callable(f) else f for k, f in self.fns.items()}
         for dt, native in self.array_dtypes.items():
             self.from_native_dtype.setdefault(native, dt)  # x.dtype maps in one lookup
         # The same by name: torch.compile guards string keys cheaply, object keys not.

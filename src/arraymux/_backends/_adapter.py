@@ -142,6 +142,7 @@ TRANSFER_HOOKS = (
     "fast_route",
     "WRITABLE_IMPORTS",
     "IMPLICIT_HOST_COPY",
+    "SLOW_PEER_COPY",
 )
 
 #: Other hooks used where an adapter defines them: ``getitem(x, key)`` and
@@ -157,7 +158,9 @@ TRANSFER_HOOKS = (
 #: asks it before each call); ``index_array(native)``: an integer index array as the backend
 #: indexes with it (torch takes int64 only); ``REVERSED``: a dict of standard names to functions
 #: that compute ``name(scalar, x)`` when called as ``f(x, scalar)`` (torch's ``rsub``), which
-#: the compiled path uses for a Python scalar on the left.
+#: the compiled path uses for a Python scalar on the left; ``placed(fn)``: ``fn`` made to run on
+#: the device of its operands (or of ``device=``), for a backend that computes on a current
+#: device whatever its operands' (CuPy); every function of the table goes through it.
 OTHER_HOOKS = (
     "getitem",
     "setitem",
@@ -167,6 +170,7 @@ OTHER_HOOKS = (
     "emulate",
     "index_array",
     "REVERSED",
+    "placed",
 )
 
 _REQUIRED = (

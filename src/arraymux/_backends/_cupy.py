@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any
 
@@ -107,6 +108,36 @@ def parse_place(place: str | None) -> str:
     if place not in places():
         raise_unknown_place("cupy", place, places())
     return place
+
+
+def placed(fn: Any) -> Any:
+    """``fn`` run on the GPU of its first CuPy array operand, or of ``device=``: CuPy launches
+    kernels and allocates results on the current device whatever its operands' (arrays on
+    another GPU are read through peer access), so without this a function of arrays on
+    ``cupy:1`` called while device 0 is current would compute on, and return arrays of,
+    device 0. Costs one ``getDevice`` call where the device is already current."""
+    current = cupy.cuda.runtime.getDevice
+    ndarray = cupy.ndarray
+
+    @functools.wraps(fn)
+    def on_device(*args: Any, **kwargs: Any) -> Any:
+        want = getattr(kwargs.get("device"), "id", None)
+        if want is None:
+            for a in args:
+                if isinstance(a, ndarray):
+                    want = a.data.device_id
+                    break
+                if isinstance(a, list | tuple) and a and isinstance(a[0], ndarray):
+                    want = a[0].data.device_id
+                    break
+            else:
+                return fn(*args, **kwargs)
+        if want is None or want == current():
+            return fn(*args, **kwargs)
+        with cupy.cuda.Device(want):
+            return fn(*args, **kwargs)
+
+    return on_device
 
 
 def fuse(fun: Any) -> Any:
