@@ -293,7 +293,8 @@ def test_to_numpy_of_two_devices_synchronises_once_per_device(pair, n, monkeypat
         assert isinstance(h, np.ndarray)
         np.testing.assert_array_equal(h, np.full((n, 3), float(i), np.float32))
     if d0.backend == "jax":
-        assert seen == [n]  # one batched device_get for the arrays of both devices
+        # One batched device_get for the arrays of both GPUs; host arrays are read as views.
+        assert seen == ([] if _kind(d0) == "cpu" else [n])
     elif _kind(d0) != "cpu":
         assert sorted(seen) == [0, 1]  # one wait per device
 

@@ -588,16 +588,26 @@ def test_to_numpy_numpy_input_is_not_copied() -> None:
 
 @pytest.mark.skipif(not HAS["jax"], reason="jax is not installed")
 def test_to_numpy_reads_jax_with_one_device_get(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Arrays in host memory are read as NumPy's views of them, without device_get; arrays on
+    a GPU (where there is one) with one device_get for all of them."""
     import jax
     import jax.numpy as jnp
 
     calls = []
     real = jax.device_get
     monkeypatch.setattr(jax, "device_get", lambda xs: calls.append(len(xs)) or real(xs))
-    xs = [jnp.full(4, i) for i in range(10)]
+    cpu = jax.devices("cpu")[0]
+    xs = [jax.device_put(jnp.full(4, i), cpu) for i in range(10)]
     out = xp.to_numpy(*xs, np.zeros(1))
-    assert calls == [10]
+    assert calls == []
     assert [int(o[0]) for o in out[:10]] == list(range(10))
+    assert not out[0].flags.writeable  # a view of the immutable array, never a writable one
+    gpus = [d for d in xp.devices("jax") if d.place.startswith("gpu")]
+    if gpus:
+        on_gpu = [xp.to_device(x, gpus[0]).native for x in xs]
+        out = xp.to_numpy(*on_gpu, *xs)
+        assert calls == [10]
+        assert [int(o[0]) for o in out] == list(range(10)) * 2
 
 
 @pytest.mark.skipif(not HAS["dask"], reason="dask is not installed")
