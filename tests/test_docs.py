@@ -8,6 +8,7 @@ import pkgutil
 import re
 import warnings
 from pathlib import Path
+from typing import Any, NamedTuple
 
 import pytest
 
@@ -39,18 +40,139 @@ def test_docstring_examples(name):
     arraymux.set_default_device(None)
 
 
-def _python_blocks(path: Path) -> list[str]:
-    return re.findall(r"```python\n(.*?)```", path.read_text(), flags=re.S)
+# Fenced blocks of a page: ```pycon (doctest: what it prints is checked) and ```python (run; it
+# must print nothing, its results are checked by asserts or by a later pycon block).
+_FENCE = re.compile(r"^```(?P<lang>[\w-]*)[^\n]*\n(?P<body>.*?)^```[ \t]*$", re.S | re.M)
+# "<!-- devices: numpy, torch:cpu | why -->" right above a block: the devices it runs on (the
+# reason is required); "<!-- page-devices: ... | why -->": the same for every block of the page.
+_NOTE = re.compile(r"<!--\s*(?P<scope>page-)?devices:\s*(?P<devs>[^|]*?)\s*\|(?P<why>.*?)-->", re.S)
+_FLAGS = doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS
+# The device a page's outputs are written for; on another default device, its name in what a
+# block prints reads as this one.
+_PAGE_DEVICE = "numpy:cpu"
 
 
-@pytest.mark.parametrize(
-    "path", [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))], ids=lambda p: p.name
-)
-def test_markdown_examples_run(path, capsys):
-    blocks = _python_blocks(path)
-    for block in blocks:
-        if "def test_" in block:
-            compile(block, str(path), "exec")  # a test for pytest to collect: it must parse
+class Block(NamedTuple):
+    lang: str
+    source: str
+    line: int
+    devices: tuple[str, ...] | None  # None: every CPU device
+
+
+def _page_blocks(path: Path) -> list[Block]:
+    text = path.read_text()
+    page = None
+    for m in _NOTE.finditer(text):
+        if m.group("scope"):
+            assert m.group("why").strip(), f"{path.name}: a page-devices note without a reason"
+            page = tuple(d.strip() for d in m.group("devs").split(","))
+    out = []
+    for m in _FENCE.finditer(text):
+        if m.group("lang") not in ("python", "pycon"):
             continue
-        exec(compile(block, str(path), "exec"), {"__name__": "__docs__"})
-    arraymux.set_default_device(None)
+        before = text[: m.start()].rstrip()
+        note = None
+        if before.endswith("-->"):
+            last = list(_NOTE.finditer(before))
+            if last and last[-1].end() == len(before) and not last[-1].group("scope"):
+                assert last[-1].group("why").strip(), (
+                    f"{path.name}: a devices note without a reason"
+                )
+                note = tuple(d.strip() for d in last[-1].group("devs").split(","))
+        line = text.count("\n", 0, m.start()) + 2
+        out.append(Block(m.group("lang"), m.group("body"), line, note or page))
+    return out
+
+
+def _cpu_devices() -> list[str]:
+    return [str(d) for d in arraymux.devices() if not d.simulated and _memory_kind(d) == "cpu"]
+
+
+def _memory_kind(d: arraymux.Device) -> str:
+    return (
+        "cpu"
+        if d.backend in ("numpy", "dask", "array_api_strict") or d.place.startswith("cpu")
+        else "gpu"
+    )
+
+
+class _Checker(doctest.OutputChecker):
+    """Doctest's checker, reading the default device's name in the output as the page's."""
+
+    def __init__(self, device: str) -> None:
+        self.device = device
+
+    def check_output(self, want: str, got: str, optionflags: int) -> bool:
+        if super().check_output(want, got, optionflags):
+            return True
+        if self.device == _PAGE_DEVICE:
+            return False
+        # A result on the default device: its name as the page shows it.
+        read = re.sub(rf"(?<![\w:]){re.escape(self.device)}(?![\w:])", _PAGE_DEVICE, got)
+        return super().check_output(want, read, optionflags)
+
+
+def _run_page(path: Path, device: str, capsys: pytest.CaptureFixture[str]) -> list[str]:
+    """Run the page's blocks for ``device`` (the default device) in one namespace, in order;
+    return a line per failure."""
+    failures: list[str] = []
+    globs: dict[str, Any] = {"__name__": "__docs__"}
+    parser = doctest.DocTestParser()
+    arraymux.set_default_device(device)
+    try:
+        for b in _page_blocks(path):
+            if b.devices is not None and device not in [
+                str(arraymux.Device(d)) for d in b.devices if _known(d)
+            ]:
+                continue
+            where = f"{path.name}:{b.line} on {device}"
+            if b.lang == "pycon":
+                test = parser.get_doctest(b.source, globs, where, str(path), b.line)
+                runner = doctest.DocTestRunner(_Checker(device), optionflags=_FLAGS)
+                out: list[str] = []
+                runner.run(test, out=out.append, clear_globs=False)
+                if runner.failures:
+                    failures.append(f"{where}:\n" + "".join(out))
+                continue
+            if "def test_" in b.source:
+                compile(b.source, str(path), "exec")  # a test for pytest to collect: it parses
+                continue
+            capsys.readouterr()
+            try:
+                exec(compile(b.source, where, "exec"), globs)
+            except Exception as e:
+                failures.append(f"{where}: raised {type(e).__name__}: {e}")
+            printed = capsys.readouterr().out
+            if printed:
+                failures.append(
+                    f"{where}: a python block printed (show it in a pycon block):\n{printed}"
+                )
+    finally:
+        arraymux.set_default_device(None)
+    return failures
+
+
+def _known(name: str) -> bool:
+    try:
+        arraymux.Device(name)
+    except arraymux.ArraymuxError:
+        return False
+    return True
+
+
+_PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+
+
+@pytest.mark.parametrize("device", _cpu_devices())
+@pytest.mark.parametrize("path", _PAGES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_page_examples_print_what_the_page_shows(path, device, capsys):
+    """Every pycon and python block of README.md and docs/, on every CPU device as the default
+    device (unless a devices note above it says otherwise, and why)."""
+    failures = _run_page(path, device, capsys)
+    assert not failures, "\n".join(failures)
+
+
+def test_page_blocks_are_found():
+    blocks = [b for p in _PAGES for b in _page_blocks(p)]
+    assert sum(b.lang == "pycon" for b in blocks) >= 1
+    assert all(b.source.strip() for b in blocks)

@@ -48,3 +48,8 @@ class AxisError(ArraymuxError, ValueError, IndexError):
 
 class TransformUnavailableError(ArraymuxError, TypeError):
     """A transform (grad, vmap, jit, ...) on a backend that has no autodiff or tracing engine."""
+
+
+# Tracebacks and reprs name the errors where users import them from: arraymux.DeviceMismatchError.
+for _name in __all__:
+    globals()[_name].__module__ = "arraymux"
