@@ -131,6 +131,7 @@ def _run_page(path: Path, device: str, capsys: pytest.CaptureFixture[str]) -> li
                 runner = doctest.DocTestRunner(_Checker(device), optionflags=_FLAGS)
                 out: list[str] = []
                 runner.run(test, out=out.append, clear_globs=False)
+                globs.update(test.globs)  # names a block defines serve the blocks after it
                 if runner.failures:
                     failures.append(f"{where}:\n" + "".join(out))
                 continue

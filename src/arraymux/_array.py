@@ -28,6 +28,12 @@ class Array:
     backends or devices raises an error that says how to move one. Make arrays with
     :func:`arraymux.asarray` and the other creation functions, not with ``Array(...)``.
 
+    Parameters
+    ----------
+    *args, **kwargs
+        None are accepted: ``Array(...)`` raises ``TypeError``; :func:`arraymux.asarray`
+        makes arrays.
+
     Examples
     --------
     >>> import arraymux as xp

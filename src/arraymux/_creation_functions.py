@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import _default_dtypes
+from . import _default_dtypes, _docstrings
 from ._arguments import BACKEND_ERRORS, raise_annotated
 from ._array import Array
 from ._devices import Device, device_arg, device_of_native, get_default_device, resolve_device
@@ -82,6 +82,12 @@ def asarray(
     copy
         True always copies, False never copies (and raises if it must), None copies only
         when needed.
+
+    Returns
+    -------
+    Array
+        An array with the data of ``obj``, on ``device`` (or where ``obj`` is), of ``dtype``
+        (or that of ``obj``).
 
     Raises
     ------
@@ -184,12 +190,36 @@ def from_dlpack(
     and shares its memory (``copy=True`` copies). Any other producer is imported by the
     backend of ``device=``, else of the default device.
 
+    Parameters
+    ----------
+    x : object
+        An object that implements ``__dlpack__`` (an Array, a native array of any backend,
+        or another library's array).
+    device : Device, str or None, optional
+        Device of the result; None (the default) keeps an array of a known backend on its
+        device and imports any other one on the default device.
+    copy : bool or None, optional
+        True always copies, False never copies (and raises if it must), None (the default)
+        copies only when needed.
+
+    Returns
+    -------
+    Array
+        An array with the data of ``x``, sharing its memory unless a copy was made.
+
+    Raises
+    ------
+    TypeError
+        ``x`` does not implement ``__dlpack__``.
+
     Examples
     --------
     >>> import arraymux as xp
     >>> import numpy as np
     >>> xp.from_dlpack(np.arange(3)).device
     Device('numpy:cpu')
+    >>> xp.from_dlpack(np.arange(3.0), device="torch:cpu")
+    Array([0., 1., 2.], dtype=float64, device='torch:cpu')
     """
     op = operand(x)
     target = None if device is None else resolve_device(device, "from_dlpack")
@@ -263,14 +293,16 @@ def _like(name: str, make: str) -> Any:
         return wrap(r, d)
 
     fn.__name__ = fn.__qualname__ = name
-    fn.__signature__ = signature(name)  # type: ignore[attr-defined]
+    sig = signature(name)
+    assert sig is not None
+    fn.__signature__ = sig  # type: ignore[attr-defined]
     fn.__doc__ = (
+        f"{_docstrings.SUMMARIES[name]}\n\n"
         f"``{name}`` of the Array API standard: like ``{make}``, with the shape of ``x``.\n\n"
         "Runs on the backend and device of ``x``, or on ``device=`` when given (another "
         "backend included).\n\n"
-        "Examples\n--------\n>>> import arraymux as xp\n"
-        f">>> xp.{name}(xp.asarray([1.0, 2.0]){', 7' if name == 'full_like' else ''}).shape\n"
-        "(2,)\n"
+        f"{_docstrings.sections(name, sig)}\n"
+        f"{_docstrings.examples(name)}"
     )
     return fn
 

@@ -58,6 +58,24 @@ def astype(
 ) -> Array:
     """``x`` cast to ``dtype`` (and moved to ``device=`` if given).
 
+    Parameters
+    ----------
+    x : Array
+        Array to cast (an Array or a backend's native array).
+    dtype : DType
+        Dtype to cast to (an arraymux dtype, a backend's dtype, or a dtype name), whatever the
+        standard's promotion rules say.
+    copy : bool, optional
+        If True (the default), always copy; if False, do not copy when ``x`` has ``dtype``
+        already (the result shares the memory of ``x``).
+    device : Device, str or None, optional
+        Device to move the result to; None (the default) keeps the device of ``x``.
+
+    Returns
+    -------
+    Array
+        Array of the shape of ``x`` and dtype ``dtype``.
+
     Raises
     ------
     UnsupportedDTypeError
@@ -86,6 +104,18 @@ def astype(
 def can_cast(from_: Any, to: Any, /) -> bool:
     """Whether the standard's promotion rules allow casting ``from_`` to ``to``.
 
+    Parameters
+    ----------
+    from_ : DType or Array
+        Dtype (or array, for its dtype) to cast from.
+    to : DType
+        Dtype to cast to.
+
+    Returns
+    -------
+    bool
+        True if promoting ``from_`` with ``to`` gives ``to``, else False.
+
     Examples
     --------
     >>> import arraymux as xp
@@ -103,6 +133,16 @@ def result_type(*arrays_and_dtypes: Any) -> DType:
 
     Python scalars take part as the standard says: they adopt the dtype of the arrays/dtypes
     they meet when their kind allows it.
+
+    Parameters
+    ----------
+    *arrays_and_dtypes : Array, DType, bool, int, float or complex
+        Arrays, dtypes and Python scalars; at least one array or dtype.
+
+    Returns
+    -------
+    DType
+        The dtype that an operation on all the arguments gives.
 
     Examples
     --------
@@ -138,6 +178,20 @@ def result_type(*arrays_and_dtypes: Any) -> DType:
 def isdtype(dtype: DTypeLike, kind: DTypeLike | str | tuple[DTypeLike | str, ...]) -> bool:
     """Whether ``dtype`` is of ``kind`` (a dtype, a kind name, or a tuple of them).
 
+    Parameters
+    ----------
+    dtype : DType
+        Dtype to test.
+    kind : DType, str or tuple
+        A dtype (``dtype`` must be it), a kind name (``"bool"``, ``"signed integer"``,
+        ``"unsigned integer"``, ``"integral"``, ``"real floating"``, ``"complex floating"``,
+        ``"numeric"``), or a tuple of these (``dtype`` must match one).
+
+    Returns
+    -------
+    bool
+        True if ``dtype`` is of ``kind``.
+
     Examples
     --------
     >>> import arraymux as xp
@@ -160,7 +214,32 @@ def isdtype(dtype: DTypeLike, kind: DTypeLike | str | tuple[DTypeLike | str, ...
 
 @dataclass(frozen=True)
 class finfo_object:
-    """Machine limits of a floating-point dtype (returned by :func:`finfo`)."""
+    """Machine limits of a floating-point dtype (returned by :func:`finfo`).
+
+    Parameters
+    ----------
+    bits : int
+        Number of bits of the dtype.
+    eps : float
+        Difference between 1.0 and the next larger representable number.
+    max : float
+        Largest representable number.
+    min : float
+        Smallest (most negative) representable number.
+    smallest_normal : float
+        Smallest positive normal number.
+    dtype : DType
+        The real floating-point dtype described (that of the real part for a complex dtype).
+
+    Examples
+    --------
+    >>> import arraymux as xp
+    >>> f = xp.finfo(xp.float32)
+    >>> f.bits, f.eps, f.dtype
+    (32, 1.1920928955078125e-07, arraymux.float32)
+    >>> xp.finfo(xp.complex128).dtype
+    arraymux.float64
+    """
 
     bits: int
     eps: float
@@ -172,7 +251,25 @@ class finfo_object:
 
 @dataclass(frozen=True)
 class iinfo_object:
-    """Machine limits of an integer dtype (returned by :func:`iinfo`)."""
+    """Machine limits of an integer dtype (returned by :func:`iinfo`).
+
+    Parameters
+    ----------
+    bits : int
+        Number of bits of the dtype.
+    max : int
+        Largest representable number.
+    min : int
+        Smallest representable number.
+    dtype : DType
+        The integer dtype described.
+
+    Examples
+    --------
+    >>> import arraymux as xp
+    >>> xp.iinfo(xp.uint8)
+    iinfo_object(bits=8, max=255, min=0, dtype=arraymux.uint8)
+    """
 
     bits: int
     max: int
@@ -183,6 +280,16 @@ class iinfo_object:
 def finfo(type: Any, /) -> finfo_object:
     """Limits of a floating-point dtype (complex: those of its real part, whose dtype
     ``finfo(...).dtype`` is, as the standard says).
+
+    Parameters
+    ----------
+    type : DType or Array
+        A floating-point dtype, or an array of one.
+
+    Returns
+    -------
+    finfo_object
+        Its ``bits``, ``eps``, ``max``, ``min``, ``smallest_normal`` and ``dtype``.
 
     Examples
     --------
@@ -207,6 +314,16 @@ def finfo(type: Any, /) -> finfo_object:
 
 def iinfo(type: Any, /) -> iinfo_object:
     """Limits of an integer dtype.
+
+    Parameters
+    ----------
+    type : DType or Array
+        An integer dtype, or an array of one.
+
+    Returns
+    -------
+    iinfo_object
+        Its ``bits``, ``max``, ``min`` and ``dtype``.
 
     Examples
     --------

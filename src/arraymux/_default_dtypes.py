@@ -84,6 +84,12 @@ def get_default_dtypes() -> Policy:
     """The policy in force: ``(real_floating, integral)``, ``None`` where each device keeps
     its own default.
 
+    Returns
+    -------
+    tuple of (DType or None, DType or None)
+        The default real floating-point dtype and the default integer dtype in force, None
+        for a kind whose default each device chooses.
+
     Examples
     --------
     >>> import arraymux as xp
@@ -103,17 +109,21 @@ def get_default_dtypes() -> Policy:
 def set_default_dtypes(real_floating: Any = None, integral: Any = None) -> None:
     """Give every device the same default float and integer, for this process.
 
-    Parameters
-    ----------
-    real_floating
-        ``float32`` or ``float64`` (a dtype or its name): the default float wherever the
-        device holds it; complex defaults follow (``complex64`` or ``complex128``).
-    integral
-        ``int32`` or ``int64``: the default integer wherever the device holds it.
-
     Calling it with neither restores the environment's policy (``ARRAYMUX_DEFAULT_DTYPES``),
     else each device's own defaults. A ``with arraymux.default_dtypes(...)`` block still wins
     inside it.
+
+    Parameters
+    ----------
+    real_floating : DType, str or None, optional
+        ``float32`` or ``float64`` (a dtype or its name): the default float wherever the
+        device holds it; complex defaults follow (``complex64`` or ``complex128``).
+    integral : DType, str or None, optional
+        ``int32`` or ``int64``: the default integer wherever the device holds it.
+
+    Returns
+    -------
+    None
 
     Examples
     --------
@@ -137,6 +147,21 @@ def default_dtypes(real_floating: Any = None, integral: Any = None) -> Iterator[
 
     The arguments are those of :func:`set_default_dtypes`; ``None`` keeps each device's own
     default for that kind. The setting is per thread (a thread's own blocks only).
+
+    Parameters
+    ----------
+    real_floating : DType, str or None, optional
+        ``float32`` or ``float64``: the default float inside the block (complex defaults
+        follow); None (the default) keeps each device's own.
+    integral : DType, str or None, optional
+        ``int32`` or ``int64``: the default integer inside the block; None (the default)
+        keeps each device's own.
+
+    Returns
+    -------
+    context manager
+        A context manager for a ``with`` block; it yields the policy
+        ``(real_floating, integral)`` as dtypes.
 
     Examples
     --------

@@ -225,12 +225,32 @@ def device_of_native(backend: Backend, x: Any) -> Device:
 def devices(backend: str | None = None) -> list[Device]:
     """Every device this machine has, over every installed backend (or one backend).
 
+    Parameters
+    ----------
+    backend : str or None, optional
+        A backend's name (``"torch"``) to list only its devices; None (the default) lists
+        those of every installed backend.
+
+    Returns
+    -------
+    list of Device
+        The devices, backend by backend.
+
+    Raises
+    ------
+    ValueError
+        ``backend`` is not the name of a backend arraymux knows.
+    BackendUnavailableError
+        ``backend`` is not installed.
+
     Examples
     --------
     >>> import arraymux as xp
     >>> Device = xp.Device
     >>> Device("numpy:cpu") in xp.devices()
     True
+    >>> xp.devices("numpy")
+    [Device('numpy:cpu')]
     """
     if backend is not None and not isinstance(backend, str):
         raise TypeError(
@@ -285,6 +305,20 @@ def get_default_device() -> Device:
     transformed (``arraymux.grad``, ``jit``, ...), the device the transform computes on; the
     last :func:`set_default_device`; the ``ARRAYMUX_DEVICE`` environment variable; and
     ``numpy:cpu``.
+
+    Returns
+    -------
+    Device
+        The default device.
+
+    Examples
+    --------
+    >>> import arraymux as xp
+    >>> xp.get_default_device()
+    Device('numpy:cpu')
+    >>> with xp.default_device("torch:cpu"):
+    ...     xp.get_default_device()
+    Device('torch:cpu')
     """
     dev = _TRANSFORM.device
     if dev is not None:
@@ -304,6 +338,16 @@ def set_default_device(device: str | Device | None) -> None:
     Inside a ``with arraymux.default_device(...)`` block the block's device still wins (the
     innermost setting wins); the new default applies once the block ends.
 
+    Parameters
+    ----------
+    device : Device, str or None
+        The new default device (a :class:`Device` or a device string); None restores the
+        ``ARRAYMUX_DEVICE`` environment variable's device, else ``numpy:cpu``.
+
+    Returns
+    -------
+    None
+
     Examples
     --------
     >>> import arraymux as xp
@@ -320,6 +364,16 @@ def default_device(device: str | Device) -> Iterator[Device]:
     """Use ``device`` as the default inside a ``with`` block.
 
     The setting is a context variable, so threads and asyncio tasks each see their own.
+
+    Parameters
+    ----------
+    device : Device or str
+        The default device inside the block (a :class:`Device` or a device string).
+
+    Returns
+    -------
+    context manager
+        A context manager for a ``with`` block; it yields the :class:`Device`.
 
     Examples
     --------

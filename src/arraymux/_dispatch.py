@@ -4,11 +4,12 @@ wrap. Every public function of the standard is made here from its entry in the f
 
 from __future__ import annotations
 
+import inspect
 import math
 from collections.abc import Callable
 from typing import Any, NoReturn
 
-from . import _compiled, _default_dtypes, _dtypes, _narrowing
+from . import _compiled, _default_dtypes, _docstrings, _dtypes, _narrowing
 from ._arguments import (
     BACKEND_ERRORS,
     check_call,
@@ -530,19 +531,22 @@ def _finish(fn: Any, name: str, rule: str) -> Any:
     fn.__name__ = short
     fn.__qualname__ = short
     fn.__module__ = "arraymux" if "." not in name else f"arraymux.{name.split('.')[0]}"
+    sig = signature(name)
+    if sig is not None:
+        fn.__signature__ = sig
     fn.__doc__ = (
+        f"{_docstrings.SUMMARIES[name]}\n\n"
         f"``{name}`` of the Array API standard, dispatched to the array's backend.\n\n"
         f"{_RULE_DOC[rule]}\n\n"
+        f"See the standard's page: {_SPEC_URL.format(name)}\n\n"
+        f"{_docstrings.sections(name, sig or inspect.signature(fn), rule)}\n"
         "Raises\n------\n"
         "BackendMismatchError, DeviceMismatchError\n"
         "    Array arguments on different backends or devices.\n"
         "TypeError, ValueError, IndexError\n"
         "    Arguments the standard does not allow (each error names the function).\n\n"
-        f"See the standard's page: {_SPEC_URL.format(name)}\n"
+        f"{_docstrings.examples(name)}"
     )
-    sig = signature(name)
-    if sig is not None:
-        fn.__signature__ = sig
     return fn
 
 

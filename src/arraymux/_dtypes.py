@@ -35,11 +35,19 @@ class DType:
     dtype objects are accepted wherever arraymux takes a dtype, and ``Array.dtype`` always
     returns one of these.
 
+    Parameters
+    ----------
+    name : str
+        The dtype's name in the standard (``"float32"``, ``"int64"``, ``"bool"``, ...); the
+        existing singleton is returned.
+
     Examples
     --------
     >>> import arraymux as xp
     >>> xp.float32
     arraymux.float32
+    >>> xp.DType("float32") is xp.float32
+    True
     >>> xp.float32.kind, xp.float32.bits
     ('real floating', 32)
     """

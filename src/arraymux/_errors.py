@@ -13,13 +13,42 @@ __all__ = [
 
 
 class ArraymuxError(Exception):
-    """Base class of every error arraymux raises on purpose."""
+    """Base class of every error arraymux raises on purpose.
+
+    Each one is also a subclass of the built-in exception that code written for any backend
+    expects (``TypeError``, ``ValueError``, ``RuntimeError``), so catching either works.
+
+    Examples
+    --------
+    >>> import arraymux as xp
+    >>> issubclass(xp.DeviceMismatchError, xp.ArraymuxError)
+    True
+    >>> try:
+    ...     xp.Device("numpy:gpu")
+    ... except xp.ArraymuxError as e:
+    ...     print(type(e).__name__)
+    BackendUnavailableError
+    """
 
 
 class BackendMismatchError(ArraymuxError, TypeError):
     """Operands of one call live on different backends (say NumPy and PyTorch).
 
     Move one of them first with :func:`arraymux.to_device`.
+
+    Examples
+    --------
+    >>> import arraymux as xp
+    >>> a = xp.asarray([1.0])
+    >>> b = xp.asarray([2.0], device="torch:cpu")
+    >>> xp.add(a, b)
+    Traceback (most recent call last):
+        ...
+    arraymux.BackendMismatchError: arraymux.add: argument 1 (x2) is on torch:cpu but argument 0
+    (x1) is on numpy:cpu (another backend). Move one of them first, e.g.
+    x2 = arraymux.to_device(x2, "numpy:cpu").
+    >>> xp.add(a, xp.to_device(b, a.device))
+    Array([3.], dtype=float64, device='numpy:cpu')
     """
 
 
@@ -27,17 +56,49 @@ class DeviceMismatchError(ArraymuxError, ValueError):
     """Operands of one call live on one backend but on different devices.
 
     Move one of them first with :func:`arraymux.to_device`.
+
+    Examples
+    --------
+    >>> import arraymux as xp
+    >>> a = xp.asarray([1.0], device="array_api_strict:device1")
+    >>> b = xp.asarray([2.0], device="array_api_strict:CPU_DEVICE")
+    >>> xp.add(a, b)
+    Traceback (most recent call last):
+        ...
+    arraymux.DeviceMismatchError: arraymux.add: argument 1 (x2) is on
+    array_api_strict:CPU_DEVICE but argument 0 (x1) is on array_api_strict:device1 (another
+    device). Move one of them first, e.g. x2 = arraymux.to_device(x2,
+    "array_api_strict:device1").
     """
 
 
 class BackendUnavailableError(ArraymuxError, RuntimeError):
-    """A backend is not installed, or the device asked for does not exist on this machine."""
+    """A backend is not installed, or the device asked for does not exist on this machine.
+
+    Examples
+    --------
+    >>> import arraymux as xp
+    >>> xp.Device("numpy:gpu")
+    Traceback (most recent call last):
+        ...
+    arraymux.BackendUnavailableError: device numpy:gpu does not exist on this machine; the
+    numpy devices here are: numpy:cpu. arraymux.devices() lists every device.
+    """
 
 
 class UnsupportedDTypeError(ArraymuxError, TypeError):
     """A dtype that the target device cannot hold (float64 on JAX with x64 off, say).
 
     arraymux raises this instead of silently casting to a narrower dtype.
+
+    Examples
+    --------
+    >>> import arraymux as xp
+    >>> xp.zeros(2, dtype=xp.float64, device="array_api_strict:no_float64")
+    Traceback (most recent call last):
+        ...
+    arraymux.UnsupportedDTypeError: arraymux.zeros: array_api_strict:no_float64 cannot hold
+    arraymux.float64. Use a dtype that array_api_strict:no_float64 holds.
     """
 
 
@@ -47,7 +108,19 @@ class AxisError(ArraymuxError, ValueError, IndexError):
 
 
 class TransformUnavailableError(ArraymuxError, TypeError):
-    """A transform (grad, vmap, jit, ...) on a backend that has no autodiff or tracing engine."""
+    """A transform (grad, vmap, jit, ...) on a backend that has no autodiff or tracing engine.
+
+    Examples
+    --------
+    >>> import arraymux as xp
+    >>> x = xp.asarray([1.0, 2.0], device="dask")
+    >>> xp.grad(lambda x: xp.sum(x**2))(x)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+        ...
+    arraymux.TransformUnavailableError: arraymux.grad: the dask backend (dask) has no autodiff
+    or tracing engine. Transforms run on: ... Move the arrays first, e.g.
+    x = arraymux.to_device(x, "torch:cpu").
+    """
 
 
 # Tracebacks and reprs name the errors where users import them from: arraymux.DeviceMismatchError.

@@ -83,6 +83,26 @@ class Info:
 
 
 def __array_namespace_info__() -> Info:
+    """The inspection namespace of the standard: the capabilities, devices and dtypes that
+    arraymux offers on this machine.
+
+    Returns
+    -------
+    Info
+        An object with the methods ``capabilities()``, ``default_device()``,
+        ``default_dtypes(device=...)``, ``devices()`` and ``dtypes(device=..., kind=...)``.
+
+    Examples
+    --------
+    >>> import arraymux as xp
+    >>> info = xp.__array_namespace_info__()
+    >>> info.capabilities()
+    {'boolean indexing': True, 'data-dependent shapes': True, 'max dimensions': None}
+    >>> info.default_dtypes(device="numpy")["integral"]
+    arraymux.int64
+    >>> info.dtypes(device="numpy", kind="complex floating")
+    {'complex64': arraymux.complex64, 'complex128': arraymux.complex128}
+    """
     return Info()
 
 

@@ -41,11 +41,28 @@ stack = generic("stack")
 def broadcast_shapes(*shapes: tuple[int | None, ...]) -> tuple[int | None, ...]:
     """The shape that broadcasting ``shapes`` together gives (``None``: unknown size).
 
+    Parameters
+    ----------
+    *shapes : tuple of int or None
+        Shapes to broadcast against one another; ``None`` stands for a size not known yet.
+
+    Returns
+    -------
+    tuple of int or None
+        The broadcast shape (``()`` for no shapes).
+
+    Raises
+    ------
+    ValueError
+        The shapes cannot be broadcast together.
+
     Examples
     --------
     >>> import arraymux as xp
     >>> xp.broadcast_shapes((3, 1), (1, 4))
     (3, 4)
+    >>> xp.broadcast_shapes((2, 1), (None, 5))  # an unknown size stays unknown
+    (None, 5)
     """
     for k, s in enumerate(shapes):
         if not isinstance(s, tuple | list) or not all(

@@ -39,6 +39,23 @@ def namespace(api_version: str | None = None, *, device: DeviceLike | None = Non
     land beside the arrays it was given. There is one bound namespace per device and version,
     so every array of one device has the same namespace.
 
+    Parameters
+    ----------
+    api_version : str or None, optional
+        ``"2025.12"`` or ``"2024.12"``; None (the default) means ``"2025.12"``.
+    device : Device, str or None, optional
+        Device to bind the namespace to; None (the default) gives the unbound namespace.
+
+    Returns
+    -------
+    module
+        The namespace: a module with the standard's functions, constants and dtypes.
+
+    Raises
+    ------
+    ValueError
+        A version of the standard arraymux does not implement.
+
     Examples
     --------
     >>> import arraymux as xp

@@ -37,7 +37,22 @@ _process = False
 
 class NarrowingWarning(UserWarning):
     """A 64-bit dtype was narrowed to 32 bits because narrowing is on (see
-    :func:`arraymux.narrowing`)."""
+    :func:`arraymux.narrowing`).
+
+    Examples
+    --------
+    >>> import warnings
+    >>> import arraymux as xp
+    >>> with xp.narrowing(), warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     x = xp.zeros(2, dtype=xp.float64, device="array_api_strict:no_float64")
+    >>> x.dtype
+    arraymux.float32
+    >>> caught[0].category.__name__
+    'NarrowingWarning'
+    >>> print(caught[0].message)
+    arraymux.zeros: array_api_strict:no_float64 cannot hold float64; narrowed to float32 because narrowing is on (arraymux.narrowing / set_narrowing).
+    """
 
 
 def set_narrowing(enabled: bool) -> None:
@@ -49,10 +64,24 @@ def set_narrowing(enabled: bool) -> None:
     applies where arraymux makes an array (``asarray``, creation functions, ``astype``);
     ``to_device`` never narrows, and a Python int that does not fit 32 bits still raises.
 
+    Parameters
+    ----------
+    enabled : bool
+        True to narrow (with a warning) from now on, False to raise again.
+
+    Returns
+    -------
+    None
+
     Examples
     --------
+    >>> import warnings
     >>> import arraymux as xp
     >>> xp.set_narrowing(True)
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore", xp.NarrowingWarning)
+    ...     xp.ones(2, dtype=xp.int64, device="array_api_strict:no_x64").dtype
+    arraymux.int32
     >>> xp.set_narrowing(False)
     """
     if not isinstance(enabled, bool):
@@ -66,6 +95,17 @@ def narrowing(enabled: bool = True) -> Iterator[None]:
     """Narrow 64-bit dtypes that a device cannot hold inside a ``with`` block (a context
     variable: threads and asyncio tasks each see their own), with a
     :class:`NarrowingWarning` each time. See :func:`set_narrowing`.
+
+    Parameters
+    ----------
+    enabled : bool, optional
+        True (the default) to narrow inside the block, False to raise inside it (whatever
+        :func:`set_narrowing` says).
+
+    Returns
+    -------
+    context manager
+        A context manager for a ``with`` block; it yields None.
 
     Examples
     --------

@@ -114,6 +114,11 @@ def assert_close(
     check_device
         Whether both must live on the same device (when both have one).
 
+    Returns
+    -------
+    None
+        Returns only if the arrays are close.
+
     Raises
     ------
     AssertionError
@@ -179,6 +184,11 @@ def assert_same_device(*arrays: Any) -> None:
     ----------
     *arrays
         arraymux Arrays or native arrays of any backend.
+
+    Returns
+    -------
+    None
+        Returns only if every array is on the same device.
 
     Raises
     ------

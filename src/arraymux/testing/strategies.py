@@ -67,6 +67,16 @@ def devices(*, backends: Sequence[str] | None = None) -> st.SearchStrategy[Devic
     backends
         Backend names to keep, e.g. ``["numpy", "torch"]``; default: all installed.
 
+    Returns
+    -------
+    hypothesis.strategies.SearchStrategy
+        A strategy that draws :class:`arraymux.Device` objects.
+
+    Raises
+    ------
+    ValueError
+        No device of ``backends`` is available here.
+
     Examples
     --------
     >>> import arraymux as xp
@@ -98,6 +108,16 @@ def dtypes(
         A kind of :func:`arraymux.isdtype` (``"bool"``, ``"signed integer"``,
         ``"unsigned integer"``, ``"integral"``, ``"real floating"``, ``"complex floating"``,
         ``"numeric"``) or a tuple of them; default: every dtype.
+
+    Returns
+    -------
+    hypothesis.strategies.SearchStrategy
+        A strategy that draws arraymux dtypes.
+
+    Raises
+    ------
+    ValueError
+        An unknown kind, or ``device`` holds no dtype of ``kind``.
 
     Examples
     --------
@@ -131,6 +151,22 @@ def shapes(
 ) -> st.SearchStrategy[tuple[int, ...]]:
     """Array shapes (tuples of ints), as ``hypothesis.extra.array_api``'s ``array_shapes``.
 
+    Parameters
+    ----------
+    min_dims
+        Smallest number of dimensions; default 1.
+    max_dims
+        Largest number of dimensions; default ``min_dims + 2``.
+    min_side
+        Smallest size of a dimension; default 1.
+    max_side
+        Largest size of a dimension; default ``min_side + 5``.
+
+    Returns
+    -------
+    hypothesis.strategies.SearchStrategy
+        A strategy that draws tuples of ints.
+
     Examples
     --------
     >>> from hypothesis import given
@@ -155,6 +191,30 @@ def mutually_broadcastable_shapes(
     max_side: int | None = None,
 ) -> st.SearchStrategy[Any]:
     """Shapes that broadcast together: draws have ``.input_shapes`` and ``.result_shape``.
+
+    As ``hypothesis.extra.array_api``'s ``mutually_broadcastable_shapes``.
+
+    Parameters
+    ----------
+    num_shapes
+        Number of shapes in each draw.
+    base_shape
+        Shape that every drawn shape also broadcasts against; default ``()``.
+    min_dims
+        Smallest number of dimensions of a drawn shape; default 0.
+    max_dims
+        Largest number of dimensions of a drawn shape; default
+        ``max(len(base_shape), min_dims) + 2``.
+    min_side
+        Smallest size of a dimension not aligned with ``base_shape``; default 1.
+    max_side
+        Largest size of a dimension not aligned with ``base_shape``; default 2 more than
+        the largest aligned dimension.
+
+    Returns
+    -------
+    hypothesis.strategies.SearchStrategy
+        A strategy that draws named tuples ``(input_shapes, result_shape)``.
 
     Examples
     --------
@@ -199,6 +259,11 @@ def arrays(
         ``from_dtype`` such as ``{"min_value": 0, "allow_nan": False}``.
     unique
         Whether the elements must all differ.
+
+    Returns
+    -------
+    hypothesis.strategies.SearchStrategy
+        A strategy that draws :class:`arraymux.Array` objects on ``device``.
 
     Raises
     ------

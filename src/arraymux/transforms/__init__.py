@@ -106,7 +106,15 @@ def value_and_grad(
 ) -> Callable[..., Any]:
     """The value of a scalar function and its gradient, computed together.
 
-    Parameters are those of :func:`grad`.
+    Parameters
+    ----------
+    fun
+        A function of arrays that returns a 0-d floating-point array (or, with ``has_aux``,
+        a pair ``(output, aux)``).
+    argnums
+        The positional argument(s) to differentiate: an int, or a tuple of ints.
+    has_aux
+        Whether ``fun`` returns ``(output, aux)``; ``aux`` is returned beside the value.
 
     Returns
     -------
