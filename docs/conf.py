@@ -38,7 +38,9 @@ myst_heading_anchors = 3
 
 html_theme = "furo"
 html_title = f"arraymux {release}"
-html_static_path: list[str] = []
+html_static_path = ["_static"]
+html_favicon = "_static/arraymux.svg"
+html_logo = "_static/arraymux.svg"
 
 autodoc_typehints = "none"  # the signatures carry the standard's names; types are in the text
 autodoc_member_order = "bysource"
