@@ -32,7 +32,7 @@ extensions = [
 ]
 source_suffix = {".md": "markdown", ".rst": "restructuredtext"}
 root_doc = "index"
-exclude_patterns = ["_build", "examples/README.md"]
+exclude_patterns = ["_build", "examples/README.md", "generated/conformance-matrix.md"]
 myst_enable_extensions = ["colon_fence", "deflist"]
 myst_heading_anchors = 3
 
@@ -40,7 +40,6 @@ html_theme = "furo"
 html_title = f"arraymux {release}"
 html_static_path = ["_static"]
 html_favicon = "_static/arraymux.svg"
-html_logo = "_static/arraymux.svg"
 
 autodoc_typehints = "none"  # the signatures carry the standard's names; types are in the text
 autodoc_member_order = "bysource"

@@ -444,23 +444,39 @@ def performance(out: Path) -> dict[str, str]:
             )
         elif kind == "transfer":
             pairs = list(dict.fromkeys((r["source"], r["target"]) for r in rows))
-            fig, ax = plt.subplots(figsize=(8, 4.5))
+            fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.5))
             for src, dst in pairs:
                 mine = sorted(
                     (r for r in rows if (r["source"], r["target"]) == (src, dst)),
                     key=lambda r: r["bytes"],
                 )
-                gbs = [r["bytes"] / r["to_device_s"] / 1e9 for r in mine]
+                sizes = [r["bytes"] for r in mine]
                 style = "-" if mine[-1].get("zero_copy") == "yes" else "--"
-                ax.plot([r["bytes"] for r in mine], gbs, style, marker="o", label=f"{src} → {dst}")
-            ax.set_xscale("log")
-            ax.set_yscale("log")
-            ax.set_xlabel("bytes moved")
-            ax.set_ylabel("GB/s (to_device)")
-            ax.legend(fontsize=6, ncol=2)
+                label = f"{src} → {dst}"
+                left.plot(sizes, [r["to_device_s"] * 1e6 for r in mine], style, marker="o")
+                base = "naive_s" if "naive_s" in mine[0] else "torch_to_s"
+                right.plot(
+                    sizes,
+                    [r[base] / r["to_device_s"] for r in mine],
+                    style,
+                    marker="o",
+                    label=label,
+                )
+            for ax in (left, right):
+                ax.set_xscale("log")
+                ax.set_xlabel("bytes moved")
+            left.set_yscale("log")
+            left.set_ylabel("to_device, us (lower is better)")
+            right.set_yscale("log")
+            right.axhline(1.0, color="black", linewidth=0.8)
+            right.set_ylabel("reference time / to_device time")
+            right.legend(fontsize=6, ncol=2)
+            reference = data.get("naive", "the naive route")
             captions[png.name] = (
-                "Bandwidth of `to_device` per pair of devices and size (solid: zero-copy, "
-                f"the same memory; dashed: copied). Measured on {_machine(data)}."
+                "Left: time of `to_device` per pair of devices and size (solid: zero-copy, "
+                "the same memory, whose cost does not grow with the size; dashed: copied). "
+                f"Right: speed against the reference route ({reference}; above 1: faster). "
+                f"Measured on {_machine(data)}."
             )
         elif kind == "transforms":
             order = {"10": 0, "1k": 1, "100k": 2, "1M": 3}
