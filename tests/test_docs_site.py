@@ -32,7 +32,9 @@ pytestmark = [
         not (SITE / "index.html").exists(),
         reason="the site is not built: python -m sphinx -W --keep-going -b html docs docs/_build/html",
     ),
-    pytest.mark.skipif(CHROMIUM is None, reason="no Chromium here (Debian: apt-get install chromium)"),
+    pytest.mark.skipif(
+        CHROMIUM is None, reason="no Chromium here (Debian: apt-get install chromium)"
+    ),
 ]
 playwright = pytest.importorskip("playwright.sync_api", reason="needs playwright (the docs extra)")
 
