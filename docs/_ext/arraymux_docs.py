@@ -378,6 +378,7 @@ def gallery(out: Path) -> None:
         "",
         "```{toctree}",
         ":maxdepth: 1",
+        ":hidden:",
         "",
         *[name for name, _, _ in cards],
         "```",
@@ -386,7 +387,14 @@ def gallery(out: Path) -> None:
     for name, title, has_fig in cards:
         index += [f"## [{title}]({name}.md)", ""]
         if has_fig:
-            index += [f"![{title}]({name}.png)", ""]
+            index += [
+                f"```{{image}} {name}.png",
+                f":alt: {title}",
+                ":width: 420px",
+                f":target: {name}.html",
+                "```",
+                "",
+            ]
     _write(out / "index.md", "\n".join(index))
 
 
