@@ -124,3 +124,16 @@ def test_default_device_routes_creation():
         assert xp.asarray([1]).device == xp.Device("dask")
         # native arrays keep their own device
         assert xp.asarray(np.arange(2)).device == xp.Device("numpy:cpu")
+
+
+def test_asarray_copy_false_refuses_a_cast_on_every_device(device):
+    """No silent copy where none was asked for: the same ValueError on every backend (JAX
+    would copy, NumPy and torch raise errors of their own)."""
+    x = xp.ones(3, dtype=xp.float32, device=device)
+    with pytest.raises(
+        ValueError, match=r"arraymux.asarray: casting .*float32 to .*int32 needs a copy"
+    ):
+        xp.asarray(x, dtype=xp.int32, copy=False)
+    with pytest.raises(ValueError, match="Python values always needs a copy"):
+        xp.asarray([1.0, 2.0], device=device, copy=False)
+    assert xp.asarray(x, dtype=xp.float32, copy=False) is x  # nothing to copy

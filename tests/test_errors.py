@@ -308,3 +308,21 @@ def test_numpy_scalar_is_taken_as_a_python_scalar():
     for s in (np.float32(1.0), np.float64(1.0), np.int64(1)):
         assert xp.add(x, s).dtype is xp.float32
         assert xp.to_numpy(xp.add(s, x)).tolist() == [2.0, 3.0]
+
+
+def test_axis_error_is_public_and_names_itself_so():
+    with pytest.raises(xp.AxisError) as info:
+        xp.sum(xp.ones((2, 2)), axis=2)
+    assert isinstance(info.value, IndexError) and isinstance(info.value, ValueError)
+    assert type(info.value).__module__ == "arraymux"
+
+
+def test_a_closure_mismatch_inside_a_transform_shows_as_backend_mismatch():
+    pytest.importorskip("torch")
+    import traceback
+
+    w = np.array([1.0, 2.0])  # a closure of NumPy data: torch computes inside the transform
+    with pytest.raises(xp.BackendMismatchError) as info:
+        xp.grad(lambda x: xp.sum(x * w))(np.array([3.0, 4.0]))
+    last = traceback.format_exception_only(type(info.value), info.value)[-1]
+    assert last.startswith("arraymux.BackendMismatchError:"), last

@@ -91,6 +91,7 @@ _OWN = {
             "DeviceMismatchError",
             "BackendUnavailableError",
             "UnsupportedDTypeError",
+            "AxisError",
             "TransformUnavailableError",
             "NarrowingWarning",
         ],

@@ -133,6 +133,7 @@ from ._elementwise_functions import (
 )
 from ._errors import (
     ArraymuxError,
+    AxisError,
     BackendMismatchError,
     BackendUnavailableError,
     DeviceMismatchError,
@@ -232,6 +233,7 @@ _operators.install(_sys.modules[__name__])
 __all__ = [
     "Array",
     "ArraymuxError",
+    "AxisError",
     "BackendMismatchError",
     "BackendUnavailableError",
     "DType",

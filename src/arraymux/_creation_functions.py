@@ -127,6 +127,13 @@ def asarray(
             return to_device(wrap(native, src), target, copy=copy)
         if dtype is not None and not copy and as_dtype(dtype) == dtype_of(native, src):
             dtype = None  # the dtype it has: the same Array back, as NumPy does
+        if dtype is not None and copy is False:
+            # Every backend the same way (JAX would copy silently, NumPy and torch raise
+            # their own errors).
+            raise ValueError(
+                f"arraymux.asarray: casting {dtype_of(native, src)} to {as_dtype(dtype)} needs "
+                "a copy, but copy=False was given. Use copy=None to copy only when needed."
+            )
         if dtype is None and not copy:
             return obj if type(obj) is Array else wrap(native, src)
         kwargs: dict[str, Any] = {"copy": copy}
@@ -138,6 +145,11 @@ def asarray(
         raise TypeError(
             f"arraymux.asarray: cannot make an array of a {type(obj).__name__}; pass numbers, "
             "nested sequences of numbers, a buffer, or an array."
+        )
+    if copy is False and isinstance(obj, list | tuple | int | float | complex | bool):
+        raise ValueError(
+            f"arraymux.asarray: a {type(obj).__name__} of Python values always needs a copy "
+            "to become an array, but copy=False was given. Use copy=None."
         )
     obj = _unwrap_nested(obj, d)
     ndt = None if dtype is None else native_dtype(dtype, d, "asarray")

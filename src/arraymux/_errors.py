@@ -4,6 +4,7 @@ from __future__ import annotations
 
 __all__ = [
     "ArraymuxError",
+    "AxisError",
     "BackendMismatchError",
     "BackendUnavailableError",
     "DeviceMismatchError",
@@ -104,7 +105,19 @@ class UnsupportedDTypeError(ArraymuxError, TypeError):
 
 class AxisError(ArraymuxError, ValueError, IndexError):
     """An axis out of range for the array (a ``ValueError`` and an ``IndexError``, as NumPy's
-    ``AxisError``, so that code written for any backend catches it)."""
+    ``AxisError``, so that code written for any backend catches it).
+
+    Examples
+    --------
+    >>> import arraymux as xp
+    >>> xp.sum(xp.ones((2, 2)), axis=2)
+    Traceback (most recent call last):
+        ...
+    arraymux.AxisError: arraymux.sum: axis 2 is out of range for an array of 2 dimension(s)
+    (valid: -2 to 1).
+    >>> isinstance(xp.AxisError("x"), IndexError), isinstance(xp.AxisError("x"), ValueError)
+    (True, True)
+    """
 
 
 class TransformUnavailableError(ArraymuxError, TypeError):

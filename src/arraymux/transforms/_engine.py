@@ -37,6 +37,11 @@ class _ExplainedMismatch(BackendMismatchError):
     """A mismatch already explained by an inner transform (raised as it is by outer ones)."""
 
 
+# Tracebacks show it as what users catch: arraymux.BackendMismatchError.
+_ExplainedMismatch.__module__ = "arraymux"
+_ExplainedMismatch.__qualname__ = "BackendMismatchError"
+
+
 _ENGINES: dict[tuple[str, str, bool], _Engine] = {}  # (transform, device, bridge)
 _WANTED: dict[tuple[tuple[int, ...], int], frozenset[int]] = {}
 
