@@ -326,3 +326,10 @@ def test_a_closure_mismatch_inside_a_transform_shows_as_backend_mismatch():
         xp.grad(lambda x: xp.sum(x * w))(np.array([3.0, 4.0]))
     last = traceback.format_exception_only(type(info.value), info.value)[-1]
     assert last.startswith("arraymux.BackendMismatchError:"), last
+
+
+def test_take_without_axis_refuses_arrays_of_several_dimensions(device):
+    x = xp.ones((2, 2), device=device)
+    with pytest.raises(ValueError, match=r"arraymux\.take: x has 2 dimensions; give the axis"):
+        xp.take(x, xp.asarray([0], device=device))
+    assert xp.take(x, xp.asarray([1], device=device), axis=1).shape == (2, 1)

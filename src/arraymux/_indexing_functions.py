@@ -2,9 +2,26 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from ._dispatch import generic
 
 __all__ = ["take", "take_along_axis"]
 
-take = generic("take")
+_take = generic("take")
+
+
+def take(x: Any, indices: Any, /, *, axis: int | None = None) -> Any:
+    # NumPy and JAX flatten an array of several dimensions when no axis is given; the
+    # standard requires the axis then, and torch and array-api-strict refuse.
+    if axis is None and getattr(x, "ndim", 1) != 1:
+        raise ValueError(
+            f"arraymux.take: x has {x.ndim} dimensions; give the axis to take along "
+            "(axis=None is allowed for one-dimensional arrays only)."
+        )
+    return _take(x, indices, axis=axis)
+
+
+for _attr in ("__doc__", "__signature__", "__name__", "__qualname__", "__module__"):
+    setattr(take, _attr, getattr(_take, _attr))
 take_along_axis = generic("take_along_axis")
