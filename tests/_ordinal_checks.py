@@ -45,6 +45,11 @@ def misplaced(out: Any, device: xp.Device) -> list[str]:
     return bad
 
 
+def _set(x: xp.Array, key: Any, value: Any) -> xp.Array:
+    x[key] = value
+    return x
+
+
 def _function(name: str) -> Any:
     fn: Any = xp
     for part in name.split("."):
@@ -97,6 +102,9 @@ def sweep(d1: xp.Device, d0: xp.Device) -> list[str]:
         "unique_values": lambda: xp.unique_values(i32),
         "nonzero": lambda: xp.nonzero(b),
         "getitem": lambda: f32[1:],
+        "getitem(indices)": lambda: f32[i32 - 1],
+        "getitem(mask)": lambda: f32[b],
+        "setitem(mask)": lambda: _set(xp.asarray(f32, copy=True), b, 0.0),
         "matmul": lambda: m @ m,
         "linalg.inv": lambda: xp.linalg.inv(m),
         "linalg.eigh": lambda: tuple(xp.linalg.eigh(m + m.T)),

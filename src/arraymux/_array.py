@@ -342,7 +342,8 @@ class Array:
                 r = self._native[nkey] if fix is None else fix(self._native, nkey)
             else:
                 try:
-                    r = self._native[nkey]
+                    placed = d._backend.getitem
+                    r = self._native[nkey] if placed is None else placed(self._native, nkey)
                 except (ValueError, IndexError, NotImplementedError):
                     # A backend may lack part of the standard's indexing (torch: negative
                     # steps, dask: a 0-d boolean mask); its adapter's getitem does it another way.
@@ -366,7 +367,10 @@ class Array:
                 native = backend.normalize(self._native)
                 self._native = native
                 try:
-                    native[nkey] = nvalue
+                    if backend.setitem is None:
+                        native[nkey] = nvalue
+                    else:
+                        backend.setitem(native, nkey, nvalue)
                 except (ValueError, RuntimeError, OverflowError):
                     # A value the backend cannot take as it is (torch: a Python int beyond
                     # int64 into a uint64 array); its adapter's setitem converts it.

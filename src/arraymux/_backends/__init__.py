@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import operator
 import sys
 import threading
 from collections.abc import Callable
@@ -271,8 +272,13 @@ class Backend:
                 self.fns[f"{name}(x)"] = base
                 self.fns[f"{name}(x) not for"] = complex_natives  # type: ignore[assignment]
         placed = getattr(self.adapter, "placed", None)
+        # Indexing on the operand's device, where the backend computes on a current device.
+        self.getitem: Callable[[Any, Any], Any] | None = None
+        self.setitem: Callable[[Any, Any, Any], Any] | None = None
         if placed is not None:  # computed on the operands' device (CuPy)
             self.fns = {k: placed(f) if callable(f) else f for k, f in self.fns.items()}
+            self.getitem = placed(operator.getitem)
+            self.setitem = placed(operator.setitem)
         for dt, native in self.array_dtypes.items():
             self.from_native_dtype.setdefault(native, dt)  # x.dtype maps in one lookup
         # The same by name: torch.compile guards string keys cheaply, object keys not.
