@@ -177,3 +177,66 @@ def test_page_blocks_are_found():
     blocks = [b for p in _PAGES for b in _page_blocks(p)]
     assert sum(b.lang == "pycon" for b in blocks) >= 1
     assert all(b.source.strip() for b in blocks)
+
+
+class _RunsOnly(doctest.OutputChecker):
+    """Any output passes: outputs are compared on NumPy, where the docstrings are written."""
+
+    def check_output(self, want: str, got: str, optionflags: int) -> bool:
+        return True
+
+
+class _Runner(doctest.DocTestRunner):
+    """Records each exception an example did not expect, except the library's own clear
+    refusals that a device explains: no engine for a transform (Dask, array-api-strict), no
+    64-bit dtypes (JAX without x64)."""
+
+    def __init__(self, allowed: tuple[type[BaseException], ...]) -> None:
+        super().__init__(_RunsOnly(), optionflags=_FLAGS)
+        self.allowed = allowed
+        self.unexpected: list[str] = []
+        self.refused: set[str] = set()
+
+    def report_unexpected_exception(self, out, test, example, exc_info):  # type: ignore[no-untyped-def]
+        if isinstance(exc_info[1], self.allowed):
+            self.refused.add(test.name)  # the lines after it use what it did not make
+        elif not (test.name in self.refused and isinstance(exc_info[1], NameError)):
+            self.unexpected.append(
+                f"{test.name}: {example.source.strip()} raised "
+                f"{type(exc_info[1]).__name__}: {exc_info[1]}"[:400]
+            )
+
+
+def _public_docstrings() -> list[doctest.DocTest]:
+    import numpy
+
+    finder = doctest.DocTestFinder()
+    globs = {"xp": arraymux, "arraymux": arraymux, "np": numpy}
+    tests = []
+    for modname in ("arraymux", "arraymux.linalg", "arraymux.fft"):
+        mod = importlib.import_module(modname)
+        for n in mod.__all__:
+            tests += [t for t in finder.find(getattr(mod, n), n, globs=globs) if t.examples]
+    return tests
+
+
+@pytest.mark.filterwarnings("ignore")
+@pytest.mark.parametrize("device", [d for d in _cpu_devices() if d != _PAGE_DEVICE])
+def test_docstring_examples_run_on_every_cpu_device(device):
+    """The docstring examples of the public functions, with each CPU device as the default
+    device: each runs (what it prints is checked on NumPy, for which it is written: reprs name
+    the device and each backend's default dtypes)."""
+    d = arraymux.Device(device)
+    allowed: tuple[type[BaseException], ...] = ()
+    if d.backend in ("dask", "array_api_strict"):
+        allowed += (arraymux.TransformUnavailableError,)
+    if not d.supports(arraymux.float64):
+        allowed += (arraymux.UnsupportedDTypeError,)
+    runner = _Runner(allowed)
+    arraymux.set_default_device(device)
+    try:
+        for test in _public_docstrings():
+            runner.run(test, out=lambda _: None)
+    finally:
+        arraymux.set_default_device(None)
+    assert not runner.unexpected, "\n".join(runner.unexpected)
