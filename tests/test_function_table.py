@@ -106,6 +106,7 @@ def test_namespace_exports_are_standard_or_documented_extras():
     extras = {
         "Array",
         "ArraymuxError",
+        "AxisError",
         "BackendMismatchError",
         "BackendUnavailableError",
         "DType",

@@ -200,9 +200,11 @@ def _move(
         if copy is False:
             raise _needs_copy(src, target, "the devices hold separate memory")
         if stream is None and _hook(src, "SLOW_PEER_COPY"):
-            out = _between_gpus(native, src, target)
-            if out is not None:
-                return out, "peer", True
+            mem_src, mem_dst = _memory(src), _memory(target)
+            if mem_src[0] == mem_dst[0] == "cuda" and mem_src != mem_dst:
+                out = _between_gpus(native, src, target)
+                if out is not None:
+                    return out, "peer", True
         within = _hook(src, "move_within")
         if within is not None and stream is None:
             out = within(native, src._place, target._place)
