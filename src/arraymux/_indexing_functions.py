@@ -19,7 +19,8 @@ def take(x: Any, indices: Any, /, *, axis: int | None = None) -> Any:
             f"arraymux.take: x has {x.ndim} dimensions; give the axis to take along "
             "(axis=None is allowed for one-dimensional arrays only)."
         )
-    return _take(x, indices, axis=axis)
+    # Without a keyword when there is none: the compiled path takes positional calls.
+    return _take(x, indices) if axis is None else _take(x, indices, axis=axis)
 
 
 for _attr in ("__doc__", "__signature__", "__name__", "__qualname__", "__module__"):
