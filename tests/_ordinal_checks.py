@@ -162,5 +162,15 @@ def sweep(d1: xp.Device, d0: xp.Device) -> list[str]:
     check("on_device d1 -> d0", lambda: on0(f32))
     check("grad through on_device d1 -> d0", lambda: xp.grad(on0)(f32))
     check("vmap(grad) through on_device", lambda: xp.vmap(xp.grad(on0))(xp.stack([f32, f32])))
-    check("hessian through on_device", lambda: xp.hessian(on0)(f32))
+    if d0.backend in ("torch", "cupy") and native_place(f32) != "cpu":
+        # torch.func cannot differentiate a move between GPUs twice: a clear refusal.
+        try:
+            xp.hessian(on0)(f32)
+        except xp.TransformUnavailableError as e:
+            if "between two GPUs" not in str(e):
+                bad.append(f"hessian through on_device: unclear refusal: {e}")
+        else:
+            bad.append("hessian through on_device: torch.func differentiated twice between GPUs")
+    else:
+        check("hessian through on_device", lambda: xp.hessian(on0)(f32))
     return bad

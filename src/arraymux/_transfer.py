@@ -37,8 +37,13 @@ generic behaviour and uses a hook where an adapter defines one:
 ``traced(x)``
     whether ``x`` is a tracer or a functional-transform wrapper;
 ``move_within(x, src_place, dst_place)``
-    a faster same-backend move between places (host<->GPU through pinned memory), or None to
-    leave it to the backend's own device copy.
+    a faster or safer same-backend move between places (host<->GPU through pinned memory;
+    GPU<->GPU ordered after the work queued on the source), or None to leave it to the
+    backend's own device copy;
+``current_gpu(place)``
+    a context making ``place``'s GPU the calling thread's current CUDA device, around a DLPack
+    hand-over of an array lying there (torch refuses to export a tensor of another GPU than
+    the current one, and CuPy synchronises with the current device's stream).
 
 Host->GPU uploads of large arrays are pipelined by the GPU adapters (``_backends/_staging.py``):
 the source is cut into chunks that worker threads copy into a small ring of reusable pinned
@@ -48,6 +53,9 @@ asynchronously; one synchronisation at the end.
 
 from __future__ import annotations
 
+import contextlib
+import sys
+from collections.abc import Iterator
 from typing import Any
 
 from ._array import Array
@@ -125,6 +133,16 @@ def _from_dlpack(obj: Any, target: Device, place: str | None, copy: bool | None)
     return target._backend.ns.from_dlpack(obj, copy=copy)
 
 
+def _handed_over(obj: Any, src: Device, target: Device, copy: bool | None) -> Any:
+    """``obj`` (exported from ``src``) taken by ``target`` through DLPack, with the source's
+    GPU current while the producer hands it over: the caller's current device may be any."""
+    current = _hook(src, "current_gpu")
+    if current is None or _memory(src)[0] != "cuda":
+        return _from_dlpack(obj, target, target._place, copy)
+    with current(src._place):
+        return _from_dlpack(obj, target, target._place, copy)
+
+
 def _from_host(a: Any, target: Device) -> Any:
     a = _native_order(a)
     hook = _hook(target, "from_host")
@@ -189,7 +207,45 @@ def _move(
 
     ``copied`` of a DLPack move is checked (by data pointer) only when ``copy=False`` or
     ``report`` asks for it; otherwise it is False. ``share``: share memory even where the
-    target could write into an immutable source (for a fresh array nobody else holds)."""
+    target could write into an immutable source (for a fresh array nobody else holds).
+    The calling thread's current CUDA device is the same after the move as before."""
+    if (_hook(src, "SETS_CURRENT_GPU") and _memory(src)[0] == "cuda") or (
+        _hook(target, "SETS_CURRENT_GPU") and _memory(target)[0] == "cuda"
+    ):
+        with _current_gpu_kept():
+            return _move_now(native, src, target, copy, stream, report, share)
+    return _move_now(native, src, target, copy, stream, report, share)
+
+
+@contextlib.contextmanager
+def _current_gpu_kept() -> Iterator[None]:
+    """Restores the calling thread's current CUDA device, as torch and CuPy see it (they read
+    and set the same one), after a backend that changes it (``SETS_CURRENT_GPU``: JAX)."""
+    cupy, torch = sys.modules.get("cupy"), sys.modules.get("torch")
+    if cupy is not None:
+        get, set_ = cupy.cuda.runtime.getDevice, cupy.cuda.runtime.setDevice
+    elif torch is not None and torch.cuda.is_initialized():
+        get, set_ = torch.cuda.current_device, torch.cuda.set_device
+    else:  # nobody here relies on the current device
+        yield
+        return
+    before = get()
+    try:
+        yield
+    finally:
+        if get() != before:
+            set_(before)
+
+
+def _move_now(
+    native: Any,
+    src: Device,
+    target: Device,
+    copy: bool | None,
+    stream: Any,
+    report: bool,
+    share: bool,
+) -> tuple[Any, str, bool]:
     if target is src:
         if copy:
             hook = _hook(src, "copy_array")
@@ -222,7 +278,7 @@ def _move(
         if copied and copy is False:
             raise _needs_copy(src, target, f"{src.backend} cannot export it as it is")
         try:
-            out = _from_dlpack(obj, target, target._place, True if copy else copy)
+            out = _handed_over(obj, src, target, True if copy else copy)
         except _REFUSED as e:
             if copy is False:
                 why = f"{target} cannot use its memory as it is: {e}"
@@ -267,8 +323,6 @@ def _copier(src: Device, target: Device) -> tuple[Device, Device] | None:
     key = (src, target)
     if key in _COPIERS:
         return _COPIERS[key]
-    import sys
-
     from ._backends import get_backend
     from ._devices import devices
 
@@ -300,11 +354,14 @@ def _between_gpus(native: Any, src: Device, target: Device, stream: Any = None) 
     import array_api_compat
 
     try:
-        here = native if a is src else _from_dlpack(_export(native, src)[0], a, a._place, None)
-        moved = array_api_compat.to_device(here, b.native, stream=stream)
+        here = native if a is src else _handed_over(_export(native, src)[0], src, a, None)
+        within = _hook(a, "move_within") if stream is None else None
+        moved = None if within is None else within(here, a._place, b._place)
+        if moved is None:
+            moved = array_api_compat.to_device(here, b.native, stream=stream)
         if b is target:
             return moved
-        return _from_dlpack(_export(moved, b)[0], target, target._place, None)
+        return _handed_over(_export(moved, b)[0], b, target, None)
     except _REFUSED:
         return None
 
@@ -555,8 +612,6 @@ block_until_ready = synchronize
 
 
 def _loaded_backends() -> list[Any]:
-    import sys
-
     from ._backends import specs
 
     return [spec for spec in specs() if spec.module in sys.modules]

@@ -139,10 +139,12 @@ TRANSFER_HOOKS = (
     "copy_array",
     "traced",
     "move_within",
+    "current_gpu",
     "fast_route",
     "WRITABLE_IMPORTS",
     "IMPLICIT_HOST_COPY",
     "SLOW_PEER_COPY",
+    "SETS_CURRENT_GPU",
 )
 
 #: Other hooks used where an adapter defines them: ``getitem(x, key)`` and

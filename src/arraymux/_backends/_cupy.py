@@ -192,13 +192,39 @@ def memory(place: str) -> tuple[str, int]:
     return ("cuda", int(place))
 
 
+def current_gpu(place: str) -> Any:
+    return cupy.cuda.Device(int(place))
+
+
+def move_within(x: Any, src: str, dst: str) -> Any:
+    """``x`` copied from GPU ``src`` to GPU ``dst`` with one peer copy, ordered after the work
+    queued on the source device's current stream (CuPy's own cross-device ``asarray`` copies
+    on the target's stream without waiting for the source's, and refuses non-contiguous
+    arrays). The source's stream then waits for the copy, so memory freed there is not
+    reused before the copy has read it."""
+    with cupy.cuda.Device(int(src)):
+        if not x.flags.c_contiguous:
+            x = x.copy()  # C order (ascontiguousarray would make a 0-d array 1-d)
+        source = cupy.cuda.get_current_stream()
+        ready = source.record()
+    with cupy.cuda.Device(int(dst)):
+        out = cupy.empty(x.shape, dtype=x.dtype)
+        stream = cupy.cuda.get_current_stream()
+        stream.wait_event(ready)
+        if x.nbytes:
+            out.data.copy_from_device_async(x.data, x.nbytes, stream)
+        done = stream.record()
+    source.wait_event(done)
+    return out
+
+
 def from_dlpack(obj: Any, place: str | None, copy: bool | None) -> Any:
-    if place is None:
+    with cupy.cuda.Device(None if place is None else int(place)):
         out = cupy.from_dlpack(obj)
-    else:
-        with cupy.cuda.Device(int(place)):
-            out = cupy.from_dlpack(obj)
-    return out.copy() if copy else out
+    if not copy:
+        return out
+    with out.device:  # CuPy copies onto the current device, not the array's
+        return out.copy()
 
 
 def from_host(a: Any, place: str) -> Any:

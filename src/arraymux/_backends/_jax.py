@@ -29,6 +29,10 @@ IMPLICIT_HOST_COPY = True
 #: CuPy where one is loaded and hand the buffers over through DLPack (``_transfer``).
 SLOW_PEER_COPY = True
 
+#: JAX makes the GPU it works on (a DLPack hand-over, a computation) the calling thread's
+#: current CUDA device and leaves it so: a move restores the caller's (``_transfer``).
+SETS_CURRENT_GPU = True
+
 
 def namespace() -> Any:
     return jnp

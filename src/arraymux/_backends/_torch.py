@@ -416,6 +416,10 @@ def traced(x: Any) -> bool:
     return bool(torch._C._functorch.is_functorch_wrapped_tensor(x))
 
 
+def current_gpu(place: str) -> Any:
+    return torch.cuda.device(int(place.partition(":")[2] or 0))
+
+
 def copy_array(x: Any) -> Any:
     return x.clone()
 

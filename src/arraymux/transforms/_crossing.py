@@ -21,7 +21,7 @@ from .._array import Array
 from .._devices import _TRANSFORM, Device, default_device, device_arg
 from .._dispatch import dtype_of, operand, unsupported, wrap
 from .._errors import BackendUnavailableError, TransformUnavailableError
-from .._transfer import _hook, _move
+from .._transfer import _hook, _memory, _move
 from ._tree import _FLOATING, _engines, _map, _name
 
 __all__ = ["on_device"]
@@ -193,7 +193,11 @@ def _cross(fun: Callable[..., Any], target: Device, args: tuple[Any, ...], kwarg
     first = ops[traced[0]][1]  # type: ignore[index]
     engine = _engine_name(first)
     target_engine = _engine_name(target)
-    if engine == target_engine:
+    if engine == target_engine and not _torch_func_between_gpus(
+        [ops[i][0] for i in traced],  # type: ignore[index]
+        first,
+        target,
+    ):
         return _within(fun, target, _Args(leaves, ops, where, rebuild, back, native_out), engine)
     home = _engine_device(first)
     for i in traced:
@@ -205,6 +209,23 @@ def _cross(fun: Callable[..., Any], target: Device, args: tuple[Any, ...], kwarg
             )
     foreign = _Foreign(fun, target, _Args(leaves, ops, where, rebuild, back, native_out), home)
     return foreign.apply(engine)
+
+
+def _torch_func_between_gpus(natives: list[Any], source: Device, target: Device) -> bool:
+    """Whether a torch crossing goes from one GPU to another inside a torch.func transform.
+
+    torch.func cannot differentiate ``Tensor.to`` between two GPUs (the backward pass fails
+    in torch's autograd engine: "Cannot access storage of TensorWrapper"), so such a crossing
+    runs as a primitive of its own, as between two engines: first derivatives, vmap and jvp
+    work; a second derivative raises ``TransformUnavailableError``."""
+    if _engine_name(source) != "torch":
+        return False
+    here, there = _memory(_engine_device(source)), _memory(_engine_device(target))
+    if here[0] != "cuda" or there[0] != "cuda" or here == there:
+        return False
+    import torch
+
+    return any(torch._C._functorch.is_functorch_wrapped_tensor(n) for n in natives)
 
 
 def _move_leaf(native: Any, src: Device, target: Device, share: bool) -> Any:

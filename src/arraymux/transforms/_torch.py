@@ -298,6 +298,14 @@ def crossing(foreign: Any, natives: list[Any]) -> tuple[Any, ...]:
 def _second_order(foreign: Any) -> Exception:
     from .._errors import TransformUnavailableError
 
+    if foreign.target._name == "torch" or foreign.target._backend.spec.bridged:
+        # torch -> torch: only between two GPUs inside torch.func (see _crossing).
+        return TransformUnavailableError(
+            f"arraymux: second derivatives through the crossing {foreign!r} from "
+            f"{foreign.home} are not available: torch.func cannot differentiate a move between "
+            "two GPUs, so the crossing is differentiated once, as a whole. Differentiate once "
+            "through it, or compute on one GPU."
+        )
     return TransformUnavailableError(
         f"arraymux: second derivatives through the crossing {foreign!r} (torch -> "
         f"{foreign.target.backend}) are not available; differentiate once through it, or "
