@@ -452,6 +452,10 @@ def performance(out: Path) -> dict[str, str]:
                 f"EagerPy. Measured on {_machine(data)}."
             )
         elif kind == "transfer":
+            # A run on several GPUs also holds the moves between GPUs beside torch's own
+            # Tensor.to: those are the file's plot (the other pairs have the CPU's).
+            between = [r for r in rows if "torch_to_s" in r]
+            rows = between or rows
             pairs = list(dict.fromkeys((r["source"], r["target"]) for r in rows))
             fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.5))
             for src, dst in pairs:
@@ -481,6 +485,8 @@ def performance(out: Path) -> dict[str, str]:
             right.set_ylabel("reference time / to_device time")
             right.legend(fontsize=6, ncol=2)
             reference = data.get("naive", "the naive route")
+            if between:
+                reference = "torch's Tensor.to between the same two GPUs"
             captions[png.name] = (
                 "Left: time of `to_device` per pair of devices and size (solid: zero-copy, "
                 "the same memory, whose cost does not grow with the size; dashed: copied). "
