@@ -526,6 +526,23 @@ def test_complex_fixes_skipped_only_for_real_operands(device, name):
         np.testing.assert_array_equal(_np(got), _np(want))
 
 
+def test_stacked_complex_fixes_resolve_to_the_backend_function():
+    """Where fixes of complex cases stack (torch's and CuPy's ``tanh``: the infinity fix over
+    the sign fix), real operands reach the backend's own function, not a fix that only hands
+    them on; ``pow`` with a real array and a real scalar plans the backend's own ``pow``."""
+    torch = pytest.importorskip("torch")
+    from arraymux._dispatch import scalar_plan
+
+    d = xp.Device("torch:cpu")
+    assert d._fns["tanh(x)"] is torch.tanh
+    for kind in (int, float):
+        assert scalar_plan("pow", d, torch.float32, kind, 1)[0] is torch.pow
+    assert scalar_plan("pow", d, torch.complex64, float, 1)[0] is d._fns["pow"]  # the fix
+    z = xp.asarray([0j, complex(float("inf"), 1.0)], dtype=xp.complex64, device=d)
+    np.testing.assert_array_equal(_np(z**0), [1, 1])  # the fix: torch gives nan at 0
+    np.testing.assert_array_equal(_np(xp.tanh(z))[1], 1 + 0j)
+
+
 def test_torch_mean_of_the_array_alone():
     pytest.importorskip("torch")
     d = xp.Device("torch:cpu")

@@ -21,7 +21,7 @@ from ._arguments import (
     raise_annotated,
 )
 from ._array import Array
-from ._backends import backend_of_type
+from ._backends import backend_of_type, real_base
 from ._devices import Device, device_of_native, resolve_device
 from ._errors import BackendMismatchError, DeviceMismatchError, UnsupportedDTypeError
 from ._function_table import BY_NAME, VARARGS, Entry
@@ -723,6 +723,8 @@ def _scalar_plan(name: str, device: Device, dtype: Any, kind: type, position: in
     creation = device._fns["zeros"]
     native_dtype = backend.array_dtypes_by_name.get(dt.name, dtype)
     fn = device._fns[name]
+    if dt.kind != "complex floating" and kind is not complex:
+        fn = real_base(fn)  # a real array and a real scalar: no complex special case applies
     probes = [creation(shape, dtype=native_dtype) for shape in ((1,), ())]
     passes = _scalar_passes(backend, name, value, position, probes)
     swap = False  # call fn(array, scalar) although the scalar came first

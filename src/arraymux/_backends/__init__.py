@@ -35,6 +35,17 @@ __all__ = [
 ]
 
 
+def real_base(fn: Any) -> Any:
+    """The function ``fn`` is on operands that are not complex: the innermost ``real_base``
+    of the complex special cases stacked on it (``tanh``: the complex-infinity fix over the
+    sign fix over the backend's own), or ``fn`` itself."""
+    while True:
+        base = getattr(fn, "real_base", None)
+        if base is None:
+            return fn
+        fn = base
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class BackendSpec:
     """Everything arraymux knows about a backend before importing it.
@@ -267,8 +278,8 @@ class Backend:
             n for dt, n in self.array_dtypes.items() if dt.kind == "complex floating"
         )
         for name, fn in list(self.fns.items()):
-            base = getattr(fn, "real_base", None)
-            if base is not None and f"{name}(x)" not in self.fns:
+            base = real_base(fn)
+            if base is not fn and f"{name}(x)" not in self.fns:
                 self.fns[f"{name}(x)"] = base
                 self.fns[f"{name}(x) not for"] = complex_natives  # type: ignore[assignment]
         placed = getattr(self.adapter, "placed", None)

@@ -405,7 +405,7 @@ def complex_pow(
             return ns.ones_like(r) if x2 == 0 else r
         return ns.where(x2 == 0, ns.ones_like(r), r)
 
-    return pow
+    return complex_only(pow, base)
 
 
 def empty_selection(shape: tuple[int, ...], mask_shape: tuple[int, ...]) -> tuple[int, ...] | None:
