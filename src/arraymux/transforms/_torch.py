@@ -246,6 +246,13 @@ def to_engine(native: Any) -> Any:
     the process on negative DLPack strides). torch never writes to inputs here."""
     import numpy as np
 
+    if type(native) is np.ndarray:  # the common case, checked with the fewest lookups
+        flags = native.flags
+        if flags.writeable and flags.c_contiguous and native.dtype.isnative:
+            try:
+                return torch.from_numpy(native)
+            except TypeError:  # a dtype torch.from_numpy does not take: the general path
+                pass
     if isinstance(native, np.ndarray | np.generic):
         a = np.asarray(native)
         if a.flags.writeable and a.dtype.isnative and _positive_strides(a):
@@ -265,7 +272,8 @@ def _positive_strides(a: Any) -> bool:
 
 def from_engine(t: Any, backend: str) -> Any:
     """A tensor as a NumPy (or CuPy) array sharing its memory."""
-    t = t.detach()
+    if t.requires_grad:
+        t = t.detach()
     if t.is_conj():
         t = t.resolve_conj()
     if t.is_neg():
