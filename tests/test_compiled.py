@@ -470,6 +470,62 @@ def test_wrap_tree_wraps_the_backends_arrays(device):
 
 
 @needs_ext
+def test_convert_tree_converts_leaves_of_one_type():
+    a, b = np.ones(2), np.zeros(3)
+    seen = []
+
+    def fn(leaf):
+        seen.append(leaf)
+        return leaf * 2
+
+    out = _compiled.convert_tree((a, {"w": b, "n": 3}, [1.5, None]), np.ndarray, fn)
+    np.testing.assert_array_equal(out[0], [2, 2])
+    np.testing.assert_array_equal(out[1]["w"], [0, 0, 0])
+    assert out[1]["n"] == 3 and out[2] == [1.5, None] and len(seen) == 2
+    # With a device, every converted leaf is an Array on it (its dtype read when asked).
+    d = xp.Device("numpy")
+    wrapped = _compiled.convert_tree({"a": a}, np.ndarray, lambda leaf: leaf + 1, d)
+    assert type(wrapped["a"]) is xp.Array and wrapped["a"].device == d
+    assert wrapped["a"].dtype == xp.float64
+    np.testing.assert_array_equal(wrapped["a"].native, [2, 2])
+    # Other leaves (a subclass, another type, text) leave it to Python; errors propagate.
+    assert _compiled.convert_tree((a, np.ma.masked_array([1.0])), np.ndarray, fn) is None
+    assert _compiled.convert_tree((a, "text"), np.ndarray, fn) is None
+    with pytest.raises(ZeroDivisionError):
+        _compiled.convert_tree([a], np.ndarray, lambda leaf: 1 / 0)
+    with pytest.raises(TypeError):
+        _compiled.convert_tree([a], "not a type", fn)
+
+
+@needs_ext
+def test_convert_tree_survives_a_function_that_changes_the_tree():
+    """``fn`` runs Python code: it may drop the tree's last other reference or resize it."""
+    tree = [np.ones(1) for _ in range(4)]
+    box = {"tree": tree}
+
+    def shrink(leaf):
+        box["tree"].clear()  # the list being walked
+        return leaf
+
+    assert _compiled.convert_tree(tree, np.ndarray, shrink) is None
+    d = {"a": np.ones(1), "b": np.ones(1)}
+
+    def grow(leaf):
+        d[str(len(d))] = np.ones(1)
+        return leaf
+
+    assert _compiled.convert_tree(d, np.ndarray, grow) is None
+
+    def drop(leaf):
+        box.clear()  # the tree's only other reference
+        return leaf + 1
+
+    box["tree"] = [np.ones(1), np.ones(1)]
+    out = _compiled.convert_tree(box["tree"], np.ndarray, drop)
+    assert [float(v[0]) for v in out] == [2.0, 2.0]
+
+
+@needs_ext
 def test_dtypes_in_checks_every_leaf():
     floats = frozenset({np.dtype("float32"), np.dtype("float64")})
     f = xp.asarray([1.0], dtype=xp.float32)
@@ -541,6 +597,32 @@ def test_stacked_complex_fixes_resolve_to_the_backend_function():
     z = xp.asarray([0j, complex(float("inf"), 1.0)], dtype=xp.complex64, device=d)
     np.testing.assert_array_equal(_np(z**0), [1, 1])  # the fix: torch gives nan at 0
     np.testing.assert_array_equal(_np(xp.tanh(z))[1], 1 + 0j)
+
+
+def test_torch_matmul_of_floating_arrays_calls_the_kernel():
+    """torch's ``matmul`` carries a Python wrapper for its integer fallback (CUDA has no
+    integer kernel); two floating arrays of one dtype reach ``torch.matmul`` itself, without
+    a Python frame, other dtypes the full function."""
+    torch = pytest.importorskip("torch")
+    d = xp.Device("torch:cpu")
+    assert d._fns["matmul(x1, x2)"] is torch.matmul
+    skip = d._fns["matmul(x1, x2) not for"]
+    assert torch.int64 in skip and torch.bool in skip
+    assert torch.float32 not in skip and torch.complex64 not in skip
+    assert d._fns["pow(x1, x2)"] is torch.pow  # a complex fix: real operands skip it
+    a = xp.asarray([[1.0, 2.0], [3.0, 4.0]], dtype=xp.float32, device=d)
+    i = xp.asarray([[1, 2], [3, 4]], device=d)
+    for x in (a, i, xp.astype(a, xp.complex64)):
+        _same(xp.matmul(x, x), python_twin(xp.matmul)(x, x))
+    if _compiled.ENABLED:
+        xp.matmul(a, a)
+        frames = []
+        sys.setprofile(lambda frame, event, arg: event == "call" and frames.append(frame))
+        try:
+            xp.matmul(a, a)
+        finally:
+            sys.setprofile(None)
+        assert frames == []
 
 
 def test_torch_mean_of_the_array_alone():

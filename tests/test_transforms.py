@@ -727,6 +727,30 @@ def test_cached_grads_with_other_argnums_are_not_confused(device):
     close(xp.grad(f, argnums=1)(a, b), 2 * XA * (XA + 1))
 
 
+def test_calls_like_the_last_skip_only_lookups(device):
+    """A call like the last one (same device, same number of arguments) reuses its engine;
+    whatever differs is still checked: the position ``argnums=-1`` names, a Python float or
+    an integer array there."""
+
+    def f(*xs):
+        return xp.sum(xs[-1] ** 2) + sum(xp.sum(x * 3.0) for x in xs[:-1])
+
+    g = xp.grad(f, argnums=-1)
+    a, b = arr(XA, device), arr(XA + 1, device)
+    for _ in range(3):
+        close(g(a), 2 * XA)
+    for _ in range(2):
+        close(g(a, b), 2 * (XA + 1))
+    close(g(b, a), 2 * XA)
+    assert float(g(a, 2.0)) == 4.0
+    with pytest.raises(TypeError, match="argument 1 has dtype int"):
+        g(a, xp.asarray([1, 2], device=device))
+    close(g(a, b), 2 * (XA + 1))
+    out = xp.value_and_grad(f)(b)
+    close(out[1], 2 * (XA + 1))
+    assert out[1].device == b.device
+
+
 @NEEDS_JAX
 @NEEDS_TORCH
 def test_cached_transform_follows_the_backend_of_each_call():

@@ -28,6 +28,7 @@ __all__ = [
     "device_of",
     "dtypes_in",
     "wrap_tree",
+    "convert_tree",
     "operator",
     "operator_slots",
     "python_twin",
@@ -180,6 +181,13 @@ def wrap_tree(tree: Any, device: Any) -> Any:
     return None
 
 
+def convert_tree(tree: Any, type_: type, fn: Callable[[Any], Any], device: Any = None) -> Any:
+    """``tree`` with every leaf of exactly ``type_`` replaced by ``fn(leaf)``, wrapped as an
+    Array on ``device`` when one is given; None where the tree holds other leaves than those,
+    Python scalars and None (or without the extension): the caller converts it in Python."""
+    return None
+
+
 if _ext is not None:
     # The extension's functions themselves: on the transforms' hot paths a Python call around
     # each would cost more than the walk.
@@ -187,6 +195,7 @@ if _ext is not None:
     device_of = _ext.device_of
     dtypes_in = _ext.dtypes_in
     wrap_tree = _ext.wrap_tree
+    convert_tree = _ext.convert_tree
 
 
 def python_twin(fn: Any) -> Callable[..., Any]:

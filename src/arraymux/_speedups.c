@@ -16,6 +16,7 @@ static Py_ssize_t off_native, off_device, off_dtype; /* slots of Array */
 static Py_ssize_t off_fns, off_results, off_backend, off_known; /* slots of Device */
 static PyObject *type_cache = NULL; /* arraymux._backends._TYPE_CACHE: native type -> backend */
 static PyObject *str_dtype = NULL;
+static PyObject *str_ndim = NULL;
 
 #define SLOT(obj, off) (*(PyObject **)((char *)(obj) + (off)))
 
@@ -57,7 +58,8 @@ wrap(PyObject *native, PyObject *d, PyObject *dtype)
  * stale; it is refilled whenever another device comes). */
 typedef struct {
     PyObject *name;
-    PyObject *name1; /* "name(x)": a faster function for calls with the array alone, if any */
+    PyObject *name1; /* "name(x)" ("name(x1, x2)" for binary functions): a faster function
+                      * for plain calls (the array alone; two arrays of one dtype), if any */
     PyObject *name1_skip; /* "name(x) not for": a frozenset of operand dtypes it must not take */
     PyObject *slow;
     int keeps_dtype;
@@ -152,6 +154,28 @@ load(entry_t *e, PyObject *d)
     Py_CLEAR(e->t_out);
     Py_CLEAR(e->t_ok);
     return 1;
+}
+
+/* The cached function for a plain call on operands of native dtype `t`, which the caller
+ * holds (a new reference): the device's "name(x)" (or "name(x1, x2)") function, except for
+ * the dtypes its "not for" set names, where the full function handles the call. All three
+ * are held before the set's lookup, whose hash of `t` might run Python code that refills
+ * the cache for another device. */
+static PyObject *
+plain_fn(entry_t *e, PyObject *t)
+{
+    PyObject *fn = Py_NewRef(e->fn1);
+    PyObject *skip = Py_XNewRef(e->fn1_skip);
+    if (skip != NULL) {
+        PyObject *fn_all = Py_NewRef(e->fn);
+        if (PySet_Contains(skip, t) != 0) {
+            PyErr_Clear();
+            Py_SETREF(fn, Py_NewRef(fn_all));
+        }
+        Py_DECREF(fn_all);
+        Py_DECREF(skip);
+    }
+    return fn;
 }
 
 /* The native dtype of the result on operands of native dtype `t`, or None (a new reference);
@@ -381,7 +405,7 @@ scalar_impl(entry_t *e, PyObject *array, PyObject *value, int pos)
                  || int_in_range(value, PyTuple_GET_ITEM(plan, 2), PyTuple_GET_ITEM(plan, 3));
         if (ok && PyTuple_GET_ITEM(plan, 4) != Py_False) {
             /* Only beside arrays of one or more dimensions. */
-            PyObject *ndim = PyObject_GetAttrString(native, "ndim");
+            PyObject *ndim = PyObject_GetAttr(native, str_ndim);
             ok = ndim != NULL && PyLong_CheckExact(ndim) && PyLong_AsLong(ndim) > 0;
             Py_XDECREF(ndim);
             PyErr_Clear();
@@ -417,7 +441,9 @@ binary_impl(entry_t *e, PyObject *x1, PyObject *x2)
             PyObject *t1 = cached_dtype(x1, n1);
             PyObject *t2 = t1 == NULL ? NULL : cached_dtype(x2, n2);
             if (t1 != NULL && t1 == t2 && (d == e->device || load(e, d))) {
-                PyObject *fn = Py_NewRef(e->fn);
+                /* "name(x1, x2)" where the device has one (torch's matmul without the Python
+                 * wrapper of its integer fallback), except for the dtypes it is not for. */
+                PyObject *fn = plain_fn(e, t1);
                 PyObject *nargs[2] = {n1, n2};
                 Py_DECREF(out);
                 out = call_and_wrap(e, fn, d, nargs, 2, NULL, t1, 1);
@@ -460,18 +486,7 @@ unary_impl(entry_t *e, PyObject *x)
             if (t != NULL && (d == e->device || load(e, d))) {
                 /* The device's "name(x)" function where it has one, except for the operand
                  * dtypes it is not for (complex special cases: the full function). */
-                PyObject *fn = Py_NewRef(e->fn1);
-                PyObject *skip = Py_XNewRef(e->fn1_skip);
-                PyObject *fn_all = Py_NewRef(e->fn);
-                if (skip != NULL) {
-                    int found = PySet_Contains(skip, t);
-                    if (found != 0) {
-                        PyErr_Clear();
-                        Py_SETREF(fn, Py_NewRef(fn_all));
-                    }
-                    Py_DECREF(skip);
-                }
-                Py_DECREF(fn_all);
+                PyObject *fn = plain_fn(e, t);
                 Py_DECREF(out);
                 out = call_and_wrap(e, fn, d, &native, 1, NULL, t, 1);
                 Py_DECREF(fn);
@@ -802,9 +817,12 @@ make_function(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     }
     entry_t *e = ENTRY(holder);
     e->name = interned(args[1]);
-    if (kind == KIND_FIRST || kind == KIND_UNARY) {
-        e->name1 = PyUnicode_FromFormat("%U(x)", args[1]);
-        e->name1_skip = e->name1 == NULL ? NULL : PyUnicode_FromFormat("%U(x) not for", args[1]);
+    {
+        const char *plain_args = kind == KIND_BINARY ? "x1, x2" : "x";
+        e->name1 = PyUnicode_FromFormat("%U(%s)", args[1], plain_args);
+        e->name1_skip = e->name1 == NULL
+                            ? NULL
+                            : PyUnicode_FromFormat("%U(%s) not for", args[1], plain_args);
         if (e->name1_skip == NULL) {
             Py_DECREF(holder); /* clears what was made */
             free_def(def);
@@ -1123,6 +1141,54 @@ wrap_tree(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     PyObject *r = map_tree(args[0], wrap_leaf, &w, 0);
     Py_DECREF(w.backend);
     Py_DECREF(w.types);
+    if (r == slow_marker) {
+        Py_DECREF(r);
+        Py_RETURN_NONE;
+    }
+    return r;
+}
+
+typedef struct {
+    PyObject *type, *fn, *device; /* device: NULL, or where the results are wrapped */
+} convert_state;
+
+static PyObject *
+convert_leaf(PyObject *x, void *state)
+{
+    convert_state *c = (convert_state *)state;
+    if ((PyObject *)Py_TYPE(x) == c->type) {
+        PyObject *r = PyObject_CallOneArg(c->fn, x);
+        if (r == NULL || c->device == NULL) {
+            return r;
+        }
+        return wrap(r, c->device, Py_None);
+    }
+    if (passes_through(x)) {
+        return Py_NewRef(x);
+    }
+    return Py_NewRef(slow_marker);
+}
+
+static PyObject *
+convert_tree(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    /* convert_tree(tree, type, fn, device=None) -> tree, or None */
+    if (nargs < 3 || nargs > 4 || !PyType_Check(args[1]) || !PyCallable_Check(args[2])) {
+        PyErr_SetString(PyExc_TypeError, "convert_tree(tree, type, fn, device=None)");
+        return NULL;
+    }
+    PyObject *device = nargs == 4 && args[3] != Py_None ? args[3] : NULL;
+    if (device != NULL && (array_type == NULL || Py_TYPE(device) != device_type)) {
+        Py_RETURN_NONE;
+    }
+    /* Held: `fn` runs Python code, which may drop the caller's references. */
+    convert_state c = {Py_NewRef(args[1]), Py_NewRef(args[2]), Py_XNewRef(device)};
+    PyObject *tree = Py_NewRef(args[0]);
+    PyObject *r = map_tree(tree, convert_leaf, &c, 0);
+    Py_DECREF(tree);
+    Py_DECREF(c.type);
+    Py_DECREF(c.fn);
+    Py_XDECREF(c.device);
     if (r == slow_marker) {
         Py_DECREF(r);
         Py_RETURN_NONE;
@@ -1481,6 +1547,10 @@ static PyMethodDef methods[] = {
     {"wrap_tree", (PyCFunction)(void (*)(void))wrap_tree, METH_FASTCALL,
      "wrap_tree(tree, device) -> tree with the arrays of the device's backend wrapped as Arrays "
      "on it, or None."},
+    {"convert_tree", (PyCFunction)(void (*)(void))convert_tree, METH_FASTCALL,
+     "convert_tree(tree, type, fn, device=None) -> tree with every leaf of exactly `type` "
+     "replaced by fn(leaf) (wrapped as an Array on `device` if given), or None where the tree "
+     "holds other leaves than those, Python scalars and None."},
     {"number_slots", (PyCFunction)number_slots, METH_O,
      "number_slots({'add': builtin, ..., 'eq': builtin, 'neg': builtin}): run the fast path "
      "of each builtin from Array's operator slots for exact Arrays."},
@@ -1497,9 +1567,10 @@ PyMODINIT_FUNC
 PyInit__speedups(void)
 {
     str_dtype = PyUnicode_InternFromString("dtype");
+    str_ndim = PyUnicode_InternFromString("ndim");
     slow_marker = PyObject_CallNoArgs((PyObject *)&PyBaseObject_Type);
     use_python = PyObject_CallNoArgs((PyObject *)&PyBaseObject_Type);
-    if (str_dtype == NULL || slow_marker == NULL || use_python == NULL) {
+    if (str_dtype == NULL || str_ndim == NULL || slow_marker == NULL || use_python == NULL) {
         return NULL;
     }
     holder_type.tp_name = "arraymux._speedups.function_holder";

@@ -273,15 +273,28 @@ class Backend:
         as_array_dtype = self.adapter.array_dtype
         self.array_dtypes = {dt: as_array_dtype(n) for dt, n in self.to_native_dtype.items()}
         # Fixes of complex special cases are the backend's own function on other operands:
-        # "name(x)" entries let the compiled hot path call that directly.
+        # "name(x)" entries let the compiled hot path call that directly (with a "not for"
+        # set of the operand dtypes that need the full function).
         complex_natives = frozenset(
             n for dt, n in self.array_dtypes.items() if dt.kind == "complex floating"
         )
-        for name, fn in list(self.fns.items()):
-            base = real_base(fn)
-            if base is not fn and f"{name}(x)" not in self.fns:
-                self.fns[f"{name}(x)"] = base
-                self.fns[f"{name}(x) not for"] = complex_natives  # type: ignore[assignment]
+        # Binary functions take "name(x1, x2)" for two arrays of one dtype. A binary function
+        # that wraps the backend's kernel for some dtypes only (torch's matmul and its integer
+        # fallback) names the kernel and the kinds of dtype it takes.
+        for entry in TABLE:
+            name = entry.name
+            fn = self.fns[name]
+            plain = f"{name}(x1, x2)" if entry.rule == "binary" else f"{name}(x)"
+            if plain in self.fns:
+                continue
+            base, skip = real_base(fn), complex_natives
+            kinds = getattr(fn, "kernel_kinds", None)
+            if kinds is not None and entry.rule == "binary":
+                base = fn.kernel  # type: ignore[attr-defined]
+                skip = frozenset(n for d, n in self.array_dtypes.items() if d.kind not in kinds)
+            if base is not fn:
+                self.fns[plain] = base
+                self.fns[f"{plain} not for"] = skip  # type: ignore[assignment]
         placed = getattr(self.adapter, "placed", None)
         # Indexing on the operand's device, where the backend computes on a current device.
         self.getitem: Callable[[Any, Any], Any] | None = None

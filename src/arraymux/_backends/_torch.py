@@ -199,6 +199,9 @@ def _integer_fallback(kernel: Any, fallback: Any) -> Any:
             return fallback(x1, x2, **kwargs)
 
     fn.__name__ = fallback.__name__.removeprefix("_integer_").removeprefix("integer_")
+    # What the compiled hot path calls directly for floating operands (see Backend).
+    fn.kernel = kernel  # type: ignore[attr-defined]
+    fn.kernel_kinds = ("real floating", "complex floating")  # type: ignore[attr-defined]
     return fn
 
 

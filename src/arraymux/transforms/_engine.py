@@ -9,6 +9,7 @@ from typing import Any
 
 from .._array import Array
 from .._backends import backend_of_type
+from .._compiled import convert_tree, dtypes_in, natives, wrap_tree
 from .._devices import _TRANSFORM, Device
 from .._dispatch import operand, wrap
 from .._errors import (
@@ -49,7 +50,17 @@ _WANTED: dict[tuple[tuple[int, ...], int], frozenset[int]] = {}
 class _Engine:
     """The engine for one call: the user's device, the engine's device and its adapter."""
 
-    __slots__ = ("backend", "bridged", "device", "mod", "placement", "tname", "user")
+    __slots__ = (
+        "backend",
+        "bridged",
+        "device",
+        "leaf_in",
+        "leaf_out",
+        "mod",
+        "placement",
+        "tname",
+        "user",
+    )
 
     def __init__(self, tname: str, user: Device, *, bridge: bool = True) -> None:
         self.tname = tname
@@ -83,6 +94,13 @@ class _Engine:
             )
         self.mod: Any = mod
         self.backend = self.device._backend
+        # Bridged: (the type of the user's arrays, to the engine's) and (the type of the
+        # engine's arrays, to the user's), what the compiled tree walk converts.
+        self.leaf_in: tuple[type, Callable[[Any], Any]] | None = None
+        self.leaf_out: tuple[type, Callable[[Any], Any]] | None = None
+        if self.bridged:
+            self.leaf_in = (user._backend.array_classes[0], mod.to_engine)
+            self.leaf_out = (self.backend.array_classes[0], mod.from_engine_to(name))
 
     @classmethod
     def get(cls, tname: str, user: Device, *, bridge: bool = True) -> _Engine:
@@ -101,7 +119,7 @@ class _Engine:
     @classmethod
     def inputs(
         cls, tname: str, args: tuple[Any, ...], wanted: frozenset[int] = frozenset()
-    ) -> tuple[_Engine, list[Any]]:
+    ) -> tuple[_Engine, Sequence[Any]]:
         """The engine for ``args`` and the args as engine natives; ``wanted``: the positions
         to differentiate (checked to be floating)."""
         return cls.prepared(tname, args, find(tname, args, wanted=wanted), wanted)
@@ -113,20 +131,30 @@ class _Engine:
         args: tuple[Any, ...],
         found: tuple[Device, Any, bool],
         wanted: frozenset[int] = frozenset(),
-    ) -> tuple[_Engine, list[Any]]:
+    ) -> tuple[_Engine, Sequence[Any]]:
         """:meth:`inputs` for arguments whose device and natives ``find`` already gave."""
         dev, natives, _ = found
         e = cls.get(tname, dev)
         if natives is None:
             return e, [e.into(a, i, diff=i in wanted) for i, a in enumerate(args)]
         if e.bridged:
-            return e, _convert(list(natives), e.to_engine, dev._backend)
+            return e, e.bridge_in(natives)
         return e, list(natives)
 
     # -- crossing into and out of the engine ----------------------------------------------------
 
     def to_engine(self, native: Any) -> Any:
         return self.mod.to_engine(self.user._backend.normalize(native))
+
+    def bridge_in(self, natives: Sequence[Any]) -> Sequence[Any]:
+        """The natives of a bridged engine's user (a sequence of pytrees) as the engine's."""
+        assert self.leaf_in is not None
+        fast = convert_tree(natives, *self.leaf_in)
+        return (
+            fast
+            if fast is not None
+            else _convert(list(natives), self.to_engine, self.user._backend)
+        )
 
     def into(self, tree: Any, pos: int | str = 0, diff: bool = False) -> Any:
         """A pytree of the user's values with its arrays made the engine's native arrays."""
@@ -176,11 +204,15 @@ class _Engine:
     def out(self, tree: Any) -> Any:
         """The engine's results as Arrays on the user's device."""
         if self.bridged:
-            return _convert(tree, self._from_engine, self.backend)
-        return _wrap_all(tree, self.backend, self.device)
+            assert self.leaf_out is not None
+            fast = convert_tree(tree, *self.leaf_out, self.user)
+            return fast if fast is not None else _convert(tree, self._from_engine, self.backend)
+        fast = wrap_tree(tree, self.device)
+        return fast if fast is not None else _wrap_all(tree, self.backend, self.device)
 
     def _from_engine(self, leaf: Any) -> Array:
-        return wrap(self.mod.from_engine(leaf, self.user._name), self.user)
+        assert self.leaf_out is not None
+        return wrap(self.leaf_out[1](leaf), self.user)
 
     def native_fun(
         self, fun: Callable[..., Any], check: Callable[[Any, Any], None] | None = None
@@ -206,11 +238,19 @@ class _Engine:
             except _Slow:
                 return _map(nat, result)
 
+        # This runs inside the engine on every call, right after the engine's own work has
+        # taken the CPU's caches: the compiled walks come first, the Python ones after them.
         def f(*nargs: Any, **nkwargs: Any) -> Any:
-            args = _wrap_all(nargs, backend, device)
+            args = wrap_tree(nargs, device)
+            if args is None:
+                args = _wrap_all(nargs, backend, device)
             kwargs = _wrap_all(nkwargs, backend, device) if nkwargs else nkwargs
             result = fun(*args, **kwargs)
-            out = unwrap_out(result)
+            fast = natives(result)
+            if fast is not None and fast[1]._backend is backend:
+                out = fast[0]
+            else:
+                out = unwrap_out(result)
             if check is not None:
                 check(out, result)
             return out
@@ -363,17 +403,37 @@ def _cached(
     ``bridged_as_is``, arguments of a bridged backend (outside any transform) call ``fun``
     itself."""
     made: dict[_Engine, Callable[..., Any]] = {}
+    # The last call's (device, number of arguments, positions differentiated, floating
+    # dtypes, engine, engine's function). A call like it (Arrays and Python scalars of the
+    # same device, the differentiated ones with a floating dtype already known) skips the
+    # lookups: in a training loop the engine's own work evicts the CPU caches between
+    # calls, which makes every lookup here cost several times what it costs in isolation.
+    last: list[tuple[Any, ...]] = [(None, -1)]
 
     @functools.wraps(fun)
     def transformed(*args: Any) -> Any:
+        fast = natives(args)
+        if fast is not None:
+            hot = last[0]
+            if fast[1] is hot[0] and len(args) == hot[1]:
+                for i in hot[2]:
+                    if not dtypes_in(args[i], hot[3]):
+                        break
+                else:
+                    e = hot[4]
+                    nargs = e.bridge_in(fast[0]) if e.bridged else fast[0]
+                    return e.out(e.run(fun, hot[5], *nargs))
         wanted = frozenset() if nums is None else _wanted(name, nums, len(args))
         found = find(name, args, wanted=wanted)
-        if bridged_as_is and found[0]._backend.spec.bridged:
+        dev = found[0]
+        if bridged_as_is and dev._backend.spec.bridged:
             return fun(*args)
         e, nargs = _Engine.prepared(name, args, found, wanted)
         t = made.get(e)
         if t is None:
             t = made[e] = build(e)
+        if fast is not None and fast[1] is dev:
+            last[0] = (dev, len(args), wanted, _floats(dev._backend), e, t)
         return e.out(e.run(fun, t, *nargs))
 
     return transformed

@@ -270,24 +270,33 @@ def _positive_strides(a: Any) -> bool:
     return bool(a.flags.c_contiguous) or all(s >= 0 for s in a.strides)
 
 
-def from_engine(t: Any, backend: str) -> Any:
+def from_engine(t: Any, backend: str = "numpy") -> Any:
     """A tensor as a NumPy (or CuPy) array sharing its memory."""
     if t.requires_grad:
         t = t.detach()
-    if t.is_conj():
-        t = t.resolve_conj()
-    if t.is_neg():
-        t = t.resolve_neg()
+    if backend == "numpy":
+        try:
+            return t.numpy()  # the memory np.from_dlpack would share, at a third of its cost
+        except (RuntimeError, TypeError):
+            pass  # a conjugate or negated view (resolved below), or a dtype NumPy lacks
+    t = t.resolve_conj().resolve_neg()  # each the tensor itself where its bit is unset
     if backend == "numpy":
         import numpy as np
 
         try:
-            return t.numpy()  # the memory np.from_dlpack would share, at a third of its cost
+            return t.numpy()
         except (RuntimeError, TypeError):
             return np.from_dlpack(t)
     import cupy
 
     return cupy.from_dlpack(t)
+
+
+def from_engine_to(backend: str) -> Callable[[Any], Any]:
+    """:func:`from_engine` for arrays of ``backend``, as a function of the tensor alone."""
+    if backend == "numpy":
+        return from_engine
+    return lambda t: from_engine(t, backend)
 
 
 # -- calls across engines (on_device) ---------------------------------------------------------
