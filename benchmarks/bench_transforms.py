@@ -157,6 +157,15 @@ def crossings(rows: list[tuple[Any, ...]]) -> list[tuple[str, str, str, str]]:
 # -- jax --------------------------------------------------------------------------------------
 
 
+def _leaves(out: Any) -> list[Any]:
+    """The native arrays of a result (dicts, tuples and lists of arrays or Arrays)."""
+    if isinstance(out, dict):
+        return [leaf for v in out.values() for leaf in _leaves(v)]
+    if isinstance(out, tuple | list):
+        return [leaf for v in out for leaf in _leaves(v)]
+    return [out.native if type(out) is xp.Array else out]
+
+
 def jax_rows(device: str, budget: float) -> list[tuple[Any, ...]]:
     import jax
     import jax.numpy as jnp
@@ -171,7 +180,9 @@ def jax_rows(device: str, budget: float) -> list[tuple[Any, ...]]:
         return jnp.mean((jnp.matmul(h, p["w2"], precision=precision) - y) ** 2)
 
     def sync(out: Any) -> None:
-        jax.block_until_ready(jax.tree_util.tree_map(lambda a: getattr(a, "native", a), out))
+        # The same walk for both sides: jax.tree_util would flatten and rebuild each Array
+        # (a pytree node, in Python) and charge that to arraymux.
+        jax.block_until_ready(_leaves(out))
 
     rows: list[tuple[Any, ...]] = []
 
