@@ -2,7 +2,8 @@
 
 For each ordered pair of devices this machine has and each size, it prints the time of
 ``arraymux.to_device`` (and whether it was zero-copy) beside the naive route, ``np.asarray`` on
-the source then the target's ``asarray``, measured in the same run. Host<->GPU pairs also get
+the source then the target's ``asarray`` (a copy where sharing would let torch or CuPy write
+into a JAX array, as ``to_device`` makes), measured in the same run. Host<->GPU pairs also get
 GB/s, beside torch's own pinned-memory bandwidth measured in the same run. With two GPUs,
 moves between them (torch:cuda:0 -> torch:cuda:1, cupy:0 -> jax:gpu:1, ...) follow, beside
 torch's own ``Tensor.to("cuda:1")``. On a GPU machine, uploads of a torch:cpu tensor in pinned
@@ -122,7 +123,9 @@ def source(device: xp.Device, nbytes: int) -> Any:
 
 
 def naive(native: Any, src: xp.Device, dst: xp.Device) -> Any:
-    """``np.asarray`` on the source, then ``asarray`` on the target."""
+    """``np.asarray`` on the source, then ``asarray`` on the target; with ``copy=True`` where
+    sharing would let the target write into an immutable source (a JAX array seen by torch or
+    CuPy, which have no read-only arrays: torch warns and shares), as ``to_device`` does."""
     warnings.filterwarnings("ignore", "The given NumPy array is not writable")
     if src.backend == "torch":
         host = native.cpu().numpy()  # np.asarray refuses CUDA tensors
@@ -130,6 +133,8 @@ def naive(native: Any, src: xp.Device, dst: xp.Device) -> Any:
         host = native.get()
     else:
         host = np.asarray(native)
+    if _transfer._would_write_immutable(src, dst) and _transfer._memory(dst) == ("cpu", 0):
+        return dst.namespace.asarray(host, device=dst.native, copy=True)
     return dst.namespace.asarray(host, device=dst.native)
 
 

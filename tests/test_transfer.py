@@ -359,7 +359,17 @@ def _awkward_arrays() -> dict[str, xp.Array]:
     cases["numpy int16"] = reference("int16", 24)
     if HAS["torch"]:
         cases.update({f"torch {k}": v for k, v in _torch_awkward().items()})
-    return {k: xp.asarray(v) for k, v in cases.items()}
+    out = {k: xp.asarray(v) for k, v in cases.items()}
+    # Sources with fast routes of their own: array-api-strict (a view with negative strides
+    # too) and JAX on the CPU (read-only where it shares).
+    base = xp.asarray(reference("float32", 24).reshape(4, 6))
+    if importlib.util.find_spec("array_api_strict") is not None:
+        strict = xp.to_device(base, "array_api_strict", copy=True)
+        out["array_api_strict float32"] = strict
+        out["array_api_strict reversed"] = xp.flip(strict, axis=1)
+    if HAS["jax"]:
+        out["jax float32"] = xp.to_device(base, "jax:cpu", copy=True)
+    return out
 
 
 @pytest.mark.parametrize("case", sorted(_awkward_arrays()))
@@ -409,7 +419,9 @@ def test_fast_route_tables_fill_per_pair_and_dtype() -> None:
     a = xp.asarray(np.arange(3, dtype=np.uint8))
     xp.to_device(a, "torch:cpu")
     assert _transfer._ROUTES[a.device, xp.Device("torch:cpu")] is not None
-    assert np.dtype("uint8") in _transfer._HELD[a.device, xp.Device("torch:cpu")]
+    route, held = _transfer._HELD["numpy:cpu", "torch:cpu"]
+    assert route is _transfer._ROUTES[a.device, xp.Device("torch:cpu")]
+    assert np.dtype("uint8") in held
     shared = xp.to_device(a, "torch:cpu")  # the fast route: the same memory
     shared.native[0] = 7
     assert a.native[0] == 7
@@ -617,6 +629,25 @@ def test_to_numpy_reads_jax_with_one_device_get(monkeypatch: pytest.MonkeyPatch)
         out = xp.to_numpy(*on_gpu, *xs)
         assert calls == [10]
         assert [int(o[0]) for o in out] == list(range(10)) * 2
+
+
+@pytest.mark.skipif(not HAS["torch"], reason="torch is not installed")
+def test_to_numpy_reads_cpu_tensors_in_a_batch_as_one_by_one() -> None:
+    """Several CPU tensors read together give what each gives alone: NumPy's view of the
+    tensor's memory where torch allows one, a resolved copy otherwise (a tensor that requires
+    grad, conjugate and negative views)."""
+    import torch
+
+    cases = list(_torch_awkward().values())
+    plain = torch.arange(6.0)
+    alone = [xp.to_numpy(t) for t in (*cases, plain)]
+    together = xp.to_numpy(*cases, plain)
+    for a, b in zip(alone, together):
+        np.testing.assert_array_equal(a, b)
+        assert a.dtype == b.dtype
+    assert np.shares_memory(together[-1], plain.numpy())
+    together[-1][0] = 42.0
+    assert float(plain[0]) == 42.0
 
 
 @pytest.mark.skipif(not HAS["dask"], reason="dask is not installed")

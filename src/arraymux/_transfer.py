@@ -55,7 +55,7 @@ from __future__ import annotations
 
 import contextlib
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from ._array import Array
@@ -426,15 +426,19 @@ def to_device(
     ...
     ValueError: arraymux.to_device: moving from numpy:cpu to torch:cpu needs a copy ...
     """
-    native, src = _operand_or_raise(x, "to_device")
-    target = device_arg(device, "to_device")
+    if type(x) is Array:  # the common case, with the fewest calls
+        src = x._device
+        native = src._backend.normalize(x._native)
+    else:
+        native, src = _operand_or_raise(x, "to_device")
+    target = device if type(device) is Device else device_arg(device, "to_device")
     if copy is None and stream is None:
         if target is src and type(x) is Array:
             return x
-        held = _HELD.get((src, target))
-        if held is not None and native.dtype in held:
+        fast = _HELD.get((src._str, target._str))
+        if fast is not None and native.dtype in fast[1]:
             # A fast route, for a dtype that the general path has moved before.
-            out = _ROUTES[src, target](native)
+            out = fast[0](native)
             if out is not None:
                 return wrap(out, target)
     dt = dtype_of(native, src)
@@ -443,16 +447,19 @@ def to_device(
     if target is src and not copy and type(x) is Array:
         return x
     out, _, _ = _move(native, src, target, copy, stream)
-    if copy is None and stream is None and _fast_route(src, target) is not None:
-        _HELD.setdefault((src, target), set()).add(native.dtype)
+    if copy is None and stream is None:
+        route = _fast_route(src, target)
+        if route is not None:
+            _HELD.setdefault((src._str, target._str), (route, set()))[1].add(native.dtype)
     return wrap(out, target)
 
 
 # Per pair of devices: the adapters' fast route for moves with copy=None (see the adapters'
-# ``fast_route``), or None; and, for pairs that have one, the native dtypes of the source that
-# the general path has moved (and so checked that the target holds).
+# ``fast_route``), or None; and, for pairs that have one (keyed by the devices' strings, whose
+# hashes Python keeps), that route and the native dtypes of the source that the general path
+# has moved (and so checked that the target holds).
 _ROUTES: dict[tuple[Device, Device], Any] = {}
-_HELD: dict[tuple[Device, Device], set[Any]] = {}
+_HELD: dict[tuple[str, str], tuple[Callable[[Any], Any], set[Any]]] = {}
 
 
 def _fast_route(src: Device, target: Device) -> Any:

@@ -714,18 +714,18 @@ def to_host_many(xs: list[Any]) -> list[Any]:
     out: list[Any] = [None] * len(xs)
     groups: dict[Any, list[int]] = {}
     big: list[int] = []
-    ready: list[Any] = []
+    ready: list[Any] = list(xs)
     for i, x in enumerate(xs):
         if traced(x):
             raise TypeError(
                 "cannot read a tensor inside a torch.func transform on the host; return it "
                 "from the transformed function instead."
             )
-        x = x.detach().resolve_conj().resolve_neg()
-        ready.append(x)
-        if x.device.type != "cuda":
-            out[i] = to_numpy(x)
+        if not x.is_cuda:  # the memory itself where torch allows it, as one by one
+            view = _numpy_view(x)
+            out[i] = view if view is not None else to_numpy(x)
             continue
+        x = ready[i] = x.detach().resolve_conj().resolve_neg()
         nbytes = x.numel() * x.element_size()
         if len(xs) == 1 and nbytes < PINNED_READ_MIN:
             out[i] = x.cpu().numpy()
