@@ -124,11 +124,14 @@ def torch_rows(device: str, budget: float, quick: bool) -> list[tuple[Any, ...]]
         for name, native, ours in cases:
             tn, ta, spread = paired(native, ours, sync, budget)
             rows.append((device, size, name, "torch.func / torch.compile", tn, ta, spread))
-        if place == "cpu":  # NumPy arrays, differentiated by torch through DLPack
-            npp = {k: xp.asarray(v) for k, v in p.items()}
-            nx, ny = xp.asarray(x), xp.asarray(y)
-            tn, ta, spread = paired(lambda: gn(tp, tx, ty), lambda: ga(npp, nx, ny), sync, budget)
-            rows.append(("numpy", size, "grad", "torch.func on tensors", tn, ta, spread))
+        # NumPy arrays (CuPy arrays on the GPU), differentiated by torch through DLPack.
+        bridged = "numpy" if place == "cpu" else "cupy:" + (place.partition(":")[2] or "0")
+        if place == "cpu" or importlib.util.find_spec("cupy"):
+            bp = {k: xp.to_device(v, bridged) for k, v in p.items()}
+            bx, by = xp.to_device(x, bridged), xp.to_device(y, bridged)
+            tn, ta, spread = paired(lambda: gn(tp, tx, ty), lambda: ga(bp, bx, by), sync, budget)
+            label = "numpy" if place == "cpu" else bridged
+            rows.append((label, size, "grad", "torch.func on tensors", tn, ta, spread))
         return rows
 
     for size in SIZES:

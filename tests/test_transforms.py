@@ -1088,6 +1088,35 @@ def test_bridged_grad_of_cupy_negative_strides():
     np.testing.assert_array_equal(xp.to_numpy(g), 2 * cupy.asnumpy(a))
 
 
+def test_cupy_bridge_on_one_stream_and_on_two(monkeypatch):
+    """CuPy arrays cross into torch.func and back without the DLPack stream handshake while
+    both libraries queue on one stream (the default), and with it from a stream of CuPy's
+    own: the same memory and gradients either way."""
+    if not any(d.backend == "cupy" for d in xp.devices()):
+        pytest.skip("no CuPy GPU here")
+    import cupy
+
+    from arraymux.transforms import _torch as engine
+
+    a = xp.to_device(np.arange(1.0, 7.0, dtype=np.float32), "cupy:0")
+    want = 2 * np.arange(1.0, 7.0, dtype=np.float32)
+    assert engine._one_stream(0)
+    tensor = engine.to_engine(a.native)
+    assert tensor.data_ptr() == a.native.data.ptr
+    assert int(engine.from_engine(tensor, "cupy").data.ptr) == tensor.data_ptr()
+    calls = []
+    real = engine._Exported
+    monkeypatch.setattr(engine, "_Exported", lambda *args: calls.append(1) or real(*args))
+    np.testing.assert_array_equal(xp.to_numpy(xp.grad(lambda x: xp.sum(x * x))(a)), want)
+    assert calls  # the gradient came back without the handshake
+    calls.clear()
+    with cupy.cuda.Stream(non_blocking=True):
+        assert not engine._one_stream(0)
+        g = xp.grad(lambda x: xp.sum(x * x))(a)
+        np.testing.assert_array_equal(xp.to_numpy(g), want)
+    assert not calls
+
+
 def test_bridged_grad_of_a_zero_d_result():
     """A 0-d NumPy result (NumPy's functions return scalars for those) is an array like any
     other when it enters a transform."""

@@ -504,10 +504,9 @@ def _shared_tensor(a: Any) -> Any:
 
 
 def _small_read(t: Any) -> Any:
-    """A host copy of a small CUDA tensor, read with a plain copy."""
-    if t.nbytes >= _staging.PINNED_READ_MIN or t.requires_grad or t.is_conj() or t.is_neg():
-        return None
-    if traced(t):
+    """A host copy of a small CUDA tensor, read with a plain copy (None for tensors that
+    require grad or carry a conjugate or negative bit, which ``numpy()`` refuses)."""
+    if t.nbytes >= _staging.PINNED_READ_MIN or traced(t):
         return None
     try:
         return t.cpu().numpy()
