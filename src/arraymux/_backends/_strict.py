@@ -111,9 +111,6 @@ def to_numpy(x: Any) -> Any:
 
 # Transfer hooks (see arraymux._transfer).
 
-_CPU = _xp.Device("CPU_DEVICE")
-
-
 def fast_route(direction: str, place: str, other: str, other_place: str) -> Any:
     """``to_device`` (``copy=None``) between the CPU device and NumPy, torch or JAX on the CPU,
     through NumPy's view of the memory: the memory a DLPack exchange shares (writable as the
@@ -126,17 +123,16 @@ def fast_route(direction: str, place: str, other: str, other_place: str) -> Any:
     return {"numpy": _from_numpy, "torch": _from_tensor, "jax": _from_jax}.get(other)
 
 
+# The routes below take arrays of the CPU device only (routes are per pair of devices).
+
+
 def _numpy_view(x: Any) -> Any:
-    if x.device != _CPU:
-        return None
     return _np.asarray(x).view()  # not the array's own ndarray object: a reshape stays here
 
 
 def _torch_view(x: Any) -> Any:
     import torch
 
-    if x.device != _CPU:
-        return None
     a = _np.asarray(x)
     if not a.flags.c_contiguous and any(s < 0 for s in a.strides):
         return None  # torch has no negative strides: the general path copies
