@@ -209,12 +209,35 @@ def _move(
     ``report`` asks for it; otherwise it is False. ``share``: share memory even where the
     target could write into an immutable source (for a fresh array nobody else holds).
     The calling thread's current CUDA device is the same after the move as before."""
-    if (_hook(src, "SETS_CURRENT_GPU") and _memory(src)[0] == "cuda") or (
-        _hook(target, "SETS_CURRENT_GPU") and _memory(target)[0] == "cuda"
-    ):
+    if (
+        (_hook(src, "SETS_CURRENT_GPU") and _memory(src)[0] == "cuda")
+        or (_hook(target, "SETS_CURRENT_GPU") and _memory(target)[0] == "cuda")
+    ) and (_cuda_gpus() or 0) > 1:  # with one GPU, no other can become current
         with _current_gpu_kept():
             return _move_now(native, src, target, copy, stream, report, share)
     return _move_now(native, src, target, copy, stream, report, share)
+
+
+_GPU_COUNT: list[int] = []
+
+
+def _cuda_gpus() -> int | None:
+    """How many GPUs the CUDA runtime shows this process, read once through CuPy or torch;
+    None while neither is loaded (then nothing reads the current GPU either)."""
+    if _GPU_COUNT:
+        return _GPU_COUNT[0]
+    cupy, torch = sys.modules.get("cupy"), sys.modules.get("torch")
+    try:
+        if cupy is not None:
+            n = int(cupy.cuda.runtime.getDeviceCount())
+        elif torch is not None:
+            n = int(torch.cuda.device_count())
+        else:
+            return None
+    except Exception:  # a CUDA library without a driver: no GPU to keep
+        n = 0
+    _GPU_COUNT.append(n)
+    return n
 
 
 @contextlib.contextmanager

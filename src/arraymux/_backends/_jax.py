@@ -8,6 +8,7 @@ narrow float64 to float32.
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 import jax
@@ -206,14 +207,24 @@ def place_of_device(native: Any) -> str:
     return f"{native.platform}:{native.id}"
 
 
+# Per sharding: the place of its arrays (reading an array's device costs several times more).
+_PLACES: dict[Any, str] = {}
+
+
 def place_of(x: Any) -> str:
-    try:
-        dev = x.device
-    except Exception:  # a tracer has no concrete device
+    if isinstance(x, jax.core.Tracer):  # no concrete device: JAX's default
         return place_of_device(jax.devices()[0])
+    try:
+        return _PLACES[x.sharding]
+    except Exception:  # not seen yet, or an unhashable sharding: read the device
+        pass
+    dev = x.device
     if not hasattr(dev, "platform"):  # sharded arrays report a Sharding
         dev = next(iter(x.devices()))
-    return place_of_device(dev)
+    place = place_of_device(dev)
+    with contextlib.suppress(TypeError):  # an unhashable sharding: no memo
+        _PLACES[x.sharding] = place
+    return place
 
 
 def dtype_from_native(obj: Any) -> _dtypes.DType | None:

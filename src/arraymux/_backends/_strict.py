@@ -111,6 +111,7 @@ def to_numpy(x: Any) -> Any:
 
 # Transfer hooks (see arraymux._transfer).
 
+
 def fast_route(direction: str, place: str, other: str, other_place: str) -> Any:
     """``to_device`` (``copy=None``) between the CPU device and NumPy, torch or JAX on the CPU,
     through NumPy's view of the memory: the memory a DLPack exchange shares (writable as the
