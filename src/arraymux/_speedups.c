@@ -1101,6 +1101,18 @@ dtypes_in(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     return PyBool_FromLong(ok);
 }
 
+/* A walk's result as the builtins return it: None where the walk met a leaf it leaves to the
+ * Python functions (`r`, a new reference, or NULL with an exception set). */
+static PyObject *
+walked(PyObject *r)
+{
+    if (r == slow_marker) {
+        Py_DECREF(r);
+        Py_RETURN_NONE;
+    }
+    return r;
+}
+
 typedef struct {
     PyObject *device, *backend, *types; /* types: arraymux._backends._TYPE_CACHE */
 } wrap_state;
@@ -1141,11 +1153,7 @@ wrap_tree(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     PyObject *r = map_tree(args[0], wrap_leaf, &w, 0);
     Py_DECREF(w.backend);
     Py_DECREF(w.types);
-    if (r == slow_marker) {
-        Py_DECREF(r);
-        Py_RETURN_NONE;
-    }
-    return r;
+    return walked(r);
 }
 
 typedef struct {
@@ -1189,11 +1197,7 @@ convert_tree(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     Py_DECREF(c.type);
     Py_DECREF(c.fn);
     Py_XDECREF(c.device);
-    if (r == slow_marker) {
-        Py_DECREF(r);
-        Py_RETURN_NONE;
-    }
-    return r;
+    return walked(r);
 }
 
 /* ---- operators: Array's number and comparison slots ----
