@@ -132,15 +132,10 @@ def _numpy_view(x: Any) -> Any:
 
 
 def _torch_view(x: Any) -> Any:
-    import torch
+    from ._torch import _shared_tensor
 
-    a = _np.asarray(x)
-    if not a.flags.c_contiguous and any(s < 0 for s in a.strides):
-        return None  # torch has no negative strides: the general path copies
-    try:
-        return torch.from_numpy(a)
-    except (TypeError, ValueError):  # a dtype torch.from_numpy does not take
-        return None
+    # None for a read-only view (an array imported from JAX): torch would write through it.
+    return _shared_tensor(_np.asarray(x))
 
 
 def _from_numpy(a: Any) -> Any:

@@ -555,19 +555,21 @@ def from_dlpack(obj: Any, place: str | None, copy: bool | None) -> Any:
         else:
             return out.clone() if copy else out
     strides = getattr(obj, "strides", None)
-    # JAX arrays are always row-major; other host objects without strides are asked.
+    flags = getattr(obj, "flags", None)
+    # JAX arrays are always row-major; other host objects without strides (array-api-strict)
+    # are asked through NumPy's view, which also says whether the memory is read-only (an
+    # array-api-strict array over a JAX buffer).
     if (
         strides is None
         and not isinstance(obj, torch.Tensor)
         and not type(obj).__module__.startswith("jax")
         and _on_host(obj)
     ):
-        import numpy as np
-
-        strides = np.from_dlpack(obj).strides  # torch aborts on negative DLPack strides
+        view = _np.from_dlpack(obj)
+        strides = view.strides  # torch aborts on negative DLPack strides
+        flags = view.flags
     if strides is not None and any(s < 0 for s in strides):
         raise BufferError("torch tensors cannot have negative strides")
-    flags = getattr(obj, "flags", None)
     if flags is not None and not getattr(flags, "writeable", True) and not copy:
         raise BufferError("torch has no read-only tensors")
     out = torch.from_dlpack(obj)

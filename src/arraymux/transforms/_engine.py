@@ -117,14 +117,6 @@ class _Engine:
         return cls.get(tname, _user_device(tname, tuple(args)), bridge=bridge)
 
     @classmethod
-    def inputs(
-        cls, tname: str, args: tuple[Any, ...], wanted: frozenset[int] = frozenset()
-    ) -> tuple[_Engine, Sequence[Any]]:
-        """The engine for ``args`` and the args as engine natives; ``wanted``: the positions
-        to differentiate (checked to be floating)."""
-        return cls.prepared(tname, args, find(tname, args, wanted=wanted), wanted)
-
-    @classmethod
     def prepared(
         cls,
         tname: str,
@@ -132,7 +124,9 @@ class _Engine:
         found: tuple[Device, Any, bool],
         wanted: frozenset[int] = frozenset(),
     ) -> tuple[_Engine, Sequence[Any]]:
-        """:meth:`inputs` for arguments whose device and natives ``find`` already gave."""
+        """The engine for ``args`` and the args as engine natives, from the device and natives
+        that ``find`` gave; ``wanted``: the positions to differentiate (checked to be
+        floating)."""
         dev, natives, _ = found
         e = cls.get(tname, dev)
         if natives is None:
