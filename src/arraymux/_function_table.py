@@ -33,7 +33,13 @@ class Entry(NamedTuple):
     parameters that hold arrays, mapped to whether a Python scalar may stand in their place
     (``None``: the rule's, the first parameter or both operands of a binary function;
     ``VARARGS``: every positional argument); ``since``: the first version of the standard
-    that arraymux implements (2024.12 or 2025.12) with this function.
+    that arraymux implements (2024.12 or 2025.12) with this function; ``operands``:
+    ``"floating"`` where the standard defines the function for floating-point operands only
+    (arraymux computes bool and integer arrays in the device's default real floating dtype,
+    on every backend), ``"numeric"`` for the rounding functions (integer operands come back
+    unchanged, and so do booleans), ``"complex"`` for the transforms defined for complex
+    operands (real arrays are computed in the complex dtype of their precision; bool and
+    integer ones in the device's default complex dtype), ``"any"`` otherwise.
     """
 
     name: str
@@ -44,6 +50,7 @@ class Entry(NamedTuple):
     result: Any = None
     arrays: Mapping[str, bool] | None = None
     since: str = "2024.12"
+    operands: str = "any"
 
 
 #: ``Entry.arrays`` of functions whose every positional argument is an array.
@@ -158,6 +165,73 @@ _DETAILS: Final[dict[str, dict[str, Any]]] = {
     },
 }
 
+
+#: Functions the standard defines for floating-point operands only.
+_FLOATING_OPERANDS: Final = (
+    "acos",
+    "acosh",
+    "asin",
+    "asinh",
+    "atan",
+    "atanh",
+    "cos",
+    "cosh",
+    "exp",
+    "expm1",
+    "log",
+    "log1p",
+    "log2",
+    "log10",
+    "reciprocal",
+    "signbit",
+    "sin",
+    "sinh",
+    "sqrt",
+    "tan",
+    "tanh",
+    "atan2",
+    "copysign",
+    "divide",
+    "hypot",
+    "logaddexp",
+    "nextafter",
+    "mean",
+    "std",
+    "var",
+    "linalg.cholesky",
+    "linalg.det",
+    "linalg.eig",
+    "linalg.eigh",
+    "linalg.eigvals",
+    "linalg.eigvalsh",
+    "linalg.inv",
+    "linalg.matrix_norm",
+    "linalg.matrix_rank",
+    "linalg.pinv",
+    "linalg.qr",
+    "linalg.slogdet",
+    "linalg.solve",
+    "linalg.svd",
+    "linalg.svdvals",
+    "linalg.vector_norm",
+    "fft.rfft",
+    "fft.rfftn",
+    "fft.ihfft",
+)
+for _name in _FLOATING_OPERANDS:
+    _DETAILS.setdefault(_name, {})["operands"] = "floating"
+for _name in (
+    "fft.fft",
+    "fft.ifft",
+    "fft.fftn",
+    "fft.ifftn",
+    "fft.irfft",
+    "fft.irfftn",
+    "fft.hfft",
+):
+    _DETAILS.setdefault(_name, {})["operands"] = "complex"
+for _name in ("round", "ceil", "floor", "trunc"):
+    _DETAILS.setdefault(_name, {})["operands"] = "numeric"
 
 _EW = "elementwise_functions"
 

@@ -35,6 +35,28 @@ __all__ = [
 ]
 
 
+class OperandKindError(TypeError):
+    """A backend function met operands of a kind the dispatcher converts first (bool and
+    integer arrays of functions defined for floating operands): raised by the functions of a
+    backend's table, caught by the hot paths, which hand the call to the checking path."""
+
+
+def _refusing(fn: Callable[..., Any], refused: frozenset[Any], arity: int) -> Callable[..., Any]:
+    """``fn``, refusing operands (the first ``arity`` positional arguments) whose native dtype
+    is in ``refused`` with :class:`OperandKindError`."""
+
+    def refusing(*args: Any, **kwargs: Any) -> Any:
+        for a in args[:arity]:
+            if getattr(a, "dtype", None) in refused:
+                raise OperandKindError(f"{refusing.__name__}: operands of dtype {a.dtype}")
+        return fn(*args, **kwargs)
+
+    refusing.__name__ = refusing.__qualname__ = getattr(fn, "__name__", "refusing")
+    refusing.__wrapped__ = fn  # type: ignore[attr-defined]
+    refusing.refused = refused  # type: ignore[attr-defined]
+    return refusing
+
+
 def real_base(fn: Any) -> Any:
     """The function ``fn`` is on operands that are not complex: the innermost ``real_base``
     of the complex special cases stacked on it (``tanh``: the complex-infinity fix over the
@@ -272,6 +294,25 @@ class Backend:
         # types (jnp.float32) where its arrays report NumPy dtypes.
         as_array_dtype = self.adapter.array_dtype
         self.array_dtypes = {dt: as_array_dtype(n) for dt, n in self.to_native_dtype.items()}
+        # Bool and integer operands of the functions the standard defines for floating
+        # operands (booleans: of the rounding functions) are refused here: the dispatcher's
+        # checking path casts them to the device's default floating dtype first (which
+        # depends on the device and the dtype policy), and the hot paths hand it such calls.
+        not_floating = frozenset(
+            n
+            for dt, n in self.array_dtypes.items()
+            if dt.kind in ("bool", "signed integer", "unsigned integer")
+        )
+        booleans = frozenset(n for dt, n in self.array_dtypes.items() if dt.kind == "bool")
+        real = not_floating | frozenset(
+            n for dt, n in self.array_dtypes.items() if dt.kind == "real floating"
+        )
+        refusals = {"floating": not_floating, "complex": real, "numeric": booleans}
+        for entry in TABLE:
+            if entry.operands != "any":
+                refused = refusals[entry.operands]
+                arity = 2 if entry.rule == "binary" else 1
+                self.fns[entry.name] = _refusing(self.fns[entry.name], refused, arity)
         # Fixes of complex special cases are the backend's own function on other operands:
         # "name(x)" entries let the compiled hot path call that directly (with a "not for"
         # set of the operand dtypes that need the full function).
@@ -287,14 +328,20 @@ class Backend:
             plain = f"{name}(x1, x2)" if entry.rule == "binary" else f"{name}(x)"
             if plain in self.fns:
                 continue
-            base, skip = real_base(fn), complex_natives
-            kinds = getattr(fn, "kernel_kinds", None)
+            # A function that refuses some operand kinds: the backend's own function for the
+            # others (and the set it is not for grows by the refused dtypes).
+            refused: frozenset[Any] = getattr(fn, "refused", frozenset())
+            inner = fn.__wrapped__ if refused else fn  # type: ignore[attr-defined]
+            base, skip = real_base(inner), complex_natives
+            kinds = getattr(inner, "kernel_kinds", None)
             if kinds is not None and entry.rule == "binary":
-                base = fn.kernel  # type: ignore[attr-defined]
+                base = inner.kernel
                 skip = frozenset(n for d, n in self.array_dtypes.items() if d.kind not in kinds)
+            elif base is inner:
+                skip = frozenset()
             if base is not fn:
                 self.fns[plain] = base
-                self.fns[f"{plain} not for"] = skip  # type: ignore[assignment]
+                self.fns[f"{plain} not for"] = skip | refused  # type: ignore[assignment]
         placed = getattr(self.adapter, "placed", None)
         # Indexing on the operand's device, where the backend computes on a current device.
         self.getitem: Callable[[Any, Any], Any] | None = None
