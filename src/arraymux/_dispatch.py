@@ -395,6 +395,10 @@ def call(fname: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         nkwargs["dtype"] = native_dtype(nkwargs["dtype"], device, fname)
     if entry.promote:
         _promote(entry, device, nargs)
+    if entry.operands != "any" and nargs:
+        rounded = _operand_kinds(entry, device, nargs)
+        if rounded is not None:
+            return rounded
     if fname == "diff":
         _bound_diff(nargs, nkwargs)
     try:
@@ -470,6 +474,48 @@ def _checked_elementwise(
         "operands, which is not a dtype of the standard. Cast the operands to a dtype the "
         "function is defined for first (arraymux.astype)."
     )
+
+
+_NOT_FLOATING_KINDS = frozenset({"bool", "signed integer", "unsigned integer"})
+
+
+def floating_operands_dtype(dt: _dtypes.DType, device: Device) -> _dtypes.DType:
+    """The dtype in which a function the standard defines for floating operands computes
+    operands of dtype ``dt``: ``dt`` itself where it is floating, else the device's default
+    real floating dtype (the default-dtype policy included), on every backend."""
+    if dt.kind in _NOT_FLOATING_KINDS:
+        return default_dtype(device, "real floating")
+    return dt
+
+
+def _operand_kinds(entry: Entry, device: Device, nargs: list[Any]) -> Any:
+    """Apply the rule for operand kinds outside a function's domain, in place: bool and
+    integer arrays of a function defined for floating operands are cast to the device's
+    default real floating dtype (complex: real arrays to the complex dtype of their precision,
+    bool and integer ones to the default complex dtype); a boolean array given to a rounding
+    function comes back as a copy (as integer arrays do). Returns the result where the function need not be called."""
+    positions = entry.promote or (0,)
+    for i in positions:
+        if i >= len(nargs) or isinstance(nargs[i], _SCALARS) or _ndim(nargs[i]) is None:
+            continue
+        dt = dtype_of(nargs[i], device)
+        if entry.operands == "complex" and dt.kind != "complex floating":
+            if dt.kind == "real floating":
+                target = _dtypes.complex128 if dt is _dtypes.float64 else _dtypes.complex64
+            else:
+                target = default_dtype(device, "complex floating")
+            nargs[i] = astype_native(nargs[i], target, device, entry.name)
+            continue
+        if dt.kind not in _NOT_FLOATING_KINDS:
+            continue
+        if entry.operands == "numeric":
+            if dt.kind == "bool":
+                return wrap(device._fns["asarray"](nargs[i], copy=True), device)
+            continue
+        nargs[i] = astype_native(
+            nargs[i], default_dtype(device, "real floating"), device, entry.name
+        )
+    return None
 
 
 def _promote(entry: Entry, device: Device, nargs: list[Any]) -> None:
@@ -654,8 +700,10 @@ def binary_slow(name: str, x1: Any, x2: Any, operator: bool = False) -> Any:
                 target = _dtypes.promote(dt1, dt2)
             except TypeError as e:
                 raise TypeError(f"arraymux.{name}: {e}") from None
-            a = astype_native(a, target, d, name)
-            b = astype_native(b, target, d, name)
+        if BY_NAME[name].operands == "floating":
+            target = floating_operands_dtype(target, d)
+        a = astype_native(a, target, d, name)
+        b = astype_native(b, target, d, name)
         nargs = [a, b]
     else:
         if op1 is not None:
@@ -666,6 +714,8 @@ def binary_slow(name: str, x1: Any, x2: Any, operator: bool = False) -> Any:
             raise not_an_array(name, pos, value, scalars_ok=True)
         dt = standard_dtype(name, a, d)
         target = scalar_dtype(name, value, dt, d)
+        if BY_NAME[name].operands == "floating":
+            target = floating_operands_dtype(target, d)
         if target is not dt:
             a = astype_native(a, target, d, name)
         s = d._backend.adapter.scalar_operand(name, value, a, pos)
@@ -737,7 +787,12 @@ def _scalar_plan(name: str, device: Device, dtype: Any, kind: type, position: in
         reverse = getattr(backend.adapter, "REVERSED", {}).get(name)
         if name in _COMMUTATIVE or reverse is not None:
             passes = _scalar_passes(backend, name, value, 1, probes)
-            fn = reverse if reverse is not None else fn
+            if reverse is not None:
+                fn = (
+                    reverse
+                    if dt.kind == "complex floating" or kind is complex
+                    else real_base(reverse)
+                )
             swap = True
     if passes is None or not passes[0]:
         return None
