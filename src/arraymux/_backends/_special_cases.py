@@ -390,6 +390,31 @@ def reciprocal(
     return complex_only(reciprocal, base)
 
 
+def componentwise(
+    base: Callable[..., Any],
+    combine: Callable[[Any, Any], Any],
+    parts: Callable[[Any], tuple[Any, Any]],
+    make_complex: Callable[[Any, Any], Any],
+    is_complex: Callable[[Any], bool],
+) -> Callable[..., Any]:
+    """Complex ``add`` and ``subtract`` part by part, as the standard defines them: PyTorch
+    computes ``x1 + alpha * x2`` with a complex product, so an infinite part of ``x2`` gives
+    ``inf * 0 = NaN`` in the other part (``(1 + 2j) + -inf`` is ``-inf + NaN j``, NumPy and JAX
+    give ``-inf + 2j``). ``combine(a, b)`` is the real operation; ``parts(v)`` splits an
+    operand (a tensor or a Python scalar) into its real and imaginary parts."""
+
+    def fixed(x1: Any, x2: Any, /) -> Any:
+        r = base(x1, x2)
+        if not is_complex(r):
+            return r
+        re1, im1 = parts(x1)
+        re2, im2 = parts(x2)
+        return make_complex(combine(re1, re2), combine(im1, im2))
+
+    fixed.__name__ = fixed.__qualname__ = getattr(base, "__name__", "fixed")
+    return complex_only(fixed, base)
+
+
 def complex_pow(
     ns: Any, base: Callable[..., Any], is_complex: Callable[[Any], bool]
 ) -> Callable[..., Any]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import operator
 from typing import Any
 
 import array_api_compat.torch as _xp
@@ -125,11 +126,6 @@ def _indexed(base: Any) -> Any:
     return fn
 
 
-#: Standard functions of a scalar and a tensor computed from (tensor, scalar): ``1 - x`` as
-#: ``torch.rsub(x, 1)``, which takes the scalar as it is (see _dispatch.scalar_plan).
-REVERSED = {"subtract": torch.rsub}
-
-
 def single_operand() -> dict[str, Any]:
     """Functions called with the array alone, where torch's own is the standard's (sum: not for
     unsigned integers, whose sums torch gives as int64; mean: floating operands only, the others
@@ -147,6 +143,41 @@ def _std(x: Any, /, *, axis: Any = None, correction: float = 0.0, keepdims: bool
     if isinstance(correction, float) and not correction.is_integer():
         return torch.sqrt(_xp.var(x, axis=axis, correction=correction, keepdims=keepdims))
     return _xp.std(x, axis=axis, correction=correction, keepdims=keepdims)
+
+
+def _parts(v: Any) -> tuple[Any, Any]:
+    """The real and imaginary parts of a tensor or a Python scalar (one of them complex)."""
+    if isinstance(v, torch.Tensor):
+        if v.is_complex():
+            return torch.real(v), torch.imag(v)
+        return v, torch.zeros_like(v)
+    v = complex(v)
+    return v.real, v.imag
+
+
+def _make_complex(re: Any, im: Any) -> Any:
+    if not isinstance(re, torch.Tensor):
+        re = torch.full_like(im, re)
+    elif not isinstance(im, torch.Tensor):
+        im = torch.full_like(re, im)
+    return torch.complex(re, im)
+
+
+# Complex add and subtract part by part: torch's ``x1 + alpha * x2`` turns an infinite part
+# into NaN in the other part.
+_ADD = _special_cases.componentwise(
+    torch.add, operator.add, _parts, _make_complex, torch.Tensor.is_complex
+)
+_SUBTRACT = _special_cases.componentwise(
+    torch.subtract, operator.sub, _parts, _make_complex, torch.Tensor.is_complex
+)
+#: Standard functions of a scalar and a tensor computed from (tensor, scalar): ``1 - x`` as
+#: ``torch.rsub(x, 1)``, which takes the scalar as it is (see _dispatch.scalar_plan).
+REVERSED = {
+    "subtract": _special_cases.componentwise(
+        torch.rsub, lambda a, b: b - a, _parts, _make_complex, torch.Tensor.is_complex
+    )
+}
 
 
 def namespace() -> Any:
@@ -175,6 +206,8 @@ def overrides(ns: Any) -> dict[str, Any]:
     out["remainder"] = _special_cases.remainder(ns, ns.remainder)
     out["acos"] = _special_cases.acos(ns, ns.acos, torch.complex)
     out["log1p"] = _special_cases.log1p(ns, ns.log1p, torch.complex)
+    out["add"] = _ADD
+    out["subtract"] = _SUBTRACT
     out["unique_all"] = _unique_all
     out["unique_values"] = _unique_values
     out["unique_counts"] = _unique_counts
@@ -425,6 +458,24 @@ def current_gpu(place: str) -> Any:
 
 def copy_array(x: Any) -> Any:
     return x.clone()
+
+
+# Private in torch 2.13 (torch's own tests use them); without them no tensor counts as unshared.
+_STORAGE_USE_COUNT = getattr(torch._C, "_storage_Use_Count", None)
+_IMPL_USE_COUNT = getattr(torch.Tensor, "_use_count", None)
+
+
+def unshared(x: Any) -> bool:
+    """Whether nothing but ``x`` reaches its memory: its storage comes from torch's allocator
+    (not DLPack, NumPy or a buffer, which another owner can write) and is held by no other
+    tensor (a view, a detached alias, a NumPy array over it), and no C++ code holds ``x``."""
+    if type(x) is not torch.Tensor or _STORAGE_USE_COUNT is None or _IMPL_USE_COUNT is None:
+        return False
+    if x.layout is not torch.strided or _IMPL_USE_COUNT(x) != 1:
+        return False
+    storage = x.untyped_storage()
+    # Held by x and by the Python object `storage` only.
+    return bool(storage.resizable()) and _STORAGE_USE_COUNT(storage._cdata) == 2
 
 
 def fast_route(direction: str, place: str, other: str, other_place: str) -> Any:
