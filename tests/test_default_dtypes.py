@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import subprocess
 import sys
@@ -33,6 +34,9 @@ def _made(device: xp.Device) -> dict[str, xp.DType]:
         "asarray float": xp.asarray([1.5, 2.0], device=device).dtype,
         "asarray int": xp.asarray([[1, 2]], device=device).dtype,
         "asarray complex": xp.asarray(1 + 2j, device=device).dtype,
+        "fft.fftfreq": xp.fft.fftfreq(4, device=device).dtype,
+        "fft.rfftfreq": xp.fft.rfftfreq(4, d=0.5, device=device).dtype,
+        "bound fft.fftfreq": xp.namespace(device=device).fft.fftfreq(4).dtype,
     }
 
 
@@ -86,6 +90,109 @@ def test_context_is_per_thread():
     assert seen == [xp.float64]
 
 
+def _float_of(device: xp.Device, policy: str | None) -> xp.DType:
+    """The float dtype creation functions give on ``device`` under ``policy``."""
+    own = xp.__array_namespace_info__().default_dtypes(device=device)["real floating"]
+    return own if policy is None or not device.supports(xp.DType(policy)) else xp.DType(policy)
+
+
+def test_asyncio_tasks_each_see_their_own_block(device):
+    """Blocks of tasks that interleave (awaits inside each block; ``a`` enters first and
+    leaves first) neither leak into each other nor outlive themselves."""
+    seen: dict[str, list[xp.DType]] = {"a": [], "b": [], "outside": []}
+
+    async def main():
+        all_in = asyncio.Barrier(3)  # both blocks open, and a task outside them
+        all_read = asyncio.Barrier(3)
+        a_entered, a_left = asyncio.Event(), asyncio.Event()
+
+        def look(name):
+            seen[name] += [xp.zeros(1, device=device).dtype, xp.get_default_dtypes()[0]]
+
+        async def a():
+            with xp.default_dtypes(real_floating="float32"):
+                a_entered.set()
+                await all_in.wait()
+                look("a")
+                await all_read.wait()
+            a_left.set()
+
+        async def b():
+            await a_entered.wait()
+            with xp.default_dtypes(real_floating="float64"):
+                await all_in.wait()
+                look("b")
+                await all_read.wait()
+                await a_left.wait()
+
+        async def outside():
+            await all_in.wait()
+            look("outside")
+            await all_read.wait()
+
+        await asyncio.gather(a(), b(), outside())
+
+    asyncio.run(main())
+    assert seen["a"] == [_float_of(device, "float32"), xp.float32]
+    assert seen["b"] == [_float_of(device, "float64"), xp.float64]
+    assert seen["outside"] == [_float_of(device, None), None]
+    # No block's policy stays behind once every block closed, whatever order they closed in.
+    assert xp.get_default_dtypes() == (None, None)
+    xp.set_default_dtypes(integral="int64")
+    assert xp.zeros(1, device=device).dtype == _float_of(device, None)
+    assert xp.get_default_dtypes() == (None, xp.int64)
+
+
+def test_tasks_and_threads_see_the_process_policy_outside_their_blocks():
+    xp.set_default_dtypes(real_floating="float32")
+
+    async def in_task():
+        return xp.zeros(1, device="numpy").dtype
+
+    seen = []
+    barrier = threading.Barrier(2)
+
+    def in_thread(policy):
+        if policy is None:
+            barrier.wait()
+            barrier.wait()
+            seen.append(("none", xp.zeros(1, device="numpy").dtype))
+            return
+        with xp.default_dtypes(real_floating=policy):
+            barrier.wait()  # the other thread looks while this block is open
+            barrier.wait()
+            seen.append((policy, xp.zeros(1, device="numpy").dtype))
+
+    threads = [threading.Thread(target=in_thread, args=(p,)) for p in ("float64", None)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(seen, key=str) == [("float64", xp.float64), ("none", xp.float32)]
+    assert asyncio.run(in_task()) == xp.float32
+    with xp.default_dtypes(real_floating="float64"):
+        assert asyncio.run(in_task()) == xp.float64  # a task copies the context it starts in
+
+
+def test_a_task_started_in_a_block_keeps_its_policy():
+    """As for the default device: a task copies the context it is started in."""
+    from arraymux import _default_dtypes
+
+    async def later():
+        await asyncio.sleep(0.01)
+        return xp.zeros(1, device="numpy").dtype
+
+    async def main():
+        with xp.default_dtypes(real_floating="float32"):
+            task = asyncio.create_task(later())
+        assert xp.zeros(1, device="numpy").dtype == xp.float64
+        return await task
+
+    assert asyncio.run(main()) == xp.float32
+    xp.zeros(1)  # the environment read: the creation functions' fast check is off again
+    assert not _default_dtypes.active
+
+
 def test_policy_never_narrows_data_silently():
     with xp.default_dtypes(integral="int32"), pytest.raises(OverflowError):
         xp.asarray([2**40], device="numpy")
@@ -115,6 +222,37 @@ def test_environment_variable(value, out):
     env = os.environ | {"ARRAYMUX_DEFAULT_DTYPES": value}
     res = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
     assert res.stdout.split() == out.split(), res.stderr
+
+
+ENV_READERS = {
+    "get_default_dtypes": "xp.get_default_dtypes()[0]",
+    "zeros": "xp.zeros(1).dtype",
+    "info": "xp.__array_namespace_info__().default_dtypes()['real floating']",
+    "fftfreq": "xp.fft.fftfreq(2).dtype",
+}
+
+
+@pytest.mark.parametrize("first", ENV_READERS)
+def test_environment_is_read_once_by_every_reader(first):
+    """Set after ``import arraymux``, the variable applies from the first reader on, to every
+    reader; set later, it changes nothing until ``set_default_dtypes()`` reads it again."""
+    readers = [ENV_READERS[first]] + [r for n, r in ENV_READERS.items() if n != first]
+    look = f"print(str([{', '.join(readers)}]).count('float32'))"
+    code = "\n".join(
+        [
+            "import os",
+            "import arraymux as xp",
+            "os.environ['ARRAYMUX_DEFAULT_DTYPES'] = 'float32'",
+            look,
+            "os.environ['ARRAYMUX_DEFAULT_DTYPES'] = 'float64'",
+            look,
+            "xp.set_default_dtypes()",
+            look,
+        ]
+    )
+    env = {k: v for k, v in os.environ.items() if k != "ARRAYMUX_DEFAULT_DTYPES"}
+    res = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert res.stdout.split() == ["4", "4", "0"], res.stderr
 
 
 def test_environment_variable_rejects_nonsense():

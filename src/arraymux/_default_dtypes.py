@@ -8,13 +8,20 @@ and ``__array_namespace_info__().default_dtypes()`` reports it. The innermost
 ``with arraymux.default_dtypes(...)`` wins, then :func:`set_default_dtypes`, then the
 ``ARRAYMUX_DEFAULT_DTYPES`` environment variable (``"float32"``, ``"float32,int32"``...), then
 each device's own defaults.
+
+The policy follows the default device (:mod:`arraymux._devices`): a ``with`` block sets a
+context variable, so each thread and each asyncio task sees its own blocks and, outside them,
+the process-wide policy; the environment variable is read the first time the policy is needed
+(and again after ``set_default_dtypes()`` with no arguments), by every reader alike.
 """
 
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import os
 import threading
+import weakref
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -28,18 +35,59 @@ __all__ = ["default_dtypes", "get_default_dtypes", "set_default_dtypes"]
 Policy = tuple["_dtypes.DType | None", "_dtypes.DType | None"]
 
 
-class _Block(threading.local):
-    """The innermost ``default_dtypes`` block's policy on this thread. A thread-local, not a
-    context variable: ``torch.compile`` traces a thread-local's attribute, while reading a
-    context variable breaks its graph (creation functions read the policy)."""
+class _Scope:
+    """One ``default_dtypes`` block's policy, as the context variable holds it. Each is
+    tracked weakly, so that the readers know whether any context can still see a block's
+    policy (a task a block started may outlive it) and skip the context variable otherwise:
+    reading one costs little, but breaks a ``torch.compile`` graph."""
 
-    def __init__(self) -> None:
-        self.policy: Policy | None = None
+    __slots__ = ("__weakref__", "policy")
+
+    def __init__(self, policy: Policy) -> None:
+        self.policy = policy
 
 
-_BLOCK = _Block()
-_process: Policy | None = None
+_SCOPED: contextvars.ContextVar[_Scope | None] = contextvars.ContextVar(
+    "arraymux_default_dtypes", default=None
+)
 _NONE: Policy = (None, None)
+#: The process-wide policy: set_default_dtypes's, else the environment's, else _NONE; None
+#: until the environment has been read.
+_process: Policy | None = None
+#: Weak references to every block's _Scope still alive in some context.
+_LIVE: set[weakref.ref[_Scope]] = set()
+# Held while the process policy or _LIVE changes (never on the readers' path once the
+# environment was read). Re-entrant: a scope's weakref callback may run inside a locked region
+# of its own thread (a garbage collection there).
+_LOCK = threading.RLock()
+
+#: Whether a block's policy may be in force in some context (readers then ask _SCOPED).
+scoped = False
+#: Whether a policy may be in force (the creation functions' fast check): while a block's
+#: policy lives in some context, while a process or environment policy is set, and until the
+#: environment was read.
+active = True
+
+
+def _update_active() -> None:
+    """Recompute the fast checks (with _LOCK held)."""
+    global scoped, active
+    scoped = bool(_LIVE)
+    active = scoped or _process is not _NONE
+
+
+def _gone(ref: weakref.ref[_Scope]) -> None:
+    with _LOCK:
+        _LIVE.discard(ref)
+        _update_active()
+
+
+def _enter(policy: Policy) -> _Scope:
+    scope = _Scope(policy)
+    with _LOCK:
+        _LIVE.add(weakref.ref(scope, _gone))
+        _update_active()
+    return scope
 
 
 def _dtype(value: Any, kinds: tuple[str, ...], what: str, fname: str) -> _dtypes.DType | None:
@@ -77,12 +125,30 @@ def _from_environment() -> Policy:
             f"ARRAYMUX_DEFAULT_DTYPES={text!r}: give at most one float dtype and one integer "
             "dtype, comma-separated, e.g. 'float32' or 'float32,int32'."
         )
-    return _check(floats[0] if floats else None, ints[0] if ints else None, "default_dtypes")
+    policy = _check(floats[0] if floats else None, ints[0] if ints else None, "default_dtypes")
+    return _NONE if policy == _NONE else policy
+
+
+def _read_environment() -> Policy:
+    """The process policy, reading the environment if it was not read yet."""
+    global _process
+    with _LOCK:
+        if _process is None:
+            _process = _from_environment()
+            _update_active()
+        return _process
 
 
 def get_default_dtypes() -> Policy:
     """The policy in force: ``(real_floating, integral)``, ``None`` where each device keeps
     its own default.
+
+    In order: the innermost ``with arraymux.default_dtypes(...)`` block of this thread or
+    asyncio task (a context variable, as for :func:`default_device`); the last
+    :func:`set_default_dtypes`; the ``ARRAYMUX_DEFAULT_DTYPES`` environment variable, read the
+    first time the policy is needed (by this function, a creation function or
+    ``__array_namespace_info__().default_dtypes()`` alike) and again after
+    ``set_default_dtypes()`` with no arguments; each device's own defaults.
 
     Returns
     -------
@@ -97,21 +163,21 @@ def get_default_dtypes() -> Policy:
     ...     xp.get_default_dtypes()
     (arraymux.float32, None)
     """
-    policy = _BLOCK.policy
-    if policy is not None:
-        return policy
-    global _process
-    if _process is None:
-        _process = _from_environment()
-    return _process
+    if scoped:
+        scope = _SCOPED.get()
+        if scope is not None:
+            return scope.policy
+    policy = _process
+    return policy if policy is not None else _read_environment()
 
 
 def set_default_dtypes(real_floating: Any = None, integral: Any = None) -> None:
     """Give every device the same default float and integer, for this process.
 
-    Calling it with neither restores the environment's policy (``ARRAYMUX_DEFAULT_DTYPES``),
-    else each device's own defaults. A ``with arraymux.default_dtypes(...)`` block still wins
-    inside it.
+    Calling it with neither restores the environment's policy (``ARRAYMUX_DEFAULT_DTYPES``,
+    read again the next time the policy is needed), else each device's own defaults. Every
+    thread and asyncio task sees the new policy, except inside its own
+    ``with arraymux.default_dtypes(...)`` blocks, which still win.
 
     Parameters
     ----------
@@ -137,8 +203,9 @@ def set_default_dtypes(real_floating: Any = None, integral: Any = None) -> None:
     """
     global _process
     policy = _check(real_floating, integral, "set_default_dtypes")
-    _process = None if policy == _NONE else policy
-    _update_active()
+    with _LOCK:
+        _process = None if policy == _NONE else policy
+        _update_active()
 
 
 @contextlib.contextmanager
@@ -146,7 +213,9 @@ def default_dtypes(real_floating: Any = None, integral: Any = None) -> Iterator[
     """Use a default float and integer on every device inside a ``with`` block.
 
     The arguments are those of :func:`set_default_dtypes`; ``None`` keeps each device's own
-    default for that kind. The setting is per thread (a thread's own blocks only).
+    default for that kind. The setting is a context variable, as the default device's is
+    (:func:`default_device`): each thread and each asyncio task sees its own blocks only (a
+    task started inside a block keeps its policy), and the process-wide policy elsewhere.
 
     Parameters
     ----------
@@ -172,19 +241,14 @@ def default_dtypes(real_floating: Any = None, integral: Any = None) -> Iterator[
     >>> xp.ones(2, device="torch:cpu").dtype
     arraymux.float32
     """
-    global _open_blocks
     policy = _check(real_floating, integral, "default_dtypes")
-    outer, _BLOCK.policy = _BLOCK.policy, policy
-    with _LOCK:
-        _open_blocks += 1
-        _update_active()
+    # No local name holds the scope: once the block ends, only the contexts copied inside it
+    # (tasks it started) keep it alive, and _gone turns the fast checks off after the last.
+    token = _SCOPED.set(_enter(policy))
     try:
         yield policy
     finally:
-        _BLOCK.policy = outer
-        with _LOCK:
-            _open_blocks -= 1
-            _update_active()
+        _SCOPED.reset(token)
 
 
 _COMPLEX = {"float32": "complex64", "float64": "complex128"}
@@ -207,19 +271,3 @@ def apply(device: Device, table: dict[str, _dtypes.DType]) -> dict[str, _dtypes.
     if integral is not None and device.supports(integral):
         table["integral"] = integral
     return table
-
-
-#: Whether a policy may be in force (the creation functions' fast check): while a
-#: ``default_dtypes`` block is open on any thread, or a process or environment policy is set.
-active = False
-_open_blocks = 0
-_LOCK = threading.Lock()
-
-
-def _update_active() -> None:
-    global active
-    env = bool(os.environ.get("ARRAYMUX_DEFAULT_DTYPES", "").strip())
-    active = _open_blocks > 0 or env or (_process is not None and _process != _NONE)
-
-
-_update_active()

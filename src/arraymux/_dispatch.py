@@ -188,7 +188,7 @@ def default_kind(device: Device, native_dtype: Any) -> str | None:
 
 
 def _creation_kind(name: str, bound: dict[str, Any]) -> str | None:
-    if name in ("zeros", "ones", "empty", "eye", "linspace"):
+    if name in ("zeros", "ones", "empty", "eye", "linspace", "fft.fftfreq", "fft.rfftfreq"):
         return "real floating"
     values = (
         [bound.get("fill_value")]
