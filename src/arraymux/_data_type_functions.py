@@ -97,8 +97,20 @@ def astype(
 
         moved = to_device(wrap(native, d), target)
         return astype(moved, dtype, copy=False)
-    ndt = native_dtype(dtype, d, "astype")
+    ndt = native_dtype(dtype, d, "astype", native)
+    if copy and _cast_copies(native, ndt, d):
+        copy = False  # the cast makes a new array: JAX's copy=True would copy it again
     return wrap(d._fns["astype"](native, ndt, copy=copy), d)
+
+
+def _cast_copies(native: Any, ndt: Any, d: Any) -> bool:
+    """Whether casting ``native`` to the native dtype ``ndt`` makes a new array by itself
+    (the dtypes differ)."""
+    from_native = d._backend.dtype_from_native
+    try:
+        return from_native(native.dtype) is not from_native(ndt)
+    except TypeError:
+        return False
 
 
 def can_cast(from_: Any, to: Any, /) -> bool:

@@ -45,25 +45,37 @@ _SAME_DTYPE_BINARY = {
     "logical_xor": torch.logical_xor,
 }
 
-# Binary functions that take a Python number as their second operand.
-_SCALAR_RIGHT = frozenset(
+# Binary functions that take a Python number as their second operand, and those that take
+# one as their first (torch wraps it as a scalar the kernel reads by value: no tensor is made
+# from host memory, which on a GPU would be a copy that synchronises the stream).
+_BITWISE = frozenset(
     {
-        "add",
-        "subtract",
-        "multiply",
-        "divide",
-        "pow",
-        "remainder",
-        "floor_divide",
-        "equal",
-        "not_equal",
-        "greater",
-        "greater_equal",
-        "less",
-        "less_equal",
-        "copysign",
+        "bitwise_and",
+        "bitwise_or",
+        "bitwise_xor",
+        "bitwise_left_shift",
+        "bitwise_right_shift",
     }
 )
+_SCALAR_LEFT = _BITWISE | {
+    "add",
+    "subtract",
+    "multiply",
+    "divide",
+    "pow",
+    "remainder",
+    "floor_divide",
+}
+_SCALAR_RIGHT = _SCALAR_LEFT | {
+    "equal",
+    "not_equal",
+    "greater",
+    "greater_equal",
+    "less",
+    "less_equal",
+    "copysign",
+}
+
 
 _compat_sum = _xp.sum
 _torch_sum = torch.sum
@@ -331,12 +343,14 @@ def _unique_inverse(x: Any, /) -> tuple[Any, Any]:
 
 
 def scalar_operand(name: str, value: Any, other: Any, position: int) -> Any:
-    """A Python scalar made ready to meet ``other`` (a tensor) in ``name``."""
+    """A Python scalar made ready to meet ``other`` (a tensor) in ``name``: the number itself
+    where the kernel takes one, else a 0-d tensor filled on ``other``'s device (never one
+    built from host memory: on a GPU that copy synchronises the stream)."""
     # Not for 0-d tensors: torch.func.jvp gives their product with a Python float a float64
     # tangent (torch 2.11 to 2.13), while a tensor of their dtype keeps it.
-    if position == 1 and name in _SCALAR_RIGHT and other.dim():
+    if other.dim() and name in (_SCALAR_RIGHT if position else _SCALAR_LEFT):
         return value
-    return torch.tensor(value, dtype=other.dtype, device=other.device)
+    return torch.full((), value, dtype=other.dtype, device=other.device)
 
 
 def places() -> list[str]:
@@ -833,8 +847,8 @@ def setitem(x: Any, key: Any, value: Any) -> Any:
         return x
     if x.dtype in _unsigned.UNSIGNED:
         return _unsigned.setitem(x, key, value)
-    if type(value) is int:
-        value = torch.tensor(value, dtype=x.dtype, device=x.device)
+    if type(value) is int and not -(2**63) <= value < 2**63:
+        value = torch.full((), value, dtype=x.dtype, device=x.device)
     x[key] = value
     return x
 

@@ -182,7 +182,7 @@ def _unsigned_of(args: Any, kwargs: dict[str, Any]) -> Any:
 def _tensor(v: Any, u: Any, like: torch.Tensor) -> Any:
     """A Python int beside arrays of ``u`` as a 0-d tensor of ``u`` (others unchanged)."""
     if isinstance(v, int) and not isinstance(v, bool):
-        return torch.tensor(v, dtype=u, device=like.device)
+        return _filled(v, u, like.device)
     return v
 
 
@@ -291,11 +291,19 @@ def _as_index(v: Any) -> Any:
     return v
 
 
+def _filled(value: Any, u: Any, device: Any) -> Any:
+    """A 0-d tensor of ``u`` holding ``value``, filled on ``device`` (no copy from host
+    memory); a Python int out of ``u``'s range is refused (``torch.full`` would wrap it)."""
+    if isinstance(value, int) and not isinstance(value, bool) and not 0 <= value < 2 ** _BITS[u]:
+        raise OverflowError(f"the Python int {value} does not fit in {u}")
+    return torch.full((), value, dtype=u, device=device)
+
+
 def setitem(x: Any, key: Any, value: Any) -> Any:
     """``x[key] = value`` for an unsigned ``x``, written through its signed view."""
     u = x.dtype
     if not isinstance(value, torch.Tensor):
-        value = torch.tensor(value, dtype=u, device=x.device)  # refuses values out of range
+        value = _filled(value, u, x.device)
     elif value.dtype != u:
         value = value.to(u)
     x.view(SIGNED[u])[key] = value.view(SIGNED[u])
