@@ -5,12 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from . import _default_dtypes, _docstrings
-from ._arguments import BACKEND_ERRORS, raise_annotated
+from ._arguments import BACKEND_ERRORS, python_scalar, raise_annotated
 from ._array import Array
 from ._devices import Device, device_arg, device_of_native, get_default_device, resolve_device
 from ._dispatch import (
     _raise,
     as_dtype,
+    check_stored,
     creation,
     default_kind,
     dtype_of,
@@ -25,7 +26,7 @@ from ._dispatch import (
     unsupported,
     wrap,
 )
-from ._narrowing import narrowed
+from ._narrowing import check_data, check_values, narrowed, narrower, python_values
 from ._signatures import signature
 from ._typing import ArrayLike, DeviceLike
 
@@ -118,6 +119,9 @@ def asarray(
 
             want = as_dtype(dtype) if dtype is not None else dtype_of(native, src)
             if not target.supports(want):
+                to = narrower(want, target)
+                if to is not None:  # the values must fit, before the warning
+                    check_data("asarray", native, src, to, want, target)
                 dtype = narrowed(want, target, "asarray") or _raise(
                     unsupported(want, target, "asarray")
                 )
@@ -152,11 +156,21 @@ def asarray(
             "to become an array, but copy=False was given. Use copy=None."
         )
     obj = _unwrap_nested(obj, d)
+    if dtype is not None:
+        dt = as_dtype(dtype)
+        to = None if d.supports(dt) else narrower(dt, d)
+        if to is not None:  # the values must fit, before the warning
+            check_values("asarray", python_values(obj), to, dt, d)
     ndt = None if dtype is None else native_dtype(dtype, d, "asarray")
     src_dtype = getattr(obj, "dtype", None)
     if ndt is None and src_dtype is not None:
         src_dt = as_dtype(src_dtype)
         if not d.supports(src_dt):
+            to = narrower(src_dt, d)
+            if to is not None:  # a NumPy scalar, or another object with a dtype
+                import numpy as np
+
+                check_data("asarray", np.asarray(obj), Device("numpy"), to, src_dt, d)
             to = narrowed(src_dt, d, "asarray") or _raise(unsupported(src_dt, d, "asarray"))
             ndt = d._backend.to_native_dtype[to]
     try:
@@ -286,6 +300,9 @@ def _like(name: str, make: str) -> Any:
             raise not_an_array(name, 0, x)
         native, src = op
         d = src if device is None else device_arg(device, name)
+        if args:  # full_like: the fill value must fit the result's dtype
+            dt = as_dtype(dtype) if dtype is not None else dtype_of(native, src)
+            check_stored(name, d, [python_scalar(args[0])], dt)
         if d._backend is not src._backend:
             dt = dtype if dtype is not None else src._backend.dtype_from_native(native.dtype)
             shape = tuple(native.shape)

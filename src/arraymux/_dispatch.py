@@ -143,8 +143,10 @@ def _raise(e: Exception) -> NoReturn:
     raise e
 
 
-def native_dtype(dtype: Any, device: Device, fname: str) -> Any:
-    """The backend's dtype for ``dtype`` on ``device``; raises if the device cannot hold it."""
+def native_dtype(dtype: Any, device: Device, fname: str, data: Any = None) -> Any:
+    """The backend's dtype for ``dtype`` on ``device``; raises if the device cannot hold it.
+    Where narrowing gives a narrower dtype, the values of ``data`` (a native array of
+    ``device`` to be cast, if any) must fit it."""
     try:
         dt = as_dtype(dtype)
     except TypeError as e:
@@ -152,6 +154,9 @@ def native_dtype(dtype: Any, device: Device, fname: str) -> Any:
             raise
         raise TypeError(f"arraymux.{fname}: dtype={e}") from None
     if not device._backend.adapter.supports_dtype(dt, device._place):
+        to = _narrowing.narrower(dt, device)
+        if to is not None and data is not None:
+            _narrowing.check_data(fname, data, device, to, dt, device)  # before the warning
         dt = _narrowing.narrowed(dt, device, fname) or _raise(unsupported(dt, device, fname))
     return device._backend.to_native_dtype[dt]
 
@@ -209,9 +214,12 @@ def astype_native(native: Any, dt: _dtypes.DType, device: Device, fname: str = "
     if dtype_of(native, device) is dt:
         return native
     if not device._backend.adapter.supports_dtype(dt, device._place):
-        dt = _narrowing.narrowed(dt, device, fname) or _raise(unsupported(dt, device, fname))
-        if dtype_of(native, device) is dt:
-            return native
+        to = _narrowing.narrower(dt, device) or _raise(unsupported(dt, device, fname))
+        if dtype_of(native, device) is to:
+            return native  # nothing narrowed here (the other operand's cast warns)
+        _narrowing.check_data(fname, native, device, to, dt, device)  # before the warning
+        _narrowing.warn(fname, dt, to, device, stacklevel=5)
+        dt = to
     return device._fns["astype"](native, device._backend.to_native_dtype[dt])
 
 
@@ -724,7 +732,8 @@ def binary_slow(name: str, x1: Any, x2: Any, operator: bool = False) -> Any:
         r = _call_backend(name, d, nargs, {})
     except BACKEND_ERRORS as e:
         raise_annotated(name, d, e)
-    rt = _result_dtype(d, name, target)
+    # A target the device cannot hold was narrowed: the result's dtype is read, not known.
+    rt = _result_dtype(d, name, target) if d.supports(target) else None
     if rt is None:
         checked = _checked_elementwise(name, d, nargs, {}, r)
         if checked is not r:
@@ -943,41 +952,38 @@ def _arange_count(a: dict[str, Any]) -> int:
     return max(0, math.ceil((stop - start) / step))
 
 
-def _int_values(name: str, a: dict[str, Any]) -> list[int]:
-    """The Python ints a creation call stores in its result (``full``'s fill value,
-    ``arange``'s first and last values)."""
+def _stored_values(name: str, a: dict[str, Any]) -> list[Any]:
+    """The Python numbers a creation call stores in its result (``full``'s fill value,
+    ``arange``'s first and last values, ``linspace``'s ends)."""
     if name == "full":
-        v = a.get("fill_value")
-        return [v] if type(v) is int else []
+        return [a.get("fill_value")]
     if name == "arange":
         start, _, step = _arange_range(a)
-        if not all(type(v) is int for v in _arange_range(a)):
-            return []
         count = _arange_count(a)
         return [start, start + (count - 1) * step] if count else []
+    if name == "linspace":
+        return [a.get("start"), a.get("stop")] if a.get("endpoint", True) else [a.get("start")]
     return []
 
 
-def _check_creation(name: str, d: Device, bound: dict[str, Any], dtype: Any) -> None:
-    """Check a creation call's values before the backend sees them (in place): shapes of
-    non-negative ints, a byte size that fits 64 bits, and Python ints that fit the dtype they
-    will be stored in (JAX without 64-bit mode would otherwise wrap ``2**40`` to 0)."""
-    for key, v in bound.items():
-        bound[key] = (
-            check_shape(name, key, v) if key == "shape" else check_value(name, key, v, None)
-        )
-    dt = None if dtype is None else as_dtype(dtype)
-    shape_of = _SHAPE_OF.get(name)
-    if shape_of is not None:
-        check_size(name, tuple(shape_of(bound)), 16 if dt is None else dt.itemsize)
-    values = _int_values(name, bound)
-    if not values:
+def check_stored(name: str, d: Device, values: list[Any], dt: _dtypes.DType | None) -> None:
+    """Check that the Python ints among ``values``, which ``arraymux.<name>`` stores in its
+    result on ``d``, fit the dtype they will be stored in: ``dt``, or the device's default
+    integer where it is None; where ``d`` cannot hold ``dt`` and narrowing is on, every number
+    must fit the narrower dtype (JAX without 64-bit mode would wrap ``2**40`` to 0)."""
+    if dt is not None and not d.supports(dt):
+        to = _narrowing.narrower(dt, d)
+        if to is not None:
+            _narrowing.check_values(name, values, to, dt, d)
+        return  # else native_dtype refuses dt
+    ints = [v for v in values if type(v) is int]
+    if not ints:
         return
     target = dt if dt is not None else default_dtype(d, "integral")
     if target.kind not in ("signed integer", "unsigned integer"):
         return
     lo, hi = _dtypes.int_range(target)
-    for v in values:
+    for v in ints:
         if lo <= v <= hi:
             continue
         if dt is None and -(2**63) <= v < 2**63 and not d.supports(_dtypes.int64):
@@ -986,6 +992,25 @@ def _check_creation(name: str, d: Device, bound: dict[str, Any], dtype: Any) -> 
             f"arraymux.{name}: the Python int {v} does not fit in {target} (range {lo} to "
             f"{hi}). Pass a wider dtype, or a float."
         )
+
+
+def _check_creation(name: str, d: Device, bound: dict[str, Any], dtype: Any) -> None:
+    """Check a creation call's values before the backend sees them (in place): shapes of
+    non-negative ints, a byte size that fits 64 bits, and Python numbers that fit the dtype
+    they will be stored in (see :func:`check_stored`)."""
+    for key, v in bound.items():
+        bound[key] = (
+            check_shape(name, key, v) if key == "shape" else check_value(name, key, v, None)
+        )
+    dt = None if dtype is None else as_dtype(dtype)
+    shape_of = _SHAPE_OF.get(name)
+    if shape_of is not None:
+        check_size(name, tuple(shape_of(bound)), 16 if dt is None else dt.itemsize)
+    if dt is None and _creation_kind(name, bound) != "integral":
+        return  # Python floats in a floating-point result
+    values = _stored_values(name, bound)
+    if values:
+        check_stored(name, d, values, dt)
 
 
 def creation(name: str) -> Callable[..., Array]:
