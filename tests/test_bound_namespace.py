@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import array_api_compat
 import numpy as np
 import pytest
@@ -143,3 +146,42 @@ def test_client_fallback_through_numpy_comes_back_on_the_device(device):
     out = ns.asarray(np.sort(xp.to_numpy(x)))
     assert out.device == device
     assert ns.all(out == xp.sort(x))
+
+
+# Threads race on the first __array_namespace__() of each device and version: the first call
+# makes the namespace, so only a fresh interpreter races on it.
+_RACE = """
+import sys, threading
+import arraymux as xp
+
+sys.setswitchinterval(1e-6)  # switch threads as often as possible
+N = 8
+arrays = [xp.asarray([1.0], device=d) for d in ("numpy", "array_api_strict", "array_api_strict:device1")]
+barrier = threading.Barrier(N)
+keys = [(x, v) for x in arrays for v in (None, "2024.12")]
+seen = {i: [] for i in range(len(keys))}
+
+def race():
+    for i, (x, version) in enumerate(keys):
+        barrier.wait()
+        seen[i].append(x.__array_namespace__(api_version=version))
+
+threads = [threading.Thread(target=race) for _ in range(N)]
+for t in threads:
+    t.start()
+for t in threads:
+    t.join()
+print(max(len({id(ns) for ns in out}) for out in seen.values()))
+"""
+
+
+def test_concurrent_first_calls_make_one_namespace():
+    """The docstring's promise, one namespace object per device and version, holds when the
+    first calls come from several threads at once (a few fresh interpreters, in parallel)."""
+    runs = [
+        subprocess.Popen([sys.executable, "-c", _RACE], stdout=subprocess.PIPE, text=True)
+        for _ in range(3)
+    ]
+    outs = [run.communicate(timeout=120)[0].split() for run in runs]
+    assert all(run.returncode == 0 for run in runs)
+    assert outs == [["1"]] * len(runs)

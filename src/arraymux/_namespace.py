@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import functools
+import threading
 import types
 from collections.abc import Callable
 from typing import Any
@@ -18,6 +19,9 @@ __all__ = ["SUPPORTED_VERSIONS", "namespace"]
 SUPPORTED_VERSIONS = ("2024.12", "2025.12")
 _VIEWS: dict[str, types.ModuleType] = {}
 _BOUND: dict[tuple[Device, str], types.ModuleType] = {}
+# Held while a namespace is made: lookups of existing ones take no lock. Re-entrant, as making
+# a bound namespace makes its version's unbound one.
+_LOCK = threading.RLock()
 
 
 def namespace(api_version: str | None = None, *, device: DeviceLike | None = None) -> Any:
@@ -77,7 +81,10 @@ def namespace(api_version: str | None = None, *, device: DeviceLike | None = Non
         except KeyError:
             pass
         _check_version(version)
-        ns = _BOUND[dev, version] = _bound(_version(version), dev)
+        with _LOCK:  # two threads' first call must make one namespace, not two
+            ns = _BOUND.get((dev, version))
+            if ns is None:
+                ns = _BOUND[dev, version] = _bound(_version(version), dev)
         return ns
     return _version(api_version)
 
@@ -97,26 +104,36 @@ def _version(api_version: str | None) -> Any:
     if api_version is None or api_version == "2025.12":
         return arraymux
     _check_version(api_version)
-    if api_version not in _VIEWS:
-        view = types.ModuleType(f"arraymux[{api_version}]", arraymux.__doc__)
-        drop = {n for n in NEW_IN_2025_12 if "." not in n}
-        view.__all__ = [n for n in arraymux.__all__ if n not in drop]  # type: ignore[attr-defined]
-        for name in view.__all__:  # type: ignore[attr-defined]
-            setattr(view, name, getattr(arraymux, name))
-        for sub in ("linalg", "fft"):
-            mod = types.ModuleType(f"arraymux[{api_version}].{sub}")
-            src = getattr(arraymux, sub)
-            gone = {n.split(".", 1)[1] for n in NEW_IN_2025_12 if n.startswith(sub + ".")}
-            mod.__all__ = [n for n in src.__all__ if n not in gone]  # type: ignore[attr-defined]
-            for name in mod.__all__:  # type: ignore[attr-defined]
-                setattr(mod, name, getattr(src, name))
-            setattr(view, sub, mod)
-        from ._info import _info_2024_12
+    view = _VIEWS.get(api_version)
+    if view is not None:
+        return view
+    with _LOCK:
+        view = _VIEWS.get(api_version)
+        if view is None:
+            view = _VIEWS[api_version] = _view(arraymux, api_version)
+    return view
 
-        view.__array_namespace_info__ = _info_2024_12  # type: ignore[attr-defined]
-        view.__array_api_version__ = api_version  # type: ignore[attr-defined]
-        _VIEWS[api_version] = view
-    return _VIEWS[api_version]
+
+def _view(arraymux: Any, api_version: str) -> types.ModuleType:
+    """A new unbound namespace of an earlier version than arraymux's own."""
+    view = types.ModuleType(f"arraymux[{api_version}]", arraymux.__doc__)
+    drop = {n for n in NEW_IN_2025_12 if "." not in n}
+    view.__all__ = [n for n in arraymux.__all__ if n not in drop]  # type: ignore[attr-defined]
+    for name in view.__all__:  # type: ignore[attr-defined]
+        setattr(view, name, getattr(arraymux, name))
+    for sub in ("linalg", "fft"):
+        mod = types.ModuleType(f"arraymux[{api_version}].{sub}")
+        src = getattr(arraymux, sub)
+        gone = {n.split(".", 1)[1] for n in NEW_IN_2025_12 if n.startswith(sub + ".")}
+        mod.__all__ = [n for n in src.__all__ if n not in gone]  # type: ignore[attr-defined]
+        for name in mod.__all__:  # type: ignore[attr-defined]
+            setattr(mod, name, getattr(src, name))
+        setattr(view, sub, mod)
+    from ._info import _info_2024_12
+
+    view.__array_namespace_info__ = _info_2024_12  # type: ignore[attr-defined]
+    view.__array_api_version__ = api_version  # type: ignore[attr-defined]
+    return view
 
 
 def _on_device(fn: Callable[..., Any], device: Device) -> Callable[..., Any]:
