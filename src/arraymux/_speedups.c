@@ -1131,7 +1131,30 @@ wrap_leaf(PyObject *x, void *state)
     if (b == NULL && PyErr_Occurred()) {
         return NULL;
     }
-    return Py_NewRef(slow_marker); /* another backend's array, a type not seen yet, ... */
+    if (b == NULL) {
+        /* A type not seen yet (the results of a compiled function, whose arrays the user
+         * never passed in natively): an array class of the device's backend is learnt here,
+         * as backend_of_type would, so the next walk takes it at once. */
+        PyObject *classes = PyObject_GetAttrString(w->backend, "array_classes");
+        if (classes == NULL) {
+            return NULL;
+        }
+        int is = PyTuple_Check(classes) ? PyObject_IsInstance(x, classes) : 0;
+        Py_DECREF(classes);
+        if (is < 0) {
+            return NULL;
+        }
+        if (is) {
+            PyObject *tp = Py_NewRef((PyObject *)Py_TYPE(x));
+            int failed = PyDict_SetItem(w->types, tp, w->backend);
+            Py_DECREF(tp);
+            if (failed) {
+                return NULL;
+            }
+            return wrap(Py_NewRef(x), w->device, Py_None);
+        }
+    }
+    return Py_NewRef(slow_marker); /* another backend's array, ... */
 }
 
 static PyObject *
