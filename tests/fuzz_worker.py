@@ -98,10 +98,12 @@ def _array(device: str, kind: str) -> Any:
         return xp.zeros((0, 3), dtype=xp.float32, device=device)
     if kind == "c64":
         return xp.asarray([1 + 2j], dtype=xp.complex64, device=device)
+    if kind == "key":
+        return xp.random.key(7, device=device)
     raise AssertionError(kind)
 
 
-ARRAY_KINDS = ("f32", "i32", "bool", "0d", "empty", "c64")
+ARRAY_KINDS = ("f32", "i32", "bool", "0d", "empty", "c64", "key")
 
 # Values that need no device. Integers stay far from sizes that would allocate for real.
 PLAIN: list[tuple[str, Callable[[], Any]]] = [
@@ -173,6 +175,22 @@ KEYWORDS = (
 )
 
 
+# The functions of a device-bound namespace that differ from arraymux's own.
+BOUND = (
+    "asarray",
+    "zeros",
+    "ones",
+    "empty",
+    "arange",
+    "eye",
+    "full",
+    "linspace",
+    "fft.fftfreq",
+    "fft.rfftfreq",
+    "__array_namespace_info__",
+)
+
+
 def _targets() -> list[tuple[str, Callable[..., Any] | None]]:
     """(name, function) of every public function; Array methods have None (bound per case)."""
     skip = {
@@ -196,6 +214,16 @@ def _targets() -> list[tuple[str, Callable[..., Any] | None]]:
         mod = getattr(xp, ext)
         for name in mod.__all__:
             out.append((f"{ext}.{name}", getattr(mod, name)))
+    for name in xp.random.__all__:
+        if name != "Generator":
+            out.append((f"random.{name}", getattr(xp.random, name)))
+    # Generator methods and bound namespaces' functions: bound per case, to the case's device.
+    for name in sorted(vars(xp.random.Generator)):
+        if not name.startswith("_") and callable(getattr(xp.random.Generator, name)):
+            out.append((f"Generator.{name}", None))
+    out.append(("random.Generator", xp.random.Generator))
+    for name in BOUND:
+        out.append((f"bound.{name}", None))
     info = xp.__array_namespace_info__()
     for name in ("capabilities", "default_device", "default_dtypes", "dtypes", "devices"):
         out.append((f"info.{name}", getattr(info, name)))
@@ -305,7 +333,9 @@ class Stats:
         self.cases = 0
         self.returned = 0
         self.errors = 0
-        self.named = 0
+        self.named = 0  # the message mentions the function
+        self.named_in_form = 0  # ... as arraymux.<name> (the house form)
+        self.unnamed_in_form = []  # type: list[str]
         self.passed_on = 0  # errors of the user's own objects, raised through as they are
         self.wrong = []  # type: list[str]
         self.internal = []  # type: list[str]
@@ -324,6 +354,16 @@ def _short(name: str) -> list[str]:
         for table in (_OPERATORS, _COMPARISONS, _UNARY):
             names += [std for std, o in table.items() if o == op]
         names += ["arraymux.Array", "arraymux."]
+    if name.startswith("Generator."):
+        names = [f"random.Generator.{base}", f"Generator.{base}", f"random.{base}"]
+    elif name.startswith("bound."):
+        names = [name[6:]]
+    elif name.startswith(("random.", "linalg.", "fft.")):
+        names = [name, base]
+    elif name == "block_until_ready":
+        names = [name, "synchronize"]
+    elif name.startswith("info."):
+        names = [f"Info.{base}", base]
     return names
 
 
@@ -343,6 +383,12 @@ def run_case(stats: Stats, case: Any, log: Any) -> None:
             args[0] = _array(device, "f32")
         fn = getattr(args[0], target[6:])
         args = args[1:]
+    elif target.startswith("Generator."):
+        fn = getattr(xp.random.Generator(3, device=device, fast=len(codes) % 2 == 0), target[10:])
+    elif target.startswith("bound."):
+        fn = xp.namespace(device=device)
+        for part in target[6:].split("."):
+            fn = getattr(fn, part)
     else:
         fn = dict(TARGETS)[target]
     try:
@@ -353,6 +399,16 @@ def run_case(stats: Stats, case: Any, log: Any) -> None:
     except ALLOWED as e:
         stats.errors += 1
         msg = "\n".join([str(e), *getattr(e, "__notes__", ())])
+        # The house form, or Python's own signature errors ("sin() takes 1 positional
+        # argument but 2 were given"), which name the function the same way.
+        forms = [f"arraymux.{n}" for n in _short(target) if not n.startswith("arraymux.")]
+        forms += [f"{n.split('.')[-1]}()" for n in _short(target) if not n.startswith("arraymux.")]
+        if target.startswith("Array."):
+            forms.append(f"arraymux.Array.{target[6:]}")
+        if any(f in msg for f in forms):
+            stats.named_in_form += 1
+        elif len(stats.unnamed_in_form) < 200:
+            stats.unnamed_in_form.append(f"{case!r}: {type(e).__name__}: {msg[:200]}")
         if any(n in msg for n in _short(target)):
             stats.named += 1
         elif len(stats.unnamed) < 200:
@@ -369,6 +425,9 @@ def run_case(stats: Stats, case: Any, log: Any) -> None:
         stats.errors += 1
         stats.internal.append(f"{case!r}: {type(e).__name__}: {str(e)[:300]}")
         return
+    finally:  # the process-wide settings a case may have changed
+        xp.set_default_dtypes()
+        xp.set_narrowing(False)
     stats.returned += 1
     if bad:
         stats.wrong.append(f"{case!r}: {bad}")
@@ -411,10 +470,12 @@ def main(argv: list[str] | None = None) -> int:
                 "returned": stats.returned,
                 "errors": stats.errors,
                 "named": stats.named,
+                "named_in_form": stats.named_in_form,
                 "passed_on": stats.passed_on,
                 "wrong": stats.wrong,
                 "internal": stats.internal,
                 "unnamed": stats.unnamed,
+                "unnamed_in_form": stats.unnamed_in_form,
             }
         )
     )

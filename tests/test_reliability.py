@@ -411,3 +411,6 @@ def test_fuzz_every_public_function(mode, tmp_path):
     assert not report["internal"], report["internal"][:10]
     named = report["named"] / max(report["errors"], 1)
     assert named >= 0.95, (named, report["unnamed"][:20])
+    # ... as arraymux.<name>, or in Python's own signature errors (<name>() takes ...)
+    in_form = report["named_in_form"] / max(report["errors"], 1)
+    assert in_form >= 0.95, (in_form, report["unnamed_in_form"][:20])

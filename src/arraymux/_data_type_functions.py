@@ -37,20 +37,20 @@ def _dtype_arg(x: Any, fname: str) -> DType:
         if op is not None:
             return dtype_of(*op)
         return as_dtype(x)
-    except TypeError as e:
+    except (TypeError, ValueError) as e:  # ValueError: an unknown dtype name
         if str(e).startswith("arraymux."):
             raise
-        raise TypeError(f"arraymux.{fname}: {e}") from None
+        raise type(e)(f"arraymux.{fname}: {e}") from None
 
 
 def _named_dtype(x: Any, fname: str) -> DType:
     """``as_dtype(x)`` for an argument of ``arraymux.<fname>``."""
     try:
         return as_dtype(x)
-    except TypeError as e:
+    except (TypeError, ValueError) as e:  # ValueError: an unknown dtype name
         if str(e).startswith("arraymux."):
             raise
-        raise TypeError(f"arraymux.{fname}: {e}") from None
+        raise type(e)(f"arraymux.{fname}: {e}") from None
 
 
 def astype(

@@ -947,6 +947,10 @@ def _arange_count(a: dict[str, Any]) -> int:
         raise ValueError("arraymux.arange: step must not be 0.")
     if any(isinstance(v, complex) for v in (start, stop, step)):
         raise TypeError("arraymux.arange: start, stop and step must be real numbers.")
+    if any(isinstance(v, float) and not math.isfinite(v) for v in (start, stop, step)):
+        raise ValueError(
+            f"arraymux.arange: start, stop and step must be finite, got {start}, {stop}, {step}."
+        )
     if all(type(v) is int for v in (start, stop, step)):
         return max(0, -((start - stop) // step))
     return max(0, math.ceil((stop - start) / step))
