@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import os
+import re
 import threading
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
@@ -393,13 +394,16 @@ def default_device(device: str | Device) -> Iterator[Device]:
         _DEFAULT.reset(token)
 
 
+_NAMED = re.compile(r"arraymux\.[\w.]+: ")
+
+
 def device_arg(spec: Any, fname: str) -> Device:
     """``Device(spec)`` for the ``device`` argument of ``arraymux.<fname>``: an error names
     the function."""
     try:
         return Device(spec)
     except (TypeError, ValueError) as e:
-        if str(e).startswith("arraymux."):
+        if _NAMED.match(str(e)):  # names a function already ("arraymux.float32 is not" does not)
             raise
         e.args = (f"arraymux.{fname}: {e}",) if len(e.args) == 1 else e.args
         raise
