@@ -147,3 +147,39 @@ def test_asarray_bad_input():
             xp.asarray(bad)
     with pytest.raises(TypeError):
         xp.asarray(object())
+
+
+def test_where_fast_path_matches_the_checking_path(device):
+    from arraymux._dispatch import call
+
+    x = xp.asarray([1.0, -2.0, 3.0], dtype=xp.float32, device=device)
+    y = xp.asarray([0.5, 0.5, 0.5], dtype=xp.float32, device=device)
+    i = xp.asarray([1, 2, 3], dtype=xp.int8, device=device)
+    m = x > 0
+    cases = [
+        (m, x, y),
+        (m, x, 0.0),
+        (m, 2.5, x),
+        (m, x, 3),
+        (m, i, 7),
+        (m, i, x),  # promoted: the checking path
+        (m, i, 0.5),  # int8 with a float: the default float
+        (m, m, False),
+    ]
+    for c, a, b in cases:
+        got = xp.where(c, a, b)
+        slow = call("where", (c, a, b), {})
+        assert got.device == x.device
+        assert got.dtype == slow.dtype
+        assert xp.to_numpy(got).tolist() == xp.to_numpy(slow).tolist()
+        np.testing.assert_array_equal(
+            xp.to_numpy(got),
+            np.where(
+                xp.to_numpy(c),
+                xp.to_numpy(a) if isinstance(a, xp.Array) else a,
+                xp.to_numpy(b) if isinstance(b, xp.Array) else b,
+            ),
+        )
+    assert xp.where(m, i, 7).dtype == xp.int8
+    with pytest.raises(OverflowError, match=r"arraymux\.where"):
+        xp.where(m, i, 1000)

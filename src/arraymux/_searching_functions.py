@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ._dispatch import first, generic
+from ._dispatch import first, generic, where_function
 
 __all__ = ["argmax", "argmin", "count_nonzero", "nonzero", "searchsorted", "where"]
 
@@ -11,4 +11,4 @@ argmin = first("argmin")
 count_nonzero = first("count_nonzero")
 nonzero = first("nonzero")
 searchsorted = generic("searchsorted")
-where = generic("where")
+where = where_function()

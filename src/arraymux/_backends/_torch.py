@@ -219,6 +219,8 @@ def overrides(ns: Any) -> dict[str, Any]:
     out["acos"] = _special_cases.acos(ns, ns.acos, torch.complex)
     out["log1p"] = _special_cases.log1p(ns, ns.log1p, torch.complex)
     out["add"] = _ADD
+    # arraymux promotes where's operands first: torch.where itself, no compat wrapper.
+    out["where"] = torch.where
     out["subtract"] = _SUBTRACT
     out["unique_all"] = _unique_all
     out["unique_values"] = _unique_values
