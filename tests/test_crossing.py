@@ -250,7 +250,9 @@ def test_under_torch_compile_value_and_gradient_are_right():
 
 
 # Pairs whose arguments cross without a copy (a JAX array is copied into torch or CuPy,
-# which could write into it; results, which nobody else holds, are shared either way).
+# which could write into it). Results that nobody else holds are shared either way; out of
+# JAX into torch or CuPy only where scanning JAX's live arrays costs less than the copy, so
+# those pairs move a large array.
 _SHARED = [
     ("torch:cpu", "jax:cpu"),
     ("numpy", "torch:cpu"),
@@ -289,6 +291,8 @@ def test_eager_crossing_shares_memory(caller, target):
         buf = np.zeros(256 + 16, dtype=np.float32)
         start = (-buf.ctypes.data % 64) // 4
         x = xp.asarray(buf[start : start + 256])
+    elif xp.Device(target).backend == "jax":
+        x = xp.zeros(1 << 23, dtype=xp.float32, device=caller)
     else:
         x = xp.zeros(256, dtype=xp.float32, device=caller)
     out = xp.on_device(part, target)(x)
@@ -296,6 +300,149 @@ def test_eager_crossing_shares_memory(caller, target):
         assert seen["in"] == _data_ptr(x.native, x.device)  # no copy on the way in
     assert seen["out"] == _data_ptr(out.native, out.device)  # nor on the way back
     assert out.device == x.device
+
+
+def _aligned_numpy(n):
+    """A float32 NumPy array of ``n`` elements whose memory starts on 64 bytes (JAX takes host
+    memory without a copy only then)."""
+    buf = np.zeros(n + 16, dtype=np.float32)
+    start = (-buf.ctypes.data % 64) // 4
+    return buf[start : start + n]
+
+
+def _writable_on(target, values):
+    """``values`` as a writable native array of ``target`` (64-byte aligned)."""
+    if target == "torch:cpu":
+        import torch
+
+        return torch.tensor(values, dtype=torch.float32)  # torch aligns to 64 bytes
+    out = _aligned_numpy(len(values))
+    out[...] = values
+    if target == "numpy":
+        return out
+    import array_api_strict
+
+    return array_api_strict.asarray(out, copy=False)
+
+
+_INTO_JAX = [
+    pytest.param(t, marks=pytest.mark.skipif(not _exists(t), reason=f"needs {t}"))
+    for t in ("torch:cpu", "numpy", "array_api_strict")
+]
+
+
+@pytest.mark.skipif(not HAVE_JAX, reason="needs jax")
+@pytest.mark.parametrize("target", _INTO_JAX)
+@pytest.mark.parametrize("returned", ["closed over", "argument", "view"])
+@pytest.mark.parametrize("call", ["eager", "inside vjp"])
+def test_a_result_over_writable_memory_reaches_jax_as_a_copy(target, returned, call):
+    # JAX arrays never change: a write into the target's array after the call must not show
+    # in the JAX result (the crossed function did not create the array it returned).
+    w = _writable_on(target, np.arange(64.0))
+
+    def part(x, w_arg):
+        if returned == "closed over":
+            return xp.asarray(w)
+        if returned == "argument":
+            return w_arg
+        return xp.asarray(w)[16:32]  # 64 bytes in: JAX could take it as it is
+
+    crossed = xp.on_device(part, target)
+    x = xp.ones(3, dtype=xp.float32, device="jax:cpu")
+    out = crossed(x, w) if call == "eager" else xp.vjp(lambda x: crossed(x, w), x)[0]
+    want = np.arange(16.0, 32.0) if returned == "view" else np.arange(64.0)
+    np.testing.assert_array_equal(xp.to_numpy(out), want)
+    w[16] = 99.0
+    w[0] = 99.0
+    np.testing.assert_array_equal(xp.to_numpy(out), want)
+    assert out.device == x.device
+
+
+@pytest.mark.skipif(not HAVE_JAX, reason="needs jax")
+@pytest.mark.parametrize("target", _INTO_JAX)
+def test_a_result_over_writable_memory_under_jit_is_a_copy(target):
+    w = _writable_on(target, np.arange(64.0))
+    crossed = xp.on_device(lambda x: xp.asarray(w) + 0 * x[0], target)
+    out = xp.jit(crossed)(xp.ones(3, dtype=xp.float32, device="jax:cpu"))
+    w[0] = 99.0
+    np.testing.assert_array_equal(xp.to_numpy(out), np.arange(64.0))
+
+
+@pytest.mark.skipif(not (HAVE_TORCH and HAVE_JAX), reason="needs torch and jax")
+@pytest.mark.parametrize("returned", ["closed over", "device_put of one", "argument"])
+@pytest.mark.parametrize("call", ["eager", "inside torch.func"])
+def test_a_jax_result_that_lives_on_reaches_torch_as_a_copy(returned, call):
+    import jax
+    import torch
+
+    # Large enough that the live arrays are scanned instead of the result being copied.
+    j = jax.numpy.arange(1 << 21, dtype=jax.numpy.float32)
+
+    def part(x, y):
+        if returned == "closed over":
+            return xp.asarray(j)
+        if returned == "device_put of one":  # a second array over j's buffer
+            return xp.asarray(jax.device_put(j, next(iter(j.devices()))))
+        return y  # a JAX array of the caller's, on the target already
+
+    crossed = xp.on_device(part, "jax:cpu")
+    t = torch.zeros(3)
+    if call == "eager":
+        out = crossed(t, j)
+    else:
+        holder = {}
+
+        def f(t):
+            holder["out"] = crossed(t, j)
+            return t.sum()
+
+        torch.func.grad(f)(t)
+        out = holder["out"]
+    assert isinstance(out, torch.Tensor)
+    out[0] = -1.0  # torch tensors can be written
+    assert float(j[0]) == 0.0
+    np.testing.assert_array_equal(np.asarray(j[:3]), [0.0, 1.0, 2.0])
+
+
+@pytest.mark.skipif(not (HAVE_TORCH and HAVE_JAX), reason="needs torch and jax")
+def test_a_jax_result_reaches_numpy_read_only():
+    import jax
+
+    j = jax.numpy.arange(4.0, dtype=jax.numpy.float32)
+    out = xp.on_device(lambda x: xp.asarray(j), "jax:cpu")(np.zeros(3, dtype=np.float32))
+    assert isinstance(out, np.ndarray)
+    if np.shares_memory(out, np.asarray(j)):
+        assert not out.flags.writeable
+
+
+@pytest.mark.skipif(not (HAVE_TORCH and HAVE_JAX), reason="needs torch and jax")
+@pytest.mark.parametrize(("caller", "target"), [("torch:cpu", "jax:cpu"), ("jax:cpu", "torch:cpu")])
+def test_an_argument_returned_as_it_is_leaves_the_callers_array_alone(caller, target):
+    t = xp.asarray(np.arange(64.0, dtype=np.float32), device=caller)
+    out = xp.on_device(lambda x: x, target)(t)
+    np.testing.assert_array_equal(xp.to_numpy(out), np.arange(64.0))
+    if caller == "torch:cpu":  # a JAX identity gives a new value, not the caller's tensor
+        out[0] = 99.0
+        assert float(t[0]) == 0.0
+
+
+@pytest.mark.skipif(not (HAVE_TORCH and HAVE_JAX), reason="needs torch and jax")
+@pytest.mark.parametrize("target", ["torch:cpu", "numpy"])
+def test_fresh_results_still_reach_jax_without_a_copy(target):
+    from arraymux._transfer import _data_ptr
+
+    seen = {}
+
+    def part(x):
+        y = xp.asarray(np.arange(64.0, dtype=np.float32), device=target) * x[0]
+        seen["out"] = _data_ptr(y.native, y.device)
+        return y, {"again": y[16:] + 1.0}
+
+    out, rest = xp.on_device(part, target)(xp.ones(3, dtype=xp.float32, device="jax:cpu"))
+    if target == "numpy" and seen["out"] % 64:
+        pytest.skip("NumPy's allocation is not aligned to 64 bytes: JAX copies it")
+    assert _data_ptr(out.native, out.device) == seen["out"]
+    np.testing.assert_array_equal(xp.to_numpy(rest["again"]), np.arange(17.0, 65.0))
 
 
 def test_plain_call_moves_and_returns_to_the_first_array_device():

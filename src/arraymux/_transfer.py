@@ -34,6 +34,11 @@ generic behaviour and uses a hook where an adapter defines one:
     the address of the first element (to report zero-copy moves);
 ``copy_array(x)``
     a copy on the same device (default: the namespace's ``asarray(x, copy=True)``);
+``unshared(x)``
+    whether nothing but ``x`` reaches its memory (no view, no other array over it, no foreign
+    owner), references to ``x`` itself aside: a result of :func:`arraymux.on_device` that is
+    unshared and unreferenced crosses between a mutable and an immutable backend without a
+    copy (default: never, so such results are copied);
 ``traced(x)``
     whether ``x`` is a tracer or a functional-transform wrapper;
 ``move_within(x, src_place, dst_place)``

@@ -137,6 +137,7 @@ TRANSFER_HOOKS = (
     "memory",
     "data_ptr",
     "copy_array",
+    "unshared",
     "traced",
     "move_within",
     "current_gpu",

@@ -312,6 +312,42 @@ def traced(x: Any) -> bool:
     return isinstance(x, jax.core.Tracer)
 
 
+# Bytes of a result that one live array may cost to scan for (about 0.5 us each on the CPU
+# machine, where a copy into torch runs at about 3 KB/us; a GPU copies much faster than that).
+_SCAN_BYTES = {"cpu": 2048}
+_SCAN_BYTES_GPU = 65536
+
+
+def unshared(x: Any) -> bool:
+    """Whether no other live JAX array holds ``x``'s buffer: ``jax.device_put`` to an array's
+    own device makes a second array over the same buffer, and nothing counts them, so the
+    live arrays of ``x``'s platform are scanned for its address. False (not known) for an
+    array over several devices, and where the scan would cost more than copying ``x``."""
+    if not isinstance(x, jax.Array) or isinstance(x, jax.core.Tracer):
+        return False
+    if x.nbytes == 0:
+        return True
+    try:
+        ptr = x.unsafe_buffer_pointer()  # one device only
+    except Exception:
+        return False
+    platform = next(iter(x.devices())).platform
+    live = jax.live_arrays(platform)
+    if len(live) * _SCAN_BYTES.get(platform, _SCAN_BYTES_GPU) > x.nbytes:
+        return False
+    seen = 0
+    for a in live:
+        try:
+            if a.unsafe_buffer_pointer() == ptr:
+                seen += 1
+        except Exception:  # over several devices: its shards
+            try:
+                seen += sum(s.data.unsafe_buffer_pointer() == ptr for s in a.addressable_shards)
+            except Exception:
+                return False
+    return seen == 1  # x itself
+
+
 def from_dlpack(obj: Any, place: str | None, copy: bool | None) -> Any:
     # Zero-copy only for row-major buffers aligned to 64 bytes; copy=False raises otherwise.
     # copy=True is done here: from_dlpack(copy=True) can still return a view of host memory.

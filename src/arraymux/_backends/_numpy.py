@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import array_api_compat.numpy as _xp
@@ -142,6 +143,21 @@ def from_dlpack(obj: Any, place: str | None, copy: bool | None) -> Any:
 
 def data_ptr(x: Any) -> int:
     return int(x.__array_interface__["data"][0])
+
+
+def unshared(x: Any) -> bool:
+    """Whether nothing but ``x`` reaches its memory: NumPy allocated it for ``x`` (no base),
+    or ``x`` alone holds the buffer it lies in (a byte array or ctypes buffer that owns its
+    memory: an aligned buffer of the creation functions). Not a view of an array that lives
+    on, nor an array over another library's memory; whoever views ``x`` holds ``x``."""
+    if type(x) is not np.ndarray:
+        return False
+    base = x.base
+    if base is None:
+        return True
+    owns = base.base is None if type(base) is np.ndarray else getattr(base, "_b_needsfree_", 0)
+    # Held by x, by `base` and by getrefcount's argument.
+    return bool(owns) and sys.getrefcount(base) <= 3
 
 
 def engine_place(place: str) -> str:

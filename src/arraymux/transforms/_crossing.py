@@ -64,7 +64,16 @@ def on_device(fun: Callable[..., Any] | None = None, device: Device | str | None
     array-api-strict each batch element is computed in turn. Second derivatives through a
     crossing between two engines (``hessian``) raise :class:`TransformUnavailableError`.
 
-    ``fun`` must not write into its arguments: they may share memory with the caller's arrays.
+    Arrays cross without a copy where the memory allows, as with :func:`arraymux.to_device`,
+    with one exception: JAX arrays are immutable, so a result never reaches JAX over memory
+    that torch, NumPy, CuPy or array-api-strict can still write, nor torch or CuPy over the
+    buffer of a JAX array that lives on. Such a result (an argument or a closed-over array
+    returned as it is, a view of one) is copied when it crosses; one that ``fun`` created and
+    holds no longer crosses without a copy. A JAX result going to torch or CuPy is known to be
+    unshared by a scan of JAX's live arrays, made only where it costs less than the copy
+    (about 2 KiB of result per live array on a CPU), so small ones are copied. ``fun`` must
+    not write into its arguments, which may share memory with the caller's arrays, nor keep
+    them after it returns.
 
     Use it as a function, ``on_device(fun, "jax:cpu")``, or as a decorator,
     ``@on_device(device="jax:cpu")`` (equivalently ``functools.partial(on_device,
@@ -228,16 +237,57 @@ def _torch_func_between_gpus(natives: list[Any], source: Device, target: Device)
     return any(torch._C._functorch.is_functorch_wrapped_tensor(n) for n in natives)
 
 
-def _move_leaf(native: Any, src: Device, target: Device, share: bool) -> Any:
-    """``native`` on ``target``; ``share``: without a copy where the memory allows, even into
-    a backend that could write into an immutable source (for fresh results that nobody else
-    holds)."""
+def _move_leaf(native: Any, src: Device, target: Device, share: bool = False) -> Any:
+    """``native`` on ``target``, without a copy where the memory allows (as
+    :func:`arraymux.to_device`); ``share``: even into a backend that could write into an
+    immutable source (see :func:`_result_moved`)."""
     if src is target:
         return native
     dt = dtype_of(native, src)
     if not target.supports(dt):  # float64 into JAX without x64: never a silent downcast
         raise unsupported(dt, target, "on_device")
     return _move(src._backend.normalize(native), src, target, None, None, share=share)[0]
+
+
+def _sole(natives: list[Any], k: int, device: Device) -> bool:
+    """Whether ``natives[k]`` (a native of ``device``) is held by nothing but the list (no
+    other reference, no Array wrapping it) and its memory by nothing but itself, as the
+    backend's ``unshared`` hook tells (no view, no other array over it, no foreign owner).
+    False where the backend has no such hook."""
+    unshared = _hook(device, "unshared")
+    # getrefcount counts the list's reference and its own argument's.
+    return unshared is not None and sys.getrefcount(natives[k]) <= 2 and bool(unshared(natives[k]))
+
+
+def _result_moved(natives: list[Any], k: int, src: Device, target: Device) -> Any:
+    """``natives[k]``, an array of what the crossed function returned, on ``target``.
+
+    Between a mutable and an immutable backend in the same memory (into JAX from torch,
+    NumPy, CuPy, Dask or array-api-strict; out of JAX into torch or CuPy, which can write
+    what they import) the array is copied unless nothing else holds it or its memory
+    (:func:`_sole`: fresh from the function): a JAX array must never share memory that an
+    array of another backend can still write. Otherwise it moves as
+    :func:`arraymux.to_device` moves it: between two mutable backends as a plain call returns
+    it (a torch argument returned to a NumPy caller is a view of the caller's array), out of
+    JAX into NumPy as a read-only view. The slot is emptied, so that an array appearing twice
+    is copied once at most."""
+    if src is target:
+        native = natives[k]
+    elif _memory(src) != _memory(target):  # copied by the move itself
+        native = _move_leaf(natives[k], src, target)
+    elif src._backend.spec.mutable and not target._backend.spec.mutable:
+        if _sole(natives, k, src):
+            native = _move_leaf(natives[k], src, target)
+        else:  # the source's own copy (torch: clone), fresh, then taken as it is
+            fresh = _move(src._backend.normalize(natives[k]), src, src, True, None)[0]
+            native = _move_leaf(fresh, src, target)
+    elif not src._backend.spec.mutable and _hook(target, "WRITABLE_IMPORTS"):
+        sole = _sole(natives, k, src)  # before natives[k] is on the stack as an argument
+        native = _move_leaf(natives[k], src, target, share=sole)
+    else:
+        native = _move_leaf(natives[k], src, target)
+    natives[k] = None
+    return native
 
 
 def _noted(fun: Callable[..., Any], target: Device, args: Any, kwargs: Any) -> Any:
@@ -284,13 +334,17 @@ def _plain(fun: Callable[..., Any], target: Device, call: _Args) -> Any:
     moved = list(call.leaves)
     for i in call.where:
         native, dev = call.ops[i]
-        moved[i] = wrap(_move_leaf(native, dev, target, share=False), target)
+        moved[i] = wrap(_move_leaf(native, dev, target), target)
     a, kw = call.rebuild(moved)
+    # What holds the arguments on the target is let go before the results move back: an
+    # argument returned as it is then counts only the caller's references (see _sole).
+    del moved
     with default_device(target):
-        result = _noted(fun, target, a, kw)
+        box = [_noted(fun, target, a, kw)]
+    del a, kw
     home = target if call.back is None else call.back
     return _results_back(
-        fun, result, lambda n, d: _move_leaf(n, d, home, share=True), home, call.native_out
+        fun, box, lambda ns, k, d: _result_moved(ns, k, d, home), home, call.native_out
     )
 
 
@@ -307,39 +361,64 @@ def _within(fun: Callable[..., Any], target: Device, call: _Args, engine: str | 
         elif dev._backend is place._backend:
             moved[i] = wrap(mover(native, dev, place), place)
         else:  # a constant of another backend
-            moved[i] = wrap(_move_leaf(native, dev, place, share=False), place)
+            moved[i] = wrap(_move_leaf(native, dev, place), place)
     a, kw = call.rebuild(moved)
     outer, _TRANSFORM.device = _TRANSFORM.device, place
     try:
-        result = _noted(fun, target, a, kw)
+        box = [_noted(fun, target, a, kw)]
     finally:
         _TRANSFORM.device = outer
     assert call.back is not None
     home = _engine_device(call.back)
     return _results_back(
-        fun, result, lambda n, d: n if d is home else mover(n, d, home), home, call.native_out
+        fun,
+        box,
+        lambda ns, k, d: ns[k] if d is home else mover(ns[k], d, home),
+        home,
+        call.native_out,
     )
 
 
 def _results_back(
     fun: Callable[..., Any],
-    result: Any,
-    move: Callable[[Any, Device], Any],
+    box: list[Any],
+    move: Callable[[list[Any], int, Device], Any],
     home: Device,
     native_out: bool,
 ) -> Any:
-    """``fun``'s result, each array moved to ``home`` by ``move``: natives with ``native_out``,
-    else Arrays."""
-    out_leaves, rebuild_out = _result_leaves(fun, result)
+    """``fun``'s result (the one item of ``box``), each array moved to ``home`` by
+    ``move(natives, k, device)``: natives with ``native_out``, else Arrays.
+
+    The result is taken out of ``box`` and its Arrays let go, so that while the arrays move
+    nothing here holds them but the list of natives (see :func:`_sole`)."""
+    out_leaves, rebuild_out = _result_leaves(fun, box.pop())
+    natives, devices = _natives_of(out_leaves)
     new = []
-    for leaf in out_leaves:
-        op = operand(leaf)
-        if op is None:
-            new.append(leaf)
+    for k, dev in enumerate(devices):
+        if dev is None:
+            new.append(out_leaves[k])
             continue
-        native = move(*op)
+        native = move(natives, k, dev)
         new.append(native if native_out else wrap(native, home))
     return rebuild_out(new)
+
+
+def _natives_of(leaves: list[Any]) -> tuple[list[Any], list[Device | None]]:
+    """The natives of the array leaves of ``leaves`` (None for the others, which are left
+    in place) and their devices; the array leaves are removed from ``leaves``."""
+    natives: list[Any] = []
+    devices: list[Device | None] = []
+    for k in range(len(leaves)):
+        op = operand(leaves[k])
+        if op is None:
+            natives.append(None)
+            devices.append(None)
+        else:
+            leaves[k] = None
+            natives.append(op[1]._backend.normalize(op[0]))
+            devices.append(op[1])
+            op = None
+    return natives, devices
 
 
 def _engine_mover(engine: str | None) -> Callable[[Any, Device, Device], Any]:
@@ -375,7 +454,7 @@ class _Foreign:
         self.natives = []
         for i in call.where:
             native, dev = call.ops[i]
-            self.natives.append(_move_leaf(native, dev, home, share=False))
+            self.natives.append(_move_leaf(native, dev, home))
         self.floats = [_is_float(n, home) for n in self.natives]
         # Set by the first call: the result's leaves (arrays as None) and structure.
         self.out_leaves: list[Any] | None = None
@@ -424,7 +503,7 @@ class _Foreign:
         if pull is not None:  # the primals were seen by the forward pass
             natives = natives[len(self.natives) :]
         target = self.target
-        moved = [_move_leaf(n, operand(n)[1], target, share=False) for n in natives]  # type: ignore[index]
+        moved = [_move_leaf(n, operand(n)[1], target) for n in natives]  # type: ignore[index]
         # The target is the default device while fun runs (as in a transform).
         outer, _TRANSFORM.device = _TRANSFORM.device, target
         try:
@@ -436,7 +515,9 @@ class _Foreign:
                 outs = [o._native for o in self._on_target(kind, nb, moved)]
         finally:
             _TRANSFORM.device = outer
-        return [_move_leaf(o, target, back, share=True) for o in outs]
+        del moved  # an argument returned as it is: held by outs only (see _sole)
+        outs = [target._backend.normalize(o) for o in outs]
+        return [_result_moved(outs, k, target, back) for k in range(len(outs))]
 
     # -- the target's side --------------------------------------------------------------------
 
