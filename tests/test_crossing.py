@@ -559,3 +559,50 @@ def test_to_device_inside_a_transform_points_at_on_device():
 
     with pytest.raises(TypeError, match="on_device"):
         xp.grad(f)(xp.asarray([1.0], device="torch:cpu"))
+
+
+# -- shapes that depend on the values, under jit ---------------------------------------------
+
+
+@pytest.mark.skipif(not (HAVE_TORCH and HAVE_JAX), reason="needs torch and jax")
+@pytest.mark.parametrize("target", ["torch:cpu", "numpy"])
+@pytest.mark.parametrize("part", ["mask", "unique_values"])
+def test_a_value_dependent_shape_under_jit_raises_instead_of_a_wrong_result(target, part):
+    fun = {
+        "mask": lambda x: x[x > 1.5],
+        "unique_values": lambda x: xp.unique_values(x),
+    }[part]
+    crossed = xp.on_device(fun, target)
+    x = xp.asarray([1.0, 2.0, 3.0], dtype=xp.float32, device="jax:cpu")
+    want = [2.0, 3.0] if part == "mask" else [1.0, 2.0, 3.0]
+    np.testing.assert_array_equal(xp.to_numpy(crossed(x)), want)  # eager: right
+    with pytest.raises(
+        xp.TransformUnavailableError, match=r"^arraymux\.on_device: the shape of what .* depends"
+    ):
+        xp.jit(crossed)(x)
+    with pytest.raises(xp.TransformUnavailableError, match="outside jit"):
+        xp.jit(lambda x: xp.sum(crossed(x)))(x)
+
+
+@pytest.mark.skipif(not (HAVE_TORCH and HAVE_JAX), reason="needs torch and jax")
+@pytest.mark.parametrize("threshold", [5.0, -5.0])
+def test_a_value_dependent_shape_the_trace_cannot_see_raises_when_it_runs(threshold):
+    import jax
+
+    # On the placeholder arrays (ones, then 0, 1, 2) nothing passes x > 5 and everything
+    # passes x > -5: the shapes agree, and only the real values tell.
+    crossed = xp.on_device(lambda x: x[(x > threshold) & (x < 6.5)], "torch:cpu")
+    x = xp.asarray([1.0, 6.0, 7.0], dtype=xp.float32, device="jax:cpu")
+    want = [6.0] if threshold > 0 else [1.0, 6.0]
+    np.testing.assert_array_equal(xp.to_numpy(crossed(x)), want)
+    with pytest.raises(xp.TransformUnavailableError, match=r"\(2,\) on this call|\(1,\) on"):
+        xp.jit(crossed)(x)
+    with pytest.raises(Exception, match=r"arraymux\.on_device: the shape of what"):
+        jax.jit(crossed)(x.native)
+
+
+@pytest.mark.skipif(not (HAVE_TORCH and HAVE_JAX), reason="needs torch and jax")
+def test_a_value_dependent_shape_on_jax_called_from_torch_under_jit_is_right():
+    crossed = xp.on_device(lambda x: x[x > 1.5], "jax:cpu")
+    x = xp.asarray([1.0, 2.0, 3.0], dtype=xp.float32, device="torch:cpu")
+    np.testing.assert_array_equal(xp.to_numpy(xp.jit(crossed)(x)), [2.0, 3.0])

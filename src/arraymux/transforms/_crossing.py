@@ -75,6 +75,13 @@ def on_device(fun: Callable[..., Any] | None = None, device: Device | str | None
     not write into its arguments, which may share memory with the caller's arrays, nor keep
     them after it returns.
 
+    Under ``jax.jit`` the shapes of ``fun``'s results must not depend on the values of its
+    arguments (boolean indexing, ``unique_values``, ``nonzero``): JAX needs them before the
+    values exist, and learns them by running ``fun`` on placeholder arrays while it traces.
+    Such a function raises :class:`TransformUnavailableError` when it is traced if the
+    placeholders show it, else when it runs (``jax.jit`` called directly reports the latter
+    as a ``JaxRuntimeError`` holding the message); call it outside ``jit``.
+
     Use it as a function, ``on_device(fun, "jax:cpu")``, or as a decorator,
     ``@on_device(device="jax:cpu")`` (equivalently ``functools.partial(on_device,
     device="jax:cpu")``).
@@ -99,8 +106,9 @@ def on_device(fun: Callable[..., Any] | None = None, device: Device | str | None
         ``fun`` is not callable, or it returns something other than arrays and Python scalars
         (in tuples, lists and dicts).
     TransformUnavailableError
-        Called inside a transform when ``device`` has no engine (Dask, array-api-strict), or
-        differentiated twice across two engines.
+        Called inside a transform when ``device`` has no engine (Dask, array-api-strict),
+        differentiated twice across two engines, or compiled by ``jax.jit`` when the shapes
+        of ``fun``'s results depend on its arguments' values.
 
     Examples
     --------

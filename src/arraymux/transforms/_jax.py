@@ -7,12 +7,15 @@ wrapping into :class:`arraymux.Array` happens in ``transforms``.
 from __future__ import annotations
 
 import functools
+import math
+import warnings
 from collections.abc import Callable
 from typing import Any
 
 import jax
 
 from ._crossing import CALL, JVP, VJP
+from ._tree import _name
 
 grad = jax.grad
 value_and_grad = jax.value_and_grad
@@ -115,10 +118,26 @@ def _crossing_p() -> Any:
         key = (kind, nb, tuple((a.shape, a.dtype) for a in args))
         known = foreign.avals.get(key)
         if known is None:
-            # The result's shapes: one run of the target on arrays of ones.
+            # The result's shapes: one run of the target on arrays of ones, and one on other
+            # values (0, 1, 2, 0, ...), which tells most shapes that depend on the values
+            # (x[x > t], unique_values, nonzero) before anything runs. The compiled call
+            # checks the shapes it gets against these (see `lowered`).
             host = [np.ones(a.shape, a.dtype) for a in args]
             outs = foreign.run(kind, nb, host, back=_numpy_device())
-            known = foreign.avals[key] = tuple(jax.core.ShapedArray(o.shape, o.dtype) for o in outs)
+            known = tuple(jax.core.ShapedArray(o.shape, o.dtype) for o in outs)
+            try:
+                ramp = [_ramp(a.shape, a.dtype) for a in args]
+                with warnings.catch_warnings():  # 1 / 0 is no concern of the user's here
+                    warnings.simplefilter("ignore")
+                    again = foreign.run(kind, nb, ramp, back=_numpy_device())
+                other = [o.shape for o in again]
+            except Exception:  # other values fun cannot take (indices out of range...)
+                other = None
+            if other is not None and other != [a.shape for a in known]:
+                raise _data_dependent(
+                    foreign, [a.shape for a in known], "on arrays of ones", other, "on other values"
+                )
+            foreign.avals[key] = known
         return known
 
     def abstract(*avals: Any, **params: Any) -> Any:
@@ -131,8 +150,25 @@ def _crossing_p() -> Any:
         ]
 
         def host(*arrays: Any) -> Any:
-            return [np.asarray(o) for o in foreign.run(kind, nb, arrays, back=_numpy_device())]
+            try:
+                outs = [np.asarray(o) for o in foreign.run(kind, nb, arrays, back=_numpy_device())]
+                got = [o.shape for o in outs]
+                if got != [s.shape for s in shapes]:
+                    # JAX would take some wrong shapes as they are (an empty one for any).
+                    raise _data_dependent(
+                        foreign, [s.shape for s in shapes], "when traced", got, "on this call"
+                    )
+            except Exception as e:
+                _RAISED[:] = [e]
+                raise
+            return outs
 
+        if any(0 in s.shape for s in shapes):
+            # XLA drops a pure callback whose results are all empty, and with it the check
+            # above: an empty result found on placeholder values could be any size.
+            from jax.experimental import io_callback
+
+            return io_callback(host, shapes, *args, ordered=False)
         return jax.pure_callback(host, shapes, *args)
 
     def jvp(primals: Any, tangents: Any, *, foreign: Any, kind: int, nb: int, out_avals: Any):
@@ -185,6 +221,47 @@ def _crossing_p() -> Any:
     ad.primitive_transposes[p] = transpose
     batching.primitive_batchers[p] = batch
     return p
+
+
+# The last exception raised in a crossing's host callback: JAX reports it as a JaxRuntimeError
+# holding its text, and arraymux.jit raises it as it was (see `raised_in_callback`).
+_RAISED: list[Exception] = []
+
+
+def raised_in_callback(err: BaseException) -> Exception | None:
+    """The exception raised in a crossing's host callback that JAX reported as ``err``, or
+    None where ``err`` is not such a report."""
+    if not _RAISED or str(_RAISED[0]) not in str(err):
+        return None
+    return _RAISED.pop()
+
+
+def _ramp(shape: tuple[int, ...], dtype: Any) -> Any:
+    """An array of ``shape`` and ``dtype`` holding 0, 1, 2, 0, 1, 2, ... (False, True, True,
+    ... for booleans)."""
+    import numpy as np
+
+    return (np.arange(math.prod(shape)) % 3).astype(dtype).reshape(shape)
+
+
+def _data_dependent(
+    foreign: Any, shapes: list[Any], when: str, others: list[Any], other_when: str
+) -> Exception:
+    """The error for a crossed function whose result's shapes depend on its arguments'
+    values (``shapes`` ``when``, ``others`` ``other_when``), which jax.jit cannot trace."""
+    from .._errors import TransformUnavailableError
+
+    def listed(shapes: list[Any]) -> str:
+        return ", ".join(str(tuple(s)) for s in shapes) or "no arrays"
+
+    return TransformUnavailableError(
+        f"arraymux.on_device: the shape of what {_name(foreign.fun)} returns depends on the "
+        f"values of its arguments ({listed(shapes)} {when}, {listed(others)} {other_when}), "
+        f"so it cannot be traced under jit (jax.jit needs the shapes before it runs "
+        f"{foreign.target}). Call the crossed function outside jit (jit the parts before and "
+        "after it), or give its result a fixed shape (xp.where(mask, x, 0) instead of "
+        "x[mask])."
+    )
 
 
 def _numpy_device() -> Any:

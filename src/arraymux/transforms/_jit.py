@@ -148,6 +148,11 @@ def _jit_dynamic(fun: Callable[..., Any]) -> Callable[..., Any]:
         except TypeError as err:  # JAX's tracer errors are TypeErrors
             _hint_static(err, fun)
             raise
+        except RuntimeError as err:  # JAX's report of an error in an on_device crossing
+            raised = _raised_in_crossing(err)
+            if raised is None:
+                raise
+            raise raised from None
 
     def call(args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         # The first call on a device, and arguments with native arrays.
@@ -175,6 +180,13 @@ def _jit_dynamic(fun: Callable[..., Any]) -> Callable[..., Any]:
         return e.out(c(*nargs, **nkwargs))
 
     return jit_fun
+
+
+def _raised_in_crossing(err: RuntimeError) -> Exception | None:
+    """The exception that a crossing of :func:`arraymux.on_device` compiled by ``jax.jit``
+    raised in its host callback, which JAX reported as ``err``; None for other errors."""
+    jax_engine = sys.modules.get("arraymux.transforms._jax")
+    return None if jax_engine is None else jax_engine.raised_in_callback(err)
 
 
 def _hint_static(err: BaseException, fun: Callable[..., Any]) -> None:
