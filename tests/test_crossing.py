@@ -507,6 +507,37 @@ def test_a_device_that_does_not_exist_lists_those_that_do():
         xp.on_device(lambda x: x)
 
 
+@pytest.mark.parametrize(
+    ("args", "kwargs", "error"),
+    [
+        ((3, "numpy"), {}, TypeError),
+        (("f", "numpy"), {}, TypeError),
+        ((lambda x: x, "nonsense"), {}, ValueError),
+        ((lambda x: x, ""), {}, ValueError),
+        ((lambda x: x, "numpy:gpu:7"), {}, xp.BackendUnavailableError),
+        ((lambda x: x, "torch:cuda:99"), {}, xp.BackendUnavailableError),
+        ((lambda x: x, "jax:cpu:99"), {}, xp.BackendUnavailableError),
+        ((lambda x: x, 1.5), {}, TypeError),
+        ((lambda x: x, [1.0]), {}, TypeError),
+        ((lambda x: x,), {}, TypeError),
+        ((lambda x: x, "numpy", 3), {}, TypeError),
+        ((lambda x: x,), {"axis": 1}, TypeError),
+        ((lambda x: x, "numpy"), {"device": "numpy"}, TypeError),
+    ],
+)
+def test_argument_errors_name_on_device(args, kwargs, error):
+    with pytest.raises(error, match=r"^arraymux\.on_device: "):
+        xp.on_device(*args, **kwargs)
+
+
+def test_a_backend_that_is_not_installed_is_named():
+    missing = [b for b in ("cupy", "torch", "jax", "dask") if importlib.util.find_spec(b) is None]
+    if not missing:
+        pytest.skip("every backend is installed")
+    with pytest.raises(xp.BackendUnavailableError, match=rf"^arraymux\.on_device: .*{missing[0]}"):
+        xp.on_device(lambda x: x, missing[0])
+
+
 def test_not_callable_and_bad_result_leaves():
     with pytest.raises(TypeError, match="expected a function"):
         xp.on_device(3, "numpy")

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import inspect
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any, overload
@@ -38,7 +39,7 @@ def on_device(fun: Callable[..., Any], device: Device | str) -> Callable[..., An
 def on_device(
     fun: None = None, *, device: Device | str
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]: ...
-def on_device(fun: Callable[..., Any] | None = None, device: Device | str | None = None) -> Any:
+def on_device(*args: Any, **kwargs: Any) -> Any:
     """``fun`` made callable from any device, and differentiable across the crossing.
 
     The returned function takes the arguments of ``fun`` (pytrees of tuples, lists and dicts
@@ -102,9 +103,12 @@ def on_device(fun: Callable[..., Any] | None = None, device: Device | str | None
     ------
     BackendUnavailableError
         ``device`` does not exist here (the message lists the devices that do).
+    ValueError
+        ``device`` is a malformed device string.
     TypeError
-        ``fun`` is not callable, or it returns something other than arrays and Python scalars
-        (in tuples, lists and dicts).
+        ``fun`` is not callable, arguments other than ``fun`` and ``device`` are given, or
+        ``fun`` returns something other than arrays and Python scalars (in tuples, lists and
+        dicts).
     TransformUnavailableError
         Called inside a transform when ``device`` has no engine (Dask, array-api-strict),
         differentiated twice across two engines, or compiled by ``jax.jit`` when the shapes
@@ -122,6 +126,14 @@ def on_device(fun: Callable[..., Any] | None = None, device: Device | str | None
     >>> xp.grad(energy)(x)
     Array([2., 4.], dtype=float64, device='numpy:cpu')
     """
+    try:  # Python's own errors for these would not name arraymux.on_device
+        bound = _SIGNATURE.bind(*args, **kwargs).arguments
+    except TypeError as e:
+        raise TypeError(
+            f"arraymux.on_device: {e}; it takes a function and a device: "
+            'arraymux.on_device(fun, "jax:cpu") or @arraymux.on_device(device="jax:cpu").'
+        ) from None
+    fun, device = bound.get("fun"), bound.get("device")
     if device is None:
         raise TypeError(
             "arraymux.on_device: give the device to run on, e.g. "
@@ -147,6 +159,15 @@ def on_device(fun: Callable[..., Any] | None = None, device: Device | str | None
         # torch.compile runs the crossing as it is, between the graphs before and after it.
         crossed = torch.compiler.disable(crossed)
     return crossed
+
+
+_SIGNATURE = inspect.Signature(
+    [
+        inspect.Parameter("fun", inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None),
+        inspect.Parameter("device", inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None),
+    ]
+)
+on_device.__signature__ = _SIGNATURE  # type: ignore[attr-defined]
 
 
 # -- the call ---------------------------------------------------------------------------------
