@@ -615,7 +615,17 @@ def synchronize(*targets: Any) -> Any:
     >>> xp.synchronize("numpy")
     'numpy'
     """
-    from ._devices import Device, devices
+    if len(targets) == 1 and type(targets[0]) is Array:  # the common case: one Array
+        x = targets[0]
+        d = x._device
+        try:
+            wait = _WAITS[d]
+        except KeyError:
+            wait = _WAITS[d] = _hook(d, "synchronize")
+        if wait is not None:
+            wait(d._place, [x._native])
+        return x
+    from ._devices import devices
 
     groups: dict[Device, list[Any]] = {}
     for i, t in enumerate(targets):
@@ -641,6 +651,9 @@ def synchronize(*targets: Any) -> Any:
         return None
     return targets[0] if len(targets) == 1 else targets
 
+
+#: Each device's synchronize hook (None: nothing to wait for), looked up once.
+_WAITS: dict[Device, Callable[..., Any] | None] = {}
 
 #: JAX's name for :func:`synchronize`.
 block_until_ready = synchronize

@@ -828,6 +828,8 @@ def to_host_many(xs: list[Any]) -> list[Any]:
 
 def synchronize(place: str, xs: list[Any]) -> None:
     """Wait for the device's queued work (CUDA, XPU, MPS); the CPU computes eagerly."""
+    if place == "cpu":
+        return
     kind = place.split(":")[0]
     if kind in ("cuda", "xpu"):
         getattr(torch, kind).synchronize(torch.device(place))
