@@ -18,9 +18,16 @@ Two interfaces:
   a key and never changes it (:func:`key`, :func:`split`, :func:`fold_in`, :func:`bits`,
   :func:`uniform`, :func:`normal`, :func:`integers`, :func:`bernoulli`, :func:`permutation`,
   :func:`choice`);
-- a **stateful** :class:`Generator`, as NumPy offers it, which draws a fresh key for each call.
+- a **stateful** :class:`Generator`, as NumPy offers it, which draws a fresh key for each call
+  and is safe to share between threads (each call takes the next state under a lock).
   ``Generator(seed, device, fast=True)`` uses the backend's own generator instead: faster, but
   its numbers depend on the backend (and on the device for torch).
+
+Every argument is checked before anything is drawn, the same way in both interfaces and on
+every backend, and an error names the function (``arraymux.random.normal: ...``,
+``arraymux.random.Generator.integers: ...``): shapes are ints or sequences of ints, dtypes of
+the right kind that the device holds, integer bounds within the dtype, probabilities finite,
+non-negative and summing to 1, and array arguments on the device the numbers are drawn on.
 
 Examples
 --------
@@ -41,9 +48,14 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from .._arguments import _bool, _int, _number, check_shape, check_size, python_scalar
 from .._array import Array
 from .._devices import _TRANSFORM, Device, resolve_device
+from .._dispatch import as_dtype, default_dtype, unsupported
 from .._dispatch import wrap as _wrap
+from .._dtypes import DType
+from .._errors import AxisError, BackendMismatchError, DeviceMismatchError
+from .._narrowing import narrowed
 from .._typing import DeviceLike
 from ._threefry import MASK32, as_word, key_array, shift_right, threefry2x32, word_dtype
 
@@ -63,6 +75,9 @@ __all__ = [
 
 Shape = int | Sequence[int]
 
+#: The most numbers one call of the counter-based generator draws (its counter is one word).
+MAX_DRAW = 1 << 31
+
 
 def _xp() -> Any:
     import arraymux
@@ -70,23 +85,148 @@ def _xp() -> Any:
     return arraymux
 
 
-def _shape(shape: Shape | None, fname: str) -> tuple[int, ...]:
-    if shape is None:
-        return ()
-    if isinstance(shape, int):
-        shape = (shape,)
-    try:
-        out = tuple(int(n) for n in shape)
-    except (TypeError, ValueError):
-        raise TypeError(
-            f"arraymux.random.{fname}: shape must be an int or a sequence of ints, not "
-            f"{type(shape).__name__}."
-        ) from None
-    if any(n < 0 for n in out):
-        raise ValueError(f"arraymux.random.{fname}: shape {out} has a negative dimension.")
-    if math.prod(out) > 1 << 31:
-        raise ValueError(f"arraymux.random.{fname}: at most 2**31 numbers per call.")
+# ---------------------------------------------------------------------------------------------
+# Checks of the arguments. ``fname`` is the name after ``arraymux.random.`` (``normal``,
+# ``Generator.normal``); every check runs before a number is drawn, so that a refused call
+# leaves a Generator where it was.
+
+
+def _shape(shape: Any, fname: str, *, limit: bool = True) -> tuple[int, ...]:
+    """A shape or size: an int or a sequence of ints (NumPy integers too; not bools, floats or
+    strings), each at least 0; at most :data:`MAX_DRAW` numbers where ``limit``."""
+    if type(shape) is tuple and all(type(n) is int and n >= 0 for n in shape):
+        out = shape  # the common case, without check_shape's general walk
+    elif type(shape) is int and shape >= 0:
+        out = (shape,)
+    else:
+        out = _general_shape(shape, fname)
+    if limit and math.prod(out) > MAX_DRAW:
+        raise ValueError(
+            f"arraymux.random.{fname}: shape {out} asks for {math.prod(out)} numbers; at most "
+            "2**31 per call. Draw in several calls, each with its own key."
+        )
+    check_size(f"random.{fname}", out, 8)
     return out
+
+
+def _general_shape(shape: Any, fname: str) -> tuple[int, ...]:
+    if isinstance(shape, Sequence) and not isinstance(shape, str | bytes | tuple | list):
+        shape = list(shape)  # range and other sequences (torch.Size is a tuple)
+    return check_shape(f"random.{fname}", "shape", shape)
+
+
+def _dtype(device: Device, dtype: Any, kind: str, fname: str) -> DType:
+    """The dtype of the numbers: ``dtype`` or the device's default of ``kind`` ("real floating"
+    or "integral"), checked to be of that kind and held by ``device`` (narrowed only where
+    narrowing is on)."""
+    xp = _xp()
+    if dtype is None:
+        return default_dtype(device, kind)
+    try:
+        dt = as_dtype(dtype)
+    except (TypeError, ValueError, KeyError) as e:
+        text = str(e) if str(e) else f"{dtype!r} is not a dtype"
+        raise TypeError(f"arraymux.random.{fname}: dtype={text}") from None
+    if kind == "real floating" and dt not in (xp.float32, xp.float64):
+        raise ValueError(f"arraymux.random.{fname}: dtype must be float32 or float64, got {dt}.")
+    if kind == "integral" and not xp.isdtype(dt, "integral"):
+        raise ValueError(
+            f"arraymux.random.{fname}: dtype must be an integer dtype (int8 to int64, uint8 to "
+            f"uint64), got {dt}."
+        )
+    if not device.supports(dt):
+        to = narrowed(dt, device, f"random.{fname}")
+        if to is None:
+            raise unsupported(dt, device, f"random.{fname}")
+        dt = to
+    return dt
+
+
+def _real(value: Any, pname: str, fname: str) -> float:
+    """A finite real Python number (NumPy scalars too, not bools, complex or arrays)."""
+    v = _number(f"random.{fname}", pname, value, complex_ok=False)
+    if isinstance(v, bool):
+        raise TypeError(f"arraymux.random.{fname}: {pname} must be a real number, not a bool.")
+    if not math.isfinite(v):
+        raise ValueError(f"arraymux.random.{fname}: {pname} must be finite, got {v}.")
+    return float(v)
+
+
+def _bounds(low: Any, high: Any, dt: DType, fname: str, *, limit: bool = True) -> tuple[int, int]:
+    """``[low, high)`` of :func:`integers` as ints (``[0, low)`` if ``high`` is None), checked
+    to be non-empty and to fit ``dt``; at most 2**32 wide where ``limit``."""
+    if type(low) is not int:
+        low = _int(f"random.{fname}", "low", low)
+    if high is None:
+        low, high = 0, low
+    elif type(high) is not int:
+        high = _int(f"random.{fname}", "high", high)
+    if low >= high:
+        raise ValueError(f"arraymux.random.{fname}: needs low < high, got [{low}, {high}).")
+    least, most = _int_range(dt)
+    for name, value in (("low", low), ("high", high - 1)):
+        if not least <= value <= most:
+            raise ValueError(
+                f"arraymux.random.{fname}: {name} is out of bounds for {dt.name}: [{low}, "
+                f"{high}) does not fit in [{least}, {most}]. Use a wider dtype."
+            )
+    if limit and high - low > 1 << 32:
+        raise ValueError(f"arraymux.random.{fname}: the range [{low}, {high}) is wider than 2**32.")
+    return low, high
+
+
+@functools.lru_cache(maxsize=16)
+def _int_range(dt: DType) -> tuple[int, int]:
+    info = _xp().iinfo(dt)
+    return int(info.min), int(info.max)
+
+
+def _same_device(x: Array, pname: str, device: Device, fname: str) -> None:
+    """Refuse an array argument that is not where the numbers are drawn (arraymux never moves
+    arrays implicitly)."""
+    if x.device is device or x.device == device:
+        return
+    kind = BackendMismatchError if x.device.backend != device.backend else DeviceMismatchError
+    what = "backend" if kind is BackendMismatchError else "device"
+    raise kind(
+        f"arraymux.random.{fname}: {pname} is on {x.device} but the numbers are drawn on "
+        f"{device} (another {what}). Move it first, e.g. {pname} = arraymux.to_device({pname}, "
+        f'"{device}"), or draw on its device.'
+    )
+
+
+def _array_arg(x: Any, pname: str, fname: str, device: Device) -> Array:
+    """An array argument (``x`` of :func:`permutation`, ``a`` of :func:`choice`): an Array
+    of at least one dimension on ``device``."""
+    if not isinstance(x, Array):
+        raise TypeError(
+            f"arraymux.random.{fname}: {pname} must be an int or an arraymux Array, not "
+            f"{type(x).__module__}.{type(x).__qualname__}. Convert it first with "
+            "arraymux.asarray(...)."
+        )
+    if x.ndim == 0:
+        raise ValueError(
+            f"arraymux.random.{fname}: {pname} must be an int or an array of at least one "
+            "dimension, got a 0-d array."
+        )
+    _same_device(x, pname, device, fname)
+    return x
+
+
+def _readable(x: Array) -> bool:
+    """Whether ``x`` holds values that the host can read: outside arraymux's transforms (their
+    thread-local device is set while they run), jax.jit, torch.func and torch.compile."""
+    if _TRANSFORM.device is not None:
+        return False
+    if x.device.backend == "torch":
+        import torch
+
+        if torch.compiler.is_compiling():
+            return False
+    from .._transfer import _hook
+
+    traced = _hook(x.device, "traced")
+    return not (traced is not None and traced(x.native))
 
 
 def _known_shape(shape: tuple[int | None, ...], fname: str) -> tuple[int, ...]:
@@ -100,26 +240,9 @@ def _fused(kernel: Callable[..., Array], k: Array, *static: Any) -> Array:
     integer operations into one loop, several times faster than running them one by one)."""
     if k.device.backend == "jax":
         return _compiled(kernel, static)(k)
-    if k.device.backend == "torch" and k.device.place == "cpu" and _concrete(k):
+    if k.device.backend == "torch" and k.device.place == "cpu" and _readable(k):
         return _through_numpy(kernel, k, static)
     return kernel(k, *static)
-
-
-def _concrete(k: Array) -> bool:
-    """Whether a torch key holds values: outside arraymux's transforms (their thread-local
-    device is set while they run), torch.compile and torch.func."""
-    if _TRANSFORM.device is not None:
-        return False
-    import torch
-
-    return not (torch.compiler.is_compiling() or _hook_traced(k))
-
-
-def _hook_traced(k: Array) -> bool:
-    from .._transfer import _hook
-
-    traced = _hook(k.device, "traced")
-    return bool(traced is not None and traced(k.native))
 
 
 def _through_numpy(kernel: Callable[..., Array], k: Array, static: tuple[Any, ...]) -> Array:
@@ -140,7 +263,8 @@ def _compiled(kernel: Callable[..., Array], static: tuple[Any, ...]) -> Callable
     return _xp().jit(lambda k: kernel(k, *static))  # type: ignore[no-any-return]
 
 
-def _seed_words(seed: int, fname: str) -> tuple[int, int]:
+def _seed_words(seed: Any, fname: str) -> tuple[int, int]:
+    seed = python_scalar(seed)  # NumPy integers are ints
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise TypeError(
             f"arraymux.random.{fname}: the seed must be a Python int, not {type(seed).__name__}."
@@ -164,6 +288,13 @@ def key(seed: int, *, device: DeviceLike | None = None) -> Array:
     -------
     Array
         ``uint32`` where the device computes with it, else ``int32`` with the same bits.
+
+    Raises
+    ------
+    TypeError
+        ``seed`` is not an int.
+    ValueError
+        ``seed`` is outside ``[0, 2**64)``.
 
     Examples
     --------
@@ -225,10 +356,14 @@ def _fused_threefry(device: Device, fuse: Callable[..., Any]) -> Callable[..., A
 
 
 def _on(k: Array, device: DeviceLike | None, fname: str) -> Array:
+    """The key ``k``, checked, on ``device`` where given (an explicit move of the key: the
+    numbers are drawn there)."""
     k = _check_key(k, fname)
     if device is None:
         return k
     d = resolve_device(device, f"random.{fname}")
+    if k.device is d:
+        return k
     k = _xp().to_device(k, d)
     return k if k.dtype == word_dtype(d) else _xp().astype(k, word_dtype(d))
 
@@ -248,8 +383,11 @@ def split(key: Array, num: int = 2) -> Array:
     (2,)
     """
     k = _check_key(key, "split")
+    num = _int("random.split", "num", num)
     if num < 0:
         raise ValueError(f"arraymux.random.split: num must be >= 0, got {num}.")
+    if num > MAX_DRAW // 2:
+        raise ValueError(f"arraymux.random.split: num must be at most 2**30, got {num}.")
     return _fused(_split_kernel, k, num)
 
 
@@ -268,7 +406,8 @@ def fold_in(key: Array, data: int) -> Array:
     """
     xp = _xp()
     k = _check_key(key, "fold_in")
-    if isinstance(data, bool) or not isinstance(data, int) or not 0 <= data <= MASK32:
+    data = _int("random.fold_in", "data", data, "an int in [0, 2**32)")
+    if not 0 <= data <= MASK32:
         raise ValueError(
             f"arraymux.random.fold_in: data must be an int in [0, 2**32), got {data!r}."
         )
@@ -293,8 +432,9 @@ def bits(key: Array, shape: Shape = (), *, device: DeviceLike | None = None) -> 
     >>> xp.to_numpy(xp.random.bits(xp.random.key(0), (2,))).tolist()
     [1797259609, 2579123966]
     """
+    shp = _shape(shape, "bits")
     k = _on(key, device, "bits")
-    return _fused(_bits_kernel, k, _shape(shape, "bits"))
+    return _fused(_bits_kernel, k, shp)
 
 
 def _bits_kernel(k: Array, shp: tuple[int, ...]) -> Array:
@@ -305,19 +445,12 @@ def _bits_kernel(k: Array, shp: tuple[int, ...]) -> Array:
     return xp.reshape(w, shp)
 
 
-def _default_float(d: Device, dtype: Any, fname: str) -> Any:
-    xp = _xp()
-    if dtype is None:
-        return xp.__array_namespace_info__().default_dtypes(device=d)["real floating"]
-    if dtype not in (xp.float32, xp.float64):
-        raise ValueError(f"arraymux.random.{fname}: dtype must be float32 or float64, got {dtype}.")
-    return dtype
-
-
 def _unit(k: Array, n: int, dtype: Any) -> Array:
     """``n`` floats in ``[0, 1)``, exact functions of the bits: 24 bits each for float32, 53
     (from two words) for float64."""
     xp = _xp()
+    if n == 0:  # array-api-strict refuses w[1::2] of an empty w
+        return xp.zeros((0,), dtype=dtype, device=k.device)
     if dtype == xp.float32:
         return xp.astype(shift_right(_words(k, n), 8), xp.float32) * (2.0**-24)
     w = _words(k, 2 * n)
@@ -338,6 +471,26 @@ def uniform(
     """Floats uniform in ``[minval, maxval)``; the device's default float if ``dtype`` is
     omitted.
 
+    Parameters
+    ----------
+    key
+        A key from :func:`key` or :func:`split`.
+    shape
+        An int or a sequence of ints (at most 2**31 numbers).
+    dtype
+        ``float32`` or ``float64``, held by the device.
+    minval, maxval
+        Finite real numbers.
+    device
+        Where to draw (the key moves there); the key's device if omitted.
+
+    Raises
+    ------
+    TypeError
+        A bad key or shape, or a dtype the device cannot hold (``UnsupportedDTypeError``).
+    ValueError
+        A negative size, a dtype that is not a float, infinite bounds.
+
     Examples
     --------
     >>> import arraymux as xp
@@ -345,13 +498,20 @@ def uniform(
     >>> bool(xp.all((u >= 0) & (u < 1)))
     True
     """
-    k = _on(key, device, "uniform")
     shp = _shape(shape, "uniform")
-    dt = _default_float(k.device, dtype, "uniform")
-    u = _fused(_uniform_kernel, k, shp, dt)
-    if (minval, maxval) == (0.0, 1.0):
-        return u
-    return u * (maxval - minval) + minval
+    lo, hi = _real(minval, "minval", "uniform"), _real(maxval, "maxval", "uniform")
+    k = _on(key, device, "uniform")
+    return _scaled(
+        _draw_uniform(k, shp, _dtype(k.device, dtype, "real floating", "uniform")), lo, hi
+    )
+
+
+def _scaled(u: Array, low: float, high: float) -> Array:
+    return u if (low, high) == (0.0, 1.0) else u * (high - low) + low
+
+
+def _draw_uniform(k: Array, shp: tuple[int, ...], dt: DType) -> Array:
+    return _fused(_uniform_kernel, k, shp, dt)
 
 
 def _uniform_kernel(k: Array, shp: tuple[int, ...], dtype: Any) -> Array:
@@ -363,6 +523,9 @@ def normal(
 ) -> Array:
     """Standard normal floats (Box-Muller on :func:`uniform`'s bits).
 
+    ``dtype`` is ``float32`` or ``float64`` (the device's default float if omitted); a dtype
+    the device cannot hold raises ``UnsupportedDTypeError`` naming this function.
+
     Examples
     --------
     >>> import arraymux as xp
@@ -370,14 +533,20 @@ def normal(
     >>> abs(float(xp.mean(z))) < 0.05 and abs(float(xp.std(z)) - 1) < 0.05
     True
     """
-    k = _on(key, device, "normal")
     shp = _shape(shape, "normal")
-    return _fused(_normal_kernel, k, shp, _default_float(k.device, dtype, "normal"))
+    k = _on(key, device, "normal")
+    return _draw_normal(k, shp, _dtype(k.device, dtype, "real floating", "normal"))
+
+
+def _draw_normal(k: Array, shp: tuple[int, ...], dt: DType) -> Array:
+    return _fused(_normal_kernel, k, shp, dt)
 
 
 def _normal_kernel(k: Array, shp: tuple[int, ...], dtype: Any) -> Array:
     xp = _xp()
     n = math.prod(shp)
+    if n == 0:
+        return xp.zeros(shp, dtype=dtype, device=k.device)
     pairs = (n + 1) // 2
     u = _unit(k, 2 * pairs, dtype)
     radius = xp.sqrt(-2.0 * xp.log1p(-u[0::2]))  # 1 - u is in (0, 1]
@@ -415,8 +584,18 @@ def integers(
 
     Parameters
     ----------
+    low, high
+        Ints (NumPy integers too), ``low < high``, at most 2**32 apart, both within ``dtype``.
     dtype
         An integer dtype holding the range; the device's default integer if omitted.
+
+    Raises
+    ------
+    TypeError
+        Bounds that are not ints, a dtype the device cannot hold (``UnsupportedDTypeError``).
+    ValueError
+        An empty range, a bound out of the dtype's range ("high is out of bounds for uint8"),
+        a dtype that is not an integer dtype.
 
     Examples
     --------
@@ -424,27 +603,15 @@ def integers(
     >>> xp.to_numpy(xp.random.integers(xp.random.key(0), 1, 7, shape=(4,))).tolist()
     [3, 4, 2, 5]
     """
-    xp = _xp()
+    shp = _shape(shape, "integers")
     k = _on(key, device, "integers")
-    if high is None:
-        low, high = 0, low
-    low, high = int(low), int(high)
-    span = high - low
-    if span <= 0:
-        raise ValueError(f"arraymux.random.integers: needs low < high, got [{low}, {high}).")
-    if span > 1 << 32:
-        raise ValueError(
-            f"arraymux.random.integers: the range [{low}, {high}) is wider than 2**32."
-        )
-    if dtype is None:
-        dtype = xp.__array_namespace_info__().default_dtypes(device=k.device)["integral"]
-    info = xp.iinfo(dtype)
-    if low < info.min or high - 1 > info.max:
-        raise ValueError(
-            f"arraymux.random.integers: [{low}, {high}) does not fit in {dtype} "
-            f"([{info.min}, {info.max}])."
-        )
-    return _fused(_integers_kernel, k, _shape(shape, "integers"), low, span, dtype)
+    dt = _dtype(k.device, dtype, "integral", "integers")
+    lo, hi = _bounds(low, high, dt, "integers")
+    return _draw_integers(k, shp, lo, hi, dt)
+
+
+def _draw_integers(k: Array, shp: tuple[int, ...], low: int, high: int, dt: DType) -> Array:
+    return _fused(_integers_kernel, k, shp, low, high - low, dt)
 
 
 def _integers_kernel(k: Array, shp: tuple[int, ...], low: int, span: int, dtype: Any) -> Array:
@@ -463,7 +630,9 @@ def bernoulli(
     *,
     device: DeviceLike | None = None,
 ) -> Array:
-    """Booleans, true with probability ``p`` (a float or an array broadcast to ``shape``).
+    """Booleans, true with probability ``p``: a number in ``[0, 1]``, or a float array on the
+    key's device that broadcasts to ``shape`` (its values are not read: a value outside
+    ``[0, 1]`` acts as 0 or 1).
 
     Examples
     --------
@@ -472,19 +641,45 @@ def bernoulli(
     >>> 0.22 < float(xp.mean(xp.astype(b, xp.float32))) < 0.28
     True
     """
-    xp = _xp()
     k = _on(key, device, "bernoulli")
-    if shape is None:
-        shape = _known_shape(p.shape, "bernoulli") if isinstance(p, Array) else ()
-    # float32 uniforms unless p is a float64 array: the same draws on every device.
-    wide = isinstance(p, Array) and p.dtype == xp.float64
-    return uniform(k, shape, xp.float64 if wide else xp.float32) < p
+    p, shp, dt = _bernoulli_args(p, shape, k.device, "bernoulli")
+    return _draw_uniform(k, shp, dt) < p
+
+
+def _bernoulli_args(
+    p: Any, shape: Any, device: Device, fname: str
+) -> tuple[Any, tuple[int, ...], DType]:
+    """``p``, the shape and the dtype of the uniform floats that :func:`bernoulli` compares:
+    float32 unless ``p`` is a float64 array, so that the draws are the same on every device."""
+    xp = _xp()
+    if isinstance(p, Array):
+        _same_device(p, "p", device, fname)
+        if p.dtype not in (xp.float32, xp.float64):
+            raise TypeError(
+                f"arraymux.random.{fname}: p must be a number or an array of float32 or "
+                f"float64 probabilities, got an array of {p.dtype}."
+            )
+        pshape = _known_shape(p.shape, fname)
+        shp = _shape(pshape if shape is None else shape, fname)
+        fits = len(pshape) <= len(shp) and all(
+            a in (1, b) for a, b in zip(pshape[::-1], shp[::-1], strict=False)
+        )
+        if not fits:
+            raise ValueError(
+                f"arraymux.random.{fname}: p of shape {pshape} does not broadcast to shape {shp}."
+            )
+        return p, shp, p.dtype
+    q = _real(p, "p", fname)
+    if not 0.0 <= q <= 1.0:
+        raise ValueError(f"arraymux.random.{fname}: p must be in [0, 1], got {q}.")
+    return q, () if shape is None else _shape(shape, fname), xp.float32
 
 
 def permutation(
     key: Array, x: int | Array, axis: int = 0, *, device: DeviceLike | None = None
 ) -> Array:
-    """A random permutation of ``arange(x)`` (an int) or of ``x`` along ``axis``.
+    """A random permutation of ``arange(x)`` (an int) or of ``x`` along ``axis`` (an array on
+    the key's device, or on ``device``).
 
     The order sorts random words stably, so it is the same on every device.
 
@@ -495,13 +690,39 @@ def permutation(
     >>> sorted(xp.to_numpy(p).tolist())
     [0, 1, 2, 3, 4]
     """
-    xp = _xp()
     k = _on(key, device, "permutation")
-    n = x if isinstance(x, int) else _known_shape(x.shape, "permutation")[axis]
-    order = xp.argsort(bits(k, (n,)), stable=True)
-    if isinstance(x, int):
-        return order
-    return xp.take(x, xp.to_device(order, x.device), axis=axis)
+    n, ax = _permutation_args(x, axis, k.device, "permutation")
+    order = _draw_permutation(k, n)
+    return order if ax is None else _xp().take(x, order, axis=ax)
+
+
+def _count(v: Any, pname: str, device: Device, fname: str) -> int:
+    """An int ``v`` (``x`` of :func:`permutation`, ``a`` of :func:`choice`), 0 to 2**31."""
+    if isinstance(v, bool) or not isinstance(python_scalar(v), int):
+        _array_arg(v, pname, fname, device)  # raises: neither an int nor an Array
+    n = _int(f"random.{fname}", pname, v)
+    if not 0 <= n <= MAX_DRAW:
+        raise ValueError(f"arraymux.random.{fname}: {pname} must be in [0, 2**31], got {n}.")
+    return n
+
+
+def _permutation_args(x: Any, axis: Any, device: Device, fname: str) -> tuple[int, int | None]:
+    """The length to permute and the axis (None for ``arange(x)``)."""
+    if not isinstance(x, Array):
+        return _count(x, "x", device, fname), None
+    _array_arg(x, "x", fname, device)
+    ax = _int(f"random.{fname}", "axis", axis)
+    if not -x.ndim <= ax < x.ndim:
+        raise AxisError(
+            f"arraymux.random.{fname}: axis {ax} is out of range for an array of {x.ndim} "
+            f"dimension(s) (valid: {-x.ndim} to {x.ndim - 1})."
+        )
+    ax %= x.ndim
+    return _known_shape(x.shape, fname)[ax], ax
+
+
+def _draw_permutation(k: Array, n: int) -> Array:
+    return _xp().argsort(_fused(_bits_kernel, k, (n,)), stable=True)
 
 
 def choice(
@@ -509,15 +730,19 @@ def choice(
     a: int | Array,
     shape: Shape = (),
     replace: bool = True,
-    p: Array | None = None,
+    p: Any = None,
     *,
     device: DeviceLike | None = None,
 ) -> Array:
     """Values drawn from ``a`` (an array's first axis, or ``arange(a)``), with or without
     replacement, uniformly or with probabilities ``p``.
 
-    Without replacement and with ``p``, the draw keeps the ``n`` largest of
-    ``log(u) / p`` (the Gumbel top-k trick), as NumPy's result is distributed.
+    ``p`` (an array on the key's device, or a list or NumPy array of numbers) must hold ``n``
+    finite, non-negative probabilities that sum to 1; they are checked on the host (one read)
+    except inside a transform, where they are traced. Items of probability 0 are never drawn;
+    without replacement, fewer non-zero probabilities than draws is an error, as in NumPy.
+    Without replacement and with ``p``, the draw keeps the ``n`` largest of ``log(u) / p``
+    (the Gumbel top-k trick), as NumPy's result is distributed.
 
     Examples
     --------
@@ -537,47 +762,128 @@ class _KeyDraws:
         self.key = key
         self.device = key.device
 
-    def random(self, shape: Shape, dtype: Any) -> Array:
-        return uniform(self.key, shape, dtype)
+    def random(self, shape: tuple[int, ...], dtype: Any) -> Array:
+        return _draw_uniform(self.key, shape, dtype)
 
-    def integers(self, low: int, high: int, shape: Shape, dtype: Any) -> Array:
-        return integers(self.key, low, high, shape, dtype)
+    def integers(self, low: int, high: int, shape: tuple[int, ...], dtype: Any) -> Array:
+        return _draw_integers(self.key, shape, low, high, dtype)
 
     def permutation(self, n: int) -> Array:
-        return permutation(self.key, n)
+        return _draw_permutation(self.key, n)
 
 
-def select(
-    a: int | Array, shape: Shape, replace: bool, p: Array | None, draws: Any, fname: str
-) -> Array:
+def _probabilities(p: Any, n: int, m: int, replace: bool, device: Device, fname: str) -> Array:
+    """``p`` of :func:`choice` as a float array on ``device``, checked as NumPy checks it
+    (length ``n``, finite, non-negative, summing to 1, at least ``m`` non-zero entries without
+    replacement), with one read of its values where they are not traced."""
+    import numpy as np
+
+    xp = _xp()
+    host = None
+    if isinstance(p, Array):
+        _same_device(p, "p", device, fname)
+        if p.dtype == xp.bool or xp.isdtype(p.dtype, "complex floating"):
+            raise TypeError(
+                f"arraymux.random.{fname}: p must hold real probabilities, got an array of "
+                f"{p.dtype}."
+            )
+        arr = p
+        if not xp.isdtype(p.dtype, "real floating"):
+            arr = xp.astype(p, _dtype(device, None, "real floating", fname))
+    elif isinstance(p, list | tuple) or type(p).__module__ == "numpy":
+        try:
+            host = np.asarray(p, dtype=np.float64)
+        except (TypeError, ValueError):
+            raise TypeError(
+                f"arraymux.random.{fname}: p must be a sequence of real numbers (or an "
+                f"array), got {p!r:.60}."
+            ) from None
+        arr = None
+    else:
+        raise TypeError(
+            f"arraymux.random.{fname}: p must be None, an arraymux Array or a sequence of "
+            f"probabilities, not {type(p).__module__}.{type(p).__qualname__}."
+        )
+    pshape = tuple(arr.shape) if arr is not None else host.shape  # type: ignore[union-attr]
+    if pshape != (n,):
+        raise ValueError(
+            f"arraymux.random.{fname}: p must have shape ({n},), one probability per item of "
+            f"a, got {pshape}."
+        )
+    if arr is not None and _readable(arr):
+        host = np.asarray(xp.to_numpy(arr), dtype=np.float64)
+    if host is not None:
+        _check_probabilities(host, arr.dtype if arr is not None else None, m, replace, fname)
+    if arr is None:
+        dt = _dtype(device, None, "real floating", fname)
+        arr = xp.asarray(host, dtype=dt, device=device)
+    return arr
+
+
+def _check_probabilities(host: Any, dtype: DType | None, m: int, replace: bool, fname: str) -> None:
+    import numpy as np
+
+    where = f"arraymux.random.{fname}"
+    if np.isnan(host).any():
+        raise ValueError(f"{where}: probabilities contain NaN (p).")
+    if (host < 0).any():
+        raise ValueError(f"{where}: probabilities are not non-negative (p has {host.min()}).")
+    # NumPy's tolerance: sqrt(eps) of float64, or of p's dtype where wider.
+    atol = math.sqrt(np.finfo(np.float64).eps)
+    if dtype is not None and dtype == _xp().float32:
+        atol = max(atol, math.sqrt(np.finfo(np.float32).eps))
+    total = float(host.sum())
+    if not math.isfinite(total) or abs(total - 1.0) > atol:
+        raise ValueError(
+            f"{where}: probabilities do not sum to 1 (p sums to {total}). Divide p by its sum."
+        )
+    nonzero = int(np.count_nonzero(host))
+    if not replace and nonzero < m:
+        raise ValueError(
+            f"{where}: Fewer non-zero entries in p than size ({nonzero} < {m}); without "
+            "replacement each draw takes another item of non-zero probability."
+        )
+
+
+def select(a: Any, shape: Any, replace: Any, p: Any, draws: Any, fname: str) -> Array:
     """:func:`choice` with its random draws taken from ``draws`` (a key, or a generator)."""
     xp = _xp()
-    n = a if isinstance(a, int) else _known_shape(a.shape, fname)[0]
+    device = draws.device
+    if isinstance(a, Array):
+        n = _known_shape(_array_arg(a, "a", fname, device).shape, fname)[0]
+    else:
+        n = _count(a, "a", device, fname)
     if n <= 0:
         raise ValueError(f"arraymux.random.{fname}: a must have at least one element.")
     shp = _shape(shape, fname)
+    replace = _bool(f"random.{fname}", "replace", replace)
     m = math.prod(shp)
     if not replace and m > n:
         raise ValueError(
             f"arraymux.random.{fname}: cannot take {m} values from {n} without replacement."
         )
-    if p is not None and p.shape != (n,):
-        raise ValueError(f"arraymux.random.{fname}: p must have shape ({n},), got {p.shape}.")
-    idx_dtype = xp.__array_namespace_info__().default_dtypes(device=draws.device)["indexing"]
+    if p is not None:
+        p = _probabilities(p, n, m, replace, device, fname)
+    idx_dtype = default_dtype(device, "indexing")
     if replace and p is None:
         idx = draws.integers(0, n, (m,), idx_dtype)
-    elif replace and p is not None:
+    elif replace:
+        # NumPy's inverse CDF: the last entry is exactly 1 and u < 1, so the first entry above
+        # u is never an item of probability 0.
         cdf = xp.cumulative_sum(p)
-        u = draws.random((m,), p.dtype) * cdf[-1]
+        cdf = cdf / cdf[-1]
+        u = draws.random((m,), p.dtype)
         idx = xp.astype(xp.clip(xp.searchsorted(cdf, u, side="right"), max=n - 1), idx_dtype)
     elif p is None:
         idx = draws.permutation(n)[:m]
-    else:  # without replacement, with p
-        scores = xp.log1p(-draws.random((n,), p.dtype)) / p
+    else:  # without replacement, with p: items of probability 0 come last
+        u = draws.random((n,), p.dtype)
+        positive = p > 0
+        scores = xp.where(positive, xp.log1p(-u) / xp.where(positive, p, 1.0), -math.inf)
         idx = xp.argsort(-scores, stable=True)[:m]
-    if isinstance(a, int):
+    if not isinstance(a, Array):
         return xp.reshape(idx, shp)
-    taken = xp.take(a, xp.to_device(idx, a.device), axis=0)
+    taken = xp.take(a, idx, axis=0)
     return xp.reshape(taken, shp + tuple(a.shape[1:]))
 
 
