@@ -629,3 +629,15 @@ def test_a_refused_call_draws_nothing(device, fast):
         with pytest.raises((TypeError, ValueError)):
             bad()
     assert _np(g.random((5,), xp.float32)).tolist() == _np(h.random((5,), xp.float32)).tolist()
+
+
+def test_arrays_on_another_device_of_the_backend_are_refused():
+    """The same check between two devices of one backend (array-api-strict's simulated ones)."""
+    k = xp.random.key(0, device="array_api_strict:device1")
+    x = xp.arange(4, device="array_api_strict:device2")
+    with pytest.raises(xp.DeviceMismatchError, match=r"^arraymux\.random\.permutation: x is on"):
+        xp.random.permutation(k, x)
+    with pytest.raises(xp.DeviceMismatchError, match=r"^arraymux\.random\.Generator\.choice: "):
+        xp.random.Generator(0, device="array_api_strict:device1", fast=True).choice(x, 2)
+    moved = xp.random.permutation(k, x, device="array_api_strict:device2")
+    assert moved.device == x.device and sorted(_np(moved).tolist()) == [0, 1, 2, 3]
