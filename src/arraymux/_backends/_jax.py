@@ -328,15 +328,19 @@ def unshared(x: Any) -> bool:
     array over several devices, and where the scan would cost more than copying ``x``."""
     if not isinstance(x, jax.Array) or isinstance(x, jax.core.Tracer):
         return False
-    if x.nbytes == 0:
+    nbytes = x.size * x.dtype.itemsize
+    if nbytes == 0:
         return True
+    platform = x.platform()  # "cpu", "cuda", "rocm"...
+    per_array = _SCAN_BYTES.get(platform, _SCAN_BYTES_GPU)
+    if nbytes < per_array:  # x itself is live: copying costs less than listing them
+        return False
     try:
         ptr = x.unsafe_buffer_pointer()  # one device only
     except Exception:
         return False
-    platform = next(iter(x.devices())).platform
     live = jax.live_arrays(platform)
-    if len(live) * _SCAN_BYTES.get(platform, _SCAN_BYTES_GPU) > x.nbytes:
+    if len(live) * per_array > nbytes:
         return False
     seen = 0
     for a in live:
