@@ -135,9 +135,12 @@ class Array:
     @property
     def shape(self) -> tuple[int | None, ...]:
         """The shape; ``None`` marks a dimension a lazy backend does not know yet."""
+        shape = self._native.shape
+        if not self._device._backend.spec.lazy:  # every dimension known, as Python ints
+            return tuple(shape)
         return tuple(
             None if isinstance(n, float) and math.isnan(n) else (None if n is None else int(n))
-            for n in self._native.shape
+            for n in shape
         )
 
     @property
@@ -155,7 +158,7 @@ class Array:
     @property
     def T(self) -> Array:
         """Transpose of a 2-D array (use :attr:`mT` for stacks of matrices)."""
-        if self.ndim != 2:
+        if len(self._native.shape) != 2:
             raise ValueError(
                 f"Array.T needs a 2-D array, this one has {self.ndim} dimensions; "
                 "use x.mT or arraymux.permute_dims."
