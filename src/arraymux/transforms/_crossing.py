@@ -444,7 +444,7 @@ def _natives_of(leaves: list[Any]) -> tuple[list[Any], list[Device | None]]:
             devices.append(None)
         else:
             leaves[k] = None
-            natives.append(op[1]._backend.normalize(op[0]))
+            natives.append(op[0])
             devices.append(op[1])
             op = None
     return natives, devices
@@ -545,7 +545,6 @@ class _Foreign:
         finally:
             _TRANSFORM.device = outer
         del moved  # an argument returned as it is: held by outs only (see _sole)
-        outs = [target._backend.normalize(o) for o in outs]
         return [_result_moved(outs, k, target, back) for k in range(len(outs))]
 
     # -- the target's side --------------------------------------------------------------------
