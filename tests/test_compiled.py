@@ -680,3 +680,25 @@ def test_wrap_tree_learns_a_backends_array_type_it_has_not_seen():
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
     )
     assert out.stdout.strip() == "0", out.stdout
+
+
+def test_zero_d_arrays_with_python_scalars_match_the_checking_path(device):
+    """Beside a 0-d array the adapter may make an array of the scalar (torch: a 0-d tensor
+    filled on the device, since torch.func.jvp gives a Python float a float64 tangent there);
+    the compiled plan does the same through its 0-d function."""
+    from arraymux._dispatch import binary_slow
+
+    s = xp.asarray(1.5, dtype=xp.float32, device=device)
+    for name, x1, x2 in [
+        ("multiply", s, 0.5),
+        ("multiply", 0.5, s),
+        ("subtract", 1, s),
+        ("divide", s, 2),
+        ("divide", 2, s),
+        ("pow", s, 2),
+        ("less", s, 1),
+        ("maximum", s, 0.0),
+        ("atan2", 1.0, s),
+    ]:
+        for _ in range(2):  # the second call takes the cached plan
+            _same(getattr(xp, name)(x1, x2), binary_slow(name, x1, x2))

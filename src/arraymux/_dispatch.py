@@ -749,13 +749,14 @@ def scalar_plan(name: str, device: Device, dtype: Any, kind: type, position: int
     ``device`` and a Python scalar of type ``kind`` at ``position`` (0 or 1), or None where it
     must take :func:`binary_slow`.
 
-    A plan is ``(fn, result dtype, lo, hi, nd_only, swap)``: call ``fn`` with the native array
+    A plan is ``(fn, result dtype, lo, hi, zero_d, swap)``: call ``fn`` with the native array
     and the scalar itself, in their order (``swap``: the array first in any case), and label
     the result with the result dtype. It exists only
     where :func:`binary_slow` would do exactly that: the scalar leaves the array's dtype as it
     is (``lo``/``hi``: the range an int scalar must be in, or None), the adapter passes the
-    scalar as it is (``nd_only``: only beside arrays of one or more dimensions), no emulation
-    runs, and the result's dtype is known. Plans are cached per device."""
+    scalar as it is (``zero_d``: False, or, where it does so only beside arrays of one or more
+    dimensions, the function for 0-d arrays, which makes the adapter's array of the scalar),
+    no emulation runs, and the result's dtype is known. Plans are cached per device."""
     key = (name, dtype, kind, position)
     plans = device._scalar_plans
     if key in plans:
@@ -808,7 +809,17 @@ def _scalar_plan(name: str, device: Device, dtype: Any, kind: type, position: in
     lo = hi = None
     if kind is int and dt.kind in ("signed integer", "unsigned integer"):
         lo, hi = _dtypes.int_range(dt)
-    return (fn, rt, lo, hi, not passes[1], swap)
+    zero_d: Any = False if passes[1] else _zero_d(backend, name, fn, position == 1 or swap)
+    return (fn, rt, lo, hi, zero_d, swap)
+
+
+def _zero_d(backend: Any, name: str, fn: Any, array_first: bool) -> Callable[..., Any]:
+    """The plan's function for 0-d arrays, where the adapter makes an array of the scalar
+    beside them (torch: a 0-d tensor filled on the device), in the plan's argument order."""
+    made = backend.adapter.scalar_operand
+    if array_first:
+        return lambda a, s: fn(a, made(name, s, a, 1))
+    return lambda s, a: fn(made(name, s, a, 0), a)
 
 
 # Functions whose operands commute exactly (in IEEE arithmetic too).

@@ -403,12 +403,20 @@ scalar_impl(entry_t *e, PyObject *array, PyObject *value, int pos)
         PyObject *fn = PyTuple_GET_ITEM(plan, 0), *rt = PyTuple_GET_ITEM(plan, 1);
         int ok = Py_TYPE(value) != &PyLong_Type
                  || int_in_range(value, PyTuple_GET_ITEM(plan, 2), PyTuple_GET_ITEM(plan, 3));
-        if (ok && PyTuple_GET_ITEM(plan, 4) != Py_False) {
-            /* Only beside arrays of one or more dimensions. */
+        PyObject *zero_d = PyTuple_GET_ITEM(plan, 4);
+        if (ok && zero_d != Py_False) {
+            /* The plan's function takes arrays of one or more dimensions; a 0-d array takes
+             * the plan's 0-d function where it has one (else the Python path). */
             PyObject *ndim = PyObject_GetAttr(native, str_ndim);
-            ok = ndim != NULL && PyLong_CheckExact(ndim) && PyLong_AsLong(ndim) > 0;
+            long nd = ndim != NULL && PyLong_CheckExact(ndim) ? PyLong_AsLong(ndim) : -1;
             Py_XDECREF(ndim);
             PyErr_Clear();
+            if (nd == 0 && zero_d != Py_True && PyCallable_Check(zero_d)) {
+                fn = zero_d;
+            }
+            else {
+                ok = nd > 0;
+            }
         }
         if (ok) {
             int first = pos || PyTuple_GET_ITEM(plan, 5) == Py_True; /* the array first */
