@@ -234,8 +234,8 @@ ENV_READERS = {
 
 @pytest.mark.parametrize("first", ENV_READERS)
 def test_environment_is_read_once_by_every_reader(first):
-    """Set after ``import arraymux``, the variable applies from the first reader on, to every
-    reader; set later, it changes nothing until ``set_default_dtypes()`` reads it again."""
+    """Read when arraymux is imported: set later, the variable changes nothing, for every
+    reader alike, until ``set_default_dtypes()`` reads it again."""
     readers = [ENV_READERS[first]] + [r for n, r in ENV_READERS.items() if n != first]
     look = f"print(str([{', '.join(readers)}]).count('float32'))"
     code = "\n".join(
@@ -244,15 +244,15 @@ def test_environment_is_read_once_by_every_reader(first):
             "import arraymux as xp",
             "os.environ['ARRAYMUX_DEFAULT_DTYPES'] = 'float32'",
             look,
-            "os.environ['ARRAYMUX_DEFAULT_DTYPES'] = 'float64'",
-            look,
             "xp.set_default_dtypes()",
+            look,
+            "os.environ['ARRAYMUX_DEFAULT_DTYPES'] = 'float64'",
             look,
         ]
     )
     env = {k: v for k, v in os.environ.items() if k != "ARRAYMUX_DEFAULT_DTYPES"}
     res = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
-    assert res.stdout.split() == ["4", "4", "0"], res.stderr
+    assert res.stdout.split() == ["0", "4", "4"], res.stderr
 
 
 def test_environment_variable_rejects_nonsense():

@@ -11,8 +11,9 @@ each device's own defaults.
 
 The policy follows the default device (:mod:`arraymux._devices`): a ``with`` block sets a
 context variable, so each thread and each asyncio task sees its own blocks and, outside them,
-the process-wide policy; the environment variable is read the first time the policy is needed
-(and again after ``set_default_dtypes()`` with no arguments), by every reader alike.
+the process-wide policy; the environment variable is read when arraymux is imported (and
+again by ``set_default_dtypes()`` with no arguments), so every reader agrees, and none takes a
+lock (which would break a ``torch.compile`` graph).
 """
 
 from __future__ import annotations
@@ -139,16 +140,31 @@ def _read_environment() -> Policy:
         return _process
 
 
+
+def _read_at_import() -> None:
+    """Read the environment once, as the module loads, so that no reader takes the lock
+    (inside ``torch.compile`` a lock breaks the graph); a malformed value is read again, and
+    raises, at the first need."""
+    global _process
+    try:
+        _process = _from_environment()
+    except ValueError:
+        return
+    _update_active()
+
+
+_read_at_import()
+
 def get_default_dtypes() -> Policy:
     """The policy in force: ``(real_floating, integral)``, ``None`` where each device keeps
     its own default.
 
     In order: the innermost ``with arraymux.default_dtypes(...)`` block of this thread or
     asyncio task (a context variable, as for :func:`default_device`); the last
-    :func:`set_default_dtypes`; the ``ARRAYMUX_DEFAULT_DTYPES`` environment variable, read the
-    first time the policy is needed (by this function, a creation function or
-    ``__array_namespace_info__().default_dtypes()`` alike) and again after
-    ``set_default_dtypes()`` with no arguments; each device's own defaults.
+    :func:`set_default_dtypes`; the ``ARRAYMUX_DEFAULT_DTYPES`` environment variable, read
+    when arraymux is imported and again by ``set_default_dtypes()`` with no arguments (so this
+    function, the creation functions and ``__array_namespace_info__().default_dtypes()``
+    agree); each device's own defaults.
 
     Returns
     -------
@@ -175,7 +191,7 @@ def set_default_dtypes(real_floating: Any = None, integral: Any = None) -> None:
     """Give every device the same default float and integer, for this process.
 
     Calling it with neither restores the environment's policy (``ARRAYMUX_DEFAULT_DTYPES``,
-    read again the next time the policy is needed), else each device's own defaults. Every
+    read again now), else each device's own defaults. Every
     thread and asyncio task sees the new policy, except inside its own
     ``with arraymux.default_dtypes(...)`` blocks, which still win.
 
@@ -203,8 +219,10 @@ def set_default_dtypes(real_floating: Any = None, integral: Any = None) -> None:
     """
     global _process
     policy = _check(real_floating, integral, "set_default_dtypes")
+    if policy == _NONE:
+        policy = _from_environment()
     with _LOCK:
-        _process = None if policy == _NONE else policy
+        _process = policy
         _update_active()
 
 
