@@ -104,7 +104,7 @@ def test_every_device_is_listed(pair, capsys):
     assert len(listed) == _native_count(d0.backend, kind)
     from arraymux import cli
 
-    assert cli.main(["info"]) == 0
+    assert cli.main(["info", "--devices"]) == 0
     text = capsys.readouterr().out.replace("\n", " ")
     for d in listed:
         assert str(d) in text

@@ -5,87 +5,145 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
+
+if TYPE_CHECKING:
+    from rich.table import Table
 
 __all__ = ["main"]
 
 
-def _info_rows() -> list[dict[str, str]]:
-    from ._backends import get_backend, is_installed, specs
-    from ._devices import devices
-    from ._dtypes import complex64, float64
+def _distribution_version(distribution: str) -> str:
+    """An installed distribution's version, read from its metadata (no import)."""
+    from importlib.metadata import PackageNotFoundError, version
 
-    rows = []
+    try:
+        return version(distribution)
+    except PackageNotFoundError:
+        return "?"
+
+
+def _info_rows(probe: bool) -> tuple[list[dict[str, str]], list[str]]:
+    """One row per backend, and the notes below the table (how to install a backend, why one
+    failed to load). Versions come from package metadata and the transforms from the registry,
+    without importing any backend; ``probe`` loads each installed backend to list its devices
+    and what they hold (seconds: importing torch, JAX and Dask)."""
+    from ._backends import get_backend, is_installed, specs
+
+    rows, notes = [], []
     for spec in specs():
-        row = {
-            "backend": spec.name,
-            "installed": "no",
-            "version": "-",
-            "devices": "-",
-            "float64": "-",
-            "complex": "-",
-            "autodiff": f"{spec.autodiff} (bridged)" if spec.bridged else spec.autodiff or "-",
-            "jit": spec.jit or "-",
-            "dlpack": "-",
-        }
-        if not is_installed(spec.name):
-            row["devices"] = spec.install_hint
-            rows.append(row)
+        row = {"backend": spec.name, "version": "not installed", "autodiff": "-", "jit": "-"}
+        if probe:
+            row.update({"float64": "-", "complex": "-", "dlpack": "-", "devices": "-"})
+        rows.append(row)
+        if not is_installed(spec.name):  # find_spec: no import
+            notes.append(f"{spec.name} is not installed: {spec.install_hint}")
             continue
+        autodiff = spec.autodiff or "-"
+        row.update(
+            version=_distribution_version(spec.distribution),
+            autodiff=f"{autodiff} (bridged)" if spec.bridged else autodiff,
+            jit=spec.jit or "-",
+        )
+        if not probe:
+            continue
+        from ._devices import devices
+        from ._dtypes import complex64, float64
+
         try:
             backend = get_backend(spec.name)
             devs = devices(spec.name)
         except Exception as e:  # a broken install is reported, not fatal
-            row["installed"] = f"broken ({type(e).__name__})"
-            rows.append(row)
+            row["devices"] = "broken"
+            notes.append(f"{spec.name} failed to load: {type(e).__name__}: {e}")
             continue
         first = devs[0] if devs else None
         row.update(
-            installed="yes",
-            version=backend.version(),
-            devices=", ".join(str(d) for d in devs) or "none",
             float64="yes" if first is not None and first.supports(float64) else "no",
             complex="yes" if first is not None and first.supports(complex64) else "no",
             dlpack="yes" if hasattr(backend.ns, "from_dlpack") else "no",
+            devices=", ".join(str(d) for d in devs) or "none",
         )
-        rows.append(row)
-    return rows
+    return rows, notes
+
+
+def _default_device(probe: bool) -> str:
+    """The default device of a new process: checked where ``probe`` (which loads its
+    backend), else as the environment gives it."""
+    import os
+
+    from ._devices import _EMBEDDED_DEFAULT, get_default_device
+
+    given = os.environ.get("ARRAYMUX_DEVICE")
+    source = " (from ARRAYMUX_DEVICE)" if given else ""
+    if not probe:
+        return f"{given or _EMBEDDED_DEFAULT}{source}"
+    try:
+        return f"{get_default_device()}{source}"
+    except Exception as e:
+        return f"{given!r}{source} is not a device here: {e}"
+
+
+_PROBE_HINT = "Devices and their dtypes: arraymux info --devices (imports each backend)."
 
 
 def print_info(
-    stream: TextIO | None = None, terminal: bool | None = None, width: int | None = None
+    stream: TextIO | None = None,
+    terminal: bool | None = None,
+    width: int | None = None,
+    probe: bool = False,
 ) -> None:
-    """Print what ``arraymux info`` shows to ``stream`` (stdout): a table that fits the
+    """Print what ``arraymux info`` shows to ``stream`` (stdout): tables that fit the
     terminal's width, or plain text where ``stream`` is not a terminal (``terminal`` and
-    ``width`` force either, for tests and previews)."""
+    ``width`` force either, for tests and previews). ``probe`` (``--devices``) loads every
+    installed backend to list its devices and what they hold; without it no backend is
+    imported."""
+    import platform
+
     import arraymux
 
-    from ._console import console, emit, table
-    from ._devices import get_default_device
+    from ._console import console, emit, fits, table
 
     out = console(sys.stdout if stream is None else stream, terminal, width)
     styled = out.is_terminal
-    out.print(f"arraymux {arraymux.__version__} (Array API {arraymux.__array_api_version__})")
-    out.print(f"default device: {get_default_device()}")
-    out.print()
-    rows = _info_rows()
-    if styled:  # one device a line: array-api-strict's five would not fit on one
-        for r in rows:
-            r["devices"] = r["devices"].replace(", ", "\n")
-    wrap = ("devices", "autodiff", "jit")
-    header = list(rows[0])
-    if styled and out.width < 150:  # two narrower tables: capabilities, then devices
-        parts = [[c for c in header if c not in wrap], ["backend", *wrap]]
-    else:
-        parts = [header]
-    for i, cols in enumerate(parts):
+    python = f"{platform.python_implementation()} {platform.python_version()}"
+    emit(out, f"arraymux {arraymux.__version__} (Array API {arraymux.__array_api_version__})")
+    emit(out, f"{python} on {platform.system()} {platform.machine()}")
+    emit(out, f"default device: {_default_device(probe)}")
+    emit(out, "")
+    rows, notes = _info_rows(probe)
+    versions = ["backend", "version", "autodiff", "jit"]
+    holds = ["float64", "complex", "dlpack"]
+
+    def drawn(cols: list[str], wrap: tuple[str, ...] = ()) -> Table:
+        return table(cols, [[r[c] for c in cols] for r in rows], styled, wrap=wrap)
+
+    if not probe:
+        parts = [drawn(versions, wrap=("autodiff",))]
+    elif not styled:  # one line per row: the devices one a line, in a table of their own
+        listed = [
+            [r["backend"], d] for r in rows if r["devices"] != "-" for d in r["devices"].split(", ")
+        ]
+        parts = [drawn(versions + holds), table(["backend", "device"], listed, styled)]
+    else:  # one table where the terminal is wide enough, else the devices in a second one
+        wrap = ("autodiff", "devices")
+        parts = [drawn([*versions, *holds, "devices"], wrap)]
+        if not fits(out, parts[0]):
+            parts = [drawn(versions, wrap), drawn(["backend", *holds, "devices"], wrap)]
+    for i, part in enumerate(parts):
         if i:
-            out.print()
-        emit(out, table(cols, [[r[c] for c in cols] for r in rows], styled, wrap=wrap))
+            emit(out, "")
+        emit(out, part)
+    if notes or not probe:
+        emit(out, "")
+    for note in notes:
+        emit(out, note)
+    if not probe:
+        emit(out, _PROBE_HINT)
 
 
 def _cmd_info(args: argparse.Namespace) -> int:
-    print_info()
+    print_info(probe=args.devices)
     return 0
 
 
@@ -145,7 +203,20 @@ def build_parser() -> argparse.ArgumentParser:
         "Dask and array-api-strict.",
     )
     sub = parser.add_subparsers(dest="command", required=True)
-    info = sub.add_parser("info", help="backends, versions, devices and capabilities")
+    info = sub.add_parser(
+        "info",
+        help="arraymux, Python and backend versions, the default device, transforms",
+        description="Print the arraymux and Python versions, the default device, and for each "
+        "backend its version (read from package metadata, without importing it) and the "
+        "engines behind arraymux's transforms (autodiff, jit). Quick: no backend is imported "
+        "unless --devices is given.",
+    )
+    info.add_argument(
+        "--devices",
+        action="store_true",
+        help="also import each installed backend to list its devices and whether they hold "
+        "float64 and complex arrays and take DLPack (seconds: torch, JAX and Dask load)",
+    )
     info.set_defaults(func=_cmd_info)
     conf = sub.add_parser(
         "conformance",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import sys
 import time
 from dataclasses import dataclass
@@ -153,12 +154,54 @@ def render(results: list[Result], fmt: str) -> str:
     return out.getvalue().rstrip("\n")
 
 
+#: The narrowest the function column of a report gets on a narrow terminal (names longer end
+#: with an ellipsis), once the device columns are as narrow as they go.
+_FUNCTION_LEAST = 12
+
+
+def _parts(device: str) -> list[str]:
+    """A device's name in the pieces a header may break between: after each colon."""
+    return re.findall(r"[^:]*:|[^:]+", device)
+
+
+def _stacked(device: str, width: int) -> str:
+    """A device's name on lines of at most ``width``, broken only after a colon
+    (``array_api_strict:`` over ``CPU_DEVICE``); a piece wider than that stays whole, for
+    the table to end with an ellipsis."""
+    lines = [""]
+    for part in _parts(device):
+        if lines[-1] and len(lines[-1]) + len(part) > width:
+            lines.append("")
+        lines[-1] += part
+    return "\n".join(lines)
+
+
+def _narrowed(room: int, natural: list[int], least: list[int], floor: list[int]) -> list[int]:
+    """Column widths that fit ``room``: the widest device column gives up a character at a
+    time, down to its ``least`` (its longest status, or piece of its name), then the function
+    column (the first) down to its ``least``; past that the widest column of all, down to its
+    ``floor``, where its header or names end with an ellipsis but no status is cut. What is
+    still too wide is left to the table to squeeze."""
+    widths = list(natural)
+    while sum(widths) > room:
+        devices = [i for i in range(1, len(widths)) if widths[i] > least[i]]
+        if not devices and widths[0] > least[0]:
+            devices = [0]
+        if not devices:
+            devices = [i for i in range(len(widths)) if widths[i] > floor[i]]
+        if not devices:
+            break
+        widths[max(devices, key=widths.__getitem__)] -= 1
+    return widths
+
+
 def print_report(results: list[Result], out: Any) -> None:
     """The function x device matrix, the notes and the summary, on a ``rich`` console (a table
-    that fits a terminal, plain text elsewhere)."""
+    that fits a terminal, plain text elsewhere). On a narrow terminal the device names break
+    after a colon over two lines or more, then the function names end with an ellipsis."""
     from rich.text import Text
 
-    from .._console import emit, table
+    from .._console import emit, fits, overhead, table
 
     devices, functions, cell, counts, notes = _matrix(results)
     styles = {"pass": "green", "FAIL": "bold red", "xfail": "yellow", "xpass": "magenta"}
@@ -170,7 +213,19 @@ def print_report(results: list[Result], out: Any) -> None:
     rows: list[list[str | Text]] = [
         [f, *(shown(cell[f, d].status) for d in devices)] for f in functions
     ]
-    emit(out, table(["function", *devices], rows, styled))
+    header = ["function", *devices]
+    drawn = table(header, rows, styled)
+    if styled and not fits(out, drawn):
+        statuses = [max(len(cell[f, d].status) for f in functions) for d in devices]
+        natural = [max(map(len, ["function", *functions]))]
+        natural += [max(len(d), s) for d, s in zip(devices, statuses, strict=True)]
+        least = [min(natural[0], _FUNCTION_LEAST)]
+        least += [max(*map(len, _parts(d)), s) for d, s in zip(devices, statuses, strict=True)]
+        floor = [min(natural[0], 5), *statuses]
+        widths = _narrowed(out.width - overhead(drawn), natural, least, floor)
+        stacked = ["function", *(_stacked(d, w) for d, w in zip(devices, widths[1:], strict=True))]
+        drawn = table(stacked, rows, styled, widths=widths)
+    emit(out, drawn)
     if notes:
         out.print()
         for r in notes:
