@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import subprocess
 import sys
@@ -1127,3 +1128,216 @@ def test_bridged_grad_of_a_zero_d_result():
     value, g = xp.value_and_grad(lambda p: p["w"] ** 2 + p["b"])({"w": c, "b": c + c})
     assert float(value) == 0.75**2 + 1.5
     assert float(g["w"]) == 1.5 and float(g["b"]) == 1.0
+
+
+# -- torch: grad and value_and_grad by torch.autograd -----------------------------------------
+
+TORCH_DEVICES = [pytest.param(d, id=d, marks=NEEDS_TORCH) for d in ("torch:cpu", "numpy")]
+
+
+def _same(got, want, where="result"):
+    """The same tree, leaf types, dtypes, devices, shapes, strides and values, and no tensor
+    that requires grad."""
+    assert type(got) is type(want), where
+    if isinstance(got, dict):
+        assert list(got) == list(want), where
+        for k in got:
+            _same(got[k], want[k], f"{where}[{k!r}]")
+    elif isinstance(got, tuple | list):
+        assert len(got) == len(want), where
+        for i, (g, w) in enumerate(zip(got, want)):
+            _same(g, w, f"{where}[{i}]")
+    elif isinstance(got, xp.Array):
+        assert (got.dtype, got.device, got.shape) == (want.dtype, want.device, want.shape), where
+        np.testing.assert_array_equal(xp.to_numpy(got), xp.to_numpy(want), err_msg=where)
+        if got.device.backend == "torch":
+            assert not got.native.requires_grad and not want.native.requires_grad, where
+            assert got.native.stride() == want.native.stride(), where
+    else:
+        assert got == want, where
+
+
+def _by_each_engine(monkeypatch, call):
+    """``call()`` computed by torch.autograd (checked to be) and by torch.func."""
+    from arraymux.transforms import _torch as engine
+
+    used = []
+    real = engine._by_autograd
+
+    def spy(*args):
+        out = real(*args)
+        used.append(out is not None)
+        return out
+
+    monkeypatch.setattr(engine, "_by_autograd", spy)
+    fast = call()
+    assert used and all(used), "torch.autograd did not compute"
+    monkeypatch.setattr(engine, "_autograd_runs", lambda: False)
+    used.clear()
+    slow = call()
+    assert not used
+    return fast, slow
+
+
+def _scaled(w, *, scale=1.0, shift=0.5):
+    return scale * xp.sum((w - shift) ** 2)
+
+
+def _in_place(w):
+    h = w * 2.0
+    h[0, 0] = 7.0
+    h += 1.0
+    return xp.sum(h * w)
+
+
+def _cases(device):
+    a = arr([[0.3, -1.2, 2.0], [1.5, 0.2, -0.7]], device)
+    b = arr([0.5, -2.0, 1.0], device)
+    params = {"w": a, "b": [b, (b * 2.0,)]}
+    return {
+        "two arguments": (lambda w, v: xp.sum(xp.tanh(w @ v) ** 2), (0, 1), False, (a, b)),
+        "an unused argument": (lambda w, v: xp.sum(w**2), (0, 1), False, (a, b)),
+        "no dependence": (lambda w: xp.sum(xp.zeros_like(w)), 0, False, (a,)),
+        "integer values inside": (
+            lambda w: (
+                xp.sum(xp.astype(w > 0, w.dtype) * w)
+                + xp.astype(xp.argmax(xp.reshape(w, (-1,))), w.dtype)
+                + xp.sum(xp.floor(w) * w)
+            ),
+            0,
+            False,
+            (a,),
+        ),
+        "in-place on intermediates": (_in_place, 0, False, (a,)),
+        "has_aux": (
+            lambda w: (xp.sum(w**3), {"sq": w**2, "n": 3, "pair": (w, "label")}),
+            0,
+            True,
+            (a,),
+        ),
+        "pytrees, argnums tuple": (
+            lambda p, s, v: s * xp.sum(p["w"] * p["b"][0]) + xp.sum(p["b"][1][0] ** 2 * v),
+            (0, 2),
+            False,
+            (params, 2.0, b),
+        ),
+        "negative argnums": (lambda w, v: xp.sum(w @ v**2), -1, False, (a, b)),
+        "keyword arguments": (functools.partial(_scaled, scale=3.0), 0, False, (a,)),
+        "keyword defaults": (_scaled, 0, False, (b,)),
+        "float64": (lambda w: xp.sum(xp.sin(w) * w), 0, False, (xp.astype(a, xp.float64),)),
+        "a Python float": (lambda s, w: s * xp.sum(w) + s**2, 0, False, (2.0, a)),
+        "0-d": (lambda s: s**3, 0, False, (arr(1.5, device),)),
+        "non-contiguous": (lambda w: xp.sum(w**3), 0, False, (xp.permute_dims(a, (1, 0)),)),
+        "complex": (
+            lambda z: xp.sum(xp.abs(z) ** 2),
+            0,
+            False,
+            (xp.astype(a, xp.complex64) * (1 + 2j),),
+        ),
+    }
+
+
+@pytest.mark.parametrize("device", TORCH_DEVICES)
+@pytest.mark.parametrize(
+    "case",
+    list(_cases("numpy")) if importlib.util.find_spec("torch") else ["(torch)"],
+)
+def test_torch_autograd_and_torch_func_give_the_same_results(monkeypatch, device, case):
+    """Outside other transforms, grad and value_and_grad on torch (and NumPy through torch)
+    compute with torch.autograd, which costs less than torch.func: the values, gradients,
+    aux, dtypes, devices and strides are torch.func's."""
+    fun, argnums, has_aux, args = _cases(device)[case]
+    for transform in (xp.grad, xp.value_and_grad):
+        f = transform(fun, argnums=argnums, has_aux=has_aux)
+        fast, slow = _by_each_engine(monkeypatch, lambda: f(*args))  # noqa: B023
+        _same(fast, slow)
+        monkeypatch.undo()
+
+
+@NEEDS_TORCH
+def test_torch_autograd_path_nests_inside_other_transforms():
+    """Transforms around grad keep torch.func (their levels), and an enclosing grad computed
+    by torch.autograd still differentiates an inner one: through its argument, a closure, a
+    non-differentiated argument, its value and its aux. (NumPy arguments nest through
+    arguments only: a closure over a NumPy array is refused.)"""
+    device = "torch:cpu"
+    x0, y0 = arr(X, device), arr([2.0, -1.0, 0.5], device)
+    xs, ys = np.asarray(X), np.asarray([2.0, -1.0, 0.5])
+    close(xp.grad(xp.grad(lambda s: s**3))(arr(2.0, device)), 12.0)
+    close(xp.grad(lambda x: xp.sum(xp.grad(lambda y: xp.sum(x * y**2))(y0)))(x0), 2 * ys)
+    by_argument = xp.grad(lambda x, y: xp.sum(x * y**2), argnums=1)
+    close(xp.grad(lambda x: xp.sum(by_argument(x, y0)))(x0), 2 * ys)
+    value = xp.value_and_grad(lambda y, x: xp.sum(x * y**2))
+    close(xp.grad(lambda x: value(y0, x)[0])(x0), ys**2)
+    with_aux = xp.grad(lambda y, x: (xp.sum(y**2), x * 3.0), has_aux=True)
+    close(xp.grad(lambda x: xp.sum(with_aux(y0, x)[1]))(x0), np.full(3, 3.0))
+    # vmap of grad, grad inside vmap, grad of vmap
+    a = arr(np.arange(6.0).reshape(2, 3) / 4, device)
+    per_row = xp.vmap(xp.grad(lambda r: xp.sum(r**3)))(a)
+    close(per_row, 3 * xp.to_numpy(a) ** 2)
+    close(xp.vmap(lambda r: xp.grad(lambda s: xp.sum(s**3))(r))(a), per_row)
+    close(xp.grad(lambda m: xp.sum(xp.vmap(lambda r: xp.sum(r**2))(m)))(a), 2 * xp.to_numpy(a))
+    # jacobian and hessian of grad
+    close(xp.jacobian(xp.grad(lambda v: xp.sum(v**3)))(x0), np.diag(6 * xs))
+    close(
+        xp.hessian(lambda v: xp.sum(xp.grad(lambda u: xp.sum(u**3))(v)))(x0),
+        np.diag(6.0 * np.ones(3)),
+    )
+
+
+@NEEDS_TORCH
+def test_torch_grad_by_autograd_stays_differentiable_for_torch():
+    """Tensors that torch's own autograd differentiates around the call (an argument or a
+    closure that requires grad) keep the gradient differentiable, as torch.func.grad does (a
+    gradient penalty); otherwise the results are plain tensors."""
+    import torch
+
+    x0 = torch.tensor([1.0, 2.0, 3.0])
+    w = torch.tensor([0.5, -1.0, 2.0], requires_grad=True)
+    W = xp.asarray(w)
+    g = xp.grad(lambda x: xp.sum(x**2 * W))(xp.asarray(x0))
+    g.native.sum().backward()
+    torch.testing.assert_close(w.grad, 2 * x0)
+    w.grad = None
+    g = xp.grad(lambda x, v: xp.sum(x**2 * v))(xp.asarray(x0), W)
+    g.native.sum().backward()
+    torch.testing.assert_close(w.grad, 2 * x0)
+    xr = x0.clone().requires_grad_()
+    value, g = xp.value_and_grad(lambda x: xp.sum(x**3))(xp.asarray(xr))
+    (value.native + g.native.sum()).backward()
+    torch.testing.assert_close(xr.grad, 3 * x0**2 + 6 * x0)
+    w.grad = None
+    (value, aux), g = xp.value_and_grad(lambda x: (xp.sum(x**2), W * 2.0), has_aux=True)(
+        xp.asarray(x0)
+    )
+    aux.native.sum().backward()
+    torch.testing.assert_close(w.grad, torch.full((3,), 2.0))
+    # Nothing around differentiates: plain tensors, as torch.func gives.
+    value, g = xp.value_and_grad(lambda x: xp.sum(x**2))(xp.asarray(x0))
+    assert not value.native.requires_grad and not g.native.requires_grad
+    np.testing.assert_array_equal(g.native.numpy(), 2 * x0.numpy())
+    with torch.no_grad():
+        g = xp.grad(lambda x: xp.sum(x**2 * W))(xp.asarray(x0))
+    assert not g.native.requires_grad
+    torch.testing.assert_close(g.native, 2 * x0 * w.detach())
+    with torch.inference_mode():
+        g = xp.grad(lambda x: xp.sum(x**2))(xp.asarray(x0))
+    torch.testing.assert_close(g.native, 2 * x0)
+
+
+@pytest.mark.parametrize("device", TORCH_DEVICES)
+def test_torch_autograd_path_refuses_to_move_what_it_differentiates(device):
+    """Inside grad computed by torch.autograd, an array being differentiated cannot leave
+    torch (the move would cut its derivatives, a zero gradient without a word), as inside
+    torch.func; values without derivatives can still be read."""
+    x = arr(X, device)
+    away = "jax:cpu" if importlib.util.find_spec("jax") else "numpy"
+    for transform in (xp.grad, xp.value_and_grad):
+        with pytest.raises(TypeError, match=r"traced value.*on_device"):
+            transform(lambda v: xp.sum(xp.to_device(xp.to_device(v, away), v.device)))(x)
+        with pytest.raises(TypeError, match="on the host"):
+            transform(lambda v: xp.sum(v * float(xp.to_numpy(v)[0])))(x)
+    g = xp.grad(lambda v: xp.sum(v**2) * float(xp.to_numpy(xp.argmax(v))))(x)
+    close(g, 2 * np.asarray(X) * 2)
+    g = xp.grad(lambda v: xp.sum(v**2) if xp.sum(v) > 0 else -xp.sum(v))(x)
+    close(g, 2 * np.asarray(X))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import operator
+import threading
 from typing import Any
 
 import array_api_compat.torch as _xp
@@ -464,8 +465,24 @@ def memory(place: str) -> tuple[str, int]:
     return ("cpu", 0) if kind == "cpu" else (kind, int(index or 0))
 
 
+class _Differentiating(threading.local):
+    """How many computations of arraymux.grad by torch.autograd (outside torch.func) this
+    thread is inside: while they run, their tensors that require grad are traced values."""
+
+    depth = 0
+
+
+DIFFERENTIATING = _Differentiating()
+
+
 def traced(x: Any) -> bool:
-    return bool(torch._C._functorch.is_functorch_wrapped_tensor(x))
+    """Whether ``x`` is a value being differentiated or traced, which cannot leave torch
+    without cutting its derivatives: inside a torch.func transform, or requiring grad inside
+    arraymux.grad computed by torch.autograd where autograd records (not in the forward of
+    an autograd.Function such as on_device's crossing, which moves it by design)."""
+    return bool(torch._C._functorch.is_functorch_wrapped_tensor(x)) or bool(
+        DIFFERENTIATING.depth and x.requires_grad and torch.is_grad_enabled()
+    )
 
 
 def current_gpu(place: str) -> Any:
@@ -787,8 +804,8 @@ def to_host_many(xs: list[Any]) -> list[Any]:
     for i, x in enumerate(xs):
         if traced(x):
             raise TypeError(
-                "cannot read a tensor inside a torch.func transform on the host; return it "
-                "from the transformed function instead."
+                "cannot read a tensor that a transform differentiates (torch.func, "
+                "arraymux.grad) on the host; return it from the transformed function instead."
             )
         if not x.is_cuda:  # the memory itself where torch allows it, as one by one
             view = _numpy_view(x)
