@@ -1,0 +1,332 @@
+"""No implicit synchronisation or host transfer that the native program would not make.
+
+On a GPU, a tensor built from host memory (``torch.tensor(0.5, device="cuda")``) is a copy
+that synchronises the stream, so code that turns Python scalars into device arrays that way
+stalls the queue at every step. These tests run the operations of whole programs (functions
+with array and scalar operands, the operators, indexing, creation functions, the transforms,
+random numbers, moves) and fail on such a copy:
+
+- on ``torch:cuda``, under ``torch.cuda.set_sync_debug_mode("error")``;
+- on ``jax:gpu``, under ``jax.transfer_guard("disallow")`` wherever the native JAX call runs
+  under it too;
+- on CuPy, by intercepting ``cupy.asarray``/``cupy.array`` of host data;
+- and, without a GPU (CI), on ``torch:cpu`` by intercepting every construction of a tensor
+  from host data (``torch.tensor``, ``torch.as_tensor``, ``torch.asarray``,
+  ``torch.scalar_tensor``, ``torch.from_numpy``): the same code runs on the GPU, where each
+  would be a copy; and on ``jax:cpu`` under ``jax.transfer_guard("disallow")``, as on the GPU.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+import arraymux as xp
+
+from .conftest import DEVICES
+
+
+def _operations(device: xp.Device) -> list[tuple[str, Callable[[], Any]]]:
+    """(name, thunk) of the operations a program makes, on arrays made beforehand."""
+    f = xp.asarray([[0.5, -1.5], [2.0, 3.0]], dtype=xp.float32, device=device)
+    s = xp.asarray(1.5, dtype=xp.float32, device=device)  # 0-d
+    i = xp.asarray([1, 2, 7], dtype=xp.int32, device=device)
+    b = xp.asarray([True, False, True], device=device)
+    ops: list[tuple[str, Callable[[], Any]]] = [
+        ("x * 2", lambda: f * 2),
+        ("2 * x", lambda: 2 * f),
+        ("1 - x", lambda: 1 - f),
+        ("x ** 2", lambda: f**2),
+        ("1 / x", lambda: 1 / f),
+        ("x / 2", lambda: f / 2),
+        ("2.0 ** x", lambda: 2.0**f),
+        ("x % 2", lambda: f % 2),
+        ("3 % x", lambda: 3 % f),
+        ("3 // x", lambda: 3 // f),
+        ("s * 0.5 (0-d)", lambda: s * 0.5),
+        ("0.5 * s (0-d)", lambda: 0.5 * s),
+        ("s + 1 (0-d)", lambda: s + 1),
+        ("x < 1", lambda: f < 1),
+        ("less(1, x)", lambda: xp.less(1, f)),
+        ("x == 2", lambda: f == 2),
+        ("maximum(x, 0.0)", lambda: xp.maximum(f, 0.0)),
+        ("minimum(0.0, x)", lambda: xp.minimum(0.0, f)),
+        ("atan2(x, 1.0)", lambda: xp.atan2(f, 1.0)),
+        ("hypot(2.0, x)", lambda: xp.hypot(2.0, f)),
+        ("logaddexp(x, 0.0)", lambda: xp.logaddexp(f, 0.0)),
+        ("copysign(x, -1.0)", lambda: xp.copysign(f, -1.0)),
+        ("nextafter(x, 0.0)", lambda: xp.nextafter(f, 0.0)),
+        ("where(x > 0, x, 0.0)", lambda: xp.where(f > 0, f, 0.0)),
+        ("clip(x, 0.0, 1.0)", lambda: xp.clip(f, 0.0, 1.0)),
+        ("j << 3", lambda: i << 3),
+        ("j >> 1", lambda: i >> 1),
+        ("j ^ 5", lambda: i ^ 5),
+        ("j & 7", lambda: i & 7),
+        ("j | 8", lambda: i | 8),
+        ("5 ^ j", lambda: 5 ^ i),
+        ("b & True", lambda: b & True),
+        ("logical_and(b, True)", lambda: xp.logical_and(b, True)),
+        ("exp(-x)", lambda: xp.exp(-f)),
+        ("1 / (1 + exp(-x))", lambda: 1 / (1 + xp.exp(-f))),
+        ("mean(x, axis=0)", lambda: xp.mean(f, axis=0)),
+        ("sum(x)", lambda: xp.sum(f)),
+        ("x[0]", lambda: f[0]),
+        ("x[:, 1]", lambda: f[:, 1]),
+        ("x[..., None]", lambda: f[..., None]),
+        ("x[::-1]", lambda: f[::-1]),
+        ("zeros", lambda: xp.zeros((2, 3), device=device)),
+        ("ones_like", lambda: xp.ones_like(f)),
+        ("full", lambda: xp.full((2,), 3.5, device=device)),
+        ("full_like", lambda: xp.full_like(f, 2.0)),
+        ("arange", lambda: xp.arange(5, device=device)),
+        ("linspace", lambda: xp.linspace(0.0, 1.0, 5, device=device)),
+        ("eye", lambda: xp.eye(3, device=device)),
+        ("astype", lambda: xp.astype(f, xp.int32)),
+        ("to_device (same device)", lambda: xp.to_device(f, device)),
+    ]
+    if device.backend != "jax":  # JAX arrays are immutable
+        w = xp.asarray([[0.5, -1.5], [2.0, 3.0]], dtype=xp.float32, device=device)
+        u = xp.asarray([1, 2, 3], dtype=xp.int32, device=device)
+        ops += [
+            ("x[0] = 2.0", lambda: w.__setitem__(0, 2.0)),
+            ("x[0, 1] = 1", lambda: w.__setitem__((0, 1), 1)),
+            ("j[1:] = 7", lambda: u.__setitem__(slice(1, None), 7)),
+            ("x[:] = s", lambda: w.__setitem__(slice(None), s)),
+        ]
+    try:
+        xp.asarray([1], dtype=xp.uint32, device=device)
+    except xp.ArraymuxError:
+        pass
+    else:
+        v = xp.asarray([1, 2, 3], dtype=xp.uint32, device=device)
+        ops += [
+            ("uint32 + 1", lambda: v + 1),
+            ("uint32 ^ 5", lambda: v ^ 5),
+            ("uint32 << 3", lambda: v << 3),
+            ("uint32 < 2", lambda: v < 2),
+        ]
+    return ops
+
+
+def _transforms(device: xp.Device) -> list[tuple[str, Callable[[], Any]]]:
+    w = xp.asarray([0.5, -1.0, 2.0], dtype=xp.float32, device=device)
+    x = xp.asarray([[1.0, 2.0, 0.5], [0.0, -1.0, 3.0]], dtype=xp.float32, device=device)
+
+    def loss(w: Any, x: Any) -> Any:
+        z = x @ w
+        return xp.mean(1 / (1 + xp.exp(-z)) * 0.5 + xp.maximum(z, 0.0) ** 2)
+
+    def step(w: Any, x: Any) -> Any:
+        return xp.tanh(x @ w) * 2.0 - 1.0
+
+    return [
+        ("grad", lambda: xp.grad(loss)(w, x)),
+        ("value_and_grad", lambda: xp.value_and_grad(loss)(w, x)),
+        ("vjp", lambda: xp.vjp(step, w, x)[1](xp.ones((2,), device=device))),
+        ("jvp", lambda: xp.jvp(lambda w: step(w, x), (w,), (w,))),
+        ("vmap", lambda: xp.vmap(lambda r: step(w, r))(x)),
+        ("checkpoint", lambda: xp.grad(xp.checkpoint(loss))(w, x)),
+    ]
+
+
+def _random(device: xp.Device) -> list[tuple[str, Callable[[], Any]]]:
+    key = xp.random.key(0, device=device)
+    gen = xp.random.Generator(0, device=device)
+    return [
+        ("random.split", lambda: xp.random.split(key)),
+        ("random.uniform", lambda: xp.random.uniform(key, (8,), dtype=xp.float32)),
+        ("random.normal", lambda: xp.random.normal(key, (8,), dtype=xp.float32)),
+        ("random.integers", lambda: xp.random.integers(key, 0, 10, (8,))),
+        ("Generator.normal", lambda: gen.normal(size=(8,))),
+    ]
+
+
+def _run_all(ops: list[tuple[str, Callable[[], Any]]], guard: Callable[[], Any]) -> list[str]:
+    """Warm each operation up unguarded (first uses may compile or build plans, natively
+    too), then run it under ``guard``; the names of those the guard stopped."""
+    failed = []
+    for name, op in ops:
+        op()
+        try:
+            with guard():
+                op()
+        except Exception as e:  # what the guard raises differs per backend
+            failed.append(f"{name}: {type(e).__name__}: {str(e)[:160]}")
+    return failed
+
+
+# -- torch: constructions from host data, counted on the CPU ---------------------------------
+
+
+@contextlib.contextmanager
+def _no_host_tensors() -> Iterator[None]:
+    """Fail on any tensor made from host data while the block runs."""
+    import torch
+
+    names = ("tensor", "as_tensor", "asarray", "scalar_tensor", "from_numpy")
+    saved = {n: getattr(torch, n) for n in names}
+
+    def refuse(n: str) -> Callable[..., Any]:
+        def made(*args: Any, **kwargs: Any) -> Any:
+            if args and isinstance(args[0], torch.Tensor) and n == "asarray":
+                return saved[n](*args, **kwargs)  # a tensor's own memory, not host data
+            raise AssertionError(f"torch.{n} of host data")
+
+        return made
+
+    for n in names:
+        setattr(torch, n, refuse(n))
+    try:
+        yield
+    finally:
+        for n, fn in saved.items():
+            setattr(torch, n, fn)
+
+
+_TORCH_CPU = [d for d in DEVICES if d.backend == "torch" and d.place == "cpu"]
+
+
+@pytest.mark.parametrize("device", _TORCH_CPU, ids=str)
+@pytest.mark.parametrize("group", [_operations, _transforms, _random], ids=lambda g: g.__name__)
+def test_torch_makes_no_tensor_from_host_data(device, group, monkeypatch):
+    # Random draws on torch's CPU compute through NumPy and share the result (no copy); a
+    # GPU computes them with torch, the path run here.
+    monkeypatch.setattr(
+        xp.random, "_through_numpy", lambda kernel, k, static: kernel(k, *static), raising=True
+    )
+    assert _run_all(group(device), _no_host_tensors) == []
+
+
+def test_the_torch_guard_catches_a_host_tensor():
+    torch = pytest.importorskip("torch")
+    with pytest.raises(AssertionError, match=r"torch\.tensor of host data"), _no_host_tensors():
+        torch.tensor(0.5)
+
+
+# -- JAX: transfers the native call does not make --------------------------------------------
+
+
+def _jax_guard() -> Any:
+    import jax
+
+    return jax.transfer_guard("disallow")
+
+
+_JAX = [d for d in DEVICES if d.backend == "jax"]
+
+
+@pytest.mark.parametrize("device", _JAX, ids=str)
+def test_jax_transfers_no_more_than_native(device):
+    import jax
+    import jax.numpy as jnp
+
+    f = xp.asarray([[0.5, -1.5], [2.0, 3.0]], dtype=xp.float32, device=device)
+    i = xp.asarray([1, 2, 7], dtype=xp.int32, device=device)
+    # JAX transfers Python scalars itself (x + 1 is a host-to-device copy of the 1), so
+    # arraymux is held to what the native call does: no more transfers than it makes.
+    pairs = [
+        ("add", lambda: f + f, lambda: f.native + f.native),
+        ("matmul", lambda: f @ f, lambda: f.native @ f.native),
+        ("exp", lambda: xp.exp(f), lambda: jnp.exp(f.native)),
+        ("mean axis", lambda: xp.mean(f, axis=0), lambda: jnp.mean(f.native, axis=0)),
+        ("x[0]", lambda: f[0], lambda: f.native[0]),
+        ("x[:, 1]", lambda: f[:, 1], lambda: f.native[:, 1]),
+        ("x * 2", lambda: f * 2, lambda: f.native * 2),
+        ("1 / x", lambda: 1 / f, lambda: 1 / f.native),
+        ("j ^ 5", lambda: i ^ 5, lambda: i.native ^ 5),
+        ("maximum(x, 0.0)", lambda: xp.maximum(f, 0.0), lambda: jnp.maximum(f.native, 0.0)),
+        (
+            "where",
+            lambda: xp.where(f > 0, f, f),
+            lambda: jnp.where(f.native > 0, f.native, f.native),
+        ),
+        ("zeros", lambda: xp.zeros((2, 3), device=device), lambda: jnp.zeros((2, 3))),
+        ("astype", lambda: xp.astype(f, xp.int32), lambda: f.native.astype(jnp.int32)),
+        ("sum", lambda: xp.sum(f), lambda: jnp.sum(f.native)),
+    ]
+    for name, ours, native in pairs:
+        ours()
+        native()
+        try:
+            with jax.transfer_guard("disallow"):
+                native()
+        except Exception:
+            continue  # the native call transfers too
+        with jax.transfer_guard("disallow"):
+            ours()  # raises, naming the transfer, if arraymux adds one
+        del name
+
+
+# -- GPUs ----------------------------------------------------------------------------------
+
+_CUDA = [d for d in DEVICES if d.backend == "torch" and d.place.startswith("cuda")]
+_JAX_GPU = [d for d in DEVICES if d.backend == "jax" and d.place.startswith("gpu")]
+_CUPY = [d for d in DEVICES if d.backend == "cupy"]
+
+
+@contextlib.contextmanager
+def _torch_sync_errors() -> Iterator[None]:
+    import torch
+
+    torch.cuda.set_sync_debug_mode("error")
+    try:
+        yield
+    finally:
+        torch.cuda.set_sync_debug_mode("default")
+
+
+@pytest.mark.skipif(not _CUDA, reason="needs a CUDA device (torch:cuda)")
+@pytest.mark.parametrize("device", _CUDA, ids=str)
+@pytest.mark.parametrize("group", [_operations, _transforms, _random], ids=lambda g: g.__name__)
+def test_torch_cuda_never_synchronises(device, group):
+    assert _run_all(group(device), _torch_sync_errors) == []
+
+
+@pytest.mark.skipif(not _JAX_GPU, reason="needs a JAX GPU")
+@pytest.mark.parametrize("device", _JAX_GPU, ids=str)
+def test_jax_gpu_transfers_no_more_than_native(device):
+    test_jax_transfers_no_more_than_native(device)
+
+
+@pytest.mark.skipif(not _JAX_GPU, reason="needs a JAX GPU")
+@pytest.mark.parametrize("device", _JAX_GPU, ids=str)
+@pytest.mark.parametrize("group", [_transforms, _random], ids=lambda g: g.__name__)
+def test_jax_gpu_transforms_and_random_do_not_transfer(device, group):
+    # The transforms and draws of arrays already on the GPU move nothing from the host
+    # (their Python constants are folded into the traced computation).
+    failed = _run_all(group(device), _jax_guard)
+    assert failed == []
+
+
+@contextlib.contextmanager
+def _no_cupy_uploads() -> Iterator[None]:
+    import cupy
+    import numpy as np
+
+    saved = {n: getattr(cupy, n) for n in ("asarray", "array")}
+
+    def refuse(n: str) -> Callable[..., Any]:
+        def made(obj: Any, *args: Any, **kwargs: Any) -> Any:
+            if isinstance(obj, np.ndarray | list | tuple | int | float | complex | bool):
+                raise AssertionError(f"cupy.{n} of host data")
+            return saved[n](obj, *args, **kwargs)
+
+        return made
+
+    for n in saved:
+        setattr(cupy, n, refuse(n))
+    try:
+        yield
+    finally:
+        for n, fn in saved.items():
+            setattr(cupy, n, fn)
+
+
+@pytest.mark.skipif(not _CUPY, reason="needs CuPy and a GPU")
+@pytest.mark.parametrize("device", _CUPY, ids=str)
+@pytest.mark.parametrize("group", [_operations, _transforms, _random], ids=lambda g: g.__name__)
+def test_cupy_uploads_no_host_data(device, group):
+    assert _run_all(group(device), _no_cupy_uploads) == []
