@@ -1322,7 +1322,11 @@ def test_torch_grad_by_autograd_stays_differentiable_for_torch():
     torch.testing.assert_close(g.native, 2 * x0 * w.detach())
     with torch.inference_mode():
         g = xp.grad(lambda x: xp.sum(x**2))(xp.asarray(x0))
+        made_there = torch.tensor([1.0, 2.0, 3.0])
     torch.testing.assert_close(g.native, 2 * x0)
+    # An inference tensor cannot become a leaf that requires grad: torch.func takes it.
+    g = xp.grad(lambda p: xp.sum(p["x"] ** 2))({"x": xp.asarray(made_there)})
+    torch.testing.assert_close(g["x"].native, 2 * x0)
 
 
 @pytest.mark.parametrize("device", TORCH_DEVICES)

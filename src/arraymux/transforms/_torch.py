@@ -127,6 +127,7 @@ def _func_value_and_grad(f: Callable[..., Any], argnums: Any, has_aux: bool) -> 
 # differentiable.
 
 _ACCUMULATE = torch._C._functions.AccumulateGrad  # type: ignore[attr-defined]
+_TENSOR = torch.Tensor
 _peek = torch._C._functorch.peek_interpreter_stack
 _compiling = torch.compiler.is_compiling
 
@@ -147,21 +148,26 @@ class _TorchFunc(Exception):
 
 def _leaves_of(tree: Any, leaves: list[Any], graded: bool) -> Any:
     """``tree``, a differentiated argument, with each tensor made a fresh leaf that requires
-    grad over the same memory (appended to ``leaves``)."""
+    grad over the same memory (appended to ``leaves``). Raises RuntimeError for a tensor
+    that cannot require grad (an inference tensor)."""
     t = type(tree)
-    if t is tuple or t is list:
-        return t([_leaves_of(v, leaves, graded) for v in tree])
-    if t is dict:
-        return {k: _leaves_of(v, leaves, graded) for k, v in tree.items()}
+    if t is dict:  # the common case, parameters by name: their leaves made here
+        out = {}
+        for k, v in tree.items():
+            if type(v) is _TENSOR and not (graded and v.requires_grad):
+                out[k] = leaf = v.detach().requires_grad_()
+                leaves.append(leaf)
+            else:
+                out[k] = _leaves_of(v, leaves, graded)
+        return out
     if isinstance(tree, torch.Tensor):
         if graded and tree.requires_grad:
             raise _TorchFunc  # differentiated by an enclosing computation
-        try:
-            leaf = tree.detach().requires_grad_()
-        except RuntimeError:  # an inference tensor, an integer tensor: torch.func explains
-            raise _TorchFunc from None
+        leaf = tree.detach().requires_grad_()
         leaves.append(leaf)
         return leaf
+    if t is tuple or t is list:
+        return t([_leaves_of(v, leaves, graded) for v in tree])
     if isinstance(tree, tuple) and hasattr(tree, "_fields"):  # a named tuple
         return t(*[_leaves_of(v, leaves, graded) for v in tree])
     raise _TorchFunc
@@ -169,13 +175,17 @@ def _leaves_of(tree: Any, leaves: list[Any], graded: bool) -> Any:
 
 def _like(tree: Any, values: Any) -> Any:
     """The next ones of ``values`` (an iterator) in the structure of ``tree``, a tree that
-    :func:`_leaves_of` made."""
+    :func:`_leaves_of` made (whose leaves are plain tensors)."""
     t = type(tree)
-    if t is tuple or t is list:
-        return t([_like(v, values) for v in tree])
+    if t is _TENSOR:
+        return next(values)
     if t is dict:
-        return {k: _like(v, values) for k, v in tree.items()}
-    if isinstance(tree, torch.Tensor):
+        return {
+            k: next(values) if type(v) is _TENSOR else _like(v, values) for k, v in tree.items()
+        }
+    if t is tuple or t is list:
+        return t([next(values) if type(v) is _TENSOR else _like(v, values) for v in tree])
+    if isinstance(tree, torch.Tensor):  # a subclass
         return next(values)
     return t(*[_like(v, values) for v in tree])  # a named tuple
 
@@ -253,7 +263,7 @@ def _by_autograd(
                 return None  # an argument twice: torch.func differentiates it once
             for i in argnums:
                 fresh[i] = _leaves_of(args[i], leaves, graded)
-    except _TorchFunc:
+    except (_TorchFunc, RuntimeError):  # RuntimeError: an inference tensor, torch.func explains
         return None
     if not leaves:
         return None  # nothing to differentiate: torch.func explains
@@ -277,7 +287,12 @@ def _by_autograd(
     outer = graded and _reaches_beyond([out, *kept], leaves)
     if out.requires_grad:
         grads = torch.autograd.grad(out, leaves, allow_unused=True, create_graph=outer)
-        grads = tuple(torch.zeros_like(leaf) if g is None else g for g, leaf in zip(grads, leaves))
+        for g in grads:
+            if g is None:  # an argument f does not use: zeros, as torch.func gives
+                grads = tuple(
+                    torch.zeros_like(leaf) if g is None else g for g, leaf in zip(grads, leaves)
+                )
+                break
     else:  # f does not depend on its arguments
         grads = tuple(torch.zeros_like(leaf) for leaf in leaves)
     values = iter(grads)
