@@ -8,7 +8,9 @@ and Python scalars. The engine follows the arrays:
 ========================  ===================================================================
 arrays on                 engine
 ========================  ===================================================================
-torch                     ``torch.func`` (``torch.compile`` for :func:`jit`)
+torch                     ``torch.func`` (``torch.compile`` for :func:`jit`; ``torch.autograd``
+                          for :func:`grad` and :func:`value_and_grad` outside other
+                          transforms)
 jax                       ``jax`` (``jax.jit`` for :func:`jit`)
 numpy                     ``torch.func`` on the CPU; arrays cross through DLPack without a
                           copy and results come back as NumPy arrays. :func:`jit` runs the
@@ -89,6 +91,19 @@ def grad(
     TransformUnavailableError
         The arrays are on a backend without an engine (Dask, array-api-strict).
 
+    Notes
+    -----
+    On torch (and on NumPy and CuPy arrays, which torch differentiates), a call outside any
+    other transform computes with ``torch.autograd`` itself: the differentiated arguments
+    become fresh leaves over their memory, ``fun`` runs once and ``torch.autograd.grad``
+    differentiates it, close to the cost of a hand-written ``loss.backward()`` step. Inside
+    torch.func's transforms (:func:`vmap`, :func:`jacobian`, :func:`hessian`, :func:`jvp`),
+    under ``torch.compile`` (:func:`jit`), in inference mode, and where a differentiated
+    argument requires grad (an enclosing grad differentiates it), it is ``torch.func.grad``.
+    Both give the same values, gradients, dtypes and devices; where ``fun`` reads tensors
+    that torch's own autograd differentiates around the call, the gradient stays
+    differentiable with respect to them, as torch.func's does.
+
     Examples
     --------
     >>> import arraymux as xp
@@ -125,6 +140,12 @@ def value_and_grad(
     ------
     TypeError, BackendMismatchError, TransformUnavailableError
         As :func:`grad`.
+
+    Notes
+    -----
+    The engine is chosen as for :func:`grad`: on torch, ``torch.autograd`` outside other
+    transforms (a training step costs close to what ``loss.backward()`` costs), else
+    ``torch.func.grad_and_value``.
 
     Examples
     --------
