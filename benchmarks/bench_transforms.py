@@ -1,10 +1,14 @@
 """Transforms against the engines used directly: arraymux.grad / value_and_grad / jit versus
 torch.func.grad / grad_and_value / torch.compile and jax.grad / value_and_grad / jax.jit, on
 the same 2-layer MLP loss at about 10, 1k, 100k and 1M parameters, plus the memory that
-checkpoint saves on a deep chain. Prints markdown tables, and for each device and transform the
-size from which arraymux stays within 5 % of the engine (where it crosses the native line).
+checkpoint saves on a deep chain. On torch, value_and_grad is also measured against the
+hand-written training step (``loss.backward()`` into the parameters' ``.grad``). Prints
+markdown tables, and for each device and transform the size from which arraymux stays within
+5 % of the engine (where it crosses the native line).
 
-    python benchmarks/bench_transforms.py [--quick] [--sizes 10,1k] [--json PATH]
+    python benchmarks/bench_transforms.py [--quick] [--sizes 10,1k] [--engines torch]
+        [--transforms grad,value_and_grad,backward,jit,numpy] [--rounds 21] [--cpu-time]
+        [--no-memory] [--json PATH]
 """
 
 from __future__ import annotations
@@ -22,6 +26,12 @@ import arraymux as xp
 # in, hidden, out: 12, 800, 103k and 1.05M parameters
 SIZES = {"10": (2, 3, 1), "1k": (16, 32, 8), "100k": (160, 320, 160), "1M": (512, 1024, 512)}
 BATCH = 64
+# The cases measured (--transforms), the alternating rounds of each (--rounds) and the clock
+# (--cpu-time: the calling thread's CPU time, which on a shared CPU leaves out the time other
+# processes take; it does not see a GPU's work).
+TRANSFORMS = {"grad", "value_and_grad", "backward", "jit", "numpy"}
+ROUNDS = 21
+CLOCK = time.perf_counter
 
 
 def params_of(size: str, seed: int = 0) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray]:
@@ -58,21 +68,22 @@ def paired(
     for fn in (native, ours):
         sync(fn())  # warm up (and compile)
         sync(fn())
-    t0 = time.perf_counter()
+    clock = CLOCK
+    t0 = clock()
     sync(native())
-    once = max(time.perf_counter() - t0, 1e-7)
-    rounds = 21
+    once = max(clock() - t0, 1e-7)
+    rounds = ROUNDS
     n = max(1, int(budget / (2 * rounds) / once))
     best = [float("inf"), float("inf")]
     ratios = []
     for _ in range(rounds):
         took = []
         for k, fn in enumerate((native, ours)):
-            t0 = time.perf_counter()
+            t0 = clock()
             for _ in range(n):
                 out = fn()
             sync(out)
-            took.append((time.perf_counter() - t0) / n)
+            took.append((clock() - t0) / n)
             best[k] = min(best[k], took[-1])
         ratios.append(took[1] / took[0])
     q1, med, q3 = np.quantile(ratios, [0.25, 0.5, 0.75])
@@ -112,21 +123,49 @@ def torch_rows(device: str, budget: float, quick: bool) -> list[tuple[Any, ...]]
         # Both sides transform once and call many times, as a training loop does.
         gn, ga = tf.grad(native_loss), xp.grad(loss)
         vn, va = tf.grad_and_value(native_loss), xp.value_and_grad(loss)
+        # The hand-written training step: the parameters are leaves that require grad, and
+        # loss.backward() accumulates into their .grad (reset before each step).
+        leaves = {k: v.clone().requires_grad_() for k, v in tp.items()}
+
+        def backward_step() -> Any:
+            for v in leaves.values():
+                v.grad = None
+            value = native_loss(leaves, tx, ty)
+            value.backward()
+            return value, {k: v.grad for k, v in leaves.items()}
+
+        engine = "torch.func / torch.compile"
         cases = [
-            ("grad", lambda: gn(tp, tx, ty), lambda: ga(ap, ax, ay)),
-            ("value_and_grad", lambda: vn(tp, tx, ty), lambda: va(ap, ax, ay)),
+            ("grad", "grad", engine, lambda: gn(tp, tx, ty), lambda: ga(ap, ax, ay)),
+            (
+                "value_and_grad",
+                "value_and_grad",
+                engine,
+                lambda: vn(tp, tx, ty),
+                lambda: va(ap, ax, ay),
+            ),
+            (
+                "backward",
+                "value_and_grad vs backward",
+                "loss.backward()",
+                backward_step,
+                lambda: va(ap, ax, ay),
+            ),
         ]
-        if not (quick and size == "1M"):
+        if "jit" in TRANSFORMS and not (quick and size == "1M"):
             torch._dynamo.reset()
             cn = torch.compile(native_loss)
             ca = xp.jit(loss)
-            cases.append(("jit (forward)", lambda: cn(tp, tx, ty), lambda: ca(ap, ax, ay)))
-        for name, native, ours in cases:
-            tn, ta, spread = paired(native, ours, sync, budget)
-            rows.append((device, size, name, "torch.func / torch.compile", tn, ta, spread))
+            cases.append(
+                ("jit", "jit (forward)", engine, lambda: cn(tp, tx, ty), lambda: ca(ap, ax, ay))
+            )
+        for key, name, native_engine, native, ours in cases:
+            if key in TRANSFORMS:
+                tn, ta, spread = paired(native, ours, sync, budget)
+                rows.append((device, size, name, native_engine, tn, ta, spread))
         # NumPy arrays (CuPy arrays on the GPU), differentiated by torch through DLPack.
         bridged = "numpy" if place == "cpu" else "cupy:" + (place.partition(":")[2] or "0")
-        if place == "cpu" or importlib.util.find_spec("cupy"):
+        if "numpy" in TRANSFORMS and (place == "cpu" or importlib.util.find_spec("cupy")):
             bp = {k: xp.to_device(v, bridged) for k, v in p.items()}
             bx, by = xp.to_device(x, bridged), xp.to_device(y, bridged)
             tn, ta, spread = paired(lambda: gn(tp, tx, ty), lambda: ga(bp, bx, by), sync, budget)
@@ -201,13 +240,14 @@ def jax_rows(device: str, budget: float) -> list[tuple[Any, ...]]:
         gn, ga = jax.grad(native_loss), xp.grad(loss)
         vn, va = jax.value_and_grad(native_loss), xp.value_and_grad(loss)
         cases = [
-            ("grad", lambda: gn(jp, jx, jy), lambda: ga(ap, ax, ay)),
-            ("value_and_grad", lambda: vn(jp, jx, jy), lambda: va(ap, ax, ay)),
-            ("jit (grad)", lambda: jit_native(jp, jx, jy), lambda: jit_ours(ap, ax, ay)),
+            ("grad", "grad", lambda: gn(jp, jx, jy), lambda: ga(ap, ax, ay)),
+            ("value_and_grad", "value_and_grad", lambda: vn(jp, jx, jy), lambda: va(ap, ax, ay)),
+            ("jit", "jit (grad)", lambda: jit_native(jp, jx, jy), lambda: jit_ours(ap, ax, ay)),
         ]
-        for name, native, ours in cases:
-            tn, ta, spread = paired(native, ours, sync, budget)
-            rows.append((device, size, name, "jax", tn, ta, spread))
+        for key, name, native, ours in cases:
+            if key in TRANSFORMS:
+                tn, ta, spread = paired(native, ours, sync, budget)
+                rows.append((device, size, name, "jax", tn, ta, spread))
         return rows
 
     for size in SIZES:
@@ -334,28 +374,47 @@ def memory_rows() -> list[tuple[str, str, str]]:
 
 
 def main() -> None:
+    global ROUNDS, CLOCK
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="shorter timings, fewer compiles")
     parser.add_argument("--sizes", help=f"comma-separated sizes among {', '.join(SIZES)}")
+    parser.add_argument("--engines", default="torch,jax", help="comma-separated: torch, jax")
+    parser.add_argument(
+        "--transforms",
+        help=f"comma-separated cases among {', '.join(sorted(TRANSFORMS))} (default: all)",
+    )
+    parser.add_argument("--rounds", type=int, default=ROUNDS, help="alternating rounds per row")
+    parser.add_argument("--no-memory", action="store_true", help="skip the checkpoint memory")
+    parser.add_argument(
+        "--cpu-time",
+        action="store_true",
+        help="time the calling thread's CPU time (CPU devices only: steadier on a shared machine)",
+    )
     parser.add_argument("--json", metavar="PATH", help="also write the rows as JSON")
     args = parser.parse_args()
+    ROUNDS = args.rounds
+    if args.cpu_time:
+        CLOCK = time.thread_time
     if args.sizes:
         for name in [k for k in SIZES if k not in args.sizes.split(",")]:
             del SIZES[name]
+    if args.transforms:
+        TRANSFORMS.intersection_update(args.transforms.split(","))
+    engines = args.engines.split(",")
     budget = 0.3 if args.quick else 1.0
     rows: list[tuple[Any, ...]] = []
-    if importlib.util.find_spec("torch"):
+    if "torch" in engines and importlib.util.find_spec("torch"):
         import torch
 
         # One intra-op thread: on a small shared CPU, OpenMP's spinning threads make the
         # timings of both sides swing by orders of magnitude.
         torch.set_num_threads(1)
         rows += torch_rows("torch:cpu", budget, args.quick)
-        if torch.cuda.is_available():
+        if torch.cuda.is_available() and not args.cpu_time:
             rows += torch_rows("torch:cuda:0", budget, args.quick)
-    if importlib.util.find_spec("jax"):
+    if "jax" in engines and importlib.util.find_spec("jax"):
         rows += jax_rows("jax:cpu:0", budget)
-        if any(d.place.startswith("gpu") for d in xp.devices("jax")):
+        if any(d.place.startswith("gpu") for d in xp.devices("jax")) and not args.cpu_time:
             rows += jax_rows("jax:gpu:0", budget)
 
     sizes = ", ".join(f"{k} = {n_params(k)} parameters" for k in SIZES)
@@ -364,7 +423,9 @@ def main() -> None:
         "Times: the best round of each side. Ratio: arraymux / native over rounds that alternate "
         "the two, median [quartiles]; the quartiles show how much the machine moved. JAX on a "
         "GPU: both sides with full float32 matrix products (arraymux's choice there; JAX's "
-        "default is TF32).\n"
+        "default is TF32)."
+        + (" Clock: the calling thread's CPU time." if args.cpu_time else "")
+        + "\n"
     )
     print("| arrays | size | transform | native | native time | arraymux | ratio of best | ratio |")
     print("|---|---|---|---|---|---|---|---|")
@@ -398,6 +459,8 @@ def main() -> None:
             ],
             parameters={k: n_params(k) for k in SIZES},
         )
+    if args.no_memory:
+        return
     print(
         f"\n## checkpoint: memory kept for the backward pass ({DEPTH} layers of {WIDTH}x{WIDTH}, segments of {SEGMENT})\n"
     )
