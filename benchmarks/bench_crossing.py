@@ -96,8 +96,8 @@ def rows(torch_device: str, jax_device: str, budget: float, quick: bool) -> list
             tn, ta, spread = paired(native, ours, sync, budget)
             out.append((f"{torch_device} -> {jax_device}", size, name, tn, ta, spread))
 
-        # The engines' own difference, without a crossing: the same loss all in torch,
-        # torch.func (what xp.value_and_grad runs) against loss.backward().
+        # Without a crossing: the same loss all in torch, xp.value_and_grad (torch.autograd
+        # there, outside other transforms) against loss.backward().
         def torch_energy(u: Any) -> Any:
             return (torch.sin(u) ** 2 + 0.5 * u * u).sum() / u.shape[0]
 
