@@ -310,9 +310,10 @@ class Backend:
         refusals = {"floating": not_floating, "complex": real, "numeric": booleans}
         for entry in TABLE:
             if entry.operands != "any":
-                refused = refusals[entry.operands]
                 arity = 2 if entry.rule == "binary" else 1
-                self.fns[entry.name] = _refusing(self.fns[entry.name], refused, arity)
+                self.fns[entry.name] = _refusing(
+                    self.fns[entry.name], refusals[entry.operands], arity
+                )
         # Fixes of complex special cases are the backend's own function on other operands:
         # "name(x)" entries let the compiled hot path call that directly (with a "not for"
         # set of the operand dtypes that need the full function).
@@ -331,7 +332,7 @@ class Backend:
             # A function that refuses some operand kinds: the backend's own function for the
             # others (and the set it is not for grows by the refused dtypes).
             refused: frozenset[Any] = getattr(fn, "refused", frozenset())
-            inner = fn.__wrapped__ if refused else fn  # type: ignore[attr-defined]
+            inner: Any = fn.__wrapped__ if refused else fn  # type: ignore[attr-defined]
             base, skip = real_base(inner), complex_natives
             kinds = getattr(inner, "kernel_kinds", None)
             if kinds is not None and entry.rule == "binary":
