@@ -783,6 +783,9 @@ def _scalar_plan(name: str, device: Device, dtype: Any, kind: type, position: in
     creation = device._fns["zeros"]
     native_dtype = backend.array_dtypes_by_name.get(dt.name, dtype)
     fn = device._fns[name]
+    refused = getattr(fn, "refused", None)
+    if refused is not None and native_dtype not in refused:
+        fn = fn.__wrapped__  # operands of a kind the backend's function takes as they are
     if dt.kind != "complex floating" and kind is not complex:
         fn = real_base(fn)  # a real array and a real scalar: no complex special case applies
     probes = [creation(shape, dtype=native_dtype) for shape in ((1,), ())]
