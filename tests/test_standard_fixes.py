@@ -6,6 +6,9 @@ from __future__ import annotations
 import cmath
 import inspect
 import math
+import os
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -954,3 +957,162 @@ def test_negative_step_setitem_on_every_device(device, key):
     x[key] = 7.0
     want[key] = 7.0
     np.testing.assert_array_equal(_np(x), want)
+
+
+# --------------------------------------------------------------------------------------------
+# Python ints beyond what a backend's machine integers hold
+
+
+_OUT_OF_BOUNDS = [2**63, -(2**63) - 1, 2**64, 2**31, -(2**31) - 1, 2**40, -(2**40), 6, -7]
+
+
+@pytest.mark.parametrize("index", _OUT_OF_BOUNDS, ids=str)
+def test_python_int_indices_out_of_bounds_raise(device, index):
+    """An int index out of bounds is an IndexError on every backend: JAX clamped x[6] to x[5]
+    and dropped x[6] = 9, and wrapped x[2**63] = 9 to a write at index 0; torch and NumPy
+    raised an OverflowError or ValueError for ints beyond int64."""
+    x = xp.arange(6, device=device)
+    with pytest.raises(IndexError, match=r"arraymux\.Array\.__getitem__.*out of bounds"):
+        x[index]
+    with pytest.raises(IndexError, match=r"arraymux\.Array\.__setitem__.*out of bounds"):
+        x[index] = 9
+    m = xp.reshape(xp.arange(6, device=device), (2, 3))
+    with pytest.raises(IndexError, match=r"arraymux\.Array\.__getitem__.*out of bounds"):
+        m[0, index]
+    with pytest.raises(IndexError, match=r"arraymux\.Array\.__getitem__.*out of bounds"):
+        m[..., index]
+    with pytest.raises(IndexError, match=r"arraymux\.Array\.__setitem__.*out of bounds"):
+        m[1, index] = 9
+    assert _np(x).tolist() == list(range(6))
+    assert _np(m).tolist() == [[0, 1, 2], [3, 4, 5]]
+    assert int(x[-6]) == 0 and int(x[5]) == 5  # the bounds themselves
+    x[-1] = 9
+    assert _np(x).tolist() == [0, 1, 2, 3, 4, 9]
+
+
+@pytest.mark.parametrize(
+    "key",
+    [
+        slice(None, None, 2**63),
+        slice(None, None, 2**63 - 1),
+        slice(None, None, -(2**64)),
+        slice(1, None, 2**40),
+        slice(None, None, -(2**31) - 1),
+        slice(2**63, None),
+        slice(None, 2**64),
+        slice(-(2**70), 2**70, 2),
+        slice(2**63, None, -(2**63)),
+        slice(None, -(2**64), -1),
+    ],
+    ids=str,
+)
+def test_slices_with_huge_ints_select_as_in_python(device, key):
+    """torch and JAX compute a slice's length with machine integers: x[::2**63 - 1] was empty
+    on both, x[::2**63] a TypeError on JAX."""
+    bounds = (key.start, key.stop)
+    if device.backend == "array_api_strict" and any(b is not None for b in bounds):
+        pytest.skip("array_api_strict refuses slice bounds beyond the axis (its own rule)")
+    x = xp.arange(6, device=device)
+    assert _np(x[key]).tolist() == list(range(6))[key]
+    if device.backend == "dask" and (key.step or 1) < 0:
+        return  # dask refuses to assign through a negative step (its own rule)
+    if device.backend == "jax" or device.backend == "torch" or device.backend == "numpy":
+        y = xp.arange(6, device=device)
+        y[key] = -1
+        want = list(range(6))
+        for i in range(6)[key]:
+            want[i] = -1
+        assert _np(y).tolist() == want
+
+
+@pytest.mark.parametrize(
+    ("shift", "axis"),
+    [
+        (2**63, None),
+        (-(2**63) - 1, None),
+        (2**64 + 1, None),
+        (2**40 + 1, None),
+        (2**63, 1),
+        (-(2**70), -1),
+        ((2**63, 2**64 + 1), (0, 1)),
+        (2**63, (0, 1)),
+    ],
+    ids=str,
+)
+def test_roll_by_huge_shifts_is_exact(device, shift, axis):
+    """A shift is taken modulo the axis length in Python, exactly: JAX wrapped 2**63 to -2**63
+    (rolling by -2 instead of 2 on 6 elements), torch raised."""
+    m = np.arange(6, dtype=np.int32).reshape(2, 3)
+    x = xp.asarray(m, device=device)
+    if axis is None:
+        want = np.roll(m.ravel(), shift % 6).reshape(2, 3)
+        got = xp.roll(x, shift)
+    else:
+        shifts = shift if isinstance(shift, tuple) else (shift,) * len(np.atleast_1d(axis))
+        axes = np.atleast_1d(axis).tolist()
+        want = np.roll(m, [s % m.shape[a] for s, a in zip(shifts, axes, strict=True)], axes)
+        got = xp.roll(x, shift, axis=axis)
+    assert _np(got).tolist() == want.tolist()
+    assert _np(xp.roll(xp.arange(6, device=device), 2**63)).tolist() == [4, 5, 0, 1, 2, 3]
+
+
+_HUGE_SIZES = """
+import sys
+import arraymux as xp
+
+D = sys.argv[1]
+f32 = xp.ones((1,), dtype=xp.float32, device=D)
+two = xp.ones((2,), dtype=xp.float32, device=D)
+empty = xp.ones((0,), dtype=xp.float32, device=D)
+calls = {
+    "broadcast_to": lambda: xp.broadcast_to(f32, (2**40, 2**40)),
+    "broadcast_to bytes": lambda: xp.broadcast_to(f32, (2**61,)),
+    "broadcast_to dim": lambda: xp.broadcast_to(f32, (2**64, 0)),
+    "repeat": lambda: xp.repeat(two, 2**62),
+    "repeat int64": lambda: xp.repeat(two, 2**63),
+    "repeat axis": lambda: xp.repeat(xp.ones((2, 2), device=D), 2**62, axis=0),
+    "tile": lambda: xp.tile(two, (2**62,)),
+    "tile 2-d": lambda: xp.tile(two, (2**32, 2**32)),
+    "reshape": lambda: xp.reshape(empty, (2**40, 2**40, 0)),
+    "reshape -1": lambda: xp.reshape(empty, (2**62, 2**2, -1)),
+    "zeros": lambda: xp.zeros((2**62, 0), device=D),
+    "empty": lambda: xp.empty((2**40, 2**40, 0), device=D),
+    "fft.fft": lambda: xp.fft.fft(two, n=2**62),
+    "fft.irfft": lambda: xp.fft.irfft(xp.astype(two, xp.complex64), n=2**63),
+    "fft.rfftn": lambda: xp.fft.rfftn(xp.ones((2, 2), dtype=xp.float32, device=D), s=(2**40, 2**40)),
+}
+for name, call in calls.items():
+    fname = name.split(" ")[0]
+    try:
+        call()
+    except ValueError as e:
+        assert str(e).startswith(f"arraymux.{fname}"), (name, e)
+        assert "2**63 bytes" in str(e), (name, e)
+    else:
+        raise AssertionError(f"{name} made an array")
+# Sizes that fit still work, empty results included.
+assert xp.repeat(empty, 2**62).shape == (0,)
+assert xp.broadcast_to(f32, (3, 0)).shape == (3, 0)
+assert xp.tile(empty, (3,)).shape == (0,)
+print("ok")
+"""
+
+
+@pytest.mark.parametrize("pure", [False, True], ids=["compiled", "pure"])
+def test_results_too_large_to_address_raise(device, pure):
+    """Sizes whose product overflows 64 bits raise a ValueError that names the function, on
+    every backend (jaxlib aborted the process on them: run in a child process, so that a
+    regression fails this test only)."""
+    env = dict(os.environ)
+    env.pop("ARRAYMUX_PURE_PYTHON", None)
+    if pure:
+        env["ARRAYMUX_PURE_PYTHON"] = "1"
+    r = subprocess.run(
+        [sys.executable, "-c", _HUGE_SIZES, str(device)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
+    )
+    assert r.returncode == 0, r.stderr[-3000:]
+    assert "ok" in r.stdout

@@ -19,6 +19,7 @@ __all__ = [
     "Params",
     "annotated",
     "check_call",
+    "check_index",
     "check_shape",
     "check_size",
     "check_value",
@@ -280,6 +281,7 @@ def check_shape(fname: str, pname: str, v: Any, *, minus_one: bool = False) -> t
             )
     if unknown > 1:
         raise ValueError(f"arraymux.{fname}: {pname} {dims} has more than one -1.")
+    check_size(fname, tuple(n for n in dims if n != -1), 1)
     return dims
 
 
@@ -289,17 +291,98 @@ MAX_BYTES = 2**63 - 1
 
 
 def check_size(fname: str, shape: tuple[int, ...], itemsize: int) -> None:
-    """Raise before a backend is asked for an array whose byte size overflows 64 bits."""
+    """Raise before a backend is asked for an array whose byte size overflows 64 bits.
+
+    The sizes are multiplied with the zeros left out: backends multiply them in order, and
+    jaxlib aborts the process on an overflow before it meets a zero (``(2**62, 0)``)."""
+    extent = math.prod(n for n in shape if n)
+    if extent * max(itemsize, 1) <= MAX_BYTES:
+        return
     size = math.prod(shape)
-    if size * max(itemsize, 1) > MAX_BYTES:
-        raise ValueError(
-            f"arraymux.{fname}: an array of shape {tuple(shape)} would hold {size} elements "
-            f"({size * max(itemsize, 1)} bytes), more than any device can address (2**63 "
-            "bytes)."
-        )
+    if size:
+        what = f"would hold {size} elements ({size * max(itemsize, 1)} bytes)"
+    else:
+        what = f"has sizes whose product, zeros left out, is {extent}"
+        what += f" ({extent * max(itemsize, 1)} bytes)"
+    raise ValueError(
+        f"arraymux.{fname}: an array of shape {tuple(shape)} {what}, more than any device "
+        "can address (2**63 bytes)."
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Indices
+
+#: Python ints of an index of this magnitude or more are checked against the array's shape
+#: before a backend sees them: the backends take them as machine integers and wrap or overflow
+#: (JAX wrote ``x[2**63] = v`` to index 0; torch's ``x[:: 2**63 - 1]`` was empty).
+INDEX_CHECKED = 2**31
+
+
+def check_index(fname: str, key: Any, shape: tuple[Any, ...]) -> Any:
+    """``key``, an index of an array of ``shape``, with its Python ints checked against it.
+
+    An int out of bounds raises ``IndexError``; a slice's start, stop and step beyond the
+    length of its axis are brought to it (the same elements, in numbers every backend takes).
+    Arrays in the key count for the axes they index; anything else goes to the backend as it
+    is, which explains. Sizes that are not ints (lazy ones) are not checked."""
+    items = tuple(python_scalar(k) for k in (key if type(key) is tuple else (key,)))
+    ndim = len(shape)
+    spent = sum(_axes_indexed(k) for k in items if k is not Ellipsis)
+    out = []
+    axis = 0
+    for k in items:
+        if k is Ellipsis:
+            axis += max(ndim - spent, 0)
+        elif isinstance(k, int | slice) and type(k) is not bool:
+            n = shape[axis] if axis < ndim else None
+            if type(n) is int:
+                k = _clamped(k, n) if isinstance(k, slice) else _in_bounds(fname, k, axis, n)
+            axis += 1
+        else:
+            axis += _axes_indexed(k)
+        out.append(k)
+    return tuple(out) if type(key) is tuple else out[0]
+
+
+def _axes_indexed(k: Any) -> int:
+    """How many axes of the array the index item ``k`` takes."""
+    if k is None or type(k) is bool:
+        return 0
+    try:
+        if "bool" in str(getattr(k, "dtype", "")):
+            return len(k.shape)  # a boolean mask: as many as it has
+    except Exception:  # not an index: the backend explains
+        pass
+    return 1
+
+
+def _in_bounds(fname: str, k: int, axis: int, n: int) -> int:
+    if -n <= k < n:
+        return k
+    valid = f"valid: {-n} to {n - 1}" if n else "it has no elements"
+    raise IndexError(
+        f"arraymux.{fname}: index {k} is out of bounds for axis {axis} of size {n} ({valid})."
+    )
+
+
+def _clamped(k: slice, n: int) -> slice:
+    """``k`` with its Python ints brought within ``[-n - 1, n]`` (a step within ``n``): the
+    same elements of an axis of length ``n``."""
+    start, stop, step = k.start, k.stop, k.step
+    if type(step) is int and abs(step) > max(n, 1):
+        step = max(n, 1) if step > 0 else -max(n, 1)
+    if type(start) is int:
+        start = min(max(start, -n - 1), n)
+    if type(stop) is int:
+        stop = min(max(stop, -n - 1), n)
+    return slice(start, stop, step)
 
 
 _FFT_NORMS = ("backward", "ortho", "forward")
+#: The widest element an FFT computes with (complex128): ``n`` and ``s`` are sizes of its
+#: result and of the input padded to them.
+_FFT_ITEMSIZE = 16
 _MATRIX_ORDS = ("fro", "nuc")
 
 
@@ -355,6 +438,7 @@ def check_value(fname: str, pname: str, v: Any, ndim: int | None) -> Any:
                 f"arraymux.{fname}: {pname} {dims} must hold sizes of at least "
                 f"{1 if pname == 's' else 0}."
             )
+        check_size(fname, dims, _FFT_ITEMSIZE if pname == "s" else 1)
         return dims
     if pname in ("k", "offset"):
         return _int(fname, pname, v)
@@ -366,6 +450,8 @@ def check_value(fname: str, pname: str, v: Any, ndim: int | None) -> Any:
             raise ValueError(f"arraymux.{fname}: n must be 0 or more, not {n}.")
         if fname.startswith("fft.") and n < 1:
             raise ValueError(f"arraymux.{fname}: n must be at least 1, not {n}.")
+        if fname.startswith("fft."):
+            check_size(fname, (n,), _FFT_ITEMSIZE)
         return n
     if pname in ("n_rows", "n_cols", "num"):
         if v is None and pname == "n_cols":

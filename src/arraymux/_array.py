@@ -7,7 +7,7 @@ import operator
 from typing import TYPE_CHECKING, Any
 
 from . import _dtypes
-from ._arguments import BACKEND_ERRORS, raise_annotated
+from ._arguments import BACKEND_ERRORS, INDEX_CHECKED, check_index, raise_annotated
 from ._backends import on_load
 
 if TYPE_CHECKING:
@@ -336,7 +336,7 @@ class Array:
 
     def __getitem__(self, key: Any, /) -> Array:
         d = self._device
-        nkey = _unwrap_key(key, d, "__getitem__")
+        nkey = _native_key(self, key, "__getitem__")
         try:
             if d._backend.spec.lazy and _has_array(nkey):
                 # A lazy backend leaves the length of a result indexed by arrays unknown; its
@@ -360,7 +360,7 @@ class Array:
 
     def __setitem__(self, key: Any, value: Any, /) -> None:
         d = self._device
-        nkey = _unwrap_key(key, d, "__setitem__")
+        nkey = _native_key(self, key, "__setitem__")
         nvalue = _set_operand(d, value, "__setitem__", "value")
         if type(nvalue) is int:
             _check_int_value(self.dtype, nvalue)
@@ -397,10 +397,29 @@ class Array:
         self._native, self._device, self._dtype = state[0], Device(state[1]), None
 
 
-def _unwrap_key(key: Any, device: Device, fname: str) -> Any:
+class _LargeInt(Exception):
+    """An int of an index that only the array's shape can check (see ``_native_key``)."""
+
+
+def _native_key(x: Array, key: Any, fname: str) -> Any:
+    """``key`` as the backend of ``x`` takes it. Python ints that only the shape can check
+    are checked against it (``_arguments.check_index``): large ones on every backend, which
+    take them as machine integers, and every one on an immutable backend (JAX), whose
+    gathers clamp an index out of bounds and whose scatters drop it, without an error."""
+    d = x._device
+    if d._backend.spec.mutable:
+        try:
+            return _unwrap_key(key, d, fname, INDEX_CHECKED)
+        except _LargeInt:
+            pass
+    key = check_index(f"Array.{fname}", key, tuple(x._native.shape))
+    return _unwrap_key(key, d, fname, math.inf)
+
+
+def _unwrap_key(key: Any, device: Device, fname: str, limit: float) -> Any:
     if type(key) is tuple:
-        return tuple(_unwrap_key_item(k, device, fname) for k in key)
-    return _unwrap_key_item(key, device, fname)
+        return tuple(_unwrap_key_item(k, device, fname, limit) for k in key)
+    return _unwrap_key_item(key, device, fname, limit)
 
 
 def _capsule(native: Any, kwargs: dict[str, Any]) -> Any:
@@ -424,13 +443,27 @@ def _has_array(key: Any) -> bool:
     )
 
 
-def _unwrap_key_item(k: Any, device: Device, fname: str) -> Any:
-    if type(k) is slice and (
-        type(k.start) is Array or type(k.stop) is Array or type(k.step) is Array
-    ):
-        # 0-d integer Arrays as bounds: their Python integers (Dask takes no others).
-        return slice(*(v if v is None else operator.index(v) for v in (k.start, k.stop, k.step)))
-    if k is None or k is Ellipsis or isinstance(k, int | slice):
+def _unwrap_key_item(k: Any, device: Device, fname: str, limit: float) -> Any:
+    t = type(k)
+    if t is int:
+        if -limit <= k < limit:
+            return k
+        raise _LargeInt
+    if t is slice:
+        start, stop, step = k.start, k.stop, k.step
+        if type(start) is Array or type(stop) is Array or type(step) is Array:
+            # 0-d integer Arrays as bounds: their Python integers (Dask takes no others).
+            return slice(*(v if v is None else operator.index(v) for v in (start, stop, step)))
+        # torch and JAX compute a slice's length with machine integers (x[:: 2**63 - 1] was
+        # empty), and torch truncates bounds beyond int64 with a warning.
+        if (
+            (type(start) is int and not -limit <= start < limit)
+            or (type(stop) is int and not -limit <= stop < limit)
+            or (type(step) is int and not -limit <= step < limit)
+        ):
+            raise _LargeInt
+        return k
+    if k is None or k is Ellipsis or isinstance(k, int):
         return k
     native = _set_operand(device, k, fname, "index")
     fix = getattr(device._backend.adapter, "index_array", None)

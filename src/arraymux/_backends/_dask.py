@@ -16,7 +16,7 @@ import array_api_compat.dask.array as _xp
 from .. import _dtypes
 from . import _special_cases
 from ._numpy import array_dtype as array_dtype
-from ._numpy import dtype_from_numpy, raise_unknown_place
+from ._numpy import dtype_from_numpy, raise_unknown_place, sized_reshape
 
 
 def namespace() -> Any:
@@ -135,6 +135,7 @@ def overrides(ns: Any) -> dict[str, Callable[..., Any]]:
         "broadcast_shapes": _broadcast_shapes,
         "repeat": _repeat(ns.repeat),
         "linspace": _linspace(ns.linspace),
+        "reshape": sized_reshape(ns.reshape),  # a shape too large fails only when computed
         "tensordot": _same_dtype(ns.tensordot),
         "linalg.tensordot": _same_dtype(ns.linalg.tensordot),
         **_STACKED,

@@ -17,7 +17,7 @@ import jax.numpy as jnp
 from .. import _dtypes
 from . import _special_cases
 from ._numpy import array_dtype as array_dtype
-from ._numpy import dtype_from_numpy, raise_unknown_place
+from ._numpy import dtype_from_numpy, raise_unknown_place, sized_reshape
 
 _PLATFORM_ALIASES = {"cuda": "gpu", "rocm": "gpu"}
 
@@ -72,6 +72,8 @@ def _fixed(ns: Any) -> dict[str, Any]:
         ),
         **{name: _kept_in_place(getattr(ns, name)) for name in _CONSTANT_RESULTS},
         **_full_precision_products(),
+        # jaxlib aborts the process on a shape whose byte size overflows 64 bits.
+        "reshape": sized_reshape(ns.reshape),
     }
 
 

@@ -115,6 +115,40 @@ def to_numpy(x: Any) -> Any:
     return _ensure_array(x)
 
 
+#: The most bytes an array may span: larger sizes overflow 64-bit byte counts.
+MAX_BYTES = 2**63 - 1
+
+
+def check_extent(shape: Any, itemsize: int) -> None:
+    """Raise ``ValueError`` for a result of ``shape`` whose sizes, zeros left out, times
+    ``itemsize`` exceed :data:`MAX_BYTES` (jaxlib aborts the process on one: it multiplies the
+    sizes in order, and overflows before it meets a zero). Sizes that are not Python ints
+    (``-1``, traced ones) count as 1."""
+    extent = 1
+    for n in shape:
+        if type(n) is int and n > 0:
+            extent *= n
+    if extent * max(itemsize, 1) > MAX_BYTES:
+        raise ValueError(
+            f"a result of shape {tuple(shape)} would span {extent * max(itemsize, 1)} bytes or "
+            "more, more than any device can address (2**63 bytes)."
+        )
+
+
+def sized_reshape(base: Any) -> Any:
+    """``reshape`` that refuses a shape whose byte size overflows 64 bits (see
+    :func:`check_extent`), for the backends that fail on one only later or not at all: jaxlib
+    aborts the process, Dask makes an array that fails when computed. The fast path passes
+    shapes as they are; the boundary then explains, naming the function. Other functions that
+    take sizes check them at the boundary."""
+
+    def reshape(x: Any, /, shape: Any, *, copy: bool | None = None) -> Any:
+        check_extent(shape if isinstance(shape, tuple | list) else (shape,), x.dtype.itemsize)
+        return base(x, shape, copy=copy)
+
+    return reshape
+
+
 def raise_unknown_place(backend: str, place: object, existing: list[str]) -> None:
     from .._errors import BackendUnavailableError
 
