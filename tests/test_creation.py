@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import importlib.util
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -137,3 +142,156 @@ def test_asarray_copy_false_refuses_a_cast_on_every_device(device):
     with pytest.raises(ValueError, match="Python values always needs a copy"):
         xp.asarray([1.0, 2.0], device=device, copy=False)
     assert xp.asarray(x, dtype=xp.float32, copy=False) is x  # nothing to copy
+
+
+# -- where the result lies, and what it is made of ---------------------------------------------
+
+_ON_JAX_DEVICE_1 = """
+import numpy as np
+import arraymux as xp
+
+D = "jax:cpu:1"
+x = xp.asarray([1.0, 2.0], device=D)
+x0 = xp.asarray([1.0, 2.0], device="jax:cpu:0")
+m = xp.reshape(xp.arange(9.0, device=D), (3, 3))
+made = {
+    "zeros_like": xp.zeros_like(x),
+    "ones_like": xp.ones_like(x),
+    "empty_like": xp.empty_like(x),
+    "full_like": xp.full_like(x, 2.0),
+    "full_like int": xp.full_like(x, 3, dtype=xp.int32),
+    "full_like numpy scalar": xp.full_like(x, np.float32(3.0)),
+    "zeros_like of a native": xp.zeros_like(x.native),
+    "zeros_like device=": xp.zeros_like(x0, device=D),
+    "full_like device=": xp.full_like(x0, 2.0, device=D),
+    "ones_like from numpy": xp.ones_like(np.ones(2, np.float32), device=D),
+    "asarray of an Array": xp.asarray(x0, device=D),
+    "asarray of a native": xp.asarray(x0.native, device=D),
+    "asarray of a list": xp.asarray([1.0, 2.0], device=D),
+    "asarray of 0-d Arrays": xp.asarray([x[0], x[1]], device=D),
+    "asarray of numpy": xp.asarray(np.ones(2, np.float32), device=D),
+    "asarray copy": xp.asarray(x, copy=True),
+    "asarray dtype": xp.asarray(x, dtype=xp.int32),
+    "from_dlpack": xp.from_dlpack(x),
+    "from_dlpack device=": xp.from_dlpack(np.ones(2, np.float32), device=D),
+    "arange": xp.arange(5, device=D),
+    "linspace": xp.linspace(0, 1, 5, device=D),
+    "eye": xp.eye(3, k=1, device=D),
+    "zeros": xp.zeros(3, device=D),
+    "ones": xp.ones(3, device=D),
+    "empty": xp.empty(3, device=D),
+    "full": xp.full(3, 2.0, device=D),
+    "tril": xp.tril(m),
+    "triu": xp.triu(m, k=1),
+    "meshgrid": xp.meshgrid(x, x)[1],
+    "fftfreq": xp.fft.fftfreq(4, device=D),
+}
+for name, r in made.items():
+    where = [d.id for d in r.native.devices()]
+    assert str(r.device) == D, (name, r.device)
+    assert where == [1], (name, where)
+# An array fill value is refused, as full refuses one: JAX would put the result where the
+# fill value lies (jax:cpu:0), whatever the label says.
+for fill in (xp.asarray(3.0, device=D), x0.native, np.ones(2, np.float32), x0[0]):
+    try:
+        xp.full_like(x, fill)
+    except TypeError as e:
+        assert str(e).startswith("arraymux.full_like: fill_value must be a Python number"), e
+    else:
+        raise AssertionError(f"full_like took an array fill value {type(fill)}")
+print("ok")
+"""
+
+
+def test_creation_on_jax_device_1_lands_there():
+    """Every creation function asked for jax:cpu:1 (by device= or by an input there) puts its
+    data there, as the label says (read from the native array, not from the label)."""
+    pytest.importorskip("jax")
+    env = dict(os.environ, XLA_FLAGS="--xla_force_host_platform_device_count=2")
+    for pure in ("0", "1"):
+        env["ARRAYMUX_PURE_PYTHON"] = pure
+        r = subprocess.run(
+            [sys.executable, "-c", _ON_JAX_DEVICE_1],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            env=env,
+        )
+        assert r.returncode == 0, r.stderr[-3000:]
+        assert "ok" in r.stdout
+
+
+def test_full_like_refuses_an_array_fill_value(device):
+    x = xp.ones(3, device=device)
+    for fill in (xp.asarray(2.0, device=device), x.native[:1], np.asarray(2.0)):
+        with pytest.raises(TypeError, match=r"arraymux.full_like: fill_value must be a Python"):
+            xp.full_like(x, fill)
+    assert _np(xp.full_like(x, np.float32(2.0))).tolist() == [2.0, 2.0, 2.0]  # a NumPy scalar
+
+
+class _Producer:
+    """A DLPack producer of no backend arraymux knows."""
+
+    def __init__(self, a):
+        self._a = a
+
+    def __dlpack__(self, **kwargs):
+        return self._a.__dlpack__(**kwargs)
+
+    def __dlpack_device__(self):
+        return self._a.__dlpack_device__()
+
+
+def _foreign_natives():
+    out = [
+        pytest.param(lambda: np.array(["a", "b"]), "<U1", id="numpy-str"),
+        pytest.param(lambda: np.ones(2, np.float16), "float16", id="numpy-float16"),
+        pytest.param(
+            lambda: np.array(["2020-01-01"], "datetime64[D]"), "datetime64", id="numpy-datetime"
+        ),
+    ]
+    if importlib.util.find_spec("torch") is not None:
+        out.append(
+            pytest.param(
+                lambda: __import__("torch").ones(2, dtype=__import__("torch").bfloat16),
+                "bfloat16",
+                id="torch-bfloat16",
+            )
+        )
+    if importlib.util.find_spec("jax") is not None:
+        out.append(
+            pytest.param(
+                lambda: __import__("jax.numpy").numpy.ones(2, "bfloat16"),
+                "bfloat16",
+                id="jax-bfloat16",
+            )
+        )
+    return out
+
+
+_TAKING_NATIVES = [
+    pytest.param(fname, kwargs, id=f"{fname}{'-' if kwargs else ''}{'-'.join(kwargs)}")
+    for fname in ("asarray", "zeros_like", "ones_like", "empty_like", "full_like", "from_dlpack")
+    for kwargs in ({}, {"device": "numpy"}, {"dtype": xp.float32})
+    if not (fname == "from_dlpack" and "dtype" in kwargs)
+]
+
+
+@pytest.mark.parametrize(("make", "dtype_name"), _foreign_natives())
+@pytest.mark.parametrize(("fname", "kwargs"), _TAKING_NATIVES)
+def test_natives_of_a_dtype_arraymux_lacks_are_refused(make, dtype_name, fname, kwargs):
+    """The same TypeError from every function that takes a native (asarray's), before any
+    work: a wrapped float16 or string array would fail later at .dtype, far from the cause."""
+    native = make()
+    args = (1,) if fname == "full_like" else ()
+    with pytest.raises(TypeError, match=rf"arraymux\.{fname}: an array of dtype .*{dtype_name}"):
+        getattr(xp, fname)(native, *args, **kwargs)
+
+
+def test_from_dlpack_refuses_a_foreign_producer_of_a_dtype_arraymux_lacks():
+    producer = _Producer(np.ones(3, np.float16))
+    for device in ("numpy", "dask") if importlib.util.find_spec("dask") else ("numpy",):
+        with pytest.raises(TypeError, match=r"arraymux\.from_dlpack: .*float16"):
+            xp.from_dlpack(producer, device=device)
+    r = xp.from_dlpack(_Producer(np.arange(3.0)), device="numpy")
+    assert _np(r).tolist() == [0.0, 1.0, 2.0]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import _default_dtypes, _docstrings
-from ._arguments import BACKEND_ERRORS, python_scalar, raise_annotated
+from ._arguments import BACKEND_ERRORS, check_value, python_scalar, raise_annotated
 from ._array import Array
 from ._devices import Device, device_arg, device_of_native, get_default_device, resolve_device
 from ._dispatch import (
@@ -251,6 +251,8 @@ def from_dlpack(
     target = None if device is None else resolve_device(device, "from_dlpack")
     if op is not None:
         native, src = op
+        if type(x) is not Array:
+            standard_dtype("from_dlpack", native, src)
         if target is None or target is src:
             # An array of a known backend stays on its own device, as the standard says.
             if copy:
@@ -277,11 +279,15 @@ def from_dlpack(
 
         from ._transfer import to_device
 
-        return to_device(np.from_dlpack(x, **kwargs), target)
+        host = np.from_dlpack(x, **kwargs)
+        standard_dtype("from_dlpack", host, Device("numpy"))
+        return to_device(host, target)
     if device is not None:
         kwargs["device"] = target.native
     r = target._backend.ns.from_dlpack(x, **kwargs)
-    return wrap(r, device_of_native(target._backend, r))
+    at = device_of_native(target._backend, r)
+    standard_dtype("from_dlpack", r, at)  # the producer's dtype is known only now
+    return wrap(r, at)
 
 
 def _like(name: str, make: str) -> Any:
@@ -299,6 +305,10 @@ def _like(name: str, make: str) -> Any:
         if op is None:
             raise not_an_array(name, 0, x)
         native, src = op
+        if type(x) is not Array:  # a native of a dtype arraymux lacks: refused, as asarray does
+            standard_dtype(name, native, src)
+        if args:  # a Python number, as for full: JAX would put an array's values where it is
+            args = (check_value(name, "fill_value", args[0], None),)
         d = src if device is None else device_arg(device, name)
         if args:  # full_like: the fill value must fit the result's dtype
             dt = as_dtype(dtype) if dtype is not None else dtype_of(native, src)
