@@ -295,3 +295,67 @@ def test_from_dlpack_refuses_a_foreign_producer_of_a_dtype_arraymux_lacks():
             xp.from_dlpack(producer, device=device)
     r = xp.from_dlpack(_Producer(np.arange(3.0)), device="numpy")
     assert _np(r).tolist() == [0.0, 1.0, 2.0]
+
+
+_ALIGNED_ON_NUMPY = {
+    "zeros": (lambda: xp.zeros((3, 5), device="numpy"), np.zeros((3, 5))),
+    "zeros large": (lambda: xp.zeros(100_000, device="numpy"), np.zeros(100_000)),
+    "ones": (lambda: xp.ones(7, dtype=xp.int8, device="numpy"), np.ones(7, np.int8)),
+    "empty": (lambda: xp.empty((2, 3), dtype=xp.float32, device="numpy"), None),
+    "empty large": (lambda: xp.empty(50_000, device="numpy"), None),
+    "full": (lambda: xp.full((2, 2), 7, device="numpy"), np.full((2, 2), 7)),
+    "full complex": (lambda: xp.full(3, 1j, device="numpy"), np.full(3, 1j)),
+    "arange": (lambda: xp.arange(1, 1000, 3, device="numpy"), np.arange(1, 1000, 3)),
+    "arange large": (
+        lambda: xp.arange(100_003, -5, -7, device="numpy"),
+        np.arange(100_003, -5, -7),
+    ),
+    "arange large int32": (
+        lambda: xp.arange(40_000, dtype=xp.int32, device="numpy"),
+        np.arange(40_000, dtype=np.int32),
+    ),
+    "arange float": (lambda: xp.arange(0.5, 10_000.0, device="numpy"), np.arange(0.5, 10_000.0)),
+    "linspace": (lambda: xp.linspace(0, 1, 11, device="numpy"), np.linspace(0, 1, 11)),
+    "eye": (lambda: xp.eye(4, 6, k=1, device="numpy"), np.eye(4, 6, k=1)),
+    "eye below": (lambda: xp.eye(5, 3, k=-2, dtype=xp.int32, device="numpy"), None),
+    "eye beyond": (lambda: xp.eye(2, k=5, device="numpy"), np.eye(2, k=5)),
+    "asarray list": (lambda: xp.asarray([[1.0, 2.0]], device="numpy"), np.array([[1.0, 2.0]])),
+    "asarray scalar": (lambda: xp.asarray(3, device="numpy"), np.array(3)),
+    "asarray copy": (
+        lambda: xp.asarray(np.arange(1000.0)[1:], copy=True),
+        np.arange(1000.0)[1:],
+    ),
+    "asarray cast": (
+        lambda: xp.asarray(np.arange(10), dtype=xp.float32),
+        np.arange(10, dtype=np.float32),
+    ),
+    "zeros_like": (lambda: xp.zeros_like(np.ones((2, 3), np.int16)), np.zeros((2, 3), np.int16)),
+    "ones_like": (lambda: xp.ones_like(np.ones(3), dtype=xp.bool), np.ones(3, bool)),
+    "empty_like": (lambda: xp.empty_like(np.ones(3)), None),
+    "full_like": (lambda: xp.full_like(np.ones(4), 2.5), np.full(4, 2.5)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_ALIGNED_ON_NUMPY))
+def test_numpy_creation_is_64_byte_aligned(name):
+    """Buffers arraymux allocates on numpy start at 64-byte boundaries (JAX's CPU client
+    takes only those without a copy), and are NumPy arrays like any other."""
+    make, expected = _ALIGNED_ON_NUMPY[name]
+    made = [make() for _ in range(8)]  # kept alive: one could be aligned by chance
+    assert all(a.native.__array_interface__["data"][0] % 64 == 0 for a in made)
+    native = made[0].native
+    assert type(native) is np.ndarray
+    assert native.flags.writeable and native.flags.c_contiguous
+    if expected is not None:
+        assert native.dtype == expected.dtype
+        np.testing.assert_array_equal(native, expected)
+    native[...] = 0  # writable for real
+    assert not np.any(native)
+
+
+def test_asarray_of_a_numpy_array_still_wraps_it():
+    a = np.arange(5.0)
+    assert xp.asarray(a).native is a
+    assert xp.asarray(a, dtype=xp.float64, copy=False).native is a
+    view = memoryview(bytearray(16))
+    assert np.shares_memory(xp.asarray(view, device="numpy").native, np.asarray(view))

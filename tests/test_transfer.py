@@ -241,6 +241,47 @@ def test_copy_false(src: xp.Device, dst: xp.Device) -> None:
             xp.to_device(native, dst, copy=False)
 
 
+_MADE_ON_NUMPY = {
+    "zeros": lambda: xp.zeros((3, 5), dtype=xp.float32, device="numpy"),
+    "ones": lambda: xp.ones(1000, dtype=xp.int32, device="numpy"),
+    "empty": lambda: xp.empty(100_000, dtype=xp.float32, device="numpy"),
+    "full": lambda: xp.full((4, 4), 2.5, dtype=xp.float32, device="numpy"),
+    "arange": lambda: xp.arange(1000, dtype=xp.int32, device="numpy"),
+    "linspace": lambda: xp.linspace(0, 1, 1001, dtype=xp.float32, device="numpy"),
+    "eye": lambda: xp.eye(7, dtype=xp.float32, device="numpy"),
+    "asarray": lambda: xp.asarray([[1.0, 2.0, 3.0]], dtype=xp.float32, device="numpy"),
+    "asarray copy": lambda: xp.asarray(np.arange(1000, dtype=np.int32), copy=True),
+    "zeros_like": lambda: xp.zeros_like(np.ones(1000, np.float32)),
+    "full_like": lambda: xp.full_like(np.ones(1000, np.int32), 3),
+}
+
+
+@pytest.mark.skipif(not HAS["jax"], reason="jax is not installed")
+@pytest.mark.parametrize("name", sorted(_MADE_ON_NUMPY))
+def test_arrays_made_on_numpy_move_to_jax_without_a_copy(name: str) -> None:
+    """arraymux allocates NumPy buffers on 64-byte boundaries, the only ones JAX's CPU client
+    takes without a copy (NumPy's own allocator gives 16)."""
+    for _ in range(4):  # one could be aligned by chance
+        a = _MADE_ON_NUMPY[name]()
+        moved = xp.to_device(a, "jax:cpu", copy=False)
+        assert data_ptr(moved.native) == data_ptr(a.native)
+        np.testing.assert_array_equal(xp.to_numpy(moved), xp.to_numpy(a))
+
+
+@pytest.mark.skipif(not HAS["jax"], reason="jax is not installed")
+def test_copy_false_to_jax_explains_alignment() -> None:
+    raw = np.zeros(4096 + 64, dtype=np.uint8)
+    off = 16 + (-raw.__array_interface__["data"][0]) % 64  # 16 bytes past a boundary
+    a = raw[off : off + 4096].view(np.float32)
+    with pytest.raises(
+        ValueError, match=r"64-byte boundaries.*16 bytes past one.*xp\.asarray\(a, copy=True\)"
+    ):
+        xp.to_device(a, "jax:cpu", copy=False)
+    b = xp.asarray(a, copy=True)  # the fix the message gives
+    moved = xp.to_device(b, "jax:cpu", copy=False)
+    assert data_ptr(moved.native) == data_ptr(b.native)
+
+
 # ---------------------------------------------------------------------------------------------
 # Awkward inputs
 

@@ -199,6 +199,23 @@ def _needs_copy(src: Device, target: Device, why: str) -> ValueError:
     )
 
 
+def _unusable(native: Any, src: Device, target: Device, e: Exception) -> str:
+    """Why ``target`` refused the memory of ``native`` as it is, and how to get memory it
+    takes: a buffer off its alignment (``IMPORT_ALIGNMENT``: JAX's CPU client takes host memory
+    at 64-byte boundaries only, and NumPy's allocator gives 16) can be made aligned."""
+    alignment = _hook(target, "IMPORT_ALIGNMENT")
+    address = _data_ptr(native, src) if alignment else None
+    if alignment and address is not None and address % alignment:
+        return (
+            f"{target} takes memory without a copy only at {alignment}-byte boundaries, and "
+            f"this array's data starts {address % alignment} bytes past one. Arrays that "
+            "arraymux creates on numpy are aligned: make it with arraymux "
+            f'(xp.zeros(..., device="numpy"), xp.asarray(data, device="numpy")), or copy it '
+            "once into an aligned buffer with xp.asarray(a, copy=True), then move it"
+        )
+    return f"{target} cannot use its memory as it is: {e}"
+
+
 def _move(
     native: Any,
     src: Device,
@@ -309,8 +326,7 @@ def _move_now(
             out = _handed_over(obj, src, target, True if copy else copy)
         except _REFUSED as e:
             if copy is False:
-                why = f"{target} cannot use its memory as it is: {e}"
-                raise _needs_copy(src, target, why) from e
+                raise _needs_copy(src, target, _unusable(native, src, target, e)) from e
             if mem_dst != _CPU:
                 # Not usable as it is on the GPU: one round trip through the host.
                 return _from_host(_to_host(obj, src), target), "host", True

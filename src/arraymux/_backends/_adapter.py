@@ -146,6 +146,7 @@ TRANSFER_HOOKS = (
     "IMPLICIT_HOST_COPY",
     "SLOW_PEER_COPY",
     "SETS_CURRENT_GPU",
+    "IMPORT_ALIGNMENT",
 )
 
 #: Other hooks used where an adapter defines them: ``getitem(x, key)`` and

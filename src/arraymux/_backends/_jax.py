@@ -30,6 +30,10 @@ IMPLICIT_HOST_COPY = True
 #: CuPy where one is loaded and hand the buffers over through DLPack (``_transfer``).
 SLOW_PEER_COPY = True
 
+#: JAX's CPU client takes host memory through DLPack without a copy only at 64-byte
+#: boundaries (``_transfer`` says so when ``copy=False`` is refused for another address).
+IMPORT_ALIGNMENT = 64
+
 #: JAX makes the GPU it works on (a DLPack hand-over, a computation) the calling thread's
 #: current CUDA device and leaves it so: a move restores the caller's (``_transfer``).
 SETS_CURRENT_GPU = True

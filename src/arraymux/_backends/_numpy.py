@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ctypes
+import operator
 import sys
 from typing import Any
 
@@ -34,6 +36,188 @@ def overrides(ns: Any) -> dict[str, Any]:
         "expm1": _special_cases.expm1(ns, ns.expm1, _make_complex),
         "tanh": _special_cases.tanh(ns, ns.tanh, _make_complex),
         "repeat": _repeat,
+        **_aligned_creation(ns),
+    }
+
+
+# -- Aligned buffers ---------------------------------------------------------------------------
+#
+# JAX's CPU client takes host memory without a copy only at a 64-byte boundary, and NumPy's
+# allocator gives 16 (an array of 1000 float32 starts at an address that is 16 mod 64), so
+# ``to_device(x, "jax:cpu", copy=False)`` refused NumPy arrays. The creation functions of the
+# numpy device allocate their buffers at 64-byte boundaries (C-contiguous and writable, as
+# NumPy's own): small ones in a ctypes buffer, whose address costs one call to read, larger
+# ones in a NumPy buffer of bytes (left unwritten for empty, zeroed lazily by calloc for zeros).
+
+#: The boundary of the buffers the numpy device allocates, in bytes.
+ALIGNMENT = 64
+_SMALL = 1 << 16  # bytes: below, a ctypes buffer (zeroed as it is made); above, NumPy's
+_char = ctypes.c_char
+_address = ctypes.addressof
+# The dtype objects of the dtypes arraymux passes (NumPy's scalar types, dtype objects: a
+# few dozen at most).
+_DTYPES: dict[Any, Any] = {None: np.dtype(np.float64)}
+# ctypes buffer types by size, in steps of the alignment (ctypes keeps each type for good).
+_BUFFERS: dict[int, Any] = {}
+
+
+def aligned_empty(shape: Any, dtype: Any = None, *, zeroed: bool = False) -> Any:
+    """An uninitialised (``zeroed``: zero) C-contiguous array whose data starts at a multiple
+    of :data:`ALIGNMENT` bytes."""
+    dt = _DTYPES.get(dtype)
+    if dt is None:
+        dt = _DTYPES[dtype] = np.dtype(dtype)
+    if type(shape) is not tuple:
+        shape = tuple(shape) if isinstance(shape, list) else (operator.index(shape),)
+    nbytes = dt.itemsize
+    for n in shape:
+        nbytes *= n
+    if nbytes < _SMALL:
+        size = (nbytes + 2 * ALIGNMENT - 1) & -ALIGNMENT
+        kind = _BUFFERS.get(size)
+        if kind is None:
+            kind = _BUFFERS[size] = _char * size
+        raw: Any = kind()
+        offset = -_address(raw) % ALIGNMENT
+    else:
+        raw = (np.zeros if zeroed else np.empty)(nbytes + ALIGNMENT, np.uint8)
+        offset = -raw.__array_interface__["data"][0] % ALIGNMENT
+    return np.ndarray(shape, dt, raw, offset)
+
+
+def aligned_copy(a: Any) -> Any:
+    """``a`` copied into an aligned buffer (its dtype and shape, C order)."""
+    out = aligned_empty(a.shape, a.dtype)
+    out[...] = a
+    return out
+
+
+def _filled(shape: Any, dtype: Any, value: Any) -> Any:
+    out = aligned_empty(shape, dtype)
+    np.copyto(out, value, casting="unsafe")  # as np.full and np.ones fill
+    return out
+
+
+def _aligned_creation(ns: Any) -> dict[str, Any]:
+    def zeros(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
+        return aligned_empty(shape, dtype, zeroed=True)
+
+    def ones(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
+        return _filled(shape, dtype, 1)
+
+    def empty(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
+        return aligned_empty(shape, dtype)
+
+    def full(shape: Any, fill_value: Any, *, dtype: Any = None, device: Any = None) -> Any:
+        if dtype is None:  # as np.full: the dtype NumPy gives the value
+            fill_value = np.asarray(fill_value)
+            dtype = fill_value.dtype
+        return _filled(shape, dtype, fill_value)
+
+    def eye(
+        n_rows: int,
+        n_cols: int | None = None,
+        /,
+        *,
+        k: int = 0,
+        dtype: Any = None,
+        device: Any = None,
+    ) -> Any:
+        # np.eye's own steps, on an aligned buffer.
+        n_cols = n_rows if n_cols is None else n_cols
+        out = aligned_empty((n_rows, n_cols), dtype, zeroed=True)
+        if k < n_cols:
+            n_cols, k = operator.index(n_cols), operator.index(k)
+            out[: n_cols - k].flat[(k if k >= 0 else -k * n_cols) :: n_cols + 1] = 1
+        return out
+
+    def like(fill: Any) -> Any:
+        def fn(x: Any, /, *, dtype: Any = None, device: Any = None) -> Any:
+            dt = x.dtype if dtype is None else dtype
+            if fill is None:
+                return aligned_empty(x.shape, dt)
+            if fill == 0:
+                return aligned_empty(x.shape, dt, zeroed=True)
+            return _filled(x.shape, dt, fill)
+
+        return fn
+
+    def full_like(x: Any, /, fill_value: Any, *, dtype: Any = None, device: Any = None) -> Any:
+        return _filled(x.shape, x.dtype if dtype is None else dtype, fill_value)
+
+    # NumPy computes these its own way; the result is copied into an aligned buffer (NumPy's
+    # own functions are called: array-api-compat's wrappers only pass the arguments on).
+
+    def arange(
+        start: Any, /, stop: Any = None, step: Any = 1, *, dtype: Any = None, device: Any = None
+    ) -> Any:
+        if stop is None:
+            start, stop = 0, start
+        if (
+            type(start) is int
+            and type(stop) is int
+            and type(step) is int
+            and step
+            and abs(stop - start) >= _SMALL // 8 * abs(step)
+        ):
+            # A large integer range, exactly, in place: a running sum of the steps (no second
+            # buffer of its whole size to copy from).
+            try:
+                dt = np.arange(start, start + step, step, dtype=dtype).dtype
+            except (OverflowError, ValueError, TypeError):
+                dt = None  # NumPy's own call explains
+            if dt is not None and dt.kind == "i":
+                out = aligned_empty((len(range(start, stop, step)),), dt)
+                out.fill(step)
+                if len(out):
+                    out[0] = start
+                return np.add.accumulate(out, out=out)
+        return aligned_copy(np.arange(start, stop, step, dtype=dtype))
+
+    def linspace(
+        start: Any,
+        stop: Any,
+        /,
+        num: int,
+        *,
+        dtype: Any = None,
+        device: Any = None,
+        endpoint: bool = True,
+    ) -> Any:
+        return aligned_copy(np.linspace(start, stop, num, dtype=dtype, endpoint=endpoint))
+
+    def asarray(
+        obj: Any, /, *, dtype: Any = None, device: Any = None, copy: bool | None = None
+    ) -> Any:
+        if type(obj) is np.ndarray and copy is not False:
+            if copy or (dtype is not None and np.dtype(dtype) != obj.dtype):
+                out = aligned_empty(obj.shape, obj.dtype if dtype is None else dtype)
+                out[...] = obj  # an unsafe cast, as np.array(obj, dtype=dtype)
+                return out
+            return obj
+        if copy is None:
+            out = np.asarray(obj, dtype=dtype)
+        elif copy:
+            out = np.array(obj, dtype=dtype, copy=True)
+        else:  # array-api-compat spells copy=False for NumPy 1 and 2
+            out = ns.asarray(obj, dtype=dtype, device=device, copy=False)
+        if out is not obj and type(out) is np.ndarray and out.base is None:
+            return aligned_copy(out)  # made from Python data: a fresh buffer nobody else holds
+        return out
+
+    return {
+        "zeros": zeros,
+        "ones": ones,
+        "empty": empty,
+        "full": full,
+        "eye": eye,
+        "zeros_like": like(0),
+        "ones_like": like(1),
+        "empty_like": like(None),
+        "full_like": full_like,
+        "arange": arange,
+        "linspace": linspace,
+        "asarray": asarray,
     }
 
 
