@@ -3,13 +3,22 @@
 The standard has no random API and each backend has its own streams (NumPy PCG64, torch
 Mersenne Twister on the CPU and Philox on CUDA, JAX Threefry), so the same seed gives other
 numbers on each. ``arraymux.random`` computes its numbers with arraymux's own operations from
-a counter-based generator, Threefry-2x32 with 20 rounds (the generator of ``jax.random``), so:
+a counter-based generator, Threefry-2x32 with 20 rounds, exactly as ``jax.random`` does (with
+``jax_threefry_partitionable``, JAX's default), so:
 
-- **the same key gives bit-identical integers on every device** (NumPy, torch CPU and CUDA, JAX
-  CPU and GPU, CuPy, Dask, array-api-strict): the bits come from exact integer operations;
-- **floats are the same within the backend's elementwise rounding**: uniform floats are exact
-  functions of the bits; normals use ``log``, ``sqrt``, ``cos`` and ``sin`` (Box-Muller), whose
-  last bit may differ between backends.
+- **a key gives bit-identical numbers on every device** (NumPy, torch CPU and CUDA, JAX CPU
+  and GPU, CuPy, Dask, array-api-strict): the bits come from exact integer operations, and
+  the floats from operations that IEEE 754 rounds exactly (``+``, ``*``, ``/``, ``sqrt``; the
+  ``log`` and ``erfinv`` they need are written with those, see ``_special``);
+- **the same numbers as jax.random** for the same seed: :func:`key` (``PRNGKey``),
+  :func:`split`, :func:`fold_in`, :func:`bits`, :func:`integers` (``randint``),
+  :func:`uniform` on ``[0, 1)``, :func:`bernoulli`, :func:`permutation` and :func:`choice`
+  bit for bit; :func:`normal` within 3 ulp (XLA fuses the multiply-adds of its ``erfinv``) and
+  :func:`uniform` on other bounds within an ulp of ``maxval - minval``;
+- **float32 and int32 unless told otherwise**: draws without ``dtype=`` are float32 (floats)
+  and int32 (integers) on every device, not the device's default (NumPy's float64 would give
+  other numbers than torch's float32 from the same key), unless a default dtype policy
+  (``arraymux.default_dtypes``, ``set_default_dtypes``) names a dtype the device holds.
 
 Two interfaces:
 
@@ -34,7 +43,7 @@ Examples
 >>> import arraymux as xp
 >>> k = xp.random.key(0)
 >>> xp.to_numpy(xp.random.integers(k, 0, 10, shape=(5,))).tolist()
-[4, 6, 3, 7, 3]
+[9, 0, 2, 3, 1]
 >>> k1, k2 = xp.random.split(k)
 >>> g = xp.random.Generator(42, device="torch:cpu")
 >>> g.normal(shape=(2, 3)).shape
@@ -48,15 +57,17 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from .. import _default_dtypes
 from .._arguments import _bool, _int, _number, check_shape, check_size, python_scalar
 from .._array import Array
 from .._devices import _TRANSFORM, Device, resolve_device
-from .._dispatch import as_dtype, default_dtype, unsupported
+from .._dispatch import as_dtype, unsupported
 from .._dispatch import wrap as _wrap
 from .._dtypes import DType
 from .._errors import AxisError, BackendMismatchError, DeviceMismatchError
 from .._narrowing import narrowed
 from .._typing import DeviceLike
+from ._special import erfinv, log, rounded
 from ._threefry import MASK32, as_word, key_array, shift_right, threefry2x32, word_dtype
 
 __all__ = [
@@ -115,13 +126,27 @@ def _general_shape(shape: Any, fname: str) -> tuple[int, ...]:
     return check_shape(f"random.{fname}", "shape", shape)
 
 
+def _default(device: Device, kind: str) -> DType:
+    """The dtype of draws of ``kind`` ("real floating" or "integral") made without ``dtype=``:
+    the default dtype policy's where one is in force and ``device`` holds it, else float32 and
+    int32 on every device (not the device's own default: NumPy's float64 would give other
+    numbers than torch's and JAX's float32 from the same key)."""
+    xp = _xp()
+    if _default_dtypes.active:
+        floating, integral = _default_dtypes.get_default_dtypes()
+        want = floating if kind == "real floating" else integral
+        if want is not None and device.supports(want):
+            return want
+    return xp.float32 if kind == "real floating" else xp.int32
+
+
 def _dtype(device: Device, dtype: Any, kind: str, fname: str) -> DType:
-    """The dtype of the numbers: ``dtype`` or the device's default of ``kind`` ("real floating"
+    """The dtype of the numbers: ``dtype`` or :func:`_default`'s of ``kind`` ("real floating"
     or "integral"), checked to be of that kind and held by ``device`` (narrowed only where
     narrowing is on)."""
     xp = _xp()
     if dtype is None:
-        return default_dtype(device, kind)
+        return _default(device, kind)
     try:
         dt = as_dtype(dtype)
     except (TypeError, ValueError, KeyError) as e:
@@ -254,7 +279,7 @@ def _through_numpy(kernel: Callable[..., Array], k: Array, static: tuple[Any, ..
     xp = _xp()
     out = kernel(xp.astype(xp.to_device(k, "numpy"), xp.uint32), *static)
     if out.dtype == xp.uint32:  # keys keep torch's int32 words, bits are held in int64
-        out = xp.astype(out, k.dtype if kernel is _split_kernel else xp.int64)
+        out = xp.astype(out, k.dtype if kernel in _KEY_KERNELS else xp.int64)
     return xp.to_device(out, k.device)
 
 
@@ -322,25 +347,28 @@ def _check_key(k: Any, fname: str) -> Array:
     return k
 
 
-def _words(k: Array, n: int) -> Array:
-    """``n`` random 32-bit words from ``k``: block ``i`` (counter ``(0, i)``) gives words
-    ``2i`` and ``2i + 1``, so a shorter draw is a prefix of a longer one."""
+def _blocks(k: Array, n: int) -> tuple[Array, Array]:
+    """Threefry of the counters ``(0, i)`` for ``i < n``: two arrays of ``n`` words, as
+    ``jax.random`` computes them (``jax_threefry_partitionable``, JAX's default)."""
     xp = _xp()
-    if n == 0:
-        return xp.zeros((0,), dtype=k.dtype, device=k.device)
-    blocks = (n + 1) // 2
-    counter = xp.arange(blocks, dtype=k.dtype, device=k.device)
-    zero = xp.zeros((), dtype=k.dtype, device=k.device)
+    counter = xp.arange(n, dtype=k.dtype, device=k.device)
     # Only a backend that fuses (CuPy, which nothing traces) reaches the cache: a global dict
     # read inside torch.compile would add a guard that fails when the cache fills.
     fuse = getattr(k.device._backend.adapter, "fuse", None)
     fused = None if fuse is None else _fused_threefry(k.device, fuse)
     if fused is None:
-        y0, y1 = threefry2x32(k[0], k[1], counter, zero)
-    else:  # one kernel instead of ~150 (CuPy): the same operators on the native arrays
-        n0, n1 = fused(k[0].native, k[1].native, counter.native, zero.native)
-        y0, y1 = _wrap(n0, k.device), _wrap(n1, k.device)
-    return xp.reshape(xp.stack([y0, y1], axis=1), (2 * blocks,))[:n]
+        return threefry2x32(k[0], k[1], 0, counter)
+    zero = xp.zeros((), dtype=k.dtype, device=k.device)
+    # one kernel instead of ~150 (CuPy): the same operators on the native arrays
+    n0, n1 = fused(k[0].native, k[1].native, zero.native, counter.native)
+    return _wrap(n0, k.device), _wrap(n1, k.device)
+
+
+def _words(k: Array, n: int) -> Array:
+    """``n`` random 32-bit words from ``k``: ``jax.random.bits``, the exclusive or of the two
+    words of block ``i``, so a shorter draw is a prefix of a longer one."""
+    y0, y1 = _blocks(k, n)
+    return y0 ^ y1
 
 
 _FUSED: dict[Device, Callable[..., Any]] = {}
@@ -392,7 +420,35 @@ def split(key: Array, num: int = 2) -> Array:
 
 
 def _split_kernel(k: Array, num: int) -> Array:
-    return _xp().reshape(_words(k, 2 * num), (num, 2))
+    y0, y1 = _blocks(k, num)
+    return _xp().stack([y0, y1], axis=1)
+
+
+def _fold_kernel(k: Array, data: Any) -> Array:
+    """The key of Threefry of the counter ``(0, data)``: ``data`` a Python int (made a word of
+    the key's dtype) or a 0-d array of words (traced on JAX)."""
+    if isinstance(data, int):
+        data = as_word(data, k.dtype)
+    y0, y1 = threefry2x32(k[0], k[1], 0, data)
+    return _xp().stack([y0, y1])
+
+
+_KEY_KERNELS = (_split_kernel, _fold_kernel)
+
+
+@functools.cache
+def _jax_fold() -> Callable[[Array, Array], tuple[Array, Array]]:
+    """``fold_in(key, c)`` and ``c + 1``, compiled once (JAX would otherwise compile per
+    counter, or run Threefry's ~100 operations one by one)."""
+    return _xp().jit(lambda k, c: (_fold_kernel(k, c), c + 1))  # type: ignore[no-any-return]
+
+
+def fold(k: Array, data: int) -> Array:
+    """:func:`fold_in` of a checked key and word, computed on the key's device."""
+    if k.device.backend == "jax":
+        c = _xp().asarray(as_word(data, k.dtype), dtype=k.dtype, device=k.device)
+        return _jax_fold()(k, c)[0]
+    return _fused(_fold_kernel, k, data)
 
 
 def fold_in(key: Array, data: int) -> Array:
@@ -404,17 +460,13 @@ def fold_in(key: Array, data: int) -> Array:
     >>> xp.random.fold_in(xp.random.key(0), 7).shape
     (2,)
     """
-    xp = _xp()
     k = _check_key(key, "fold_in")
     data = _int("random.fold_in", "data", data, "an int in [0, 2**32)")
     if not 0 <= data <= MASK32:
         raise ValueError(
             f"arraymux.random.fold_in: data must be an int in [0, 2**32), got {data!r}."
         )
-    c0 = xp.asarray(0, dtype=k.dtype, device=k.device)
-    c1 = xp.asarray(as_word(data, k.dtype), dtype=k.dtype, device=k.device)
-    y0, y1 = threefry2x32(k[0], k[1], c0, c1)
-    return xp.stack([y0, y1])
+    return fold(k, data)
 
 
 def bits(key: Array, shape: Shape = (), *, device: DeviceLike | None = None) -> Array:
@@ -430,7 +482,7 @@ def bits(key: Array, shape: Shape = (), *, device: DeviceLike | None = None) -> 
     --------
     >>> import arraymux as xp
     >>> xp.to_numpy(xp.random.bits(xp.random.key(0), (2,))).tolist()
-    [1797259609, 2579123966]
+    [4070199207, 4202968722]
     """
     shp = _shape(shape, "bits")
     k = _on(key, device, "bits")
@@ -446,17 +498,32 @@ def _bits_kernel(k: Array, shp: tuple[int, ...]) -> Array:
 
 
 def _unit(k: Array, n: int, dtype: Any) -> Array:
-    """``n`` floats in ``[0, 1)``, exact functions of the bits: 24 bits each for float32, 53
-    (from two words) for float64."""
+    """``n`` floats in ``[0, 1)``, exact functions of the bits, as ``jax.random.uniform``
+    makes them: the top 23 bits of a word for float32, the top 52 of a block's 64 for
+    float64."""
     xp = _xp()
-    if n == 0:  # array-api-strict refuses w[1::2] of an empty w
-        return xp.zeros((0,), dtype=dtype, device=k.device)
     if dtype == xp.float32:
-        return xp.astype(shift_right(_words(k, n), 8), xp.float32) * (2.0**-24)
-    w = _words(k, 2 * n)
-    hi = xp.astype(shift_right(w[0::2], 5), xp.float64)
-    lo = xp.astype(shift_right(w[1::2], 6), xp.float64)
-    return (hi * 67108864.0 + lo) * (2.0**-53)
+        return xp.astype(shift_right(_words(k, n), 9), xp.float32) * (2.0**-23)
+    y0, y1 = _blocks(k, n)
+    if y0.dtype == xp.int32:  # torch: the unsigned value of the high word
+        y0 = xp.astype(y0, xp.int64) & MASK32
+    hi = xp.astype(y0, xp.float64)
+    lo = xp.astype(shift_right(y1, 12), xp.float64)
+    return (hi * 1048576.0 + lo) * (2.0**-52)
+
+
+def _in_range(u: Array, low: float, high: float) -> Array:
+    """Floats ``u`` of ``[0, 1)`` moved to ``[low, high)`` as ``jax.random.uniform`` moves
+    them: the bounds rounded to the dtype, ``max(low, u * (high - low) + low)``."""
+    import numpy as np
+
+    xp = _xp()
+    if (low, high) == (0.0, 1.0):
+        return u
+    nd = np.float32 if u.dtype == xp.float32 else np.float64
+    lo, hi = nd(low), nd(high)
+    span = float(hi - lo)  # rounded to the dtype, as JAX does
+    return xp.maximum(rounded(u * span) + float(lo), float(lo))
 
 
 def uniform(
@@ -468,8 +535,8 @@ def uniform(
     *,
     device: DeviceLike | None = None,
 ) -> Array:
-    """Floats uniform in ``[minval, maxval)``; the device's default float if ``dtype`` is
-    omitted.
+    """Floats uniform in ``[minval, maxval)`` (``jax.random.uniform``); float32 (or the
+    default dtype policy's float) if ``dtype`` is omitted.
 
     Parameters
     ----------
@@ -506,8 +573,7 @@ def uniform(
     )
 
 
-def _scaled(u: Array, low: float, high: float) -> Array:
-    return u if (low, high) == (0.0, 1.0) else u * (high - low) + low
+_scaled = _in_range
 
 
 def _draw_uniform(k: Array, shp: tuple[int, ...], dt: DType) -> Array:
@@ -521,9 +587,10 @@ def _uniform_kernel(k: Array, shp: tuple[int, ...], dtype: Any) -> Array:
 def normal(
     key: Array, shape: Shape = (), dtype: Any = None, *, device: DeviceLike | None = None
 ) -> Array:
-    """Standard normal floats (Box-Muller on :func:`uniform`'s bits).
+    """Standard normal floats: ``sqrt(2) * erfinv(u)`` of uniform ``u`` in ``(-1, 1)``, as
+    ``jax.random.normal`` computes them.
 
-    ``dtype`` is ``float32`` or ``float64`` (the device's default float if omitted); a dtype
+    ``dtype`` is ``float32`` or ``float64`` (float32, or the default dtype policy's float, if omitted); a dtype
     the device cannot hold raises ``UnsupportedDTypeError`` naming this function.
 
     Examples
@@ -543,28 +610,33 @@ def _draw_normal(k: Array, shp: tuple[int, ...], dt: DType) -> Array:
 
 
 def _normal_kernel(k: Array, shp: tuple[int, ...], dtype: Any) -> Array:
+    """``jax.random.normal``: uniform floats in ``(-1, 1)``, then ``sqrt(2) * erfinv``."""
+    import numpy as np
+
     xp = _xp()
-    n = math.prod(shp)
-    if n == 0:
-        return xp.zeros(shp, dtype=dtype, device=k.device)
-    pairs = (n + 1) // 2
-    u = _unit(k, 2 * pairs, dtype)
-    radius = xp.sqrt(-2.0 * xp.log1p(-u[0::2]))  # 1 - u is in (0, 1]
-    theta = (2.0 * math.pi) * u[1::2]
-    z = xp.stack([radius * xp.cos(theta), radius * xp.sin(theta)], axis=1)
-    return xp.reshape(xp.reshape(z, (2 * pairs,))[:n], shp)
+    nd = np.float32 if dtype == xp.float32 else np.float64
+    lo = float(np.nextafter(nd(-1.0), nd(0.0)))
+    u = xp.maximum(_unit(k, math.prod(shp), dtype) * 2.0 + lo, lo)  # u * 2 is exact
+    return xp.reshape(erfinv(u) * float(nd(math.sqrt(2.0))), shp)
 
 
-def _mulhi(a: Array, span: int) -> Array:
-    """``floor(a * span / 2**32)`` for 32-bit words ``a`` and ``0 < span <= 2**32``, in 32-bit
-    arithmetic (16-bit halves), so every device computes the same integer."""
-    if span == 1 << 32:
-        return a
-    a1, a0 = shift_right(a, 16), a & 0xFFFF
-    s1, s0 = span >> 16, span & 0xFFFF
-    lo_lo, hi_lo, lo_hi = a0 * s0, a1 * s0, a0 * s1
-    mid = shift_right(lo_lo, 16) + (hi_lo & 0xFFFF) + (lo_hi & 0xFFFF)
-    return a1 * s1 + shift_right(hi_lo, 16) + shift_right(lo_hi, 16) + shift_right(mid, 16)
+def _constant(x: Array, v: int) -> Any:
+    """``v`` as an operand of ``x``'s arithmetic: a Python int, or a 0-d array made on the
+    device (JAX reads Python ints as int32, which holds no uint32 above 2**31)."""
+    xp = _xp()
+    if x.dtype != xp.uint32 or v < 1 << 31:
+        return v
+    return xp.full((), v, dtype=x.dtype, device=x.device)
+
+
+def _mulmod32(h: Array, m: int) -> Array:
+    """``(h * m) mod 2**32`` for words ``h`` (uint32, or int64 below 2**32) and an int
+    ``0 <= m < 2**32``: uint32 wraps by itself; int64 takes ``m`` in 16-bit halves."""
+    xp = _xp()
+    if h.dtype == xp.uint32:
+        return h * _constant(h, m)
+    m1, m0 = m >> 16, m & 0xFFFF
+    return (h * m0 + ((h * m1) & 0xFFFF) * 65536) & MASK32
 
 
 def integers(
@@ -587,7 +659,7 @@ def integers(
     low, high
         Ints (NumPy integers too), ``low < high``, at most 2**32 apart, both within ``dtype``.
     dtype
-        An integer dtype holding the range; the device's default integer if omitted.
+        An integer dtype holding the range; int32 (or the default dtype policy's integer) if omitted.
 
     Raises
     ------
@@ -601,7 +673,7 @@ def integers(
     --------
     >>> import arraymux as xp
     >>> xp.to_numpy(xp.random.integers(xp.random.key(0), 1, 7, shape=(4,))).tolist()
-    [3, 4, 2, 5]
+    [2, 1, 3, 2]
     """
     shp = _shape(shape, "integers")
     k = _on(key, device, "integers")
@@ -615,10 +687,26 @@ def _draw_integers(k: Array, shp: tuple[int, ...], low: int, high: int, dt: DTyp
 
 
 def _integers_kernel(k: Array, shp: tuple[int, ...], low: int, span: int, dtype: Any) -> Array:
+    """``jax.random.randint``: two words per value, from the two keys of ``split(k)``, the
+    high one's remainder times ``2**32 mod span`` plus the low one's, modulo ``span``, in
+    uint32 arithmetic (as JAX samples 8-, 16- and 32-bit dtypes; 64-bit dtypes, whose spans
+    are at most 2**32 here, too)."""
     xp = _xp()
-    offset = _mulhi(_words(k, math.prod(shp)), span)
-    if offset.dtype == xp.int32 and span > 1 << 31:
-        offset = xp.astype(offset, xp.int64) & MASK32
+    n = math.prod(shp)
+    keys = _split_kernel(k, 2)
+    hi, lo = _words(keys[0, ...], n), _words(keys[1, ...], n)
+    if hi.dtype == xp.int32:  # torch: the unsigned values
+        hi, lo = xp.astype(hi, xp.int64) & MASK32, xp.astype(lo, xp.int64) & MASK32
+    if span == 1 << 32:  # the whole range: the remainders change nothing
+        offset = lo
+    else:
+        # 2**32 mod span, with JAX's wrapping square (2**16 * 2**16 is 0 in uint32)
+        multiplier = (2**16 % span) ** 2 % (1 << 32) % span
+        m = _constant(hi, span)
+        offset = _mulmod32(hi % m, multiplier) + lo % m
+        offset = (offset if offset.dtype == xp.uint32 else offset & MASK32) % m
+    if offset.dtype == xp.uint32 and dtype != xp.uint32:
+        offset = xp.astype(offset, xp.int64 if xp.iinfo(dtype).bits == 64 else dtype)
     out = xp.astype(offset, dtype) if offset.dtype != dtype else offset
     return xp.reshape(out + low if low else out, shp)
 
@@ -722,7 +810,22 @@ def _permutation_args(x: Any, axis: Any, device: Device, fname: str) -> tuple[in
 
 
 def _draw_permutation(k: Array, n: int) -> Array:
-    return _xp().argsort(_fused(_bits_kernel, k, (n,)), stable=True)
+    return _fused(_permutation_kernel, k, n)
+
+
+def _permutation_kernel(k: Array, n: int) -> Array:
+    """``jax.random.permutation``: ``ceil(3 log(n) / log(2**32 - 1))`` rounds, each a stable
+    sort by the words of the second key of ``split(k)``, the first key going on."""
+    xp = _xp()
+    order = xp.arange(n, dtype=xp.int64 if n > 1 << 31 else xp.int32, device=k.device)
+    for _ in range(math.ceil(3 * math.log(max(1, n)) / math.log(MASK32))):
+        keys = _split_kernel(k, 2)
+        k = keys[0, ...]
+        words = _words(keys[1, ...], n)
+        if words.dtype == xp.int32:  # torch: the unsigned values
+            words = xp.astype(words, xp.int64) & MASK32
+        order = xp.take(order, xp.argsort(words, stable=True))
+    return order
 
 
 def choice(
@@ -864,22 +967,22 @@ def select(a: Any, shape: Any, replace: Any, p: Any, draws: Any, fname: str) -> 
         )
     if p is not None:
         p = _probabilities(p, n, m, replace, device, fname)
-    idx_dtype = default_dtype(device, "indexing")
+    idx_dtype = _default(device, "integral")
     if replace and p is None:
         idx = draws.integers(0, n, (m,), idx_dtype)
     elif replace:
-        # NumPy's inverse CDF: the last entry is exactly 1 and u < 1, so the first entry above
-        # u is never an item of probability 0.
+        # jax.random.choice's inverse CDF: r is in (0, total], so the first entry at or above
+        # it is never an item of probability 0.
         cdf = xp.cumulative_sum(p)
-        cdf = cdf / cdf[-1]
-        u = draws.random((m,), p.dtype)
-        idx = xp.astype(xp.clip(xp.searchsorted(cdf, u, side="right"), max=n - 1), idx_dtype)
+        r = cdf[-1] * (1.0 - draws.random((m,), p.dtype))
+        idx = xp.astype(xp.clip(xp.searchsorted(cdf, r, side="left"), max=n - 1), idx_dtype)
     elif p is None:
         idx = draws.permutation(n)[:m]
-    else:  # without replacement, with p: items of probability 0 come last
-        u = draws.random((n,), p.dtype)
+    else:  # without replacement, with p: JAX's Gumbel top-k; items of probability 0 come last
+        tiny = float(xp.finfo(p.dtype).smallest_normal)
+        u = xp.maximum(draws.random((n,), p.dtype) + tiny, tiny)  # uniform in [tiny, 1)
         positive = p > 0
-        scores = xp.where(positive, xp.log1p(-u) / xp.where(positive, p, 1.0), -math.inf)
+        scores = xp.where(positive, log(xp.where(positive, p, 1.0)) - log(-log(u)), -math.inf)
         idx = xp.argsort(-scores, stable=True)[:m]
     if not isinstance(a, Array):
         return xp.reshape(idx, shp)

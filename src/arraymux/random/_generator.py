@@ -24,14 +24,16 @@ from . import (
     _draw_permutation,
     _draw_uniform,
     _dtype,
+    _jax_fold,
     _permutation_args,
     _real,
     _scaled,
     _seed_words,
     _shape,
+    fold,
     select,
 )
-from ._threefry import key_array, threefry2x32_int
+from ._threefry import key_array
 
 
 def _xp() -> Any:
@@ -61,9 +63,10 @@ class Generator:
     """A NumPy-style generator: each call draws new numbers and advances the state.
 
     By default the numbers come from :mod:`arraymux.random`'s counter-based generator, so a
-    seed gives the same integers on every device (and the same floats within the backend's
-    rounding). Call ``i`` (counting from 0) uses the key ``fold_in(key(seed), i)``, computed on
-    the host, so a generator's stream does not depend on where it draws.
+    seed gives the same numbers on every device. Without ``dtype=``, floats are float32 and
+    integers int32 (in both modes), unless a default dtype policy says otherwise. Call ``i`` (counting from 0) uses the key ``fold_in(key(seed, device=device), i)``,
+    computed on the device (nothing is copied from the host per call, which on a GPU would
+    wait for the queue), so a generator's stream does not depend on where it draws.
 
     A generator is safe to share between threads, as NumPy's is: each call reads and advances
     the state under a lock, so no two calls draw the same numbers (which thread gets which
@@ -91,10 +94,10 @@ class Generator:
     >>> import arraymux as xp
     >>> g = xp.random.Generator(0, device="numpy")
     >>> xp.to_numpy(g.integers(0, 10, shape=(5,))).tolist()
-    [9, 1, 3, 0, 4]
+    [1, 1, 7, 7, 6]
     >>> h = xp.random.Generator(0, device="torch:cpu")
     >>> xp.to_numpy(h.integers(0, 10, shape=(5,))).tolist()
-    [9, 1, 3, 0, 4]
+    [1, 1, 7, 7, 6]
     """
 
     def __init__(
@@ -109,6 +112,13 @@ class Generator:
         self._calls = 0
         self._lock = threading.Lock()
         self._native = _native_generator(self.device, self.seed) if self.fast else None
+        if self._native is None:  # the key and, on JAX, the counter live on the device
+            self._key0 = key_array(self._words, self.device)
+            self._counter = (
+                _xp().zeros((), dtype=self._key0.dtype, device=self.device)
+                if self.device.backend == "jax"
+                else None
+            )
 
     def __repr__(self) -> str:
         mode = ", fast=True" if self.fast else ""
@@ -118,7 +128,10 @@ class Generator:
         with self._lock:  # read and advance at once: threads never share a key
             i = self._calls
             self._calls += 1
-        return key_array(threefry2x32_int(self._words, (0, i)), self.device)
+            if self._counter is not None:  # JAX: one compiled step, the counter stays there
+                k, self._counter = _jax_fold()(self._key0, self._counter)
+                return k
+        return fold(self._key0, i)
 
     # The draws, on checked arguments; each takes the next state once.
 
@@ -146,7 +159,8 @@ class Generator:
 
     @_size_alias
     def random(self, shape: Shape = (), dtype: Any = None) -> Array:
-        """Floats uniform in ``[0, 1)``; the device's default float if ``dtype`` is omitted."""
+        """Floats uniform in ``[0, 1)``; float32 (or the policy's float) if ``dtype`` is
+        omitted."""
         return self._random(self._shape(shape, "random"), self._dtype(dtype, "random"))
 
     @_size_alias

@@ -61,25 +61,25 @@ def _rotate(x: Array, r: int) -> Array:
     return (x << r) | shift_right(x, 32 - r)
 
 
-def threefry2x32(k0: Array, k1: Array, x0: Array, x1: Array) -> tuple[Array, Array]:
+def threefry2x32(k0: Array, k1: Array, x0: Array | int, x1: Array | int) -> tuple[Array, Array]:
     """Encrypt the counter words ``(x0, x1)`` with the key words ``(k0, k1)``.
 
-    All four are arrays of one 32-bit word dtype that broadcast together; the result is two
-    arrays of their broadcast shape. Matches the reference's known answers, for example key
+    All four are arrays of one 32-bit word dtype that broadcast together (a counter word may
+    be a Python int of that dtype: no array is made from host data); the result is two arrays
+    of their broadcast shape. Matches the reference's known answers, for example key
     ``(0x13198a2e, 0x03707344)`` and counter ``(0x243f6a88, 0x85a308d3)`` give
     ``(0xc4923a9c, 0x483df7a0)``.
     """
     k2 = k0 ^ k1 ^ as_word(_PARITY, k0.dtype)
     ks = (k0, k1, k2)
-    x0 = x0 + k0
-    x1 = x1 + k1
+    y0, y1 = k0 + x0, k1 + x1
     for i in range(5):
         for r in _ROTATIONS[i % 2]:
-            x0 = x0 + x1
-            x1 = _rotate(x1, r) ^ x0
-        x0 = x0 + ks[(i + 1) % 3]
-        x1 = x1 + ks[(i + 2) % 3] + (i + 1)
-    return x0, x1
+            y0 = y0 + y1
+            y1 = _rotate(y1, r) ^ y0
+        y0 = y0 + ks[(i + 1) % 3]
+        y1 = y1 + ks[(i + 2) % 3] + (i + 1)
+    return y0, y1
 
 
 def threefry2x32_int(key: tuple[int, int], counter: tuple[int, int]) -> tuple[int, int]:
