@@ -295,18 +295,32 @@ def check_size(fname: str, shape: tuple[int, ...], itemsize: int) -> None:
 
     The sizes are multiplied with the zeros left out: backends multiply them in order, and
     jaxlib aborts the process on an overflow before it meets a zero (``(2**62, 0)``)."""
-    extent = math.prod(n for n in shape if n)
+    # A list, not a generator: torch.compile cannot pass a generator to a builtin.
+    extent = math.prod([n for n in shape if n])
     if extent * max(itemsize, 1) <= MAX_BYTES:
         return
     size = math.prod(shape)
     if size:
-        what = f"would hold {size} elements ({size * max(itemsize, 1)} bytes)"
+        what = f"would hold {_count(size)} elements ({_count(size * max(itemsize, 1))} bytes)"
     else:
-        what = f"has sizes whose product, zeros left out, is {extent}"
-        what += f" ({extent * max(itemsize, 1)} bytes)"
+        what = f"has sizes whose product, zeros left out, is {_count(extent)}"
+        what += f" ({_count(extent * max(itemsize, 1))} bytes)"
+    parts = [str(_count(n)) for n in shape]
+    shown = f"({', '.join(parts)}{',' if len(parts) == 1 else ''})"
     raise ValueError(
-        f"arraymux.{fname}: an array of shape {tuple(shape)} {what}, more than any device "
+        f"arraymux.{fname}: an array of shape {shown} {what}, more than any device "
         "can address (2**63 bytes)."
+    )
+
+
+def _count(n: int) -> Any:
+    """``n`` as it reads in a message: exact up to 20 digits, else about ``1.1e+602``."""
+    return (
+        n
+        if n < 10**20
+        else f"about {float(n):.1e}"
+        if n < 10**300
+        else f"about 10**{len(str(n)) - 1}"
     )
 
 
