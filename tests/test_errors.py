@@ -333,3 +333,20 @@ def test_take_without_axis_refuses_arrays_of_several_dimensions(device):
     with pytest.raises(ValueError, match=r"arraymux\.take: x has 2 dimensions; give the axis"):
         xp.take(x, xp.asarray([0], device=device))
     assert xp.take(x, xp.asarray([1], device=device), axis=1).shape == (2, 1)
+
+
+def test_a_mismatch_explained_inside_a_transform_is_the_public_class():
+    """The closure hint added inside a transform keeps the error exactly what users catch."""
+    pytest.importorskip("torch")
+    pytest.importorskip("jax")
+    a = xp.asarray([1.0, 2.0], dtype=xp.float32, device="jax:cpu")  # another backend
+    w = xp.asarray([1.0, 2.0], device="torch:cpu")
+    with pytest.raises(xp.BackendMismatchError) as info:
+        xp.grad(lambda w: xp.sum(w * a))(w)
+    assert type(info.value) is xp.BackendMismatchError
+    assert "closure" in str(info.value)
+    # An outer transform raises the inner one's explanation as it is, once.
+    with pytest.raises(xp.BackendMismatchError) as outer:
+        xp.grad(lambda w: xp.sum(xp.grad(lambda v: xp.sum(v * a))(w)))(w)
+    assert type(outer.value) is xp.BackendMismatchError
+    assert str(outer.value).count("closure") == 1

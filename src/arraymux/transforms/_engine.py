@@ -33,14 +33,10 @@ from ._tree import (
     find,
 )
 
-
-class _ExplainedMismatch(BackendMismatchError):
-    """A mismatch already explained by an inner transform (raised as it is by outer ones)."""
-
-
-# Tracebacks show it as what users catch: arraymux.BackendMismatchError.
-_ExplainedMismatch.__module__ = "arraymux"
-_ExplainedMismatch.__qualname__ = "BackendMismatchError"
+# Marks a mismatch already explained by an inner transform (raised as it is by outer ones):
+# an attribute rather than a subclass, so that what users catch and see is exactly
+# arraymux.BackendMismatchError.
+_EXPLAINED = "_arraymux_explained"
 
 
 _ENGINES: dict[tuple[str, str, bool], _Engine] = {}  # (transform, device, bridge)
@@ -274,15 +270,16 @@ class _Engine:
 
     def explained(self, fun: Callable[..., Any], e: BackendMismatchError) -> BackendMismatchError:
         """``e``, raised while ``fun`` ran in the engine, with what to do about closures."""
-        if isinstance(e, _ExplainedMismatch):
+        if getattr(e, _EXPLAINED, False):
             return e
         via = f" (its {self.user} arguments are computed by torch there)" if self.bridged else ""
-        err = _ExplainedMismatch(
+        err = BackendMismatchError(
             f"{e}\nInside arraymux.{self.tname}, {_name(fun)} computes on {self.device}{via}; "
             "arrays it reads from an enclosing scope (a closure) must be on that backend "
             "too. Pass them as arguments instead (outside argnums if they are not "
             "differentiated), or move them with arraymux.to_device."
         )
+        setattr(err, _EXPLAINED, True)
         return err
 
 
