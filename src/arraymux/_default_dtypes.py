@@ -140,7 +140,6 @@ def _read_environment() -> Policy:
         return _process
 
 
-
 def _read_at_import() -> None:
     """Read the environment once, as the module loads, so that no reader takes the lock
     (inside ``torch.compile`` a lock breaks the graph); a malformed value is read again, and
@@ -154,6 +153,7 @@ def _read_at_import() -> None:
 
 
 _read_at_import()
+
 
 def get_default_dtypes() -> Policy:
     """The policy in force: ``(real_floating, integral)``, ``None`` where each device keeps
