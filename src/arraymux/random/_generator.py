@@ -64,9 +64,13 @@ class Generator:
 
     By default the numbers come from :mod:`arraymux.random`'s counter-based generator, so a
     seed gives the same numbers on every device. Without ``dtype=``, floats are float32 and
-    integers int32 (in both modes), unless a default dtype policy says otherwise. Call ``i`` (counting from 0) uses the key ``fold_in(key(seed, device=device), i)``,
-    computed on the device (nothing is copied from the host per call, which on a GPU would
-    wait for the queue), so a generator's stream does not depend on where it draws.
+    integers int32 (in both modes), unless a default dtype policy says otherwise. Call ``i``
+    (counting from 0) uses the key ``fold_in(key(seed, device=device), i)``, computed on the
+    device (nothing is copied from the host per call, which on a GPU would wait for the
+    queue), so a generator's stream does not depend on where it draws.
+
+    The methods take their arguments in NumPy's order, and ``size=`` as NumPy spells
+    ``shape=``. Errors name the method (``arraymux.random.Generator.normal: ...``).
 
     A generator is safe to share between threads, as NumPy's is: each call reads and advances
     the state under a lock, so no two calls draw the same numbers (which thread gets which
@@ -85,9 +89,6 @@ class Generator:
         CuPy's and Dask's ``default_rng``) seeded with ``seed``: faster, but its numbers depend on
         the backend, and on torch on the device too. Its arguments are checked as the default
         mode checks them (bounds that do not fit the dtype, probabilities), on every backend.
-
-    The methods take their arguments in NumPy's order, and ``size=`` as NumPy spells
-    ``shape=``. Errors name the method (``arraymux.random.Generator.normal: ...``).
 
     Examples
     --------
