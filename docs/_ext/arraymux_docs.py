@@ -68,6 +68,10 @@ _OWN = {
         "Moving data",
         ["to_device", "to_numpy", "synchronize", "block_until_ready"],
     ),
+    "native-functions": (
+        "Calling functions of native arrays",
+        ["natively", "call_natively"],
+    ),
     "transforms": (
         "Transforms",
         [

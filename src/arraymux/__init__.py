@@ -169,6 +169,7 @@ from ._manipulation_functions import (
     unstack,
 )
 from ._namespace import namespace
+from ._natively import call_natively, natively
 from ._narrowing import NarrowingWarning, narrowing, set_narrowing
 from ._searching_functions import (
     argmax,
@@ -272,6 +273,7 @@ __all__ = [
     "broadcast_arrays",
     "broadcast_shapes",
     "broadcast_to",
+    "call_natively",
     "can_cast",
     "ceil",
     "checkpoint",
@@ -360,6 +362,7 @@ __all__ = [
     "on_device",
     "narrowing",
     "nan",
+    "natively",
     "negative",
     "newaxis",
     "nextafter",
