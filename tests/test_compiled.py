@@ -587,7 +587,7 @@ def test_stacked_complex_fixes_resolve_to_the_backend_function():
     the sign fix), real operands reach the backend's own function, not a fix that only hands
     them on; ``pow`` with a real array and a real scalar plans the backend's own ``pow``."""
     torch = pytest.importorskip("torch")
-    from arraymux._dispatch import scalar_plan
+    from arraymux._compiled import scalar_plan
 
     d = xp.Device("torch:cpu")
     assert d._fns["tanh(x)"] is torch.tanh

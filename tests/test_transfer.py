@@ -11,8 +11,8 @@ import pytest
 
 import arraymux as xp
 from arraymux import _transfer
+from arraymux._array import operand
 from arraymux._backends import _staging
-from arraymux._dispatch import operand
 from arraymux._dtypes import ALL_DTYPES
 
 # array-api-strict's fake devices (device1, no_float64, ...) have dedicated tests below.

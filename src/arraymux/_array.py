@@ -7,17 +7,18 @@ import operator
 from typing import TYPE_CHECKING, Any
 
 from . import _dtypes
-from ._arguments import BACKEND_ERRORS, INDEX_CHECKED, check_index, raise_annotated
-from ._backends import on_load
+from ._arguments import INDEX_CHECKED, check_index
+from ._backend_errors import BACKEND_ERRORS, raise_annotated
+from ._backends import backend_of_type, on_load
+from ._devices import device_of_native
 
 if TYPE_CHECKING:
     from types import ModuleType
 
-    from ._devices import Device
+    from ._devices import Device, DeviceLike
     from ._dtypes import DType
-    from ._typing import DeviceLike
 
-__all__ = ["Array"]
+__all__ = ["Array", "operand", "wrap"]
 
 
 class Array:
@@ -529,3 +530,32 @@ def _register_with_jax(backend: Any) -> None:
 
 # An Array is a JAX pytree node (jax.jit, jax.vmap... take and return Arrays).
 on_load("jax", _register_with_jax)
+
+
+# ---------------------------------------------------------------------------------------------
+# Native arrays in and out
+
+
+def wrap(native: Any, device: Device, dtype: Any = None) -> Array:
+    """Wrap a native array of ``device`` without copying; ``dtype``, when given, must be
+    ``native.dtype`` (the hot paths cache it, see :mod:`arraymux._result_dtypes`)."""
+    # Written out each time, not through an alias: torch.compile before 2.13 traces
+    # ``object.__new__(cls)`` only in this form.
+    out = object.__new__(Array)
+    out._native = native
+    out._device = device
+    out._dtype = dtype
+    return out
+
+
+def operand(x: Any) -> tuple[Any, Device] | None:
+    """``(native, device)`` for an Array or a native array of a registered backend, else None."""
+    t = type(x)
+    if t is Array:
+        return x._native, x._device
+    if t is float or t is int or t is bool or t is complex:
+        return None
+    backend = backend_of_type(t)
+    if backend is None:
+        return None
+    return x, device_of_native(backend, x)

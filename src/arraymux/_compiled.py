@@ -17,9 +17,14 @@ import inspect
 import os
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ._backends import _TYPE_CACHE, on_load
+from . import _dtypes
+from ._backends import _TYPE_CACHE, on_load, real_base
+from ._dtype_rules import result_dtype, scalar_dtype
+
+if TYPE_CHECKING:
+    from ._devices import Device
 
 __all__ = [
     "ENABLED",
@@ -34,15 +39,130 @@ __all__ = [
     "python_twin",
     "register_for_dynamo",
     "register_for_dynamo_on_import",
+    "scalar_plan",
 ]
 
 
-def _scalar_plan(name: str, device: Any, dtype: Any, kind: type, position: int) -> Any:
-    """:func:`arraymux._dispatch.scalar_plan`, which the extension asks when its cache misses
-    (``_dispatch`` imports this module, so it is looked up at the first call)."""
-    from ._dispatch import scalar_plan
+# ---------------------------------------------------------------------------------------------
+# Scalar plans: how the fast path calls a function on an array and a Python scalar
 
-    return scalar_plan(name, device, dtype, kind, position)
+
+_PROBE_VALUES: dict[type, Any] = {bool: True, int: 1, float: 1.0, complex: 1j}
+
+
+def scalar_plan(name: str, device: Device, dtype: Any, kind: type, position: int) -> Any:
+    """How the compiled fast path may call ``name`` on an array of native ``dtype`` on
+    ``device`` and a Python scalar of type ``kind`` at ``position`` (0 or 1), or None where it
+    must take :func:`arraymux._dispatch.binary_slow`.
+
+    A plan is ``(fn, result dtype, lo, hi, zero_d, swap)``: call ``fn`` with the native array
+    and the scalar itself, in their order (``swap``: the array first in any case), and label
+    the result with the result dtype. It exists only
+    where :func:`arraymux._dispatch.binary_slow` would do exactly that: the scalar leaves the array's dtype as it
+    is (``lo``/``hi``: the range an int scalar must be in, or None), the adapter passes the
+    scalar as it is (``zero_d``: False, or, where it does so only beside arrays of one or more
+    dimensions, the function for 0-d arrays, which makes the adapter's array of the scalar),
+    no emulation runs, and the result's dtype is known. Plans are cached per device."""
+    key = (name, dtype, kind, position)
+    plans = device._scalar_plans
+    if key in plans:
+        return plans[key]
+    try:
+        plan = _scalar_plan(name, device, dtype, kind, position)
+    except Exception:  # the slow path meets the same problem and explains it
+        plan = None
+    plans[key] = plan
+    return plan
+
+
+def _scalar_plan(name: str, device: Device, dtype: Any, kind: type, position: int) -> Any:
+    backend = device._backend
+    value = _PROBE_VALUES.get(kind)
+    if value is None:
+        return None
+    dt = backend.dtype_from_native(dtype)
+    if scalar_dtype(name, value, dt, device) is not dt:
+        return None  # the array is cast first
+    rt = result_dtype(device, name, dt)
+    if rt is None:
+        return None
+    creation = device._fns["zeros"]
+    native_dtype = backend.array_dtypes_by_name.get(dt.name, dtype)
+    fn = device._fns[name]
+    refused = getattr(fn, "refused", None)
+    if refused is not None and native_dtype not in refused:
+        fn = fn.__wrapped__  # operands of a kind the backend's function takes as they are
+    if dt.kind != "complex floating" and kind is not complex:
+        fn = real_base(fn)  # a real array and a real scalar: no complex special case applies
+    probes = [creation(shape, dtype=native_dtype) for shape in ((1,), ())]
+    passes = _scalar_passes(backend, name, value, position, probes)
+    swap = False  # call fn(array, scalar) although the scalar came first
+    if passes is None:
+        return None
+    if not passes[0] and position == 0:
+        # The adapter makes an array of a scalar on the left (torch); on the right it takes
+        # the scalar itself: for functions whose operands commute, and those the adapter
+        # computes in reverse (torch.rsub for subtract), the scalar goes on the right.
+        reverse = getattr(backend.adapter, "REVERSED", {}).get(name)
+        if name in _COMMUTATIVE or reverse is not None:
+            passes = _scalar_passes(backend, name, value, 1, probes)
+            if reverse is not None:
+                fn = (
+                    reverse
+                    if dt.kind == "complex floating" or kind is complex
+                    else real_base(reverse)
+                )
+            swap = True
+    if passes is None or not passes[0]:
+        return None
+    lo = hi = None
+    if kind is int and dt.kind in ("signed integer", "unsigned integer"):
+        lo, hi = _dtypes.int_range(dt)
+    zero_d: Any = False if passes[1] else _zero_d(backend, name, fn, position == 1 or swap)
+    return (fn, rt, lo, hi, zero_d, swap)
+
+
+def _zero_d(backend: Any, name: str, fn: Any, array_first: bool) -> Callable[..., Any]:
+    """The plan's function for 0-d arrays, where the adapter makes an array of the scalar
+    beside them (torch: a 0-d tensor filled on the device), in the plan's argument order."""
+    made = backend.adapter.scalar_operand
+    if array_first:
+        return lambda a, s: fn(a, made(name, s, a, 1))
+    return lambda s, a: fn(made(name, s, a, 0), a)
+
+
+# Functions whose operands commute exactly (in IEEE arithmetic too).
+_COMMUTATIVE = frozenset(
+    {
+        "add",
+        "multiply",
+        "equal",
+        "not_equal",
+        "maximum",
+        "minimum",
+        "logical_and",
+        "logical_or",
+        "logical_xor",
+        "bitwise_and",
+        "bitwise_or",
+        "bitwise_xor",
+    }
+)
+
+
+def _scalar_passes(
+    backend: Any, name: str, value: Any, position: int, probes: list[Any]
+) -> list[bool] | None:
+    """For each probe array, whether the adapter passes the scalar beside it as it is; None
+    where the backend emulates ``name`` for the probes' dtype."""
+    out = []
+    for probe in probes:
+        out.append(backend.adapter.scalar_operand(name, value, probe, position) is value)
+        if backend.emulate is not None:
+            args = [probe, value] if position == 1 else [value, probe]
+            if backend.emulate(name, backend.fns, args, {}) is not NotImplemented:
+                return None
+    return out
 
 
 def _load() -> Any:
@@ -52,11 +172,11 @@ def _load() -> Any:
         from . import _speedups  # type: ignore[attr-defined]
     except ImportError:
         return None
-    from ._arguments import BACKEND_ERRORS
     from ._array import Array
+    from ._backend_errors import BACKEND_ERRORS
     from ._devices import Device
 
-    _speedups.setup(Array, Device, _TYPE_CACHE, BACKEND_ERRORS, _scalar_plan)
+    _speedups.setup(Array, Device, _TYPE_CACHE, BACKEND_ERRORS, scalar_plan)
     # torch.compile traces the Python twins of the builtins (registered once dynamo loads).
     on_load("torch", lambda backend: register_for_dynamo_on_import())
     return _speedups

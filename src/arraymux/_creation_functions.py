@@ -5,27 +5,20 @@ from __future__ import annotations
 from typing import Any
 
 from . import _default_dtypes, _docstrings
-from ._arguments import BACKEND_ERRORS, check_value, python_scalar, raise_annotated
-from ._array import Array
+from ._arguments import check_value, python_scalar
+from ._array import Array, operand, wrap
+from ._backend_errors import BACKEND_ERRORS, raise_annotated
 from ._devices import Device, device_arg, device_of_native, get_default_device, resolve_device
-from ._dispatch import (
-    _raise,
+from ._dispatch import check_stored, creation, first, generic
+from ._dtype_rules import (
     as_dtype,
-    check_stored,
-    creation,
     default_kind,
     dtype_of,
-    first,
-    generic,
-    mismatch,
     native_dtype,
-    not_an_array,
-    operand,
     policy_dtype,
     standard_dtype,
-    unsupported,
-    wrap,
 )
+from ._errors import mismatch, not_an_array, raise_error, unsupported
 from ._narrowing import check_data, check_values, narrowed, narrower, python_values
 from ._signatures import signature
 from ._typing import ArrayLike, DeviceLike
@@ -122,7 +115,7 @@ def asarray(
                 to = narrower(want, target)
                 if to is not None:  # the values must fit, before the warning
                     check_data("asarray", native, src, to, want, target)
-                dtype = narrowed(want, target, "asarray") or _raise(
+                dtype = narrowed(want, target, "asarray") or raise_error(
                     unsupported(want, target, "asarray")
                 )
             if dtype is not None:
@@ -171,7 +164,7 @@ def asarray(
                 import numpy as np
 
                 check_data("asarray", np.asarray(obj), Device("numpy"), to, src_dt, d)
-            to = narrowed(src_dt, d, "asarray") or _raise(unsupported(src_dt, d, "asarray"))
+            to = narrowed(src_dt, d, "asarray") or raise_error(unsupported(src_dt, d, "asarray"))
             ndt = d._backend.to_native_dtype[to]
     try:
         r = d._fns["asarray"](obj, dtype=ndt, device=d.native, copy=copy)

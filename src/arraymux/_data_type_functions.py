@@ -10,10 +10,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import _dtypes
-from ._array import Array
+from ._array import Array, operand, wrap
 from ._devices import device_arg
-from ._dispatch import as_dtype, dtype_of, native_dtype, not_an_array, operand, wrap
+from ._dtype_rules import as_dtype, dtype_of, native_dtype
 from ._dtypes import DType
+from ._errors import not_an_array
 from ._typing import ArrayLike, DeviceLike, DTypeLike
 
 __all__ = [

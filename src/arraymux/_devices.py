@@ -8,14 +8,21 @@ import os
 import re
 import threading
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from ._backends import Backend, canonical_name, get_backend, is_installed, specs
 
 if TYPE_CHECKING:
     from ._dtypes import DType
 
-__all__ = ["Device", "default_device", "devices", "get_default_device", "set_default_device"]
+__all__ = [
+    "Device",
+    "DeviceLike",
+    "default_device",
+    "devices",
+    "get_default_device",
+    "set_default_device",
+]
 
 _VALID_FORMS = (
     '"numpy" or "numpy:cpu"; "torch:cpu", "torch:cuda", "torch:cuda:1", "torch:mps"; '
@@ -71,7 +78,7 @@ class Device:
     _fns: Any
     _results: Any
     _known: Any  # the backend's native dtype -> arraymux dtype map (read by the C hot path)
-    _scalar_plans: dict[Any, Any]  # array-and-scalar calls: see _dispatch.scalar_plan
+    _scalar_plans: dict[Any, Any]  # array-and-scalar calls: see _compiled.scalar_plan
     _name: str
     _place: str
     _str: str
@@ -181,6 +188,10 @@ class Device:
 _INTERNED: dict[Any, Device] = {}
 # Held while a Device is made: lookups of existing ones take no lock.
 _LOCK = threading.RLock()
+
+
+#: A device: a ``Device``, a device string (``"torch:cuda:1"``) or a backend's device object.
+DeviceLike: TypeAlias = "Device | str | Any"
 
 
 def _parse(spec: str) -> Device:

@@ -7,189 +7,42 @@ from __future__ import annotations
 import inspect
 import math
 from collections.abc import Callable
-from typing import Any, NoReturn
+from typing import Any
 
 from . import _compiled, _default_dtypes, _docstrings, _dtypes, _narrowing
 from ._arguments import (
-    BACKEND_ERRORS,
     check_call,
     check_shape,
     check_size,
     check_value,
     params_of,
     python_scalar,
-    raise_annotated,
 )
-from ._array import Array
-from ._backends import backend_of_type, real_base
-from ._devices import Device, device_of_native, resolve_device
-from ._errors import BackendMismatchError, DeviceMismatchError, UnsupportedDTypeError
+from ._array import Array, operand, wrap
+from ._backend_errors import BACKEND_ERRORS, raise_annotated
+from ._devices import Device, resolve_device
+from ._dtype_rules import (
+    NOT_FLOATING_KINDS,
+    as_dtype,
+    astype_native,
+    default_dtype,
+    dtype_of,
+    floating_operands_dtype,
+    native_dtype,
+    policy_dtype,
+    result_dtype,
+    scalar_dtype,
+    standard_dtype,
+)
+from ._errors import argument_label, mismatch, not_an_array, unsupported
 from ._function_table import BY_NAME, VARARGS, Entry
 from ._signatures import signature
 
 _SCALARS = (bool, int, float, complex)
 
 
-def wrap(native: Any, device: Device, dtype: Any = None) -> Array:
-    """Wrap a native array of ``device`` without copying; ``dtype``, when given, must be
-    ``native.dtype`` (the hot paths cache it, see :mod:`arraymux._result_dtypes`)."""
-    # Written out each time, not through an alias: torch.compile before 2.13 traces
-    # ``object.__new__(cls)`` only in this form.
-    out = object.__new__(Array)
-    out._native = native
-    out._device = device
-    out._dtype = dtype
-    return out
-
-
-def operand(x: Any) -> tuple[Any, Device] | None:
-    """``(native, device)`` for an Array or a native array of a registered backend, else None."""
-    t = type(x)
-    if t is Array:
-        return x._native, x._device
-    if t is float or t is int or t is bool or t is complex:
-        return None
-    backend = backend_of_type(t)
-    if backend is None:
-        return None
-    return x, device_of_native(backend, x)
-
-
-def _label(position: int | str, pname: str | None = None) -> str:
-    if isinstance(position, int):
-        return f"argument {position}" + (f" ({pname})" if pname else "")
-    return f"argument {position!r}"
-
-
-def mismatch(
-    fname: str,
-    pos: int | str,
-    dev: Device,
-    first_pos: int | str,
-    first: Device,
-    pname: str | None = None,
-    first_pname: str | None = None,
-) -> Exception:
-    """The error for an operand on another backend or device than the first array operand;
-    ``pname`` is the standard's name of the parameter at ``pos`` (``x2``), if it has one."""
-    kind = BackendMismatchError if dev._name != first._name else DeviceMismatchError
-    what = "backend" if kind is BackendMismatchError else "device"
-    arg = pname or (pos if isinstance(pos, str) and pos.isidentifier() else "x")
-    msg = (
-        f"arraymux.{fname}: {_label(pos, pname)} is on {dev} but "
-        f"{_label(first_pos, first_pname)} is on {first} (another {what}). Move one of them "
-        f'first, e.g. {arg} = arraymux.to_device({arg}, "{first}").'
-    )
-    return kind(msg)
-
-
-def not_an_array(fname: str, pos: int | str, value: Any, scalars_ok: bool = False) -> TypeError:
-    what = "an array or a Python scalar" if scalars_ok else "an array"
-    return TypeError(
-        f"arraymux.{fname}: {_label(pos)} must be {what}, not {type(value).__module__}."
-        f"{type(value).__qualname__}. Convert it first with arraymux.asarray(...)."
-    )
-
-
 # ---------------------------------------------------------------------------------------------
 # dtypes
-
-
-def _short_repr(x: Any) -> str:
-    text = repr(x)
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
-def as_dtype(dtype: Any) -> _dtypes.DType:
-    """An arraymux dtype from an arraymux dtype, a backend's dtype, or a dtype name."""
-    if type(dtype) is _dtypes.DType:
-        return dtype
-    if isinstance(dtype, str):
-        return _dtypes.DType(dtype)
-    from ._backends import _BACKENDS
-
-    if any(dtype is t for t in (float, int, complex, bool)):
-        raise TypeError(
-            f"{dtype.__name__} is a Python type, not an array dtype; use arraymux.float64, "
-            "arraymux.int64, ... or leave dtype=None for the device's default."
-        )
-    if type(dtype) is Array or operand(dtype) is not None:
-        raise TypeError(
-            f"{_short_repr(dtype)} is an array, not a dtype; pass its dtype (x.dtype) instead."
-        )
-    tp = type(dtype)
-    for backend in tuple(_BACKENDS.values()):
-        # Only look a dtype up among dtypes of its own kind: comparing across libraries can
-        # warn (array-api-strict warns when its dtypes meet NumPy's).
-        if tp not in backend.native_dtype_types:
-            continue
-        try:
-            return backend.from_native_dtype[dtype]
-        except (KeyError, TypeError):
-            continue
-    for backend in tuple(_BACKENDS.values()):
-        found = backend.adapter.dtype_from_native(dtype)
-        if found is not None:
-            return found
-    raise TypeError(f"{dtype!r} is not a dtype arraymux knows.")
-
-
-def unsupported(dt: _dtypes.DType, device: Device, fname: str) -> UnsupportedDTypeError:
-    extra = device._backend.adapter.unsupported_hint(dt) or f"Use a dtype that {device} holds."
-    return UnsupportedDTypeError(f"arraymux.{fname}: {device} cannot hold {dt}. {extra}")
-
-
-def _raise(e: Exception) -> NoReturn:
-    raise e
-
-
-def native_dtype(dtype: Any, device: Device, fname: str, data: Any = None) -> Any:
-    """The backend's dtype for ``dtype`` on ``device``; raises if the device cannot hold it.
-    Where narrowing gives a narrower dtype, the values of ``data`` (a native array of
-    ``device`` to be cast, if any) must fit it."""
-    try:
-        dt = as_dtype(dtype)
-    except TypeError as e:
-        if str(e).startswith("arraymux."):
-            raise
-        raise TypeError(f"arraymux.{fname}: dtype={e}") from None
-    if not device._backend.adapter.supports_dtype(dt, device._place):
-        to = _narrowing.narrower(dt, device)
-        if to is not None and data is not None:
-            _narrowing.check_data(fname, data, device, to, dt, device)  # before the warning
-        dt = _narrowing.narrowed(dt, device, fname) or _raise(unsupported(dt, device, fname))
-    return device._backend.to_native_dtype[dt]
-
-
-def dtype_of(native: Any, device: Device) -> _dtypes.DType:
-    return device._backend.dtype_from_native(native.dtype)
-
-
-def default_dtype(device: Device, kind: str) -> _dtypes.DType:
-    """The default dtype of ``kind`` on ``device``, under the default dtype policy."""
-    table = device._backend.adapter.default_dtypes(device._place)
-    if _default_dtypes.active:
-        table = _default_dtypes.apply(device, table)
-    return table[kind]
-
-
-def policy_dtype(device: Device, kind: str | None) -> Any:
-    """The native dtype that the default dtype policy gives results of ``kind`` made without
-    ``dtype=`` on ``device``, or None where the backend's own default stands."""
-    if kind is None:
-        return None
-    own = device._backend.adapter.default_dtypes(device._place)
-    want = _default_dtypes.apply(device, own)[kind]
-    return None if want is own[kind] else device._backend.to_native_dtype[want]
-
-
-def default_kind(device: Device, native_dtype: Any) -> str | None:
-    """The kind whose backend default ``native_dtype`` is on ``device`` (what the backend
-    chose for Python data), or None."""
-    made = device._backend.dtype_from_native(native_dtype)
-    own = device._backend.adapter.default_dtypes(device._place)
-    kinds = ("real floating", "complex floating", "integral")
-    return next((kind for kind in kinds if own[kind] is made), None)
 
 
 def _creation_kind(name: str, bound: dict[str, Any]) -> str | None:
@@ -208,40 +61,6 @@ def _creation_kind(name: str, bound: dict[str, Any]) -> str | None:
     if int in kinds:
         return "integral"
     return None
-
-
-def astype_native(native: Any, dt: _dtypes.DType, device: Device, fname: str = "astype") -> Any:
-    if dtype_of(native, device) is dt:
-        return native
-    if not device._backend.adapter.supports_dtype(dt, device._place):
-        to = _narrowing.narrower(dt, device) or _raise(unsupported(dt, device, fname))
-        if dtype_of(native, device) is to:
-            return native  # nothing narrowed here (the other operand's cast warns)
-        _narrowing.check_data(fname, native, device, to, dt, device)  # before the warning
-        _narrowing.warn(fname, dt, to, device, stacklevel=5)
-        dt = to
-    return device._fns["astype"](native, device._backend.to_native_dtype[dt])
-
-
-def scalar_dtype(fname: str, value: Any, dt: _dtypes.DType, device: Device) -> _dtypes.DType:
-    """The dtype an array of dtype ``dt`` must take to meet the Python scalar ``value``."""
-    kind = _dtypes.python_scalar_kind(value)
-    if kind is None:
-        raise not_an_array(fname, 1, value, scalars_ok=True)
-    if kind == "signed integer" and dt.kind in ("signed integer", "unsigned integer"):
-        lo, hi = _dtypes.int_range(dt)
-        if not lo <= value <= hi:
-            raise OverflowError(
-                f"arraymux.{fname}: the Python int {value} does not fit in {dt} "
-                f"(range {lo} to {hi}). Cast the array first with arraymux.astype."
-            )
-        return dt
-    if _dtypes.kind_rank(kind) <= _dtypes.kind_rank(dt.kind):
-        return dt
-    if kind == "complex floating" and dt.kind == "real floating":
-        return _dtypes.complex128 if dt is _dtypes.float64 else _dtypes.complex64
-    group = "integral" if kind == "signed integer" else kind
-    return default_dtype(device, group)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -290,18 +109,6 @@ class _Found:
         return native
 
 
-def standard_dtype(fname: str, native: Any, device: Device) -> _dtypes.DType:
-    """The arraymux dtype of a native array; a ``TypeError`` naming ``fname`` for an array of
-    a dtype that is not the standard's (strings, objects, float16, ...)."""
-    try:
-        return device._backend.dtype_from_native(native.dtype)
-    except (TypeError, AttributeError):
-        dt = getattr(native, "dtype", type(native).__name__)
-        raise TypeError(
-            f"arraymux.{fname}: an array of dtype {dt} is not an array of the standard; "
-            "arraymux holds bool, (u)int8-64, float32/64 and complex64/128. Convert it first "
-            "(e.g. with its astype method)."
-        ) from None
 
 
 _FIRST_ONLY: dict[str, bool] = {"x": False}
@@ -484,18 +291,6 @@ def _checked_elementwise(
     )
 
 
-_NOT_FLOATING_KINDS = frozenset({"bool", "signed integer", "unsigned integer"})
-
-
-def floating_operands_dtype(dt: _dtypes.DType, device: Device) -> _dtypes.DType:
-    """The dtype in which a function the standard defines for floating operands computes
-    operands of dtype ``dt``: ``dt`` itself where it is floating, else the device's default
-    real floating dtype (the default-dtype policy included), on every backend."""
-    if dt.kind in _NOT_FLOATING_KINDS:
-        return default_dtype(device, "real floating")
-    return dt
-
-
 def _operand_kinds(entry: Entry, device: Device, nargs: list[Any]) -> Any:
     """Apply the rule for operand kinds outside a function's domain, in place: bool and
     integer arrays of a function defined for floating operands are cast to the device's
@@ -514,7 +309,7 @@ def _operand_kinds(entry: Entry, device: Device, nargs: list[Any]) -> Any:
                 target = default_dtype(device, "complex floating")
             nargs[i] = astype_native(nargs[i], target, device, entry.name)
             continue
-        if dt.kind not in _NOT_FLOATING_KINDS:
+        if dt.kind not in NOT_FLOATING_KINDS:
             continue
         if entry.operands == "numeric":
             if dt.kind == "bool":
@@ -733,135 +528,12 @@ def binary_slow(name: str, x1: Any, x2: Any, operator: bool = False) -> Any:
     except BACKEND_ERRORS as e:
         raise_annotated(name, d, e)
     # A target the device cannot hold was narrowed: the result's dtype is read, not known.
-    rt = _result_dtype(d, name, target) if d.supports(target) else None
+    rt = result_dtype(d, name, target) if d.supports(target) else None
     if rt is None:
         checked = _checked_elementwise(name, d, nargs, {}, r)
         if checked is not r:
             return checked
     return wrap(r, d, rt)
-
-
-_PROBE_VALUES: dict[type, Any] = {bool: True, int: 1, float: 1.0, complex: 1j}
-
-
-def scalar_plan(name: str, device: Device, dtype: Any, kind: type, position: int) -> Any:
-    """How the compiled fast path may call ``name`` on an array of native ``dtype`` on
-    ``device`` and a Python scalar of type ``kind`` at ``position`` (0 or 1), or None where it
-    must take :func:`binary_slow`.
-
-    A plan is ``(fn, result dtype, lo, hi, zero_d, swap)``: call ``fn`` with the native array
-    and the scalar itself, in their order (``swap``: the array first in any case), and label
-    the result with the result dtype. It exists only
-    where :func:`binary_slow` would do exactly that: the scalar leaves the array's dtype as it
-    is (``lo``/``hi``: the range an int scalar must be in, or None), the adapter passes the
-    scalar as it is (``zero_d``: False, or, where it does so only beside arrays of one or more
-    dimensions, the function for 0-d arrays, which makes the adapter's array of the scalar),
-    no emulation runs, and the result's dtype is known. Plans are cached per device."""
-    key = (name, dtype, kind, position)
-    plans = device._scalar_plans
-    if key in plans:
-        return plans[key]
-    try:
-        plan = _scalar_plan(name, device, dtype, kind, position)
-    except Exception:  # the slow path meets the same problem and explains it
-        plan = None
-    plans[key] = plan
-    return plan
-
-
-def _scalar_plan(name: str, device: Device, dtype: Any, kind: type, position: int) -> Any:
-    backend = device._backend
-    value = _PROBE_VALUES.get(kind)
-    if value is None:
-        return None
-    dt = backend.dtype_from_native(dtype)
-    if scalar_dtype(name, value, dt, device) is not dt:
-        return None  # the array is cast first
-    rt = _result_dtype(device, name, dt)
-    if rt is None:
-        return None
-    creation = device._fns["zeros"]
-    native_dtype = backend.array_dtypes_by_name.get(dt.name, dtype)
-    fn = device._fns[name]
-    refused = getattr(fn, "refused", None)
-    if refused is not None and native_dtype not in refused:
-        fn = fn.__wrapped__  # operands of a kind the backend's function takes as they are
-    if dt.kind != "complex floating" and kind is not complex:
-        fn = real_base(fn)  # a real array and a real scalar: no complex special case applies
-    probes = [creation(shape, dtype=native_dtype) for shape in ((1,), ())]
-    passes = _scalar_passes(backend, name, value, position, probes)
-    swap = False  # call fn(array, scalar) although the scalar came first
-    if passes is None:
-        return None
-    if not passes[0] and position == 0:
-        # The adapter makes an array of a scalar on the left (torch); on the right it takes
-        # the scalar itself: for functions whose operands commute, and those the adapter
-        # computes in reverse (torch.rsub for subtract), the scalar goes on the right.
-        reverse = getattr(backend.adapter, "REVERSED", {}).get(name)
-        if name in _COMMUTATIVE or reverse is not None:
-            passes = _scalar_passes(backend, name, value, 1, probes)
-            if reverse is not None:
-                fn = (
-                    reverse
-                    if dt.kind == "complex floating" or kind is complex
-                    else real_base(reverse)
-                )
-            swap = True
-    if passes is None or not passes[0]:
-        return None
-    lo = hi = None
-    if kind is int and dt.kind in ("signed integer", "unsigned integer"):
-        lo, hi = _dtypes.int_range(dt)
-    zero_d: Any = False if passes[1] else _zero_d(backend, name, fn, position == 1 or swap)
-    return (fn, rt, lo, hi, zero_d, swap)
-
-
-def _zero_d(backend: Any, name: str, fn: Any, array_first: bool) -> Callable[..., Any]:
-    """The plan's function for 0-d arrays, where the adapter makes an array of the scalar
-    beside them (torch: a 0-d tensor filled on the device), in the plan's argument order."""
-    made = backend.adapter.scalar_operand
-    if array_first:
-        return lambda a, s: fn(a, made(name, s, a, 1))
-    return lambda s, a: fn(made(name, s, a, 0), a)
-
-
-# Functions whose operands commute exactly (in IEEE arithmetic too).
-_COMMUTATIVE = frozenset(
-    {
-        "add",
-        "multiply",
-        "equal",
-        "not_equal",
-        "maximum",
-        "minimum",
-        "logical_and",
-        "logical_or",
-        "logical_xor",
-        "bitwise_and",
-        "bitwise_or",
-        "bitwise_xor",
-    }
-)
-
-
-def _scalar_passes(
-    backend: Any, name: str, value: Any, position: int, probes: list[Any]
-) -> list[bool] | None:
-    """For each probe array, whether the adapter passes the scalar beside it as it is; None
-    where the backend emulates ``name`` for the probes' dtype."""
-    out = []
-    for probe in probes:
-        out.append(backend.adapter.scalar_operand(name, value, probe, position) is value)
-        if backend.emulate is not None:
-            args = [probe, value] if position == 1 else [value, probe]
-            if backend.emulate(name, backend.fns, args, {}) is not NotImplemented:
-                return None
-    return out
-
-
-def _result_dtype(device: Device, name: str, operands: _dtypes.DType) -> Any:
-    """The native dtype of ``name``'s result on operands of dtype ``operands``, or None."""
-    return device._results[name].get(device._backend.array_dtypes_by_name.get(operands.name))
 
 
 # Types of the values that may go to a backend as they are (the hot paths pass nothing else:
@@ -1104,7 +776,7 @@ def creation(name: str) -> Callable[..., Array]:
         for i, a in enumerate(args):
             if type(a) is Array or operand(a) is not None:
                 raise TypeError(
-                    f"arraymux.{name}: {_label(i)} must be a Python number or shape, not an "
+                    f"arraymux.{name}: {argument_label(i)} must be a Python number or shape, not an "
                     "array; convert it with int(...) or float(...)."
                 )
         d = resolve_device(device, name)

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, NoReturn
+
+if TYPE_CHECKING:
+    from ._dtypes import DType
+
 __all__ = [
     "ArraymuxError",
     "AxisError",
@@ -10,6 +15,11 @@ __all__ = [
     "DeviceMismatchError",
     "TransformUnavailableError",
     "UnsupportedDTypeError",
+    "argument_label",
+    "mismatch",
+    "not_an_array",
+    "raise_error",
+    "unsupported",
 ]
 
 
@@ -136,6 +146,64 @@ class TransformUnavailableError(ArraymuxError, TypeError):
     """
 
 
+# ---------------------------------------------------------------------------------------------
+# The messages of the errors raised in many places
+
+
+def argument_label(position: int | str, pname: str | None = None) -> str:
+    if isinstance(position, int):
+        return f"argument {position}" + (f" ({pname})" if pname else "")
+    return f"argument {position!r}"
+
+
+def mismatch(
+    fname: str,
+    pos: int | str,
+    dev: Any,
+    first_pos: int | str,
+    first: Any,
+    pname: str | None = None,
+    first_pname: str | None = None,
+) -> Exception:
+    """The error for an operand on another backend or device than the first array operand;
+    ``pname`` is the standard's name of the parameter at ``pos`` (``x2``), if it has one."""
+    kind = BackendMismatchError if dev._name != first._name else DeviceMismatchError
+    what = "backend" if kind is BackendMismatchError else "device"
+    arg = pname or (pos if isinstance(pos, str) and pos.isidentifier() else "x")
+    msg = (
+        f"arraymux.{fname}: {argument_label(pos, pname)} is on {dev} but "
+        f"{argument_label(first_pos, first_pname)} is on {first} (another {what}). Move one of them "
+        f'first, e.g. {arg} = arraymux.to_device({arg}, "{first}").'
+    )
+    return kind(msg)
+
+
+def not_an_array(fname: str, pos: int | str, value: Any, scalars_ok: bool = False) -> TypeError:
+    what = "an array or a Python scalar" if scalars_ok else "an array"
+    return TypeError(
+        f"arraymux.{fname}: {argument_label(pos)} must be {what}, not {type(value).__module__}."
+        f"{type(value).__qualname__}. Convert it first with arraymux.asarray(...)."
+    )
+
+
+def unsupported(dt: DType, device: Any, fname: str) -> UnsupportedDTypeError:
+    extra = device._backend.adapter.unsupported_hint(dt) or f"Use a dtype that {device} holds."
+    return UnsupportedDTypeError(f"arraymux.{fname}: {device} cannot hold {dt}. {extra}")
+
+
+def raise_error(e: Exception) -> NoReturn:
+    """Raise ``e``: for the right side of ``x or raise_error(...)``."""
+    raise e
+
+
 # Tracebacks and reprs name the errors where users import them from: arraymux.DeviceMismatchError.
-for _name in __all__:
-    globals()[_name].__module__ = "arraymux"
+for _error in (
+    ArraymuxError,
+    AxisError,
+    BackendMismatchError,
+    BackendUnavailableError,
+    DeviceMismatchError,
+    TransformUnavailableError,
+    UnsupportedDTypeError,
+):
+    _error.__module__ = "arraymux"

@@ -6,9 +6,9 @@ import math
 from typing import Any
 
 from ._arguments import MAX_BYTES, check_size
-from ._array import Array
+from ._array import Array, operand
 from ._compiled import python_twin
-from ._dispatch import first, generic, operand
+from ._dispatch import first, generic
 
 __all__ = [
     "broadcast_shapes",

@@ -71,7 +71,7 @@ typedef struct {
     PyObject *t_in, *t_out;        /* cache: the last operand dtype and its result dtype */
     PyObject *t_ok;                /* cache: the last result dtype found in `known` */
     /* cache, per position of the scalar: the last array-and-scalar call's device, native
-     * dtype, scalar type and plan (a tuple, or None: see _dispatch.scalar_plan) */
+     * dtype, scalar type and plan (a tuple, or None: see _compiled.scalar_plan) */
     PyObject *s_device[2], *s_dtype[2], *s_type[2], *s_plan[2];
 } entry_t;
 
@@ -238,10 +238,10 @@ checked_dtype(entry_t *e, PyObject *d, PyObject *r)
 /* Returned by call_and_wrap when the result has no dtype of the standard: the caller then
  * runs the Python function instead (a marker, never seen outside this file). */
 static PyObject *use_python = NULL;
-/* arraymux._arguments.BACKEND_ERRORS: the errors of refused arguments, which the Python function
+/* arraymux._backend_errors.BACKEND_ERRORS: the errors of refused arguments, which the Python function
  * explains; any other exception (a library's control flow) passes through as it is. */
 static PyObject *backend_errors = NULL;
-/* arraymux._dispatch.scalar_plan(name, device, dtype, scalar_type, position) */
+/* arraymux._compiled.scalar_plan(name, device, dtype, scalar_type, position) */
 static PyObject *scalar_planner = NULL;
 
 /* Call `fn` (one of the cached functions, held by the caller) with `nargs` positional arguments

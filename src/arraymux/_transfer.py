@@ -63,9 +63,10 @@ import sys
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from ._array import Array
+from ._array import Array, operand, wrap
 from ._devices import Device, device_arg
-from ._dispatch import dtype_of, not_an_array, operand, unsupported, wrap
+from ._dtype_rules import dtype_of
+from ._errors import not_an_array, unsupported
 from ._typing import ArrayLike, DeviceLike
 
 __all__ = ["block_until_ready", "synchronize", "to_device", "to_numpy"]

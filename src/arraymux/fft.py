@@ -6,8 +6,9 @@ import math
 from typing import Any
 
 from ._arguments import MAX_BYTES, check_size
+from ._array import operand
 from ._compiled import python_twin
-from ._dispatch import creation, first, operand
+from ._dispatch import creation, first
 
 __all__ = [
     "fft",

@@ -185,7 +185,7 @@ _SUBTRACT = _special_cases.componentwise(
     torch.subtract, operator.sub, _parts, _make_complex, torch.Tensor.is_complex
 )
 #: Standard functions of a scalar and a tensor computed from (tensor, scalar): ``1 - x`` as
-#: ``torch.rsub(x, 1)``, which takes the scalar as it is (see _dispatch.scalar_plan).
+#: ``torch.rsub(x, 1)``, which takes the scalar as it is (see _compiled.scalar_plan).
 REVERSED = {
     "subtract": _special_cases.componentwise(
         torch.rsub, lambda a, b: b - a, _parts, _make_complex, torch.Tensor.is_complex

@@ -60,11 +60,11 @@ from typing import Any
 from .. import _default_dtypes
 from .._arguments import _bool, _int, _number, check_shape, check_size, python_scalar
 from .._array import Array
+from .._array import wrap as _wrap
 from .._devices import _TRANSFORM, Device, resolve_device
-from .._dispatch import as_dtype, unsupported
-from .._dispatch import wrap as _wrap
+from .._dtype_rules import as_dtype
 from .._dtypes import DType
-from .._errors import AxisError, BackendMismatchError, DeviceMismatchError
+from .._errors import AxisError, BackendMismatchError, DeviceMismatchError, unsupported
 from .._narrowing import narrowed
 from .._typing import DeviceLike
 from ._special import erfinv, log, rounded

@@ -11,8 +11,8 @@ from typing import Any
 
 from .._arguments import _bool
 from .._array import Array
+from .._array import wrap as _wrap
 from .._devices import Device, resolve_device
-from .._dispatch import wrap as _wrap
 from .._dtypes import DType
 from .._typing import DeviceLike
 from . import (
@@ -275,7 +275,7 @@ class _Native(abc.ABC):
 
 
 def _native_dtype(device: Device, dtype: Any) -> Any:
-    from .._dispatch import native_dtype
+    from .._dtype_rules import native_dtype
 
     return native_dtype(dtype, device, "random.Generator")
 

@@ -71,7 +71,8 @@ def _describe(x: Any) -> tuple[Any, str | None, Any]:
     """``(numpy value, dtype name or None, Device or None)`` of an array or a scalar."""
     import numpy as np
 
-    from .._dispatch import dtype_of, operand
+    from .._array import operand
+    from .._dtype_rules import dtype_of
     from .._transfer import to_numpy
 
     op = operand(x)
@@ -201,7 +202,7 @@ def assert_same_device(*arrays: Any) -> None:
     >>> from arraymux.testing import assert_same_device
     >>> assert_same_device(xp.ones(2, device="numpy"), xp.zeros(3, device="numpy"))
     """
-    from .._dispatch import operand
+    from .._array import operand
 
     first = None
     for i, x in enumerate(arrays):

@@ -54,7 +54,7 @@ def _as_dtype(dtype: DType | str | Any) -> DType:
         return dtype
     if isinstance(dtype, str):
         return DType(dtype)
-    from .._dispatch import as_dtype
+    from .._dtype_rules import as_dtype
 
     return as_dtype(dtype)
 
@@ -286,7 +286,7 @@ def arrays(
         return dtype.flatmap(lambda dt: arrays(dev, dt, shape, elements=elements, unique=unique))
     dt = _as_dtype(dtype)
     if not dev.supports(dt):
-        from .._dispatch import unsupported
+        from .._errors import unsupported
 
         raise unsupported(dt, dev, "testing.strategies.arrays")
     xps = _namespace(dev.backend)

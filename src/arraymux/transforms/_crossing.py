@@ -18,10 +18,10 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any, overload
 
-from .._array import Array
+from .._array import Array, operand, wrap
 from .._devices import _TRANSFORM, Device, default_device, device_arg
-from .._dispatch import dtype_of, operand, unsupported, wrap
-from .._errors import BackendUnavailableError, TransformUnavailableError
+from .._dtype_rules import dtype_of
+from .._errors import BackendUnavailableError, TransformUnavailableError, unsupported
 from .._transfer import _hook, _memory, _move
 from ._tree import _FLOATING, _engines, _map, _name
 

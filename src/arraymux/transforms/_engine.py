@@ -7,11 +7,10 @@ import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .._array import Array
+from .._array import Array, operand, wrap
 from .._backends import backend_of_type
 from .._compiled import convert_tree, dtypes_in, natives, wrap_tree
 from .._devices import _TRANSFORM, Device
-from .._dispatch import operand, wrap
 from .._errors import (
     BackendMismatchError,
     BackendUnavailableError,

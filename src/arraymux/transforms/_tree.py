@@ -8,10 +8,10 @@ from collections.abc import Callable
 from typing import Any
 
 from .. import _compiled
-from .._array import Array
+from .._array import Array, operand, wrap
 from .._backends import backend_of_type, specs
 from .._devices import Device, get_default_device
-from .._dispatch import _SCALARS, operand, wrap
+from .._dispatch import _SCALARS
 from .._errors import BackendMismatchError, DeviceMismatchError
 
 _FLOATING = ("real floating", "complex floating")

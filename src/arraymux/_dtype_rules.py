@@ -1,0 +1,180 @@
+"""Which dtype a result takes: dtypes named by users or backends, the defaults of a device
+under the default dtype policy, the dtype an array takes to meet a Python scalar, and casts
+that narrow where a device cannot hold a dtype."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import _default_dtypes, _dtypes, _narrowing
+from ._array import Array, operand
+from ._devices import Device
+from ._errors import not_an_array, raise_error, unsupported
+
+__all__ = [
+    "NOT_FLOATING_KINDS",
+    "as_dtype",
+    "astype_native",
+    "default_dtype",
+    "default_kind",
+    "dtype_of",
+    "floating_operands_dtype",
+    "native_dtype",
+    "policy_dtype",
+    "result_dtype",
+    "scalar_dtype",
+    "standard_dtype",
+]
+
+
+def _short_repr(x: Any) -> str:
+    text = repr(x)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def as_dtype(dtype: Any) -> _dtypes.DType:
+    """An arraymux dtype from an arraymux dtype, a backend's dtype, or a dtype name."""
+    if type(dtype) is _dtypes.DType:
+        return dtype
+    if isinstance(dtype, str):
+        return _dtypes.DType(dtype)
+    from ._backends import _BACKENDS
+
+    if any(dtype is t for t in (float, int, complex, bool)):
+        raise TypeError(
+            f"{dtype.__name__} is a Python type, not an array dtype; use arraymux.float64, "
+            "arraymux.int64, ... or leave dtype=None for the device's default."
+        )
+    if type(dtype) is Array or operand(dtype) is not None:
+        raise TypeError(
+            f"{_short_repr(dtype)} is an array, not a dtype; pass its dtype (x.dtype) instead."
+        )
+    tp = type(dtype)
+    for backend in tuple(_BACKENDS.values()):
+        # Only look a dtype up among dtypes of its own kind: comparing across libraries can
+        # warn (array-api-strict warns when its dtypes meet NumPy's).
+        if tp not in backend.native_dtype_types:
+            continue
+        try:
+            return backend.from_native_dtype[dtype]
+        except (KeyError, TypeError):
+            continue
+    for backend in tuple(_BACKENDS.values()):
+        found = backend.adapter.dtype_from_native(dtype)
+        if found is not None:
+            return found
+    raise TypeError(f"{dtype!r} is not a dtype arraymux knows.")
+
+
+def native_dtype(dtype: Any, device: Device, fname: str, data: Any = None) -> Any:
+    """The backend's dtype for ``dtype`` on ``device``; raises if the device cannot hold it.
+    Where narrowing gives a narrower dtype, the values of ``data`` (a native array of
+    ``device`` to be cast, if any) must fit it."""
+    try:
+        dt = as_dtype(dtype)
+    except TypeError as e:
+        if str(e).startswith("arraymux."):
+            raise
+        raise TypeError(f"arraymux.{fname}: dtype={e}") from None
+    if not device._backend.adapter.supports_dtype(dt, device._place):
+        to = _narrowing.narrower(dt, device)
+        if to is not None and data is not None:
+            _narrowing.check_data(fname, data, device, to, dt, device)  # before the warning
+        dt = _narrowing.narrowed(dt, device, fname) or raise_error(unsupported(dt, device, fname))
+    return device._backend.to_native_dtype[dt]
+
+
+def dtype_of(native: Any, device: Device) -> _dtypes.DType:
+    return device._backend.dtype_from_native(native.dtype)
+
+
+def default_dtype(device: Device, kind: str) -> _dtypes.DType:
+    """The default dtype of ``kind`` on ``device``, under the default dtype policy."""
+    table = device._backend.adapter.default_dtypes(device._place)
+    if _default_dtypes.active:
+        table = _default_dtypes.apply(device, table)
+    return table[kind]
+
+
+def policy_dtype(device: Device, kind: str | None) -> Any:
+    """The native dtype that the default dtype policy gives results of ``kind`` made without
+    ``dtype=`` on ``device``, or None where the backend's own default stands."""
+    if kind is None:
+        return None
+    own = device._backend.adapter.default_dtypes(device._place)
+    want = _default_dtypes.apply(device, own)[kind]
+    return None if want is own[kind] else device._backend.to_native_dtype[want]
+
+
+def default_kind(device: Device, native_dtype: Any) -> str | None:
+    """The kind whose backend default ``native_dtype`` is on ``device`` (what the backend
+    chose for Python data), or None."""
+    made = device._backend.dtype_from_native(native_dtype)
+    own = device._backend.adapter.default_dtypes(device._place)
+    kinds = ("real floating", "complex floating", "integral")
+    return next((kind for kind in kinds if own[kind] is made), None)
+
+
+def astype_native(native: Any, dt: _dtypes.DType, device: Device, fname: str = "astype") -> Any:
+    if dtype_of(native, device) is dt:
+        return native
+    if not device._backend.adapter.supports_dtype(dt, device._place):
+        to = _narrowing.narrower(dt, device) or raise_error(unsupported(dt, device, fname))
+        if dtype_of(native, device) is to:
+            return native  # nothing narrowed here (the other operand's cast warns)
+        _narrowing.check_data(fname, native, device, to, dt, device)  # before the warning
+        _narrowing.warn(fname, dt, to, device, stacklevel=5)
+        dt = to
+    return device._fns["astype"](native, device._backend.to_native_dtype[dt])
+
+
+def scalar_dtype(fname: str, value: Any, dt: _dtypes.DType, device: Device) -> _dtypes.DType:
+    """The dtype an array of dtype ``dt`` must take to meet the Python scalar ``value``."""
+    kind = _dtypes.python_scalar_kind(value)
+    if kind is None:
+        raise not_an_array(fname, 1, value, scalars_ok=True)
+    if kind == "signed integer" and dt.kind in ("signed integer", "unsigned integer"):
+        lo, hi = _dtypes.int_range(dt)
+        if not lo <= value <= hi:
+            raise OverflowError(
+                f"arraymux.{fname}: the Python int {value} does not fit in {dt} "
+                f"(range {lo} to {hi}). Cast the array first with arraymux.astype."
+            )
+        return dt
+    if _dtypes.kind_rank(kind) <= _dtypes.kind_rank(dt.kind):
+        return dt
+    if kind == "complex floating" and dt.kind == "real floating":
+        return _dtypes.complex128 if dt is _dtypes.float64 else _dtypes.complex64
+    group = "integral" if kind == "signed integer" else kind
+    return default_dtype(device, group)
+
+
+def standard_dtype(fname: str, native: Any, device: Device) -> _dtypes.DType:
+    """The arraymux dtype of a native array; a ``TypeError`` naming ``fname`` for an array of
+    a dtype that is not the standard's (strings, objects, float16, ...)."""
+    try:
+        return device._backend.dtype_from_native(native.dtype)
+    except (TypeError, AttributeError):
+        dt = getattr(native, "dtype", type(native).__name__)
+        raise TypeError(
+            f"arraymux.{fname}: an array of dtype {dt} is not an array of the standard; "
+            "arraymux holds bool, (u)int8-64, float32/64 and complex64/128. Convert it first "
+            "(e.g. with its astype method)."
+        ) from None
+
+
+NOT_FLOATING_KINDS = frozenset({"bool", "signed integer", "unsigned integer"})
+
+
+def floating_operands_dtype(dt: _dtypes.DType, device: Device) -> _dtypes.DType:
+    """The dtype in which a function the standard defines for floating operands computes
+    operands of dtype ``dt``: ``dt`` itself where it is floating, else the device's default
+    real floating dtype (the default-dtype policy included), on every backend."""
+    if dt.kind in NOT_FLOATING_KINDS:
+        return default_dtype(device, "real floating")
+    return dt
+
+
+def result_dtype(device: Device, name: str, operands: _dtypes.DType) -> Any:
+    """The native dtype of ``name``'s result on operands of dtype ``operands``, or None."""
+    return device._results[name].get(device._backend.array_dtypes_by_name.get(operands.name))
