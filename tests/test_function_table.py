@@ -208,7 +208,7 @@ def test_namespace_unknown_version():
 def test_each_function_is_made_by_its_rule(entry):
     # The section modules spell out `add = binary("add")`: each must match its table entry.
     from arraymux._compiled import python_twin
-    from arraymux._dispatch import _RULE_DOC
+    from arraymux._docstrings import _RULE_DOC
 
     obj = xp
     for part in entry.name.split("."):

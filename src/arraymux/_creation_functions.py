@@ -2,23 +2,27 @@
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
 from typing import Any
 
-from . import _default_dtypes, _docstrings
-from ._arguments import check_value, python_scalar
+from . import _default_dtypes, _docstrings, _dtypes, _narrowing
+from ._arguments import check_call, check_shape, check_size, check_value, params_of, python_scalar
 from ._array import Array, operand, wrap
 from ._backend_errors import BACKEND_ERRORS, raise_annotated
 from ._devices import Device, device_arg, device_of_native, get_default_device, resolve_device
-from ._dispatch import check_stored, creation, first, generic
+from ._dispatch import call_backend, first, generic
+from ._docstrings import finish
 from ._dtype_rules import (
     as_dtype,
+    default_dtype,
     default_kind,
     dtype_of,
     native_dtype,
     policy_dtype,
     standard_dtype,
 )
-from ._errors import mismatch, not_an_array, raise_error, unsupported
+from ._errors import argument_label, mismatch, not_an_array, raise_error, unsupported
 from ._narrowing import check_data, check_values, narrowed, narrower, python_values
 from ._signatures import signature
 from ._typing import ArrayLike, DeviceLike
@@ -41,6 +45,165 @@ __all__ = [
     "triu",
     "zeros",
 ]
+
+
+# ---------------------------------------------------------------------------------------------
+# The factory of the creation functions that take no array
+
+
+def _creation_kind(name: str, bound: dict[str, Any]) -> str | None:
+    if name in ("zeros", "ones", "empty", "eye", "linspace", "fft.fftfreq", "fft.rfftfreq"):
+        return "real floating"
+    values = (
+        [bound.get("fill_value")]
+        if name == "full"
+        else [bound.get(k) for k in ("start", "stop", "step")]
+    )
+    kinds = {type(python_scalar(v)) for v in values if v is not None}
+    if complex in kinds:
+        return "complex floating"
+    if float in kinds:
+        return "real floating"
+    if int in kinds:
+        return "integral"
+    return None
+
+
+# Creation functions: the shape of the result, from the bound arguments.
+_SHAPE_OF: dict[str, Callable[[dict[str, Any]], tuple[int, ...]]] = {
+    "empty": lambda a: a["shape"],
+    "zeros": lambda a: a["shape"],
+    "ones": lambda a: a["shape"],
+    "full": lambda a: a["shape"],
+    "eye": lambda a: (a["n_rows"], a["n_rows"] if a.get("n_cols") is None else a["n_cols"]),
+    "linspace": lambda a: (a["num"],),
+    "arange": lambda a: (_arange_count(a),),
+    "fft.fftfreq": lambda a: (a["n"],),
+    "fft.rfftfreq": lambda a: (a["n"] // 2 + 1,),
+}
+
+
+def _arange_range(a: dict[str, Any]) -> tuple[Any, Any, Any]:
+    start, stop, step = a["start"], a.get("stop"), a.get("step", 1)
+    return (0, start, step) if stop is None else (start, stop, step)
+
+
+def _arange_count(a: dict[str, Any]) -> int:
+    start, stop, step = _arange_range(a)
+    if step == 0:
+        raise ValueError("arraymux.arange: step must not be 0.")
+    if any(isinstance(v, complex) for v in (start, stop, step)):
+        raise TypeError("arraymux.arange: start, stop and step must be real numbers.")
+    if any(isinstance(v, float) and not math.isfinite(v) for v in (start, stop, step)):
+        raise ValueError(
+            f"arraymux.arange: start, stop and step must be finite, got {start}, {stop}, {step}."
+        )
+    if all(type(v) is int for v in (start, stop, step)):
+        return max(0, -((start - stop) // step))
+    return max(0, math.ceil((stop - start) / step))
+
+
+def _stored_values(name: str, a: dict[str, Any]) -> list[Any]:
+    """The Python numbers a creation call stores in its result (``full``'s fill value,
+    ``arange``'s first and last values, ``linspace``'s ends)."""
+    if name == "full":
+        return [a.get("fill_value")]
+    if name == "arange":
+        start, _, step = _arange_range(a)
+        count = _arange_count(a)
+        return [start, start + (count - 1) * step] if count else []
+    if name == "linspace":
+        return [a.get("start"), a.get("stop")] if a.get("endpoint", True) else [a.get("start")]
+    return []
+
+
+def check_stored(name: str, d: Device, values: list[Any], dt: _dtypes.DType | None) -> None:
+    """Check that the Python ints among ``values``, which ``arraymux.<name>`` stores in its
+    result on ``d``, fit the dtype they will be stored in: ``dt``, or the device's default
+    integer where it is None; where ``d`` cannot hold ``dt`` and narrowing is on, every number
+    must fit the narrower dtype (JAX without 64-bit mode would wrap ``2**40`` to 0)."""
+    if dt is not None and not d.supports(dt):
+        to = _narrowing.narrower(dt, d)
+        if to is not None:
+            _narrowing.check_values(name, values, to, dt, d)
+        return  # else native_dtype refuses dt
+    ints = [v for v in values if type(v) is int]
+    if not ints:
+        return
+    target = dt if dt is not None else default_dtype(d, "integral")
+    if target.kind not in ("signed integer", "unsigned integer"):
+        return
+    lo, hi = _dtypes.int_range(target)
+    for v in ints:
+        if lo <= v <= hi:
+            continue
+        if dt is None and -(2**63) <= v < 2**63 and not d.supports(_dtypes.int64):
+            raise unsupported(_dtypes.int64, d, name)  # JAX without 64-bit mode
+        raise OverflowError(
+            f"arraymux.{name}: the Python int {v} does not fit in {target} (range {lo} to "
+            f"{hi}). Pass a wider dtype, or a float."
+        )
+
+
+def _check_creation(name: str, d: Device, bound: dict[str, Any], dtype: Any) -> None:
+    """Check a creation call's values before the backend sees them (in place): shapes of
+    non-negative ints, a byte size that fits 64 bits, and Python numbers that fit the dtype
+    they will be stored in (see :func:`check_stored`)."""
+    for key, v in bound.items():
+        bound[key] = (
+            check_shape(name, key, v) if key == "shape" else check_value(name, key, v, None)
+        )
+    dt = None if dtype is None else as_dtype(dtype)
+    shape_of = _SHAPE_OF.get(name)
+    if shape_of is not None:
+        check_size(name, tuple(shape_of(bound)), 16 if dt is None else dt.itemsize)
+    if dt is None and _creation_kind(name, bound) != "integral":
+        return  # Python floats in a floating-point result
+    values = _stored_values(name, bound)
+    if values:
+        check_stored(name, d, values, dt)
+
+
+def creation(name: str) -> Callable[..., Array]:
+    params = params_of(name)
+
+    def fn(*args: Any, dtype: Any = None, device: Any = None, **kwargs: Any) -> Array:
+        if params is not None:
+            check_call(name, params, args, kwargs)
+        for i, a in enumerate(args):
+            if type(a) is Array or operand(a) is not None:
+                raise TypeError(
+                    f"arraymux.{name}: {argument_label(i)} must be a Python number or shape, not an "
+                    "array; convert it with int(...) or float(...)."
+                )
+        d = resolve_device(device, name)
+        if params is not None:
+            bound = dict(zip(params.positional, args)) | kwargs
+            _check_creation(name, d, bound, dtype)
+            # The leading run of parameters given goes by position; one after a gap (``step``
+            # without ``stop``) stays a keyword, or it would take the gap's place.
+            positional = []
+            for p in params.positional:
+                if p not in bound:
+                    break
+                positional.append(bound.pop(p))
+            args, kwargs = tuple(positional), bound
+        if dtype is not None:
+            kwargs["dtype"] = native_dtype(dtype, d, name)
+        elif _default_dtypes.active and params is not None:
+            kind = _creation_kind(name, dict(zip(params.positional, args)) | kwargs)
+            ndt = policy_dtype(d, kind)
+            if ndt is not None:
+                kwargs["dtype"] = ndt
+        try:
+            r = call_backend(name, d, args, dict(kwargs, device=d.native))
+        except BACKEND_ERRORS as e:
+            raise_annotated(name, d, e)
+        standard_dtype(name, r, d)
+        return wrap(r, d)
+
+    return finish(fn, name, "creation")
+
 
 arange = creation("arange")
 empty = creation("empty")

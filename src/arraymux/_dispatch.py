@@ -4,63 +4,35 @@ wrap. Every public function of the standard is made here from its entry in the f
 
 from __future__ import annotations
 
-import inspect
-import math
 from collections.abc import Callable
 from typing import Any
 
-from . import _compiled, _default_dtypes, _docstrings, _dtypes, _narrowing
+from . import _compiled, _dtypes
 from ._arguments import (
     check_call,
-    check_shape,
-    check_size,
     check_value,
     params_of,
     python_scalar,
 )
 from ._array import Array, operand, wrap
 from ._backend_errors import BACKEND_ERRORS, raise_annotated
-from ._devices import Device, resolve_device
+from ._devices import Device
+from ._docstrings import finish
 from ._dtype_rules import (
     NOT_FLOATING_KINDS,
-    as_dtype,
     astype_native,
     default_dtype,
     dtype_of,
     floating_operands_dtype,
     native_dtype,
-    policy_dtype,
     result_dtype,
     scalar_dtype,
     standard_dtype,
 )
-from ._errors import argument_label, mismatch, not_an_array, unsupported
+from ._errors import mismatch, not_an_array
 from ._function_table import BY_NAME, VARARGS, Entry
-from ._signatures import signature
 
 _SCALARS = (bool, int, float, complex)
-
-
-# ---------------------------------------------------------------------------------------------
-# dtypes
-
-
-def _creation_kind(name: str, bound: dict[str, Any]) -> str | None:
-    if name in ("zeros", "ones", "empty", "eye", "linspace", "fft.fftfreq", "fft.rfftfreq"):
-        return "real floating"
-    values = (
-        [bound.get("fill_value")]
-        if name == "full"
-        else [bound.get(k) for k in ("start", "stop", "step")]
-    )
-    kinds = {type(python_scalar(v)) for v in values if v is not None}
-    if complex in kinds:
-        return "complex floating"
-    if float in kinds:
-        return "real floating"
-    if int in kinds:
-        return "integral"
-    return None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -217,7 +189,7 @@ def call(fname: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
     if fname == "diff":
         _bound_diff(nargs, nkwargs)
     try:
-        result = _call_backend(fname, device, nargs, nkwargs)
+        result = call_backend(fname, device, nargs, nkwargs)
     except BACKEND_ERRORS as e:
         raise_annotated(fname, device, e)
     if entry.section == "elementwise_functions":
@@ -230,7 +202,7 @@ def call(fname: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
 _BINARY_PARAMS: dict[str, bool] = {"x1": True, "x2": True}
 
 
-def _call_backend(fname: str, device: Device, args: Any, kwargs: dict[str, Any]) -> Any:
+def call_backend(fname: str, device: Device, args: Any, kwargs: dict[str, Any]) -> Any:
     """The backend's ``fname`` on native arguments, or the adapter's emulation of it for
     dtypes the backend holds without kernels (torch's uint16/32/64)."""
     emulate = device._backend.emulate
@@ -354,50 +326,6 @@ def _promote(entry: Entry, device: Device, nargs: list[Any]) -> None:
 # ---------------------------------------------------------------------------------------------
 # function factories
 
-_SPEC_URL = "https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.{}.html"
-_RULE_DOC = {
-    "unary": "Runs on the backend and device of ``x``.",
-    "binary": (
-        "Runs on the backend and device of the first array operand; the other operand must be "
-        "on the same device or be a Python scalar. Operands are promoted to one dtype by the "
-        "standard's rules first, the same way on every backend."
-    ),
-    "first": (
-        "Runs on the backend and device of ``x``; its other arguments are Python values "
-        "(axes, shapes, options), never arrays."
-    ),
-    "generic": (
-        "Runs on the backend and device of the first array argument; every other array "
-        "argument must be on that device."
-    ),
-    "sequence": "Runs on the backend and device of the first array of the sequence.",
-    "creation": "Runs on ``device=`` if given, else on the default device.",
-}
-
-
-def _finish(fn: Any, name: str, rule: str) -> Any:
-    short = name.rsplit(".", 1)[-1]
-    fn.__name__ = short
-    fn.__qualname__ = short
-    fn.__module__ = "arraymux" if "." not in name else f"arraymux.{name.split('.')[0]}"
-    sig = signature(name)
-    if sig is not None:
-        fn.__signature__ = sig
-    fn.__doc__ = (
-        f"{_docstrings.SUMMARIES[name]}\n\n"
-        f"``{name}`` of the Array API standard, dispatched to the array's backend.\n\n"
-        f"{_RULE_DOC[rule]}\n\n"
-        f"See the standard's page: {_SPEC_URL.format(name)}\n\n"
-        f"{_docstrings.sections(name, sig or inspect.signature(fn), rule)}\n"
-        "Raises\n------\n"
-        "BackendMismatchError, DeviceMismatchError\n"
-        "    Array arguments on different backends or devices.\n"
-        "TypeError, ValueError, IndexError\n"
-        "    Arguments the standard does not allow (each error names the function).\n\n"
-        f"{_docstrings.examples(name)}"
-    )
-    return fn
-
 
 def unary(name: str) -> Callable[..., Array]:
     def fn(x: Any, /) -> Array:
@@ -422,7 +350,7 @@ def unary(name: str) -> Callable[..., Array]:
             return out
         return call(name, (x,), {})
 
-    return _compiled.function("unary", name, _finish(fn, name, "unary"))
+    return _compiled.function("unary", name, finish(fn, name, "unary"))
 
 
 def binary(name: str, operator: bool = False) -> Callable[..., Array]:
@@ -456,7 +384,7 @@ def binary(name: str, operator: bool = False) -> Callable[..., Array]:
                 return out
         return binary_slow(name, x1, x2, operator)
 
-    fn = _finish(fn, name, "binary")
+    fn = finish(fn, name, "binary")
     return fn if operator else _compiled.function("binary", name, fn)  # operators: see _array
 
 
@@ -466,7 +394,7 @@ def reflected(name: str) -> Callable[..., Array]:
     def fn(x2: Any, x1: Any, /) -> Array:
         return binary_slow(name, x1, x2, True)
 
-    return _finish(fn, name, "binary")
+    return finish(fn, name, "binary")
 
 
 def binary_slow(name: str, x1: Any, x2: Any, operator: bool = False) -> Any:
@@ -524,7 +452,7 @@ def binary_slow(name: str, x1: Any, x2: Any, operator: bool = False) -> Any:
         s = d._backend.adapter.scalar_operand(name, value, a, pos)
         nargs = [a, s] if pos == 1 else [s, a]
     try:
-        r = _call_backend(name, d, nargs, {})
+        r = call_backend(name, d, nargs, {})
     except BACKEND_ERRORS as e:
         raise_annotated(name, d, e)
     # A target the device cannot hold was narrowed: the result's dtype is read, not known.
@@ -577,7 +505,7 @@ def first(name: str) -> Callable[..., Any]:
                 return wrap_result(name, r, d)
             return call(name, (x, *args), kwargs)
 
-        return _finish(fn_tuple, name, "first")
+        return finish(fn_tuple, name, "first")
 
     keeps_dtype = BY_NAME[name].keeps_dtype
 
@@ -597,215 +525,15 @@ def first(name: str) -> Callable[..., Any]:
 
     max_args = extra + 1 if params is not None and not params.varargs else -1
     return _compiled.function(
-        "first", name, _finish(fn, name, "first"), keeps_dtype, max_args, frozenset(keywords)
+        "first", name, finish(fn, name, "first"), keeps_dtype, max_args, frozenset(keywords)
     )
-
-
-def _where_operand(x: Any, d: Device, t: Any, dt: _dtypes.DType) -> Any:
-    """``x``'s native array (or the Python scalar itself) where it meets the other operand of
-    ``where``, of native dtype ``t`` on ``d``, without a cast; None where ``call`` decides."""
-    tx = type(x)
-    if tx is Array:
-        if x._device is not d:
-            return None
-        tn = x._dtype
-        if tn is None:
-            tn = x._dtype = x._native.dtype
-        return x._native if tn is t else None
-    kind = dt.kind
-    if tx is float:
-        return x if kind in ("real floating", "complex floating") else None
-    if tx is bool:
-        return x if kind == "bool" else None
-    if tx is int:
-        if kind in ("real floating", "complex floating"):
-            return x
-        if kind in ("signed integer", "unsigned integer"):
-            lo, hi = _dtypes.int_range(dt)
-            return x if lo <= x <= hi else None
-    return None
-
-
-def where_function() -> Callable[..., Any]:
-    """``where``: Arrays of one device with operands of one dtype (or a Python scalar that
-    keeps it) go straight to the backend; anything else takes the checking path."""
-
-    def where(condition: Any, x1: Any, x2: Any, /) -> Any:
-        if type(condition) is Array:
-            d = condition._device
-            tc = condition._dtype
-            if tc is None:
-                tc = condition._dtype = condition._native.dtype
-            first_array = x1 if type(x1) is Array else x2
-            dtypes = d._backend.from_native_dtype
-            if (
-                type(first_array) is Array
-                and first_array._device is d
-                and dtypes.get(tc) is _dtypes.bool
-            ):
-                t = first_array._dtype
-                if t is None:
-                    t = first_array._dtype = first_array._native.dtype
-                dt = dtypes.get(t)
-                if dt is not None:
-                    a = _where_operand(x1, d, t, dt)
-                    b = _where_operand(x2, d, t, dt)
-                    if a is not None and b is not None:
-                        try:
-                            r = d._fns["where"](condition._native, a, b)
-                        except BACKEND_ERRORS:
-                            return call("where", (condition, x1, x2), {})
-                        out = object.__new__(Array)
-                        out._native = r
-                        out._device = d
-                        out._dtype = t
-                        return out
-        return call("where", (condition, x1, x2), {})
-
-    return _finish(where, "where", "generic")
 
 
 def generic(name: str) -> Callable[..., Any]:
     def fn(*args: Any, **kwargs: Any) -> Any:
         return call(name, args, kwargs)
 
-    return _finish(fn, name, BY_NAME[name].rule)
-
-
-# Creation functions: the shape of the result, from the bound arguments.
-_SHAPE_OF: dict[str, Callable[[dict[str, Any]], tuple[int, ...]]] = {
-    "empty": lambda a: a["shape"],
-    "zeros": lambda a: a["shape"],
-    "ones": lambda a: a["shape"],
-    "full": lambda a: a["shape"],
-    "eye": lambda a: (a["n_rows"], a["n_rows"] if a.get("n_cols") is None else a["n_cols"]),
-    "linspace": lambda a: (a["num"],),
-    "arange": lambda a: (_arange_count(a),),
-    "fft.fftfreq": lambda a: (a["n"],),
-    "fft.rfftfreq": lambda a: (a["n"] // 2 + 1,),
-}
-
-
-def _arange_range(a: dict[str, Any]) -> tuple[Any, Any, Any]:
-    start, stop, step = a["start"], a.get("stop"), a.get("step", 1)
-    return (0, start, step) if stop is None else (start, stop, step)
-
-
-def _arange_count(a: dict[str, Any]) -> int:
-    start, stop, step = _arange_range(a)
-    if step == 0:
-        raise ValueError("arraymux.arange: step must not be 0.")
-    if any(isinstance(v, complex) for v in (start, stop, step)):
-        raise TypeError("arraymux.arange: start, stop and step must be real numbers.")
-    if any(isinstance(v, float) and not math.isfinite(v) for v in (start, stop, step)):
-        raise ValueError(
-            f"arraymux.arange: start, stop and step must be finite, got {start}, {stop}, {step}."
-        )
-    if all(type(v) is int for v in (start, stop, step)):
-        return max(0, -((start - stop) // step))
-    return max(0, math.ceil((stop - start) / step))
-
-
-def _stored_values(name: str, a: dict[str, Any]) -> list[Any]:
-    """The Python numbers a creation call stores in its result (``full``'s fill value,
-    ``arange``'s first and last values, ``linspace``'s ends)."""
-    if name == "full":
-        return [a.get("fill_value")]
-    if name == "arange":
-        start, _, step = _arange_range(a)
-        count = _arange_count(a)
-        return [start, start + (count - 1) * step] if count else []
-    if name == "linspace":
-        return [a.get("start"), a.get("stop")] if a.get("endpoint", True) else [a.get("start")]
-    return []
-
-
-def check_stored(name: str, d: Device, values: list[Any], dt: _dtypes.DType | None) -> None:
-    """Check that the Python ints among ``values``, which ``arraymux.<name>`` stores in its
-    result on ``d``, fit the dtype they will be stored in: ``dt``, or the device's default
-    integer where it is None; where ``d`` cannot hold ``dt`` and narrowing is on, every number
-    must fit the narrower dtype (JAX without 64-bit mode would wrap ``2**40`` to 0)."""
-    if dt is not None and not d.supports(dt):
-        to = _narrowing.narrower(dt, d)
-        if to is not None:
-            _narrowing.check_values(name, values, to, dt, d)
-        return  # else native_dtype refuses dt
-    ints = [v for v in values if type(v) is int]
-    if not ints:
-        return
-    target = dt if dt is not None else default_dtype(d, "integral")
-    if target.kind not in ("signed integer", "unsigned integer"):
-        return
-    lo, hi = _dtypes.int_range(target)
-    for v in ints:
-        if lo <= v <= hi:
-            continue
-        if dt is None and -(2**63) <= v < 2**63 and not d.supports(_dtypes.int64):
-            raise unsupported(_dtypes.int64, d, name)  # JAX without 64-bit mode
-        raise OverflowError(
-            f"arraymux.{name}: the Python int {v} does not fit in {target} (range {lo} to "
-            f"{hi}). Pass a wider dtype, or a float."
-        )
-
-
-def _check_creation(name: str, d: Device, bound: dict[str, Any], dtype: Any) -> None:
-    """Check a creation call's values before the backend sees them (in place): shapes of
-    non-negative ints, a byte size that fits 64 bits, and Python numbers that fit the dtype
-    they will be stored in (see :func:`check_stored`)."""
-    for key, v in bound.items():
-        bound[key] = (
-            check_shape(name, key, v) if key == "shape" else check_value(name, key, v, None)
-        )
-    dt = None if dtype is None else as_dtype(dtype)
-    shape_of = _SHAPE_OF.get(name)
-    if shape_of is not None:
-        check_size(name, tuple(shape_of(bound)), 16 if dt is None else dt.itemsize)
-    if dt is None and _creation_kind(name, bound) != "integral":
-        return  # Python floats in a floating-point result
-    values = _stored_values(name, bound)
-    if values:
-        check_stored(name, d, values, dt)
-
-
-def creation(name: str) -> Callable[..., Array]:
-    params = params_of(name)
-
-    def fn(*args: Any, dtype: Any = None, device: Any = None, **kwargs: Any) -> Array:
-        if params is not None:
-            check_call(name, params, args, kwargs)
-        for i, a in enumerate(args):
-            if type(a) is Array or operand(a) is not None:
-                raise TypeError(
-                    f"arraymux.{name}: {argument_label(i)} must be a Python number or shape, not an "
-                    "array; convert it with int(...) or float(...)."
-                )
-        d = resolve_device(device, name)
-        if params is not None:
-            bound = dict(zip(params.positional, args)) | kwargs
-            _check_creation(name, d, bound, dtype)
-            # The leading run of parameters given goes by position; one after a gap (``step``
-            # without ``stop``) stays a keyword, or it would take the gap's place.
-            positional = []
-            for p in params.positional:
-                if p not in bound:
-                    break
-                positional.append(bound.pop(p))
-            args, kwargs = tuple(positional), bound
-        if dtype is not None:
-            kwargs["dtype"] = native_dtype(dtype, d, name)
-        elif _default_dtypes.active and params is not None:
-            kind = _creation_kind(name, dict(zip(params.positional, args)) | kwargs)
-            ndt = policy_dtype(d, kind)
-            if ndt is not None:
-                kwargs["dtype"] = ndt
-        try:
-            r = _call_backend(name, d, args, dict(kwargs, device=d.native))
-        except BACKEND_ERRORS as e:
-            raise_annotated(name, d, e)
-        standard_dtype(name, r, d)
-        return wrap(r, d)
-
-    return _finish(fn, name, "creation")
+    return finish(fn, name, BY_NAME[name].rule)
 
 
 def set_device_check(device: Device, other: Any, fname: str, pos: int | str) -> Any:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import inspect
 import re
-from typing import Final
+from typing import Any, Final
 
 #: (type, description) of a parameter or of a result.
 Entry = tuple[str, str]
@@ -2234,3 +2234,58 @@ def sections(name: str, sig: inspect.Signature, rule: str | None = None) -> str:
 def examples(name: str) -> str:
     """The ``Examples`` section of the function ``name``."""
     return f"Examples\n--------\n>>> import arraymux as xp\n{EXAMPLES[name]}"
+
+
+# ---------------------------------------------------------------------------------------------
+# The docstring of each function of the namespace
+
+
+_SPEC_URL = "https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.{}.html"
+
+
+_RULE_DOC = {
+    "unary": "Runs on the backend and device of ``x``.",
+    "binary": (
+        "Runs on the backend and device of the first array operand; the other operand must be "
+        "on the same device or be a Python scalar. Operands are promoted to one dtype by the "
+        "standard's rules first, the same way on every backend."
+    ),
+    "first": (
+        "Runs on the backend and device of ``x``; its other arguments are Python values "
+        "(axes, shapes, options), never arrays."
+    ),
+    "generic": (
+        "Runs on the backend and device of the first array argument; every other array "
+        "argument must be on that device."
+    ),
+    "sequence": "Runs on the backend and device of the first array of the sequence.",
+    "creation": "Runs on ``device=`` if given, else on the default device.",
+}
+
+
+def finish(fn: Any, name: str, rule: str) -> Any:
+    """Name ``fn`` after the standard's function ``name`` and give it the signature and the
+    docstring of the namespace (``rule``: how it is dispatched, see :data:`_RULE_DOC`)."""
+    short = name.rsplit(".", 1)[-1]
+    fn.__name__ = short
+    fn.__qualname__ = short
+    fn.__module__ = "arraymux" if "." not in name else f"arraymux.{name.split('.')[0]}"
+    from ._signatures import signature
+
+    sig = signature(name)
+    if sig is not None:
+        fn.__signature__ = sig
+    fn.__doc__ = (
+        f"{SUMMARIES[name]}\n\n"
+        f"``{name}`` of the Array API standard, dispatched to the array's backend.\n\n"
+        f"{_RULE_DOC[rule]}\n\n"
+        f"See the standard's page: {_SPEC_URL.format(name)}\n\n"
+        f"{sections(name, sig or inspect.signature(fn), rule)}\n"
+        "Raises\n------\n"
+        "BackendMismatchError, DeviceMismatchError\n"
+        "    Array arguments on different backends or devices.\n"
+        "TypeError, ValueError, IndexError\n"
+        "    Arguments the standard does not allow (each error names the function).\n\n"
+        f"{examples(name)}"
+    )
+    return fn

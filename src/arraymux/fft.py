@@ -8,7 +8,8 @@ from typing import Any
 from ._arguments import MAX_BYTES, check_size
 from ._array import operand
 from ._compiled import python_twin
-from ._dispatch import creation, first
+from ._creation_functions import creation
+from ._dispatch import first
 
 __all__ = [
     "fft",
