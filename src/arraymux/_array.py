@@ -342,7 +342,7 @@ class Array:
             if d._backend.spec.lazy and _has_array(nkey):
                 # A lazy backend leaves the length of a result indexed by arrays unknown; its
                 # adapter's getitem, if any, computes the index so that the length is known.
-                fix = getattr(d._backend.adapter, "getitem", None)
+                fix = d._backend.hooks.getitem
                 r = self._native[nkey] if fix is None else fix(self._native, nkey)
             else:
                 try:
@@ -351,7 +351,7 @@ class Array:
                 except (ValueError, IndexError, NotImplementedError):
                     # A backend may lack part of the standard's indexing (torch: negative
                     # steps, dask: a 0-d boolean mask); its adapter's getitem does it another way.
-                    fix = getattr(d._backend.adapter, "getitem", None)
+                    fix = d._backend.hooks.getitem
                     if fix is None:
                         raise
                     r = fix(self._native, nkey)
@@ -378,12 +378,15 @@ class Array:
                 except (ValueError, RuntimeError, OverflowError):
                     # A value the backend cannot take as it is (torch: a Python int beyond
                     # int64 into a uint64 array); its adapter's setitem converts it.
-                    fix = getattr(backend.adapter, "setitem", None)
+                    fix = backend.hooks.setitem
                     if fix is None:
                         raise
                     self._native = fix(native, nkey, nvalue)
-            else:
-                self._native = backend.adapter.setitem(self._native, nkey, nvalue)
+            else:  # an immutable backend's adapter must have a setitem hook (see complete)
+                setitem = backend.hooks.setitem
+                if setitem is None:
+                    raise TypeError(f"arraymux: {d} holds immutable arrays and cannot set items.")
+                self._native = setitem(self._native, nkey, nvalue)
         except BACKEND_ERRORS as e:
             raise_annotated("Array.__setitem__", d, e)
 
@@ -467,7 +470,7 @@ def _unwrap_key_item(k: Any, device: Device, fname: str, limit: float) -> Any:
     if k is None or k is Ellipsis or isinstance(k, int):
         return k
     native = _set_operand(device, k, fname, "index")
-    fix = getattr(device._backend.adapter, "index_array", None)
+    fix = device._backend.hooks.index_array
     return native if fix is None else fix(native)
 
 

@@ -103,7 +103,7 @@ def _scalar_plan(name: str, device: Device, dtype: Any, kind: type, position: in
         # The adapter makes an array of a scalar on the left (torch); on the right it takes
         # the scalar itself: for functions whose operands commute, and those the adapter
         # computes in reverse (torch.rsub for subtract), the scalar goes on the right.
-        reverse = getattr(backend.adapter, "REVERSED", {}).get(name)
+        reverse = backend.hooks.reversed.get(name)
         if name in _COMMUTATIVE or reverse is not None:
             passes = _scalar_passes(backend, name, value, 1, probes)
             if reverse is not None:

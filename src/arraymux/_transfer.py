@@ -85,31 +85,21 @@ def _operand_or_raise(x: Any, fname: str, pos: int = 0) -> tuple[Any, Device]:
     return device._backend.normalize(native), device
 
 
-# Per adapter and hook name, and per device: looked up once (adapters and devices never change).
-_HOOKS: dict[tuple[Any, str], Any] = {}
+# Per device: looked up once (devices never change).
 _MEMORY: dict[Device, tuple[str, int]] = {}
-
-
-def _hook(device: Device, name: str) -> Any:
-    adapter = device._backend.adapter
-    try:
-        return _HOOKS[adapter, name]
-    except KeyError:
-        hook = _HOOKS[adapter, name] = getattr(adapter, name, None)
-        return hook
 
 
 def _memory(device: Device) -> tuple[str, int]:
     try:
         return _MEMORY[device]
     except KeyError:
-        hook = _hook(device, "memory")
+        hook = device._backend.hooks.memory
         mem = _MEMORY[device] = _CPU if hook is None else hook(device._place)
         return mem
 
 
 def _data_ptr(native: Any, device: Device) -> int | None:
-    hook = _hook(device, "data_ptr")
+    hook = device._backend.hooks.data_ptr
     if hook is None:
         return None
     try:
@@ -126,14 +116,14 @@ def _native_order(a: Any) -> Any:
 
 
 def _export(native: Any, src: Device) -> tuple[Any, bool]:
-    hook = _hook(src, "export")
+    hook = src._backend.hooks.export
     if hook is None:
         return native, False
     return hook(native)
 
 
 def _from_dlpack(obj: Any, target: Device, place: str | None, copy: bool | None) -> Any:
-    hook = _hook(target, "from_dlpack")
+    hook = target._backend.hooks.from_dlpack
     if hook is not None:
         return hook(obj, place, copy)
     return target._backend.ns.from_dlpack(obj, copy=copy)
@@ -142,7 +132,7 @@ def _from_dlpack(obj: Any, target: Device, place: str | None, copy: bool | None)
 def _handed_over(obj: Any, src: Device, target: Device, copy: bool | None) -> Any:
     """``obj`` (exported from ``src``) taken by ``target`` through DLPack, with the source's
     GPU current while the producer hands it over: the caller's current device may be any."""
-    current = _hook(src, "current_gpu")
+    current = src._backend.hooks.current_gpu
     if current is None or _memory(src)[0] != "cuda":
         return _from_dlpack(obj, target, target._place, copy)
     with current(src._place):
@@ -151,7 +141,7 @@ def _handed_over(obj: Any, src: Device, target: Device, copy: bool | None) -> An
 
 def _from_host(a: Any, target: Device) -> Any:
     a = _native_order(a)
-    hook = _hook(target, "from_host")
+    hook = target._backend.hooks.from_host
     if hook is not None:
         return hook(a, target._place)
     return target._fns["asarray"](a, device=target.native, copy=True)
@@ -167,14 +157,14 @@ def _host_view(obj: Any) -> Any:
 
 
 def _to_host(native: Any, src: Device) -> Any:
-    hook = _hook(src, "to_host")
+    hook = src._backend.hooks.to_host
     if hook is not None:
         return hook(native)
     return src._backend.adapter.to_numpy(native)
 
 
 def _check_traced(native: Any, src: Device, target: Device, fname: str) -> None:
-    hook = _hook(src, "traced")
+    hook = src._backend.hooks.traced
     if hook is not None and hook(native):
         raise TypeError(
             f"arraymux.{fname}: the array is a traced value inside a transform on {src} "
@@ -190,7 +180,7 @@ def _would_write_immutable(src: Device, target: Device) -> bool:
     array: JAX arrays never change, and torch and CuPy have no read-only arrays, so a tensor
     sharing a JAX buffer could change the JAX array. NumPy and array-api-strict mark such
     imports read-only."""
-    return not src._backend.spec.mutable and bool(_hook(target, "WRITABLE_IMPORTS"))
+    return not src._backend.spec.mutable and bool(target._backend.hooks.writable_imports)
 
 
 def _needs_copy(src: Device, target: Device, why: str) -> ValueError:
@@ -204,7 +194,7 @@ def _unusable(native: Any, src: Device, target: Device, e: Exception) -> str:
     """Why ``target`` refused the memory of ``native`` as it is, and how to get memory it
     takes: a buffer off its alignment (``IMPORT_ALIGNMENT``: JAX's CPU client takes host memory
     at 64-byte boundaries only, and NumPy's allocator gives 16) can be made aligned."""
-    alignment = _hook(target, "IMPORT_ALIGNMENT")
+    alignment = target._backend.hooks.import_alignment
     address = _data_ptr(native, src) if alignment else None
     if alignment and address is not None and address % alignment:
         return (
@@ -233,8 +223,8 @@ def _move(
     target could write into an immutable source (for a fresh array nobody else holds).
     The calling thread's current CUDA device is the same after the move as before."""
     if (
-        (_hook(src, "SETS_CURRENT_GPU") and _memory(src)[0] == "cuda")
-        or (_hook(target, "SETS_CURRENT_GPU") and _memory(target)[0] == "cuda")
+        (src._backend.hooks.sets_current_gpu and _memory(src)[0] == "cuda")
+        or (target._backend.hooks.sets_current_gpu and _memory(target)[0] == "cuda")
     ) and (_cuda_gpus() or 0) > 1:  # with one GPU, no other can become current
         with _current_gpu_kept():
             return _move_now(native, src, target, copy, stream, report, share)
@@ -294,20 +284,20 @@ def _move_now(
 ) -> tuple[Any, str, bool]:
     if target is src:
         if copy:
-            hook = _hook(src, "copy_array")
+            hook = src._backend.hooks.copy_array
             out = hook(native) if hook else src._fns["asarray"](native, copy=True)
             return out, "same", True
         return native, "same", False
     if target._backend is src._backend:
         if copy is False:
             raise _needs_copy(src, target, "the devices hold separate memory")
-        if stream is None and _hook(src, "SLOW_PEER_COPY"):
+        if stream is None and src._backend.hooks.slow_peer_copy:
             mem_src, mem_dst = _memory(src), _memory(target)
             if mem_src[0] == mem_dst[0] == "cuda" and mem_src != mem_dst:
                 out = _between_gpus(native, src, target)
                 if out is not None:
                     return out, "peer", True
-        within = _hook(src, "move_within")
+        within = src._backend.hooks.move_within
         if within is not None and stream is None:
             out = within(native, src._place, target._place)
             if out is not None:
@@ -392,7 +382,7 @@ def _between_gpus(native: Any, src: Device, target: Device, stream: Any = None) 
     backend can copy between the two GPUs or a hand-over is refused (the caller goes through
     the host then)."""
     pair = _copier(src, target)
-    traced = _hook(src, "traced")
+    traced = src._backend.hooks.traced
     if pair is None or (traced is not None and traced(native)):
         return None
     a, b = pair
@@ -400,7 +390,7 @@ def _between_gpus(native: Any, src: Device, target: Device, stream: Any = None) 
 
     try:
         here = native if a is src else _handed_over(_export(native, src)[0], src, a, None)
-        within = _hook(a, "move_within") if stream is None else None
+        within = a._backend.hooks.move_within if stream is None else None
         moved = None if within is None else within(here, a._place, b._place)
         if moved is None:
             moved = array_api_compat.to_device(here, b.native, stream=stream)
@@ -512,7 +502,7 @@ def _fast_route(src: Device, target: Device) -> Any:
     if key not in _ROUTES:
         route = None
         for dev, other, direction in ((src, target, "export"), (target, src, "import")):
-            hook = _hook(dev, "fast_route")
+            hook = dev._backend.hooks.fast_route
             if hook is not None:
                 route = hook(direction, dev._place, other._name, other._place)
                 if route is not None:
@@ -585,7 +575,7 @@ def to_numpy(*arrays: ArrayLike) -> Any:
         groups[backend][2].append(native)
     out: list[Any] = [None] * len(arrays)
     for src, positions, natives in groups.values():
-        many = _hook(src, "to_host_many")
+        many = src._backend.hooks.to_host_many
         if many is not None:
             hosts = many(natives)
         else:
@@ -638,7 +628,7 @@ def synchronize(*targets: Any) -> Any:
         try:
             wait = _WAITS[d]
         except KeyError:
-            wait = _WAITS[d] = _hook(d, "synchronize")
+            wait = _WAITS[d] = d._backend.hooks.synchronize
         if wait is not None:
             wait(d._place, [x._native])
         return x
@@ -661,7 +651,7 @@ def synchronize(*targets: Any) -> Any:
             d: [] for spec in _loaded_backends() for d in devices(spec.name) if not d.simulated
         }
     for device, natives in groups.items():
-        wait = _hook(device, "synchronize")
+        wait = device._backend.hooks.synchronize
         if wait is not None:
             wait(device._place, natives)
     if not targets:
@@ -706,7 +696,7 @@ def host_array_for_numpy(x: Array, dtype: Any, copy: bool | None) -> Any:
 
     d = x._device
     if d._name not in _HOST_BACKENDS and d._place.split(":")[0] != "cpu":
-        if not getattr(d._backend.adapter, "IMPLICIT_HOST_COPY", False):
+        if not d._backend.hooks.implicit_host_copy:
             raise TypeError(
                 f"cannot convert an array on {d} to NumPy implicitly ({d._name} refuses it "
                 "for its own arrays); copy it to the host explicitly with "

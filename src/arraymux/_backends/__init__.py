@@ -22,7 +22,7 @@ from .. import _result_dtypes
 from .._dtypes import ALL_DTYPES, DType
 from .._errors import BackendUnavailableError
 from .._function_table import TABLE
-from ._adapter import complete
+from ._adapter import Hooks, complete
 
 __all__ = [
     "Backend",
@@ -264,8 +264,10 @@ class Backend:
     array_dtypes_by_name: dict[str, Any] = field(init=False)
     array_classes: tuple[type, ...] = field(init=False)
     result_dtypes: dict[str, dict[Any, Any]] = field(init=False)
+    hooks: Hooks = field(init=False)
 
     def __post_init__(self) -> None:
+        self.hooks = Hooks.of(self.adapter)
         self._overrides: dict[str, Callable[..., Any]] = self.adapter.overrides(self.ns)
         # A plain dict, filled once: the hot path indexes it on every call, and indexing an
         # exact dict is faster than a subclass with __missing__.
@@ -289,7 +291,7 @@ class Backend:
         self.normalize = self.adapter.normalize
         # Functions computed for dtypes the backend stores but has no kernels for (torch's
         # uint16/32/64): called on the checking path only.
-        self.emulate: Callable[..., Any] | None = getattr(self.adapter, "emulate", None)
+        self.emulate: Callable[..., Any] | None = self.hooks.emulate
         # The dtype objects that arrays report (``x.dtype``): JAX's namespace holds scalar
         # types (jnp.float32) where its arrays report NumPy dtypes.
         as_array_dtype = self.adapter.array_dtype
@@ -343,7 +345,7 @@ class Backend:
             if base is not fn:
                 self.fns[plain] = base
                 self.fns[f"{plain} not for"] = skip | refused  # type: ignore[assignment]
-        placed = getattr(self.adapter, "placed", None)
+        placed = self.hooks.placed
         # Indexing on the operand's device, where the backend computes on a current device.
         self.getitem: Callable[[Any, Any], Any] | None = None
         self.setitem: Callable[[Any, Any, Any], Any] | None = None

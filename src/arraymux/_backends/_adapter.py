@@ -7,19 +7,19 @@ with the default of :data:`DEFAULTS`. A backend that another package registers t
 ``arraymux.backends`` entry point is held to the same contract.
 
 Hooks that arraymux calls only where an adapter defines them (and does something generic
-otherwise) are listed in :data:`TRANSFER_HOOKS` and :data:`OTHER_HOOKS`; see ``_transfer.py``
-for what each transfer hook does.
+otherwise) are the typed fields of :class:`Hooks`, read once per backend.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, fields
 from types import ModuleType
 from typing import Any, Protocol, runtime_checkable
 
 from .. import _dtypes
 
-__all__ = ["DEFAULTS", "OTHER_HOOKS", "TRANSFER_HOOKS", "Adapter", "complete"]
+__all__ = ["DEFAULTS", "HOOKS", "Adapter", "Hooks", "complete"]
 
 
 @runtime_checkable
@@ -127,55 +127,90 @@ DEFAULTS: dict[str, Callable[..., Any]] = {
     "unsupported_hint": _no_hint,
 }
 
-#: Transfer hooks, used where an adapter defines them (see ``_transfer.py``).
-TRANSFER_HOOKS = (
-    "export",
-    "from_dlpack",
-    "from_host",
-    "to_host",
-    "to_host_many",
-    "memory",
-    "data_ptr",
-    "copy_array",
-    "unshared",
-    "traced",
-    "move_within",
-    "current_gpu",
-    "fast_route",
-    "WRITABLE_IMPORTS",
-    "IMPLICIT_HOST_COPY",
-    "SLOW_PEER_COPY",
-    "SETS_CURRENT_GPU",
-    "IMPORT_ALIGNMENT",
-)
 
-#: Other hooks used where an adapter defines them: ``getitem(x, key)`` and
-#: ``setitem(x, key, value)`` (indexing the backend lacks; ``setitem`` is required of an
-#: immutable backend), ``synchronize(place, natives)`` (wait for queued work: asynchronous
-#: backends only), ``fuse(fun)`` (``fun``, written with operators, as one kernel over native
-#: arrays: CuPy), and, for a backend whose transforms run on another backend's engine
-#: (``BackendSpec.bridged``), ``engine_place(place)``: the device string of the engine's device
-#: that computes for arrays on ``place`` (``"torch:cpu"`` for NumPy), and
-#: ``emulate(name, fns, args, kwargs)``: the result of standard function ``name`` (``fns`` is the
-#: backend's function table) for operands of a dtype the backend holds but lacks kernels for,
-#: or ``NotImplemented`` to call the backend's own function (the dispatcher's checking path
-#: asks it before each call); ``index_array(native)``: an integer index array as the backend
-#: indexes with it (torch takes int64 only); ``REVERSED``: a dict of standard names to functions
-#: that compute ``name(scalar, x)`` when called as ``f(x, scalar)`` (torch's ``rsub``), which
-#: the compiled path uses for a Python scalar on the left; ``placed(fn)``: ``fn`` made to run on
-#: the device of its operands (or of ``device=``), for a backend that computes on a current
-#: device whatever its operands' (CuPy); every function of the table goes through it.
-OTHER_HOOKS = (
-    "getitem",
-    "setitem",
-    "synchronize",
-    "fuse",
-    "engine_place",
-    "emulate",
-    "index_array",
-    "REVERSED",
-    "placed",
-)
+@dataclass(frozen=True, slots=True)
+class Hooks:
+    """The optional hooks of one adapter, typed; each is ``None`` (or false) where the adapter
+    leaves it out, and arraymux then does the generic thing. :attr:`Backend.hooks
+    <arraymux._backends.Backend>` holds them, read once when the backend loads: code asks
+    ``backend.hooks.export``, never the module by name.
+
+    Moving data (see ``_transfer.py``): ``export(x) -> (obj, copied)`` (a DLPack producer for
+    ``x``), ``from_dlpack(obj, place, copy)``, ``from_host(a, place)`` / ``to_host(x)`` /
+    ``to_host_many(xs)`` (NumPy arrays in and out, the last batched with one wait),
+    ``memory(place) -> (kind, index)`` (where the place's memory is: ``("cuda", 0)``),
+    ``data_ptr(x)``, ``copy_array(x)``, ``unshared(x)`` (whether ``x`` owns its memory alone),
+    ``traced(x)`` (whether ``x`` is a tracer of a transform), ``move_within(x, src, dst)``
+    (between two places of the backend), ``current_gpu(place)`` (a context that makes
+    ``place`` current), ``fast_route(direction, place, other, other_place)`` (a faster path
+    to or from another backend, or None); ``writable_imports`` (memory the backend imports
+    may be written through it), ``implicit_host_copy`` (reading its arrays as NumPy copies
+    them), ``slow_peer_copy`` (copies between its GPUs are slow without a stream),
+    ``sets_current_gpu`` (its copies change the current GPU) and ``import_alignment`` (the
+    byte boundary it imports host memory at without a copy; 0: any).
+
+    Computing: ``getitem(x, key)`` / ``setitem(x, key, value)`` (indexing the backend lacks;
+    ``setitem`` is required of an immutable backend), ``synchronize(place, natives)`` (wait
+    for queued work: asynchronous backends only), ``fuse(fun)`` (``fun``, written with
+    operators, as one kernel over native arrays: CuPy), ``engine_place(place)`` (for a backend
+    whose transforms run on another backend's engine, ``BackendSpec.bridged``: the device
+    string of the engine's device that computes for arrays on ``place``, ``"torch:cpu"`` for
+    NumPy), ``emulate(name, fns, args, kwargs)`` (the result of standard function ``name`` for
+    operands of a dtype the backend holds but lacks kernels for, or ``NotImplemented``),
+    ``index_array(native)`` (an integer index array as the backend indexes with it: torch
+    takes int64 only), ``reversed`` (standard names mapped to functions that compute
+    ``name(scalar, x)`` when called as ``f(x, scalar)``: torch's ``rsub``), ``placed(fn)``
+    (``fn`` made to run on the device of its operands, for a backend that computes on a
+    current device: CuPy) and ``stop_gradient(native)`` (``native`` as a constant of the
+    backend's autodiff engine).
+    """
+
+    export: Callable[[Any], tuple[Any, bool]] | None = None
+    from_dlpack: Callable[[Any, str | None, bool | None], Any] | None = None
+    from_host: Callable[[Any, str], Any] | None = None
+    to_host: Callable[[Any], Any] | None = None
+    to_host_many: Callable[[list[Any]], list[Any]] | None = None
+    memory: Callable[[str], tuple[str, int]] | None = None
+    data_ptr: Callable[[Any], int] | None = None
+    copy_array: Callable[[Any], Any] | None = None
+    unshared: Callable[[Any], bool] | None = None
+    traced: Callable[[Any], bool] | None = None
+    move_within: Callable[[Any, str, str], Any] | None = None
+    current_gpu: Callable[[str], Any] | None = None
+    fast_route: Callable[[str, str, str, str], Any] | None = None
+    writable_imports: bool = False
+    implicit_host_copy: bool = False
+    slow_peer_copy: bool = False
+    sets_current_gpu: bool = False
+    import_alignment: int = 0
+    getitem: Callable[[Any, Any], Any] | None = None
+    setitem: Callable[[Any, Any, Any], Any] | None = None
+    synchronize: Callable[[str, list[Any]], None] | None = None
+    fuse: Callable[[Any], Any] | None = None
+    engine_place: Callable[[str], str] | None = None
+    emulate: Callable[[str, dict[str, Any], Any, dict[str, Any]], Any] | None = None
+    index_array: Callable[[Any], Any] | None = None
+    reversed: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
+    placed: Callable[[Any], Any] | None = None
+    stop_gradient: Callable[[Any], Any] | None = None
+
+    @classmethod
+    def of(cls, module: ModuleType) -> Hooks:
+        """The hooks ``module`` defines (constants are spelled in capitals there:
+        ``WRITABLE_IMPORTS``)."""
+        found = {}
+        for f in fields(cls):
+            for spelling in (f.name, f.name.upper()):
+                value = getattr(module, spelling, None)
+                if value is not None:
+                    found[f.name] = value
+                    break
+        return cls(**found)
+
+
+#: The names of the optional hooks (the fields of :class:`Hooks`).
+HOOKS: tuple[str, ...] = tuple(f.name for f in fields(Hooks))
+
 
 _REQUIRED = (
     "namespace",

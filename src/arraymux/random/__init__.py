@@ -248,9 +248,8 @@ def _readable(x: Array) -> bool:
 
         if torch.compiler.is_compiling():
             return False
-    from .._transfer import _hook
 
-    traced = _hook(x.device, "traced")
+    traced = x.device._backend.hooks.traced
     return not (traced is not None and traced(x.native))
 
 
@@ -354,7 +353,7 @@ def _blocks(k: Array, n: int) -> tuple[Array, Array]:
     counter = xp.arange(n, dtype=k.dtype, device=k.device)
     # Only a backend that fuses (CuPy, which nothing traces) reaches the cache: a global dict
     # read inside torch.compile would add a guard that fails when the cache fills.
-    fuse = getattr(k.device._backend.adapter, "fuse", None)
+    fuse = k.device._backend.hooks.fuse
     fused = None if fuse is None else _fused_threefry(k.device, fuse)
     if fused is None:
         return threefry2x32(k[0], k[1], 0, counter)

@@ -22,7 +22,7 @@ from .._array import Array, operand, wrap
 from .._devices import _TRANSFORM, Device, default_device, device_arg
 from .._dtype_rules import dtype_of
 from .._errors import BackendUnavailableError, TransformUnavailableError, unsupported
-from .._transfer import _hook, _memory, _move
+from .._transfer import _memory, _move
 from ._tree import _FLOATING, _engines, _map, _name
 
 __all__ = ["on_device"]
@@ -221,7 +221,7 @@ def _cross(fun: Callable[..., Any], target: Device, args: tuple[Any, ...], kwarg
         native, dev = ops[i]  # type: ignore[misc]
         if back is None:
             back = dev
-        hook = _hook(dev, "traced")
+        hook = dev._backend.hooks.traced
         if (hook is not None and hook(native)) or getattr(native, "requires_grad", False):
             traced.append(i)
     # Native arrays in (and no Array): native arrays out.
@@ -283,7 +283,7 @@ def _sole(natives: list[Any], k: int, device: Device) -> bool:
     other reference, no Array wrapping it) and its memory by nothing but itself, as the
     backend's ``unshared`` hook tells (no view, no other array over it, no foreign owner).
     False where the backend has no such hook."""
-    unshared = _hook(device, "unshared")
+    unshared = device._backend.hooks.unshared
     # getrefcount counts the list's reference and its own argument's.
     return unshared is not None and sys.getrefcount(natives[k]) <= 2 and bool(unshared(natives[k]))
 
@@ -310,7 +310,7 @@ def _result_moved(natives: list[Any], k: int, src: Device, target: Device) -> An
         else:  # the source's own copy (torch: clone), fresh, then taken as it is
             fresh = _move(src._backend.normalize(natives[k]), src, src, True, None)[0]
             native = _move_leaf(fresh, src, target)
-    elif not src._backend.spec.mutable and _hook(target, "WRITABLE_IMPORTS"):
+    elif not src._backend.spec.mutable and target._backend.hooks.writable_imports:
         sole = _sole(natives, k, src)  # before natives[k] is on the stack as an argument
         native = _move_leaf(natives[k], src, target, share=sole)
     else:
