@@ -68,7 +68,9 @@ RESULT_DTYPES: dict[str, dict[_dtypes.DType, _dtypes.DType]] = {
     **dict.fromkeys(("negative", "positive", "square"), _same(_NUMERIC)),
     **dict.fromkeys(("floor", "ceil", "trunc"), _same(_REAL_FLOATS)),
     "abs": {**_same(_REAL_NUMERIC), **_REAL_OF},
-    **dict.fromkeys(("real", "imag"), _REAL_OF),
+    # real takes every numeric dtype since the 2024.12 standard; imag complex ones only.
+    "real": {**_same(_REAL_NUMERIC), **_REAL_OF},
+    "imag": _REAL_OF,
     **dict.fromkeys(
         [
             "sin",

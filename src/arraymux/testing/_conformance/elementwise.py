@@ -66,7 +66,7 @@ _UNARY: dict[str, tuple[Any, str]] = {
     "logical_not": ("bool", "same"),
     "negative": (_NUMERIC, "same"),
     "positive": (_NUMERIC, "same"),
-    "real": ("complex floating", "real"),
+    "real": (_NUMERIC, "real"),
     "reciprocal": (_INEXACT, "same"),
     "round": (_REAL, "same"),
     "sign": (_NUMERIC, "same"),
