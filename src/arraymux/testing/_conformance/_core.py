@@ -19,17 +19,36 @@ from .. import assert_close
 from .._deviations import excluded_dtypes
 from ..strategies import _reference_namespace
 
-__all__ = ["PROPERTIES", "Unsupported"]
+__all__ = [
+    "ALL_KINDS",
+    "FLOAT",
+    "INEXACT",
+    "INF",
+    "INT_BOOL",
+    "NAN",
+    "NUMERIC",
+    "PROPERTIES",
+    "REAL",
+    "Unsupported",
+    "axis_kwargs",
+    "epsilon_of",
+    "fn_of",
+    "numpy_dtype",
+    "reference_fn",
+    "reference_ns",
+    "register",
+    "scale_of",
+]
 
-_INF = math.inf
-_NAN = math.nan
+INF = math.inf
+NAN = math.nan
 
 
 class Unsupported(Exception):
     """The backend does not provide the function."""
 
 
-def _ref() -> Any:
+def reference_ns() -> Any:
     import array_api_compat.numpy as rnp
 
     return rnp
@@ -115,7 +134,7 @@ def _elements(dtype: DType, elements: dict[str, Any] | None) -> Any:
     return kw
 
 
-def _np_dtype(dt: DType) -> np.dtype:
+def numpy_dtype(dt: DType) -> np.dtype:
     return np.dtype(dt.name)
 
 
@@ -148,7 +167,7 @@ def expected_dtype(ref: Any, device: Device, *, defaults: bool = False) -> DType
     return dt if device.supports(dt) else DType(_narrow(name))
 
 
-def _eps(dt: DType | str) -> float:
+def epsilon_of(dt: DType | str) -> float:
     name = dt if isinstance(dt, str) else dt.name
     if name in ("float32", "complex64"):
         return float(np.finfo(np.float32).eps)
@@ -184,7 +203,7 @@ def check(
     want = dtype if dtype is not None else expected_dtype(ref, device, defaults=defaults)
     if actual.dtype != want:
         raise AssertionError(f"{what}: dtype {actual.dtype}, expected {want}")
-    eps = _eps(want)
+    eps = epsilon_of(want)
     rtol = ulps * eps
     atol = ulps * eps * max(scale, 1.0)
     try:
@@ -200,7 +219,7 @@ def check_tuple(actual: Any, refs: Any, device: Device, **kw: Any) -> None:
         check(a, r, device, what=f"result {i}", **kw)
 
 
-def _scale(*arrays: np.ndarray) -> float:
+def scale_of(*arrays: np.ndarray) -> float:
     m = 1.0
     for a in arrays:
         if a.size and a.dtype.kind in "fc":
@@ -215,7 +234,7 @@ PropertyFn = Callable[[Draw, str], None]
 PROPERTIES: dict[str, PropertyFn] = {}
 
 
-def _prop(*names: str) -> Callable[[PropertyFn], PropertyFn]:
+def register(*names: str) -> Callable[[PropertyFn], PropertyFn]:
     def deco(fn: PropertyFn) -> PropertyFn:
         for n in names:
             PROPERTIES[n] = fn
@@ -224,15 +243,15 @@ def _prop(*names: str) -> Callable[[PropertyFn], PropertyFn]:
     return deco
 
 
-def _fn(name: str) -> Any:
+def fn_of(name: str) -> Any:
     obj: Any = ax
     for part in name.split("."):
         obj = getattr(obj, part)
     return obj
 
 
-def _reffn(name: str) -> Any:
-    obj: Any = _ref()
+def reference_fn(name: str) -> Any:
+    obj: Any = reference_ns()
     for part in name.split("."):
         obj = getattr(obj, part)
     return obj
@@ -241,7 +260,7 @@ def _reffn(name: str) -> Any:
 # Shared by several sections
 
 
-def _axis_kw(d: Draw, ndim: int, tuples: bool = False) -> dict[str, Any]:
+def axis_kwargs(d: Draw, ndim: int, tuples: bool = False) -> dict[str, Any]:
     opts: Any = st.none() | st.integers(-ndim, ndim - 1) if ndim else st.none()
     if tuples and ndim:
         opts = opts | st.lists(
@@ -251,9 +270,9 @@ def _axis_kw(d: Draw, ndim: int, tuples: bool = False) -> dict[str, Any]:
 
 
 # Dtype kinds the properties draw from.
-_FLOAT = "real floating"
-_REAL = ("integral", "real floating")
-_NUMERIC = "numeric"
-_INEXACT = ("real floating", "complex floating")
-_INT_BOOL = ("integral", "bool")
-_ALL_KINDS = ("bool", "numeric")
+FLOAT = "real floating"
+REAL = ("integral", "real floating")
+NUMERIC = "numeric"
+INEXACT = ("real floating", "complex floating")
+INT_BOOL = ("integral", "bool")
+ALL_KINDS = ("bool", "numeric")

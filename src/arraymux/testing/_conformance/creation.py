@@ -9,13 +9,23 @@ from hypothesis import strategies as st
 
 import arraymux as ax
 
-from ._core import _ALL_KINDS, _NUMERIC, Draw, _fn, _np_dtype, _prop, _ref, check, check_tuple
+from ._core import (
+    ALL_KINDS,
+    NUMERIC,
+    Draw,
+    check,
+    check_tuple,
+    fn_of,
+    numpy_dtype,
+    reference_ns,
+    register,
+)
 
 # ---------------------------------------------------------------------------------------------
 # Creation functions
 
 
-@_prop("arange")
+@register("arange")
 def _arange(d: Draw, name: str) -> None:
     start = d.draw(st.integers(-10, 10), "start")
     stop = d.draw(st.none() | st.integers(-10, 10), "stop")
@@ -24,45 +34,45 @@ def _arange(d: Draw, name: str) -> None:
     if floats:
         start_f, stop_f = float(start), None if stop is None else float(stop)
         out = ax.arange(start_f, stop_f, step / 2, device=d.device)
-        ref = _ref().arange(start_f, stop_f, step / 2)
+        ref = reference_ns().arange(start_f, stop_f, step / 2)
     else:
         out = ax.arange(start, stop, step, device=d.device)
-        ref = _ref().arange(start, stop, step)
+        ref = reference_ns().arange(start, stop, step)
     check(out, ref, d.device, defaults=True)
 
 
-@_prop("asarray")
+@register("asarray")
 def _asarray(d: Draw, name: str) -> None:
-    dt = d.dtype(_ALL_KINDS)
+    dt = d.dtype(ALL_KINDS)
     x = d.array(dt, d.shape(max_dims=2))
     out = ax.asarray(x.tolist(), dtype=dt, device=d.device)
     check(out, x, d.device, dtype=dt)
     check(ax.asarray(x, device=d.device), x, d.device, dtype=dt)
 
 
-@_prop("empty", "ones", "zeros", "full")
+@register("empty", "ones", "zeros", "full")
 def _filled(d: Draw, name: str) -> None:
-    dt = d.dtype(_ALL_KINDS)
+    dt = d.dtype(ALL_KINDS)
     shape = d.shape(max_dims=3, min_side=0)
     which = name
     if which == "full":
         value: Any = True if dt is ax.bool else 3
         out = ax.full(shape, value, dtype=dt, device=d.device)
-        check(out, np.full(shape, value, dtype=_np_dtype(dt)), d.device, dtype=dt)
+        check(out, np.full(shape, value, dtype=numpy_dtype(dt)), d.device, dtype=dt)
         return
-    out = _fn(which)(shape, dtype=dt, device=d.device)
+    out = fn_of(which)(shape, dtype=dt, device=d.device)
     if which == "empty":
         if tuple(out.shape) != shape or out.dtype != dt or out.device != d.device:
             raise AssertionError(f"empty: got {out.shape} {out.dtype} on {out.device}")
         return
-    check(out, getattr(np, which)(shape, dtype=_np_dtype(dt)), d.device, dtype=dt)
+    check(out, getattr(np, which)(shape, dtype=numpy_dtype(dt)), d.device, dtype=dt)
     # Without a dtype: the device's default floating dtype.
-    check(_fn(which)(shape, device=d.device), getattr(np, which)(shape), d.device, defaults=True)
+    check(fn_of(which)(shape, device=d.device), getattr(np, which)(shape), d.device, defaults=True)
 
 
-@_prop("empty_like", "ones_like", "zeros_like", "full_like")
+@register("empty_like", "ones_like", "zeros_like", "full_like")
 def _like(d: Draw, name: str) -> None:
-    dt = d.dtype(_ALL_KINDS)
+    dt = d.dtype(ALL_KINDS)
     x = d.array(dt, d.shape(min_side=0))
     which = name
     xd = d.dev(x)
@@ -74,34 +84,34 @@ def _like(d: Draw, name: str) -> None:
         if out.shape != xd.shape or out.dtype != dt or out.device != d.device:
             raise AssertionError(f"empty_like: got {out.shape} {out.dtype} on {out.device}")
     else:
-        check(_fn(which)(xd), getattr(np, which)(x), d.device, dtype=dt)
+        check(fn_of(which)(xd), getattr(np, which)(x), d.device, dtype=dt)
 
 
-@_prop("eye")
+@register("eye")
 def _eye(d: Draw, name: str) -> None:
     # A rectangular matrix with a negative k, every time.
     check(ax.eye(2, 3, k=-1, device=d.device), np.eye(2, 3, k=-1), d.device, defaults=True)
     n = d.draw(st.integers(0, 5), "n_rows")
     m = d.draw(st.none() | st.integers(0, 5), "n_cols")
     k = d.draw(st.integers(-3, 3), "k")
-    dt = d.dtype(_ALL_KINDS)
+    dt = d.dtype(ALL_KINDS)
     check(
         ax.eye(n, m, k=k, dtype=dt, device=d.device),
-        np.eye(n, m, k=k, dtype=_np_dtype(dt)),
+        np.eye(n, m, k=k, dtype=numpy_dtype(dt)),
         d.device,
         dtype=dt,
     )
 
 
-@_prop("from_dlpack")
+@register("from_dlpack")
 def _from_dlpack(d: Draw, name: str) -> None:
-    dt = d.dtype(_ALL_KINDS)
+    dt = d.dtype(ALL_KINDS)
     x = d.array(dt, d.shape())
     xd = d.dev(x)
     check(ax.from_dlpack(xd), x, d.device, dtype=dt)
 
 
-@_prop("linspace")
+@register("linspace")
 def _linspace(d: Draw, name: str) -> None:
     start = d.draw(st.integers(-10, 10), "start")
     stop = d.draw(st.integers(-10, 10), "stop")
@@ -112,9 +122,9 @@ def _linspace(d: Draw, name: str) -> None:
     check(out, ref, d.device, defaults=True, scale=10)
 
 
-@_prop("meshgrid")
+@register("meshgrid")
 def _meshgrid(d: Draw, name: str) -> None:
-    dt = d.dtype(_NUMERIC)
+    dt = d.dtype(NUMERIC)
     n = d.draw(st.integers(1, 3), "n")
     xs = [d.array(dt, d.draw(st.integers(1, 3)), label=f"x{i}") for i in range(n)]
     indexing = d.draw(st.sampled_from(["xy", "ij"]), "indexing")
@@ -122,10 +132,10 @@ def _meshgrid(d: Draw, name: str) -> None:
     check_tuple(out, np.meshgrid(*xs, indexing=indexing), d.device, dtype=dt)
 
 
-@_prop("tril", "triu")
+@register("tril", "triu")
 def _tri(d: Draw, name: str) -> None:
-    dt = d.dtype(_ALL_KINDS)
+    dt = d.dtype(ALL_KINDS)
     x = d.array(dt, d.shape(min_dims=2))
     k = d.draw(st.integers(-3, 3), "k")
     which = name
-    check(_fn(which)(d.dev(x), k=k), getattr(np, which)(x, k=k), d.device, dtype=dt)
+    check(fn_of(which)(d.dev(x), k=k), getattr(np, which)(x, k=k), d.device, dtype=dt)

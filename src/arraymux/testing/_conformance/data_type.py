@@ -9,7 +9,7 @@ import numpy as np
 import arraymux as ax
 
 from ..._dtypes import PROMOTION_TABLE, DType
-from ._core import _ALL_KINDS, Draw, _np_dtype, _prop, check
+from ._core import ALL_KINDS, Draw, check, numpy_dtype, register
 
 # ---------------------------------------------------------------------------------------------
 # Data type functions
@@ -19,10 +19,10 @@ def _castable(src: DType, dst: DType) -> bool:
     return not (src.kind == "complex floating" and dst.kind != "complex floating")
 
 
-@_prop("astype")
+@register("astype")
 def _astype(d: Draw, name: str) -> None:
-    src = d.dtype(_ALL_KINDS)
-    dst = d.dtype(_ALL_KINDS)
+    src = d.dtype(ALL_KINDS)
+    dst = d.dtype(ALL_KINDS)
     if not _castable(src, dst):
         dst = src
     elements: dict[str, Any] | None = None
@@ -40,13 +40,13 @@ def _astype(d: Draw, name: str) -> None:
         elements = {"min_value": 0, "max_value": 100}
     x = d.array(src, d.shape(), elements)
     out = ax.astype(d.dev(x), dst)
-    check(out, x.astype(_np_dtype(dst)), d.device, dtype=dst)
+    check(out, x.astype(numpy_dtype(dst)), d.device, dtype=dst)
 
 
-@_prop("can_cast", "result_type", "isdtype")
+@register("can_cast", "result_type", "isdtype")
 def _dtype_rules(d: Draw, name: str) -> None:
-    a = d.dtype(_ALL_KINDS)
-    b = d.dtype(_ALL_KINDS)
+    a = d.dtype(ALL_KINDS)
+    b = d.dtype(ALL_KINDS)
     x = d.dev(d.array(a, (2,)))
     if (
         name == "result_type"
@@ -79,17 +79,17 @@ def _dtype_rules(d: Draw, name: str) -> None:
         )
     ):
         got = ax.isdtype(a, kind)
-        want_kind = bool(np.isdtype(_np_dtype(a), kind))
+        want_kind = bool(np.isdtype(numpy_dtype(a), kind))
         if got != want_kind:
             raise AssertionError(f"isdtype({a}, {kind!r}) = {got}, expected {want_kind}")
 
 
-@_prop("finfo", "iinfo")
+@register("finfo", "iinfo")
 def _info(d: Draw, name: str) -> None:
     # Every dtype of the kind, every time: a deviation here is deterministic.
     kinds = ("real floating", "complex floating") if name == "finfo" else "integral"
     for dt in ax.__array_namespace_info__().dtypes(device=d.device, kind=kinds).values():
-        x = d.dev(np.zeros(1, dtype=_np_dtype(dt)))
+        x = d.dev(np.zeros(1, dtype=numpy_dtype(dt)))
         got: Any
         want: Any
         if name == "iinfo":

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 import arraymux as ax
 
-from ._core import _INEXACT, PROPERTIES, Draw, PropertyFn, _fn, _prop, _reffn, check
+from ._core import INEXACT, PROPERTIES, Draw, PropertyFn, check, fn_of, reference_fn, register
 
 # ---------------------------------------------------------------------------------------------
 # The fft extension
@@ -41,12 +41,12 @@ def _fft_case(d: Draw, name: str) -> None:
         if d.draw(st.booleans(), "with_n"):
             kw["n"] = d.draw(st.integers(2, 6), "n")
     wide = x.astype(np.complex128 if dt.kind == "complex floating" else np.float64)
-    ref = _reffn(name)(wide, **kw)
+    ref = reference_fn(name)(wide, **kw)
     out_dt = (ax.complex64 if dt is ax.float32 else ax.complex128) if real_in else dt
     if name == "fft.hfft":
         out_dt = ax.float32 if dt is ax.complex64 else ax.float64
     check(
-        _fn(name)(d.dev(x), **kw),
+        fn_of(name)(d.dev(x), **kw),
         ref,
         d.device,
         dtype=out_dt,
@@ -66,16 +66,16 @@ for _n in (*_FFT_COMPLEX, *_FFT_REAL):
     PROPERTIES[_n] = _fft_property(_n)
 
 
-@_prop("fft.irfft", "fft.irfftn")
+@register("fft.irfft", "fft.irfftn")
 def _irfft(d: Draw, name: str) -> None:
     dt = d.dtype("complex floating")
     shape = d.shape(min_dims=1, max_dims=2, min_side=2)
     x = d.array(dt, shape, {"max_magnitude": 1.0})
     norm = d.draw(st.sampled_from(["backward", "ortho", "forward"]), "norm")
-    ref = _reffn(name)(x.astype(np.complex128), norm=norm)
+    ref = reference_fn(name)(x.astype(np.complex128), norm=norm)
     out_dt = ax.float32 if dt is ax.complex64 else ax.float64
     check(
-        _fn(name)(d.dev(x), norm=norm),
+        fn_of(name)(d.dev(x), norm=norm),
         ref,
         d.device,
         dtype=out_dt,
@@ -84,20 +84,20 @@ def _irfft(d: Draw, name: str) -> None:
     )
 
 
-@_prop("fft.fftshift", "fft.ifftshift")
+@register("fft.fftshift", "fft.ifftshift")
 def _fftshift(d: Draw, name: str) -> None:
-    dt = d.dtype(_INEXACT)
+    dt = d.dtype(INEXACT)
     x = d.array(dt, d.shape(min_dims=1))
-    check(_fn(name)(d.dev(x)), _reffn(name)(x), d.device, dtype=dt)
+    check(fn_of(name)(d.dev(x)), reference_fn(name)(x), d.device, dtype=dt)
 
 
-@_prop("fft.fftfreq", "fft.rfftfreq")
+@register("fft.fftfreq", "fft.rfftfreq")
 def _fftfreq(d: Draw, name: str) -> None:
     n = d.draw(st.integers(1, 10), "n")
     spacing = d.draw(st.sampled_from([1.0, 0.5, 2.0]), "d")
     check(
-        _fn(name)(n, d=spacing, device=d.device),
-        _reffn(name)(n, d=spacing),
+        fn_of(name)(n, d=spacing, device=d.device),
+        reference_fn(name)(n, d=spacing),
         d.device,
         defaults=True,
     )

@@ -9,15 +9,15 @@ from hypothesis import strategies as st
 
 import arraymux as ax
 
-from ._core import _ALL_KINDS, Draw, _prop, check
+from ._core import ALL_KINDS, Draw, check, register
 
 # ---------------------------------------------------------------------------------------------
 # Indexing functions
 
 
-@_prop("take")
+@register("take")
 def _take(d: Draw, name: str) -> None:
-    dt = d.dtype(_ALL_KINDS)
+    dt = d.dtype(ALL_KINDS)
     shape = d.shape(min_dims=1)
     x = d.array(dt, shape)
     axis = d.draw(st.integers(-len(shape), len(shape) - 1), "axis")
@@ -32,9 +32,9 @@ def _take(d: Draw, name: str) -> None:
     check(ax.take(d.dev(x), d.dev(idx), axis=axis), np.take(x, idx, axis=axis), d.device, dtype=dt)
 
 
-@_prop("take_along_axis")
+@register("take_along_axis")
 def _take_along_axis(d: Draw, name: str) -> None:
-    dt = d.dtype(_ALL_KINDS)
+    dt = d.dtype(ALL_KINDS)
     shape = d.shape(min_dims=1)
     x = d.array(dt, shape)
     axis = d.draw(st.integers(-len(shape), len(shape) - 1), "axis")

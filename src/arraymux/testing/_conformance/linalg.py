@@ -12,7 +12,18 @@ import arraymux as ax
 from ..._dtypes import DType
 from .. import assert_close
 from ..strategies import _reference_namespace
-from ._core import _FLOAT, _INF, _NUMERIC, _REAL, Draw, _axis_kw, _prop, _ref, _scale, check
+from ._core import (
+    FLOAT,
+    INF,
+    NUMERIC,
+    REAL,
+    Draw,
+    axis_kwargs,
+    check,
+    reference_ns,
+    register,
+    scale_of,
+)
 
 # ---------------------------------------------------------------------------------------------
 # The linalg extension
@@ -38,9 +49,9 @@ def _la_check(out: Any, ref: Any, d: Draw, dt: DType, scale: float = 10.0, **kw:
     check(out, ref, d.device, dtype=dt, ulps=256, scale=scale, **kw)
 
 
-@_prop("linalg.cholesky")
+@register("linalg.cholesky")
 def _cholesky(d: Draw, name: str) -> None:
-    dt = d.dtype(_FLOAT)
+    dt = d.dtype(FLOAT)
     a = _matrix(d, dt, kind="spd")
     upper = d.draw(st.booleans(), "upper")
     ref = np.linalg.cholesky(a.astype(np.float64))
@@ -49,9 +60,9 @@ def _cholesky(d: Draw, name: str) -> None:
     _la_check(ax.linalg.cholesky(d.dev(a), upper=upper), ref, d, dt)
 
 
-@_prop("linalg.det", "linalg.slogdet")
+@register("linalg.det", "linalg.slogdet")
 def _det(d: Draw, name: str) -> None:
-    dt = d.dtype(_FLOAT)
+    dt = d.dtype(FLOAT)
     a = _matrix(d, dt, kind="invertible")
     a64 = a.astype(np.float64)
     if name == "linalg.det":
@@ -69,9 +80,9 @@ def _det(d: Draw, name: str) -> None:
     _la_check(logabs, rl, d, dt, what="logabsdet")
 
 
-@_prop("linalg.inv", "linalg.solve", "linalg.matrix_power")
+@register("linalg.inv", "linalg.solve", "linalg.matrix_power")
 def _inv_solve(d: Draw, name: str) -> None:
-    dt = d.dtype(_FLOAT)
+    dt = d.dtype(FLOAT)
     a = _matrix(d, dt, kind="invertible")
     a64 = a.astype(np.float64)
     if name == "linalg.inv":
@@ -104,9 +115,9 @@ def _inv_solve(d: Draw, name: str) -> None:
     )
 
 
-@_prop("linalg.eigh", "linalg.eigvalsh")
+@register("linalg.eigh", "linalg.eigvalsh")
 def _eigh(d: Draw, name: str) -> None:
-    dt = d.dtype(_FLOAT)
+    dt = d.dtype(FLOAT)
     a = _matrix(d, dt, kind="symmetric")
     w_ref = np.linalg.eigvalsh(a.astype(np.float64))
     if name == "linalg.eigvalsh":
@@ -119,9 +130,9 @@ def _eigh(d: Draw, name: str) -> None:
     assert_close(recon, a, rtol=1e-3, atol=1e-3, check_dtype=False)
 
 
-@_prop("linalg.eig", "linalg.eigvals")
+@register("linalg.eig", "linalg.eigvals")
 def _eig(d: Draw, name: str) -> None:
-    dt = d.dtype(_FLOAT)
+    dt = d.dtype(FLOAT)
     a = _matrix(d, dt, batch=False, kind="symmetric")
     # Entries near the bottom of the float range beside entries near 1 make the nonsymmetric
     # QR iteration of some LAPACK builds stop unconverged (torch's, measured on
@@ -143,9 +154,9 @@ def _eig(d: Draw, name: str) -> None:
     assert_close(wn, ref, rtol=1e-3, atol=1e-3, check_dtype=False)
 
 
-@_prop("linalg.svd", "linalg.svdvals", "linalg.matrix_rank", "linalg.pinv")
+@register("linalg.svd", "linalg.svdvals", "linalg.matrix_rank", "linalg.pinv")
 def _svd(d: Draw, name: str) -> None:
-    dt = d.dtype(_FLOAT)
+    dt = d.dtype(FLOAT)
     m, n = d.draw(st.integers(1, 4), "m"), d.draw(st.integers(1, 4), "n")
     a = d.array(dt, (m, n), {"min_value": -3.0, "max_value": 3.0}, label="A")
     a = np.round(a).astype(a.dtype)  # integer-valued: ranks are clear-cut
@@ -167,9 +178,9 @@ def _svd(d: Draw, name: str) -> None:
     assert_close((un * sn[None, :]) @ vhn, a, rtol=1e-3, atol=1e-3, check_dtype=False)
 
 
-@_prop("linalg.qr")
+@register("linalg.qr")
 def _qr(d: Draw, name: str) -> None:
-    dt = d.dtype(_FLOAT)
+    dt = d.dtype(FLOAT)
     m, n = d.draw(st.integers(1, 4), "m"), d.draw(st.integers(1, 4), "n")
     a = d.array(dt, (m, n), {"min_value": -1.0, "max_value": 1.0}, label="A")
     q, r = ax.linalg.qr(d.dev(a))
@@ -181,9 +192,9 @@ def _qr(d: Draw, name: str) -> None:
     assert_close(np.triu(rn), rn, check_dtype=False)
 
 
-@_prop("linalg.cross")
+@register("linalg.cross")
 def _cross(d: Draw, name: str) -> None:
-    dt = d.dtype(_REAL if False else ("real floating", "signed integer"))
+    dt = d.dtype(REAL if False else ("real floating", "signed integer"))
     shapes = d.draw(
         _reference_namespace().mutually_broadcastable_shapes(2, max_dims=2, max_side=2), "batch"
     )
@@ -195,13 +206,13 @@ def _cross(d: Draw, name: str) -> None:
         np.cross(x1, x2),
         d.device,
         dtype=dt,
-        scale=_scale(x1, x2) ** 2,
+        scale=scale_of(x1, x2) ** 2,
     )
 
 
-@_prop("linalg.diagonal", "linalg.trace")
+@register("linalg.diagonal", "linalg.trace")
 def _diagonal(d: Draw, name: str) -> None:
-    dt = d.dtype(_NUMERIC)
+    dt = d.dtype(NUMERIC)
     x = d.array(
         dt,
         d.shape(min_dims=2),
@@ -216,19 +227,19 @@ def _diagonal(d: Draw, name: str) -> None:
             dtype=dt,
         )
         return
-    ref = _ref().linalg.trace(x, offset=offset)
+    ref = reference_ns().linalg.trace(x, offset=offset)
     check(
         ax.linalg.trace(d.dev(x), offset=offset),
         ref,
         d.device,
         defaults=dt.kind in ("signed integer", "unsigned integer"),
-        scale=_scale(x) * 4,
+        scale=scale_of(x) * 4,
     )
 
 
-@_prop("linalg.outer")
+@register("linalg.outer")
 def _outer(d: Draw, name: str) -> None:
-    dt = d.dtype(_NUMERIC)
+    dt = d.dtype(NUMERIC)
     e = (
         {"min_value": 0, "max_value": 10}
         if dt.kind in ("signed integer", "unsigned integer")
@@ -241,37 +252,37 @@ def _outer(d: Draw, name: str) -> None:
         np.outer(x1, x2),
         d.device,
         dtype=dt,
-        scale=_scale(x1, x2) ** 2,
+        scale=scale_of(x1, x2) ** 2,
     )
 
 
-@_prop("linalg.matrix_norm")
+@register("linalg.matrix_norm")
 def _matrix_norm(d: Draw, name: str) -> None:
-    dt = d.dtype(_FLOAT)
+    dt = d.dtype(FLOAT)
     x = d.array(dt, d.shape(min_dims=2, max_dims=3), {"min_value": -10.0, "max_value": 10.0})
-    ord_ = d.draw(st.sampled_from(["fro", "nuc", 1, -1, 2, -2, _INF, -_INF]), "ord")
+    ord_ = d.draw(st.sampled_from(["fro", "nuc", 1, -1, 2, -2, INF, -INF]), "ord")
     keepdims = d.draw(st.booleans(), "keepdims")
-    ref = _ref().linalg.matrix_norm(x.astype(np.float64), ord=ord_, keepdims=keepdims)
+    ref = reference_ns().linalg.matrix_norm(x.astype(np.float64), ord=ord_, keepdims=keepdims)
     _la_check(
         ax.linalg.matrix_norm(d.dev(x), ord=ord_, keepdims=keepdims),
         ref,
         d,
         dt,
-        scale=_scale(x) * 16,
+        scale=scale_of(x) * 16,
     )
 
 
-@_prop("linalg.vector_norm")
+@register("linalg.vector_norm")
 def _vector_norm(d: Draw, name: str) -> None:
-    dt = d.dtype(_FLOAT)
+    dt = d.dtype(FLOAT)
     x = d.array(dt, d.shape(), {"min_value": -10.0, "max_value": 10.0})
-    kw = _axis_kw(d, x.ndim, tuples=True)
-    ord_ = d.draw(st.sampled_from([2, 1, 3, _INF, -_INF, 0]), "ord")
-    ref = _ref().linalg.vector_norm(x.astype(np.float64), ord=ord_, **kw)
+    kw = axis_kwargs(d, x.ndim, tuples=True)
+    ord_ = d.draw(st.sampled_from([2, 1, 3, INF, -INF, 0]), "ord")
+    ref = reference_ns().linalg.vector_norm(x.astype(np.float64), ord=ord_, **kw)
     _la_check(
         ax.linalg.vector_norm(d.dev(x), ord=ord_, **kw),
         ref,
         d,
         dt,
-        scale=_scale(x) * max(x.size, 1),
+        scale=scale_of(x) * max(x.size, 1),
     )

@@ -9,8 +9,18 @@ from hypothesis import strategies as st
 
 from ..._dtypes import PROMOTION_TABLE
 from ..strategies import _reference_namespace
-from ._core import _ALL_KINDS, _NUMERIC, Draw, _fn, _np_dtype, _prop, _ref, _scale, check
-from .elementwise import _partner_dtype
+from ._core import (
+    ALL_KINDS,
+    NUMERIC,
+    Draw,
+    check,
+    fn_of,
+    numpy_dtype,
+    reference_ns,
+    register,
+    scale_of,
+)
+from .elementwise import partner_dtype
 
 # ---------------------------------------------------------------------------------------------
 # Linear algebra
@@ -26,10 +36,10 @@ def _matmul_shapes(d: Draw) -> tuple[tuple[int, ...], tuple[int, ...]]:
     return s1, s2
 
 
-@_prop("matmul", "linalg.matmul")
+@register("matmul", "linalg.matmul")
 def _matmul(d: Draw, name: str) -> None:
-    dt1 = d.dtype(_NUMERIC)
-    dt2 = _partner_dtype(d, dt1, _NUMERIC)
+    dt1 = d.dtype(NUMERIC)
+    dt2 = partner_dtype(d, dt1, NUMERIC)
     s1, s2 = _matmul_shapes(d)
     small = (
         {"min_value": -10, "max_value": 10}
@@ -49,19 +59,19 @@ def _matmul(d: Draw, name: str) -> None:
         label="x2",
     )
     p = PROMOTION_TABLE[dt1, dt2]
-    out = _fn(name)(d.dev(x1), d.dev(x2))
-    ref = np.matmul(x1.astype(_np_dtype(p)), x2.astype(_np_dtype(p)))
-    check(out, ref, d.device, dtype=p, scale=_scale(x1, x2) ** 2 * s1[-1])
+    out = fn_of(name)(d.dev(x1), d.dev(x2))
+    ref = np.matmul(x1.astype(numpy_dtype(p)), x2.astype(numpy_dtype(p)))
+    check(out, ref, d.device, dtype=p, scale=scale_of(x1, x2) ** 2 * s1[-1])
 
 
-@_prop("matrix_transpose", "linalg.matrix_transpose")
+@register("matrix_transpose", "linalg.matrix_transpose")
 def _matrix_transpose(d: Draw, name: str) -> None:
-    dt = d.dtype(_ALL_KINDS)
+    dt = d.dtype(ALL_KINDS)
     x = d.array(dt, d.shape(min_dims=2))
-    check(_fn(name)(d.dev(x)), np.swapaxes(x, -1, -2), d.device, dtype=dt)
+    check(fn_of(name)(d.dev(x)), np.swapaxes(x, -1, -2), d.device, dtype=dt)
 
 
-@_prop("tensordot", "linalg.tensordot")
+@register("tensordot", "linalg.tensordot")
 def _tensordot(d: Draw, name: str) -> None:
     dt = d.dtype(("real floating", "complex floating"))
     k = d.draw(st.integers(0, 2), "axes")
@@ -70,12 +80,12 @@ def _tensordot(d: Draw, name: str) -> None:
     s2 = common + d.shape(max_dims=2)
     x1 = d.array(dt, s1, label="x1")
     x2 = d.array(dt, s2, label="x2")
-    out = _fn(name)(d.dev(x1), d.dev(x2), axes=k)
+    out = fn_of(name)(d.dev(x1), d.dev(x2), axes=k)
     n = math.prod(common)
-    check(out, np.tensordot(x1, x2, axes=k), d.device, dtype=dt, scale=_scale(x1, x2) ** 2 * n)
+    check(out, np.tensordot(x1, x2, axes=k), d.device, dtype=dt, scale=scale_of(x1, x2) ** 2 * n)
 
 
-@_prop("vecdot", "linalg.vecdot")
+@register("vecdot", "linalg.vecdot")
 def _vecdot(d: Draw, name: str) -> None:
     dt = d.dtype(("real floating", "complex floating"))
     k = d.draw(st.integers(1, 4), "k")
@@ -84,6 +94,6 @@ def _vecdot(d: Draw, name: str) -> None:
     )
     x1 = d.array(dt, (*shapes.input_shapes[0], k), label="x1")
     x2 = d.array(dt, (*shapes.input_shapes[1], k), label="x2")
-    out = _fn(name)(d.dev(x1), d.dev(x2))
-    ref = _ref().vecdot(x1, x2)
-    check(out, ref, d.device, dtype=dt, scale=_scale(x1, x2) ** 2 * k)
+    out = fn_of(name)(d.dev(x1), d.dev(x2))
+    ref = reference_ns().vecdot(x1, x2)
+    check(out, ref, d.device, dtype=dt, scale=scale_of(x1, x2) ** 2 * k)

@@ -8,15 +8,15 @@ from hypothesis import strategies as st
 import arraymux as ax
 
 from ..strategies import _reference_namespace
-from ._core import _ALL_KINDS, Draw, _prop, check, check_tuple
+from ._core import ALL_KINDS, Draw, check, check_tuple, register
 
 # ---------------------------------------------------------------------------------------------
 # Manipulation functions
 
 
-@_prop("broadcast_arrays", "broadcast_to", "broadcast_shapes")
+@register("broadcast_arrays", "broadcast_to", "broadcast_shapes")
 def _broadcast(d: Draw, name: str) -> None:
-    dt = d.dtype(_ALL_KINDS)
+    dt = d.dtype(ALL_KINDS)
     shapes = d.draw(
         _reference_namespace().mutually_broadcastable_shapes(3, max_dims=3, max_side=3), "shapes"
     )
@@ -37,9 +37,9 @@ def _broadcast(d: Draw, name: str) -> None:
             raise AssertionError(f"broadcast_shapes: {got}, expected {shapes.result_shape}")
 
 
-@_prop("concat", "stack")
+@register("concat", "stack")
 def _concat(d: Draw, name: str) -> None:
-    dt = d.dtype(_ALL_KINDS)
+    dt = d.dtype(ALL_KINDS)
     shape = d.shape(min_dims=1)
     n = d.draw(st.integers(1, 3), "count")
     xs = [d.array(dt, shape, label=f"x{i}") for i in range(n)]
@@ -58,9 +58,9 @@ def _concat(d: Draw, name: str) -> None:
     )
 
 
-@_prop("expand_dims", "squeeze")
+@register("expand_dims", "squeeze")
 def _expand_squeeze(d: Draw, name: str) -> None:
-    dt = d.dtype(_ALL_KINDS)
+    dt = d.dtype(ALL_KINDS)
     shape = d.shape()
     x = d.array(dt, shape)
     axis = d.draw(st.integers(-len(shape) - 1, len(shape)), "axis")
@@ -71,9 +71,9 @@ def _expand_squeeze(d: Draw, name: str) -> None:
         check(ax.squeeze(d.dev(e), axis=axis), x, d.device, dtype=dt)
 
 
-@_prop("flip")
+@register("flip")
 def _flip(d: Draw, name: str) -> None:
-    dt = d.dtype(_ALL_KINDS)
+    dt = d.dtype(ALL_KINDS)
     shape = d.shape()
     x = d.array(dt, shape)
     axis = d.draw(
@@ -82,9 +82,9 @@ def _flip(d: Draw, name: str) -> None:
     check(ax.flip(d.dev(x), axis=axis), np.flip(x, axis=axis), d.device, dtype=dt)
 
 
-@_prop("moveaxis", "permute_dims")
+@register("moveaxis", "permute_dims")
 def _permute(d: Draw, name: str) -> None:
-    dt = d.dtype(_ALL_KINDS)
+    dt = d.dtype(ALL_KINDS)
     shape = d.shape(min_dims=1)
     x = d.array(dt, shape)
     if name == "permute_dims":
@@ -96,9 +96,9 @@ def _permute(d: Draw, name: str) -> None:
     check(ax.moveaxis(d.dev(x), src, dst), np.moveaxis(x, src, dst), d.device, dtype=dt)
 
 
-@_prop("repeat")
+@register("repeat")
 def _repeat(d: Draw, name: str) -> None:
-    dt = d.dtype(_ALL_KINDS)
+    dt = d.dtype(ALL_KINDS)
     shape = d.shape(min_dims=1)
     x = d.array(dt, shape)
     axis = d.draw(st.none() | st.integers(-len(shape), len(shape) - 1), "axis")
@@ -106,17 +106,17 @@ def _repeat(d: Draw, name: str) -> None:
     check(ax.repeat(d.dev(x), r, axis=axis), np.repeat(x, r, axis=axis), d.device, dtype=dt)
 
 
-@_prop("reshape")
+@register("reshape")
 def _reshape(d: Draw, name: str) -> None:
-    dt = d.dtype(_ALL_KINDS)
+    dt = d.dtype(ALL_KINDS)
     x = d.array(dt, d.shape())
     new = d.draw(st.sampled_from([(x.size,), (-1,), (1, x.size), (x.size, 1, 1), (-1, 1)]), "shape")
     check(ax.reshape(d.dev(x), new), np.reshape(x, new), d.device, dtype=dt)
 
 
-@_prop("roll")
+@register("roll")
 def _roll(d: Draw, name: str) -> None:
-    dt = d.dtype(_ALL_KINDS)
+    dt = d.dtype(ALL_KINDS)
     shape = d.shape(min_dims=1)
     x = d.array(dt, shape)
     shift = d.draw(st.integers(-5, 5), "shift")
@@ -124,17 +124,17 @@ def _roll(d: Draw, name: str) -> None:
     check(ax.roll(d.dev(x), shift, axis=axis), np.roll(x, shift, axis=axis), d.device, dtype=dt)
 
 
-@_prop("tile")
+@register("tile")
 def _tile(d: Draw, name: str) -> None:
-    dt = d.dtype(_ALL_KINDS)
+    dt = d.dtype(ALL_KINDS)
     x = d.array(dt, d.shape())
     reps = tuple(d.draw(st.lists(st.integers(0, 3), min_size=0, max_size=3), "repetitions"))
     check(ax.tile(d.dev(x), reps), np.tile(x, reps), d.device, dtype=dt)
 
 
-@_prop("unstack")
+@register("unstack")
 def _unstack(d: Draw, name: str) -> None:
-    dt = d.dtype(_ALL_KINDS)
+    dt = d.dtype(ALL_KINDS)
     shape = d.shape(min_dims=1)
     x = d.array(dt, shape)
     axis = d.draw(st.integers(-len(shape), len(shape) - 1), "axis")

@@ -10,32 +10,32 @@ import arraymux as ax
 from ..._dtypes import PROMOTION_TABLE
 from ..strategies import _reference_namespace
 from ._core import (
-    _ALL_KINDS,
-    _REAL,
+    ALL_KINDS,
+    REAL,
     Draw,
-    _axis_kw,
-    _fn,
-    _np_dtype,
-    _prop,
-    _ref,
-    _reffn,
+    axis_kwargs,
     check,
     check_tuple,
+    fn_of,
+    numpy_dtype,
+    reference_fn,
+    reference_ns,
+    register,
 )
-from .elementwise import _partner_dtype
+from .elementwise import partner_dtype
 
 
-@_prop("argmax", "argmin")
+@register("argmax", "argmin")
 def _argminmax(d: Draw, name: str) -> None:
-    dt = d.dtype(_REAL)
+    dt = d.dtype(REAL)
     x = d.array(dt, d.shape())
-    kw = _axis_kw(d, x.ndim)
-    check(_fn(name)(d.dev(x), **kw), _reffn(name)(x, **kw), d.device, defaults=True)
+    kw = axis_kwargs(d, x.ndim)
+    check(fn_of(name)(d.dev(x), **kw), reference_fn(name)(x, **kw), d.device, defaults=True)
 
 
-@_prop("count_nonzero")
+@register("count_nonzero")
 def _count_nonzero(d: Draw, name: str) -> None:
-    dt = d.dtype(_ALL_KINDS)
+    dt = d.dtype(ALL_KINDS)
     x = d.array(
         dt,
         d.shape(),
@@ -43,13 +43,18 @@ def _count_nonzero(d: Draw, name: str) -> None:
         if dt.kind != "bool" and dt.kind != "complex floating"
         else None,
     )
-    kw = _axis_kw(d, x.ndim, tuples=True)
-    check(ax.count_nonzero(d.dev(x), **kw), _ref().count_nonzero(x, **kw), d.device, defaults=True)
+    kw = axis_kwargs(d, x.ndim, tuples=True)
+    check(
+        ax.count_nonzero(d.dev(x), **kw),
+        reference_ns().count_nonzero(x, **kw),
+        d.device,
+        defaults=True,
+    )
 
 
-@_prop("nonzero")
+@register("nonzero")
 def _nonzero(d: Draw, name: str) -> None:
-    dt = d.dtype(_ALL_KINDS)
+    dt = d.dtype(ALL_KINDS)
     x = d.array(
         dt,
         d.shape(min_dims=1),
@@ -58,9 +63,9 @@ def _nonzero(d: Draw, name: str) -> None:
     check_tuple(ax.nonzero(d.dev(x)), np.nonzero(x), d.device, defaults=True)
 
 
-@_prop("searchsorted")
+@register("searchsorted")
 def _searchsorted(d: Draw, name: str) -> None:
-    dt = d.dtype(_REAL)
+    dt = d.dtype(REAL)
     x1 = np.sort(d.array(dt, d.draw(st.integers(1, 6)), label="x1"))
     x2 = d.array(dt, d.shape(), label="x2")
     side = d.draw(st.sampled_from(["left", "right"]), "side")
@@ -79,10 +84,10 @@ def _searchsorted(d: Draw, name: str) -> None:
     )
 
 
-@_prop("where")
+@register("where")
 def _where(d: Draw, name: str) -> None:
-    dt1 = d.dtype(_ALL_KINDS)
-    dt2 = _partner_dtype(d, dt1, _ALL_KINDS)
+    dt1 = d.dtype(ALL_KINDS)
+    dt2 = partner_dtype(d, dt1, ALL_KINDS)
     shapes = d.draw(
         _reference_namespace().mutually_broadcastable_shapes(3, max_dims=3, max_side=3), "shapes"
     )
@@ -90,5 +95,5 @@ def _where(d: Draw, name: str) -> None:
     x1 = d.array(dt1, shapes.input_shapes[1], label="x1")
     x2 = d.array(dt2, shapes.input_shapes[2], label="x2")
     p = PROMOTION_TABLE[dt1, dt2]
-    ref = np.where(c, x1.astype(_np_dtype(p)), x2.astype(_np_dtype(p)))
+    ref = np.where(c, x1.astype(numpy_dtype(p)), x2.astype(numpy_dtype(p)))
     check(ax.where(d.dev(c), d.dev(x1), d.dev(x2)), ref, d.device, dtype=p)

@@ -7,11 +7,11 @@ import numpy as np
 import arraymux as ax
 
 from ..._dtypes import DType
-from ._core import _REAL, Draw, _fn, _prop, check
+from ._core import REAL, Draw, check, fn_of, register
 
 
 def _unique_input(d: Draw) -> tuple[DType, np.ndarray]:
-    dt = d.dtype(_REAL)
+    dt = d.dtype(REAL)
     elements = (
         {"min_value": 0, "max_value": 4}
         if dt.kind != "real floating"
@@ -23,7 +23,7 @@ def _unique_input(d: Draw) -> tuple[DType, np.ndarray]:
     return dt, x
 
 
-@_prop("unique_values")
+@register("unique_values")
 def _unique_values(d: Draw, name: str) -> None:
     dt, x = _unique_input(d)
     out = ax.unique_values(d.dev(x))
@@ -31,7 +31,7 @@ def _unique_values(d: Draw, name: str) -> None:
     check(got, np.unique(x), d.device, dtype=dt)
 
 
-@_prop("unique_counts")
+@register("unique_counts")
 def _unique_counts(d: Draw, name: str) -> None:
     dt, x = _unique_input(d)
     values, counts = ax.unique_counts(d.dev(x))
@@ -50,10 +50,10 @@ def _unique_counts(d: Draw, name: str) -> None:
     check(counts, rc[np.argsort(np.argsort(v))], d.device, defaults=True, what="counts")
 
 
-@_prop("unique_inverse", "unique_all")
+@register("unique_inverse", "unique_all")
 def _unique_inverse(d: Draw, name: str) -> None:
     _dt, x = _unique_input(d)
-    res = _fn(name)(d.dev(x))
+    res = fn_of(name)(d.dev(x))
     values, inverse = res.values, res.inverse_indices
     v, inv = ax.to_numpy(values, inverse)
     if sorted(v.tolist()) != np.unique(x).tolist():
@@ -70,7 +70,7 @@ def _unique_inverse(d: Draw, name: str) -> None:
             raise AssertionError(f"counts {counts}, expected {want}")
 
 
-@_prop("isin")
+@register("isin")
 def _isin(d: Draw, name: str) -> None:
     dt = d.dtype("integral")
     x1 = d.array(dt, d.shape(), {"min_value": 0, "max_value": 5}, label="x1")

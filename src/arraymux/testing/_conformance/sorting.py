@@ -4,18 +4,18 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from ._core import _REAL, Draw, _fn, _prop, _reffn, check
+from ._core import REAL, Draw, check, fn_of, reference_fn, register
 
 
-@_prop("argsort", "sort")
+@register("argsort", "sort")
 def _sort(d: Draw, name: str) -> None:
-    dt = d.dtype(_REAL)
+    dt = d.dtype(REAL)
     shape = d.shape(min_dims=1)
     x = d.array(
         dt, shape, {"min_value": -3, "max_value": 3} if dt.kind != "real floating" else None
     )
     axis = d.draw(st.integers(-len(shape), len(shape) - 1), "axis")
     descending = d.draw(st.booleans(), "descending")
-    out = _fn(name)(d.dev(x), axis=axis, descending=descending, stable=True)
-    ref = _reffn(name)(x, axis=axis, descending=descending, stable=True)
+    out = fn_of(name)(d.dev(x), axis=axis, descending=descending, stable=True)
+    ref = reference_fn(name)(x, axis=axis, descending=descending, stable=True)
     check(out, ref, d.device, dtype=dt if name == "sort" else None, defaults=name == "argsort")

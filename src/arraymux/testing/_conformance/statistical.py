@@ -7,26 +7,26 @@ from typing import Any
 from hypothesis import strategies as st
 
 from ._core import (
-    _FLOAT,
-    _INEXACT,
-    _NUMERIC,
-    _REAL,
+    FLOAT,
+    INEXACT,
+    NUMERIC,
+    REAL,
     Draw,
-    _axis_kw,
-    _fn,
-    _prop,
-    _reffn,
-    _scale,
+    axis_kwargs,
     check,
+    fn_of,
+    reference_fn,
+    register,
+    scale_of,
 )
 
 # ---------------------------------------------------------------------------------------------
 # Statistical functions
 
 
-@_prop("sum", "prod")
+@register("sum", "prod")
 def _sum_prod(d: Draw, name: str) -> None:
-    dt = d.dtype(_NUMERIC)
+    dt = d.dtype(NUMERIC)
     elements: dict[str, Any] | None = (
         {"min_value": 0, "max_value": 3}
         if dt.kind in ("signed integer", "unsigned integer") and name == "prod"
@@ -37,10 +37,10 @@ def _sum_prod(d: Draw, name: str) -> None:
     if name == "prod" and dt.kind == "complex floating":
         elements = {"max_magnitude": 2.0}
     x = d.array(dt, d.shape(), elements)
-    kw = _axis_kw(d, x.ndim, tuples=True)
-    ref = _reffn(name)(x, **kw)
-    out = _fn(name)(d.dev(x), **kw)
-    scale = _scale(x) ** (1 if name == "sum" else x.size) * max(x.size, 1)
+    kw = axis_kwargs(d, x.ndim, tuples=True)
+    ref = reference_fn(name)(x, **kw)
+    out = fn_of(name)(d.dev(x), **kw)
+    scale = scale_of(x) ** (1 if name == "sum" else x.size) * max(x.size, 1)
     check(
         out,
         ref,
@@ -50,26 +50,26 @@ def _sum_prod(d: Draw, name: str) -> None:
     )
 
 
-@_prop("max", "min")
+@register("max", "min")
 def _max_min(d: Draw, name: str) -> None:
-    dt = d.dtype(_REAL)
+    dt = d.dtype(REAL)
     x = d.array(dt, d.shape())
-    kw = _axis_kw(d, x.ndim, tuples=True)
-    check(_fn(name)(d.dev(x), **kw), _reffn(name)(x, **kw), d.device, dtype=dt)
+    kw = axis_kwargs(d, x.ndim, tuples=True)
+    check(fn_of(name)(d.dev(x), **kw), reference_fn(name)(x, **kw), d.device, dtype=dt)
 
 
-@_prop("mean", "std", "var")
+@register("mean", "std", "var")
 def _moments(d: Draw, name: str) -> None:
-    dt = d.dtype(_FLOAT if name != "mean" else _INEXACT)
+    dt = d.dtype(FLOAT if name != "mean" else INEXACT)
     x = d.array(dt, d.shape())
-    kw = _axis_kw(d, x.ndim, tuples=True)
+    kw = axis_kwargs(d, x.ndim, tuples=True)
     if name != "mean":
         kw["correction"] = d.draw(st.sampled_from([0, 1]), "correction")
-    scale = _scale(x) ** (2 if name == "var" else 1) * max(x.size, 1)
-    check(_fn(name)(d.dev(x), **kw), _reffn(name)(x, **kw), d.device, dtype=dt, scale=scale)
+    scale = scale_of(x) ** (2 if name == "var" else 1) * max(x.size, 1)
+    check(fn_of(name)(d.dev(x), **kw), reference_fn(name)(x, **kw), d.device, dtype=dt, scale=scale)
 
 
-@_prop("cumulative_sum", "cumulative_prod")
+@register("cumulative_sum", "cumulative_prod")
 def _cumulative(d: Draw, name: str) -> None:
     dt = d.dtype(("real floating", "complex floating"))
     x = d.array(
@@ -81,6 +81,6 @@ def _cumulative(d: Draw, name: str) -> None:
     )
     axis = d.draw(st.integers(-x.ndim, x.ndim - 1), "axis") if x.ndim > 1 else None
     include_initial = d.draw(st.booleans(), "include_initial")
-    out = _fn(name)(d.dev(x), axis=axis, include_initial=include_initial)
-    ref = _reffn(name)(x, axis=axis, include_initial=include_initial)
+    out = fn_of(name)(d.dev(x), axis=axis, include_initial=include_initial)
+    ref = reference_fn(name)(x, axis=axis, include_initial=include_initial)
     check(out, ref, d.device, dtype=dt, scale=2.0**x.size * x.size)

@@ -7,24 +7,34 @@ from hypothesis import strategies as st
 
 import arraymux as ax
 
-from ._core import _ALL_KINDS, _NUMERIC, Draw, _axis_kw, _fn, _prop, _reffn, _scale, check
+from ._core import (
+    ALL_KINDS,
+    NUMERIC,
+    Draw,
+    axis_kwargs,
+    check,
+    fn_of,
+    reference_fn,
+    register,
+    scale_of,
+)
 
 
-@_prop("all", "any")
+@register("all", "any")
 def _all_any(d: Draw, name: str) -> None:
-    dt = d.dtype(_ALL_KINDS)
+    dt = d.dtype(ALL_KINDS)
     x = d.array(
         dt,
         d.shape(),
         {"min_value": 0, "max_value": 1} if dt.kind not in ("bool", "complex floating") else None,
     )
-    kw = _axis_kw(d, x.ndim, tuples=True)
-    check(_fn(name)(d.dev(x), **kw), _reffn(name)(x, **kw), d.device, dtype=ax.bool)
+    kw = axis_kwargs(d, x.ndim, tuples=True)
+    check(fn_of(name)(d.dev(x), **kw), reference_fn(name)(x, **kw), d.device, dtype=ax.bool)
 
 
-@_prop("diff")
+@register("diff")
 def _diff(d: Draw, name: str) -> None:
-    dt = d.dtype(_NUMERIC)
+    dt = d.dtype(NUMERIC)
     shape = d.shape(min_dims=1)
     x = d.array(dt, shape)
     axis = d.draw(st.integers(-len(shape), len(shape) - 1), "axis")
@@ -34,5 +44,5 @@ def _diff(d: Draw, name: str) -> None:
         np.diff(x, axis=axis, n=n),
         d.device,
         dtype=dt,
-        scale=_scale(x) * 4,
+        scale=scale_of(x) * 4,
     )
