@@ -585,9 +585,9 @@ def test_closure_over_another_backend():
     other = arr(X, "jax:cpu")
     with pytest.raises(xp.BackendMismatchError, match=r"jax:cpu[\s\S]*torch:cpu[\s\S]*closure"):
         xp.grad(lambda x: xp.sum(x * other))(arr(X, "torch:cpu"))
-    captured = arr(X, "numpy")
+    captured = arr(X, "numpy")  # a constant of transforms of NumPy arrays, not of torch ones
     with pytest.raises(xp.BackendMismatchError, match=r"numpy:cpu[\s\S]*torch[\s\S]*arguments"):
-        xp.grad(lambda x: xp.sum(x * captured))(arr(X, "numpy"))
+        xp.grad(lambda x: xp.sum(x * captured))(arr(X, "torch:cpu"))
     with pytest.raises(xp.BackendMismatchError, match="returned an array on jax"):
         xp.vmap(lambda x: other)(arr(X, "torch:cpu"))
     torch_other = arr(X, "torch:cpu")

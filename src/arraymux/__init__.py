@@ -14,7 +14,7 @@ import math as _math
 import sys as _sys
 from typing import Any as _Any
 
-from . import _operators, fft, linalg, random
+from . import _dynamo, _operators, fft, linalg, random
 from ._array import Array
 from ._creation_functions import (
     arange,
@@ -169,8 +169,8 @@ from ._manipulation_functions import (
     unstack,
 )
 from ._namespace import namespace
-from ._natively import call_natively, natively
 from ._narrowing import NarrowingWarning, narrowing, set_narrowing
+from ._natively import call_natively, natively
 from ._searching_functions import (
     argmax,
     argmin,
@@ -208,6 +208,7 @@ from ._utility_functions import (
     diff,
 )
 from .transforms import (
+    TreeDef,
     checkpoint,
     grad,
     hessian,
@@ -215,6 +216,14 @@ from .transforms import (
     jit,
     jvp,
     on_device,
+    register_dataclass,
+    register_tree_node,
+    stop_gradient,
+    tree_flatten,
+    tree_leaves,
+    tree_map,
+    tree_structure,
+    tree_unflatten,
     value_and_grad,
     vjp,
     vmap,
@@ -230,6 +239,7 @@ pi = _math.pi
 newaxis = None
 
 _operators.install(_sys.modules[__name__])
+_dynamo.watch()  # arraymux inside torch.compile: ready before dynamo traces (see _dynamo)
 
 __all__ = [
     "Array",
@@ -241,6 +251,7 @@ __all__ = [
     "Device",
     "DeviceMismatchError",
     "TransformUnavailableError",
+    "TreeDef",
     "NarrowingWarning",
     "UnsupportedDTypeError",
     "__array_api_version__",
@@ -378,6 +389,8 @@ __all__ = [
     "random",
     "real",
     "reciprocal",
+    "register_dataclass",
+    "register_tree_node",
     "remainder",
     "repeat",
     "reshape",
@@ -398,6 +411,7 @@ __all__ = [
     "squeeze",
     "stack",
     "std",
+    "stop_gradient",
     "subtract",
     "sum",
     "synchronize",
@@ -409,6 +423,11 @@ __all__ = [
     "tile",
     "to_device",
     "to_numpy",
+    "tree_flatten",
+    "tree_leaves",
+    "tree_map",
+    "tree_structure",
+    "tree_unflatten",
     "tril",
     "triu",
     "trunc",

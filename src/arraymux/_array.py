@@ -10,12 +10,13 @@ from . import _dtypes
 from ._arguments import INDEX_CHECKED, check_index
 from ._backend_errors import BACKEND_ERRORS, raise_annotated
 from ._backends import backend_of_type, on_load
-from ._devices import device_of_native
+from ._devices import constant_bridge, device_of_native
+from ._errors import BackendMismatchError
 
 if TYPE_CHECKING:
     from types import ModuleType
 
-    from ._devices import Device, DeviceLike
+    from ._devices import Bridge, Device, DeviceLike
     from ._dtypes import DType
 
 __all__ = ["Array", "operand", "wrap"]
@@ -337,7 +338,15 @@ class Array:
 
     def __getitem__(self, key: Any, /) -> Array:
         d = self._device
-        nkey = _native_key(self, key, "__getitem__")
+        try:
+            nkey = _native_key(self, key, "__getitem__")
+        except BackendMismatchError:
+            # An array read from an enclosing scope of a transformed function, indexed with
+            # an array of the transform: a constant of its computation (see constant_bridge).
+            bridge = _index_bridge(d, key)
+            if bridge is None:
+                raise
+            return _wrap(bridge.to_engine(self._native), bridge.device)[key]
         try:
             if d._backend.spec.lazy and _has_array(nkey):
                 # A lazy backend leaves the length of a result indexed by arrays unknown; its
@@ -418,6 +427,17 @@ def _native_key(x: Array, key: Any, fname: str) -> Any:
             pass
     key = check_index(f"Array.{fname}", key, tuple(x._native.shape))
     return _unwrap_key(key, d, fname, math.inf)
+
+
+def _index_bridge(device: Device, key: Any) -> Bridge | None:
+    """The running transform's engine where ``key`` holds an array of its device and arrays of
+    ``device`` are constants there (see :func:`arraymux._devices.constant_bridge`)."""
+    for k in key if type(key) is tuple else (key,):
+        if type(k) is Array:
+            bridge = constant_bridge(device, k._device)
+            if bridge is not None:
+                return bridge
+    return None
 
 
 def _unwrap_key(key: Any, device: Device, fname: str, limit: float) -> Any:

@@ -11,8 +11,6 @@ the Python twin instead.
 
 from __future__ import annotations
 
-import contextlib
-import importlib.util
 import inspect
 import os
 import sys
@@ -347,35 +345,8 @@ def register_for_dynamo() -> None:
     _dynamo_done = True
 
 
-class _OnDynamoImport:
-    """A one-shot import hook: registers the Python twins once ``torch._dynamo`` is imported
-    (by ``torch.compile``), so that loading the torch backend does not import dynamo itself
-    (over a second)."""
-
-    def find_spec(self, name: str, path: Any, target: Any = None) -> Any:
-        if name != "torch._dynamo":
-            return None
-        with contextlib.suppress(ValueError):
-            sys.meta_path.remove(self)
-        spec = importlib.util.find_spec(name)
-        loader = getattr(spec, "loader", None)
-        if loader is None or not hasattr(loader, "exec_module"):
-            return spec
-        run = loader.exec_module
-
-        def exec_module(module: Any) -> None:
-            run(module)
-            register_for_dynamo()
-
-        loader.exec_module = exec_module
-        return spec
-
-
 def register_for_dynamo_on_import() -> None:
-    """Register the twins now if dynamo is loaded, else as soon as it is (torch backend load)."""
-    if not _TWINS or _dynamo_done:
-        return
-    if "torch._dynamo" in sys.modules:
+    """Register the twins now if dynamo is loaded (torch backend load); else
+    :mod:`arraymux._dynamo` does as soon as it is."""
+    if _TWINS and not _dynamo_done and "torch._dynamo" in sys.modules:
         register_for_dynamo()
-    elif not any(isinstance(f, _OnDynamoImport) for f in sys.meta_path):
-        sys.meta_path.insert(0, _OnDynamoImport())

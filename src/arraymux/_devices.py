@@ -8,7 +8,7 @@ import os
 import re
 import threading
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 
 from ._backends import Backend, canonical_name, get_backend, is_installed, specs
 
@@ -305,9 +305,55 @@ class _TransformDevice(threading.local):
     def __init__(self) -> None:
         # Set per thread (not a class attribute, which torch.compile 2.11 reads instead).
         self.device: Device | None = None
+        # The engine of the innermost transform of a bridged backend's arrays (NumPy or CuPy,
+        # computed by torch) while it runs the user's function: see constant_bridge.
+        self.bridge: Bridge | None = None
+
+
+class Bridge(Protocol):
+    """What :func:`closure_constant` needs of a bridged transform's engine."""
+
+    @property
+    def user(self) -> Device:
+        """The device of the arguments (``numpy:cpu``)."""
+
+    @property
+    def device(self) -> Device:
+        """The device the engine computes on (``torch:cpu``)."""
+
+    def to_engine(self, native: Any) -> Any:
+        """A native array of ``user`` as one of ``device``, sharing its memory."""
 
 
 _TRANSFORM = _TransformDevice()
+
+
+def constant_bridge(dev: Device, other: Device) -> Bridge | None:
+    """The running transform's engine where arrays of ``dev`` that meet arrays of ``other`` in
+    one call are constants of its computation, to be made arrays of ``other``; else None.
+
+    A transform of NumPy (or CuPy) arrays runs the user's function on torch tensors over their
+    memory, so the arrays it reads from an enclosing scope, still NumPy arrays, meet torch
+    tensors. They are constants of the computation: each crosses to torch without a copy where
+    it meets one (:func:`closure_constant`), and nothing is differentiated with respect to it.
+    Arrays of any other device still do not mix."""
+    bridge = _TRANSFORM.bridge
+    if (
+        bridge is None
+        or dev is not bridge.user
+        or other is not bridge.device
+        or _TRANSFORM.device is not other
+    ):
+        return None
+    return bridge
+
+
+def closure_constant(native: Any, dev: Device, other: Device) -> Any:
+    """``native``, an array of ``dev`` that meets an array of ``other`` in one call, as an
+    array of ``other`` where it is a constant of a transform's computation (see
+    :func:`constant_bridge`); None where the two do not mix."""
+    bridge = constant_bridge(dev, other)
+    return None if bridge is None else bridge.to_engine(native)
 
 
 def get_default_device() -> Device:

@@ -16,7 +16,7 @@ from ._arguments import (
 )
 from ._array import Array, operand, wrap
 from ._backend_errors import BACKEND_ERRORS, raise_annotated
-from ._devices import Device
+from ._devices import Bridge, Device, closure_constant, constant_bridge
 from ._docstrings import finish
 from ._dtype_rules import (
     NOT_FLOATING_KINDS,
@@ -77,10 +77,31 @@ class _Found:
         if self.device is None:
             self.device, self.pos, self.pname = dev, pos, pname
         elif dev is not self.device:
+            constant = closure_constant(native, dev, self.device)
+            if constant is not None:
+                return constant
+            bridge = constant_bridge(self.device, dev)
+            if bridge is not None:
+                raise _ConstantFirst(bridge)  # the operands taken so far cross too: see call
             raise mismatch(fname, pos, dev, self.pos, self.device, pname, self.pname)
         return native
 
 
+class _ConstantFirst(Exception):
+    """An array that a transformed function reads from an enclosing scope came before one of
+    the transform's in a call (see :func:`arraymux._devices.constant_bridge`); the argument is
+    the transform's engine."""
+
+
+def _engine_constants(value: Any, bridge: Bridge) -> Any:
+    """``value`` (an argument: an array, a sequence of them, anything else) with the arrays of
+    ``bridge``'s user device made Arrays of its engine's device."""
+    if type(value) is list or type(value) is tuple:
+        return type(value)(_engine_constants(v, bridge) for v in value)
+    op = operand(value)
+    if op is None or op[1] is not bridge.user:
+        return value
+    return wrap(bridge.to_engine(op[0]), bridge.device)
 
 
 _FIRST_ONLY: dict[str, bool] = {"x": False}
@@ -113,6 +134,16 @@ def call(fname: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
     """Dispatch ``fname`` on arbitrary arguments (the slow, general path): check them against
     the standard's signature, unwrap the arrays and check their devices, check and convert the
     other values, promote, call the backend and wrap the result."""
+    try:
+        return _call(fname, args, kwargs)
+    except _ConstantFirst as e:
+        bridge = e.args[0]
+        args = tuple(_engine_constants(a, bridge) for a in args)
+        kwargs = {k: _engine_constants(v, bridge) for k, v in kwargs.items()}
+        return _call(fname, args, kwargs)
+
+
+def _call(fname: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
     entry = BY_NAME[fname]
     rule = entry.rule
     params = params_of(fname)
@@ -423,7 +454,14 @@ def binary_slow(name: str, x1: Any, x2: Any, operator: bool = False) -> Any:
     if op1 is not None and op2 is not None:
         (a, d), (b, d2) = op1, op2
         if d2 is not d:
-            raise mismatch(name, 1, d2, 0, d, "x2", "x1")
+            constant = closure_constant(b, d2, d)
+            if constant is not None:
+                b = constant
+            else:
+                constant = closure_constant(a, d, d2)
+                if constant is None:
+                    raise mismatch(name, 1, d2, 0, d, "x2", "x1")
+                a, d = constant, d2
         dt1, dt2 = standard_dtype(name, a, d), standard_dtype(name, b, d)
         target = dt1
         if dt1 is not dt2:
@@ -546,5 +584,8 @@ def set_device_check(device: Device, other: Any, fname: str, pos: int | str) -> 
         raise not_an_array(fname, pos, other, scalars_ok=True)
     native, dev = op
     if dev is not device:
-        raise mismatch(fname, pos, dev, "self", device)
+        constant = closure_constant(native, dev, device)
+        if constant is None:
+            raise mismatch(fname, pos, dev, "self", device)
+        return constant
     return native

@@ -237,8 +237,9 @@ def _load_entry_points_locked() -> None:
 def specs() -> tuple[BackendSpec, ...]:
     """Every registered backend, built-in ones first."""
     _load_entry_points()
-    with _LOCK:
-        return tuple(_SPECS.values())
+    # No lock: the tuple is made in one step, and a first sight of a type inside
+    # torch.compile's trace comes here (dynamo does not enter a lock: the graph would break).
+    return tuple(_SPECS.values())
 
 
 def canonical_name(name: str) -> str | None:

@@ -12,8 +12,8 @@ import numpy as np
 
 from .. import _dtypes
 from . import _special_cases, _staging
-from ._numpy import array_dtype as array_dtype
-from ._numpy import dtype_from_numpy, raise_unknown_place
+from ._common import array_dtype as array_dtype
+from ._common import dtype_from_numpy, raise_unknown_place
 
 
 def namespace() -> Any:

@@ -15,8 +15,8 @@ import array_api_compat.dask.array as _xp
 
 from .. import _dtypes
 from . import _special_cases
-from ._numpy import array_dtype as array_dtype
-from ._numpy import dtype_from_numpy, raise_unknown_place, sized_reshape
+from ._common import array_dtype as array_dtype
+from ._common import dtype_from_numpy, raise_unknown_place, sized_reshape
 
 
 def namespace() -> Any:
@@ -187,7 +187,7 @@ def _make_complex(re: Any, im: Any) -> Any:
     import dask.array as da
     import numpy as np
 
-    from ._numpy import _make_complex as parts_to_complex
+    from ._common import make_complex as parts_to_complex
 
     return da.map_blocks(parts_to_complex, re, im, dtype=np.result_type(re.dtype, np.complex64))
 

@@ -16,8 +16,8 @@ import jax.numpy as jnp
 
 from .. import _dtypes
 from . import _special_cases
-from ._numpy import array_dtype as array_dtype
-from ._numpy import dtype_from_numpy, raise_unknown_place, sized_reshape
+from ._common import array_dtype as array_dtype
+from ._common import dtype_from_numpy, raise_unknown_place, sized_reshape
 
 _PLATFORM_ALIASES = {"cuda": "gpu", "rocm": "gpu"}
 
@@ -319,6 +319,9 @@ def _host_view(x: Any) -> Any:
 
 def traced(x: Any) -> bool:
     return isinstance(x, jax.core.Tracer)
+
+
+stop_gradient = jax.lax.stop_gradient
 
 
 # Bytes of a result that one live array may cost to scan for (about 0.5 us each on the CPU

@@ -16,8 +16,8 @@ from array_api_strict._array_object import Array as _Array
 
 from .. import _dtypes
 from . import _special_cases
-from ._numpy import _make_complex as _numpy_complex
-from ._numpy import raise_unknown_place
+from ._common import make_complex as _numpy_complex
+from ._common import raise_unknown_place
 
 
 def namespace() -> Any:

@@ -14,7 +14,7 @@ import torch
 from .. import _dtypes
 from . import _special_cases, _staging
 from . import _torch_unsigned as _unsigned
-from ._numpy import raise_unknown_place
+from ._common import raise_unknown_place
 
 # uint16/32/64 functions torch has no kernels for, computed through signed ones (the
 # dispatcher's checking path asks this hook first).
@@ -416,7 +416,7 @@ def place_of(x: Any) -> str:
 def dtype_from_native(obj: Any) -> _dtypes.DType | None:
     if isinstance(obj, torch.dtype):
         return None
-    from ._numpy import dtype_from_numpy
+    from ._common import dtype_from_numpy
 
     return dtype_from_numpy(obj)
 
@@ -483,6 +483,11 @@ def traced(x: Any) -> bool:
     return bool(torch._C._functorch.is_functorch_wrapped_tensor(x)) or bool(
         DIFFERENTIATING.depth and x.requires_grad and torch.is_grad_enabled()
     )
+
+
+def stop_gradient(x: Any) -> Any:
+    # detach is level-aware inside torch.func: no transform differentiates through it.
+    return x.detach()
 
 
 def current_gpu(place: str) -> Any:

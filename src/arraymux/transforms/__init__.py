@@ -2,8 +2,9 @@
 
 ``grad``, ``value_and_grad``, ``vjp``, ``jvp``, ``jacobian``, ``hessian``, ``vmap``, ``jit`` and
 ``checkpoint`` follow JAX's conventions. ``fun`` is written with arraymux functions; its
-arguments and results are pytrees (nested tuples, lists and dicts) of :class:`arraymux.Array`
-and Python scalars. The engine follows the arrays:
+arguments and results are pytrees (nested tuples, lists, dicts, named tuples and the classes
+registered with :func:`register_tree_node`) of :class:`arraymux.Array` and Python scalars.
+The engine follows the arrays:
 
 ========================  ===================================================================
 arrays on                 engine
@@ -22,8 +23,13 @@ dask, array_api_strict    none: :class:`arraymux.TransformUnavailableError`
 Inside a transform, ``fun`` sees Arrays on the engine's device (``torch:cpu`` for NumPy
 arguments), and that device is the default one, so creation functions called without
 ``device=`` put their arrays beside the arguments. Arrays that ``fun`` reads from an enclosing
-scope must be on the engine's backend; pass them as arguments otherwise. Transformed functions
-take positional arguments (:func:`jit` also takes keyword arguments).
+scope (a closure) on the device of the arguments are constants of the computation: nothing is
+differentiated with respect to them, and NumPy and CuPy ones cross to torch without a copy
+where they meet the arguments. Arrays of another device raise
+:class:`arraymux.BackendMismatchError` (or :class:`arraymux.DeviceMismatchError`) there; move
+them or pass them as arguments. Transformed functions take positional arguments (:func:`jit`
+also takes keyword arguments), and their arguments and results are pytrees (see
+:func:`tree_map`).
 """
 
 from __future__ import annotations
@@ -40,11 +46,24 @@ from ._engine import (
     _diff_inputs,
     _Engine,
     _scalar_check,
+    as_constants,
 )
 from ._jit import jit
+from ._pytrees import (
+    TreeDef,
+    register_dataclass,
+    register_tree_node,
+    tree_flatten,
+    tree_leaves,
+    tree_map,
+    tree_structure,
+    tree_unflatten,
+)
+from ._stop_gradient import stop_gradient
 from ._tree import device_of
 
 __all__ = [
+    "TreeDef",
     "checkpoint",
     "grad",
     "hessian",
@@ -52,6 +71,14 @@ __all__ = [
     "jit",
     "jvp",
     "on_device",
+    "register_dataclass",
+    "register_tree_node",
+    "stop_gradient",
+    "tree_flatten",
+    "tree_leaves",
+    "tree_map",
+    "tree_structure",
+    "tree_unflatten",
     "value_and_grad",
     "vjp",
     "vmap",
@@ -203,6 +230,7 @@ def vjp(fun: Callable[..., Any], *primals: Any, has_aux: bool = False) -> tuple[
     (Array([ 2., 40.], dtype=float64, device='numpy:cpu'),)
     """
     _check_fun("vjp", fun)
+    primals = as_constants(primals)
     e = _Engine.of("vjp", primals)
     nargs = _diff_inputs(e, primals, tuple(range(len(primals))))
     f = e.native_fun(fun, _aux_check(e) if has_aux else None)
@@ -210,6 +238,7 @@ def vjp(fun: Callable[..., Any], *primals: Any, has_aux: bool = False) -> tuple[
     pull = res[1]
 
     def vjp_fn(cotangent: Any) -> tuple[Any, ...]:
+        cotangent = as_constants(cotangent)
         device_of("vjp", ("the cotangent", cotangent), expect=(e.user, "the primals"))
         nct = e.into(cotangent, "the cotangent")
         return tuple(e.out(e.run(fun, pull, nct)))
@@ -256,6 +285,7 @@ def jvp(
         raise ValueError(
             f"arraymux.jvp: got {len(primals)} primal(s) but {len(tangents)} tangent(s)."
         )
+    primals, tangents = as_constants((tuple(primals), tuple(tangents)))
     user = device_of("jvp", ("primals", primals), ("tangents", tangents))
     e = _Engine.get("jvp", user)
     nprimals = tuple(_diff_inputs(e, primals, tuple(range(len(primals)))))

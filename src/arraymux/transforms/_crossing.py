@@ -341,7 +341,7 @@ def _result_leaves(fun: Callable[..., Any], result: Any) -> tuple[list[Any], Any
             raise TypeError(
                 f"arraymux.on_device: leaf {k} of what {_name(fun)} returned is of type "
                 f"{type(leaf).__name__}; a crossed function returns arrays and Python "
-                "scalars, in tuples, lists and dicts."
+                "scalars, in pytrees (tuples, lists, dicts, registered classes)."
             )
     return leaves, rebuild
 
@@ -393,10 +393,15 @@ def _within(fun: Callable[..., Any], target: Device, call: _Args, engine: str | 
             moved[i] = wrap(_move_leaf(native, dev, place), place)
     a, kw = call.rebuild(moved)
     outer, _TRANSFORM.device = _TRANSFORM.device, place
+    outer_bridge = _TRANSFORM.bridge
+    if place is not target:  # NumPy or CuPy computed by torch: their closures are constants
+        from ._engine import _Engine
+
+        _TRANSFORM.bridge = _Engine.get("on_device", target)
     try:
         box = [_noted(fun, target, a, kw)]
     finally:
-        _TRANSFORM.device = outer
+        _TRANSFORM.device, _TRANSFORM.bridge = outer, outer_bridge
     assert call.back is not None
     home = _engine_device(call.back)
     return _results_back(

@@ -209,9 +209,12 @@ class _Engine:
         """``fun`` as a function of the engine's native arrays (what the engine transforms);
         ``check(out, result)`` sees each result unwrapped and as ``fun`` returned it."""
         device, backend, tname = self.device, self.backend, self.tname
+        constants = self.user if self.bridged else None
 
         def nat(leaf: Any, path: str) -> Any:
             if type(leaf) is Array:
+                if leaf._device is constants:  # read from an enclosing scope: a constant
+                    return self.to_engine(leaf._native)
                 if leaf._device._backend is not backend:
                     raise BackendMismatchError(
                         f"arraymux.{tname}: {_name(fun)} returned an array on {leaf._device}"
@@ -253,6 +256,13 @@ class _Engine:
         clashes."""
         transform = _TRANSFORM
         outer, transform.device = transform.device, self.device
+        # Bridged: the user's arrays that fun reads from enclosing scopes meet the engine's
+        # (see _devices.constant_bridge). Other engines leave an enclosing bridge as it is:
+        # a transform inside a transform of NumPy arrays sees torch tensors as arguments, and
+        # NumPy arrays in the closures of the user's code.
+        outer_bridge = transform.bridge
+        if self.bridged:
+            transform.bridge = self
         try:
             if self.placement is not None:
                 return self.mod.placed(call, self.placement)(*args, **kwargs)
@@ -266,6 +276,8 @@ class _Engine:
             raise err  # noqa: B904
         finally:
             transform.device = outer
+            if self.bridged:
+                transform.bridge = outer_bridge
 
     def explained(self, fun: Callable[..., Any], e: BackendMismatchError) -> BackendMismatchError:
         """``e``, raised while ``fun`` ran in the engine, with what to do about closures."""
@@ -274,9 +286,9 @@ class _Engine:
         via = f" (its {self.user} arguments are computed by torch there)" if self.bridged else ""
         err = BackendMismatchError(
             f"{e}\nInside arraymux.{self.tname}, {_name(fun)} computes on {self.device}{via}; "
-            "arrays it reads from an enclosing scope (a closure) must be on that backend "
-            "too. Pass them as arguments instead (outside argnums if they are not "
-            "differentiated), or move them with arraymux.to_device."
+            f"arrays it reads from an enclosing scope (a closure) must be on {self.user}, the "
+            "device of its arguments. Move them there with arraymux.to_device, or pass them "
+            "as arguments (outside argnums if they are not differentiated)."
         )
         setattr(err, _EXPLAINED, True)
         return err
@@ -402,8 +414,12 @@ def _cached(
     # calls, which makes every lookup here cost several times what it costs in isolation.
     last: list[tuple[Any, ...]] = [(None, -1)]
 
+    transform = _TRANSFORM
+
     @functools.wraps(fun)
     def transformed(*args: Any) -> Any:
+        if transform.bridge is not None:
+            args = as_constants(args)
         fast = natives(args)
         if fast is not None:
             hot = last[0]
@@ -429,6 +445,30 @@ def _cached(
         return e.out(e.run(fun, t, *nargs))
 
     return transformed
+
+
+def as_constants(tree: Any) -> Any:
+    """``tree`` (a transform's arguments) with the arrays of the device of an enclosing
+    transform's arguments made Arrays of its engine's device, where that transform computes
+    for NumPy or CuPy arrays with torch; ``tree`` itself elsewhere.
+
+    Inside such a transform, the user's function computes with torch tensors, and the NumPy
+    arrays it reads from enclosing scopes are constants of that computation (see
+    :func:`arraymux._devices.constant_bridge`). A transform called there with such arrays
+    computes with torch as well, and its results stay torch tensors: moved back to NumPy,
+    they would lose the derivatives that the enclosing transform follows through them."""
+    bridge = _TRANSFORM.bridge
+    if bridge is None or _TRANSFORM.device is not bridge.device:
+        return tree
+    user, device = bridge.user, bridge.device
+
+    def leaf(x: Any, path: str) -> Any:
+        op = operand(x)
+        if op is None or op[1] is not user:
+            return x
+        return wrap(bridge.to_engine(op[0]), device)
+
+    return _map(leaf, tree)
 
 
 def _traced(e: _Engine, fun: Callable[..., Any]) -> Callable[..., Any]:

@@ -13,6 +13,7 @@ from .._backends import backend_of_type, specs
 from .._devices import Device, get_default_device
 from .._dispatch import _SCALARS
 from .._errors import BackendMismatchError, DeviceMismatchError
+from ._pytrees import NODES
 
 _FLOATING = ("real floating", "complex floating")
 
@@ -21,12 +22,24 @@ _FLOATING = ("real floating", "complex floating")
 
 
 def _map(fn: Callable[[Any, str], Any], tree: Any, path: str = "") -> Any:
-    """``tree`` with every leaf replaced by ``fn(leaf, path)``; nodes are tuple, list, dict."""
+    """``tree`` with every leaf replaced by ``fn(leaf, path)``; the nodes are those of
+    :mod:`._pytrees` (tuple, list, dict, named tuples, registered classes)."""
     t = type(tree)
     if t is tuple or t is list:
         return t(_map(fn, v, f"{path}[{i}]") for i, v in enumerate(tree))
     if t is dict:
         return {k: _map(fn, v, f"{path}[{k!r}]") for k, v in tree.items()}
+    node = NODES.get(t)
+    if node is not None:
+        children, aux = node.flatten(tree)
+        names = node.names
+        return node.unflatten(
+            aux,
+            [
+                _map(fn, v, f"{path}.{names[i]}" if names else f"{path}[{i}]")
+                for i, v in enumerate(children)
+            ],
+        )
     if isinstance(tree, tuple) and hasattr(tree, "_fields"):  # a named tuple
         return t(*(_map(fn, v, f"{path}.{f}") for f, v in zip(tree._fields, tree)))
     return fn(tree, path)
@@ -108,11 +121,14 @@ def _floats(backend: Any, real: bool = False) -> frozenset[Any]:
 
 def _leaves_float(tree: Any, backend: Any, floats: frozenset[Any]) -> bool:
     t = type(tree)
-    if t is tuple or t is list or t is dict:
-        for v in tree.values() if t is dict else tree:
-            if not _leaves_float(v, backend, floats):
-                return False
-        return True
+    if t is tuple or t is list or t is dict or t in NODES:
+        if t is dict:
+            children: Any = tree.values()
+        elif t in NODES:
+            children = NODES[t].flatten(tree)[0]
+        else:
+            children = tree
+        return all(_leaves_float(v, backend, floats) for v in children)
     if isinstance(tree, _SCALARS) or tree is None:
         return False
     dtype = getattr(tree, "dtype", None)
@@ -136,6 +152,9 @@ def _natives(tree: Any, found: list[Device], diff: bool) -> Any:
         return t([_natives(v, found, diff) for v in tree])
     elif t is dict:
         return {k: _natives(v, found, diff) for k, v in tree.items()}
+    elif t in NODES:
+        children, aux = NODES[t].flatten(tree)
+        return NODES[t].unflatten(aux, [_natives(v, found, diff) for v in children])
     elif isinstance(tree, tuple) and hasattr(tree, "_fields"):
         return t(*[_natives(v, found, diff) for v in tree])
     else:
@@ -227,6 +246,9 @@ def _convert(tree: Any, fn: Callable[[Any], Any], backend: Any) -> Any:
         return t([_convert(v, fn, backend) for v in tree])
     if t is dict:
         return {k: _convert(v, fn, backend) for k, v in tree.items()}
+    if t in NODES:
+        children, aux = NODES[t].flatten(tree)
+        return NODES[t].unflatten(aux, [_convert(v, fn, backend) for v in children])
     if isinstance(tree, tuple) and hasattr(tree, "_fields"):
         return t(*[_convert(v, fn, backend) for v in tree])
     # isinstance first: inside torch.compile, a lookup in the type cache would add guards.
@@ -266,6 +288,9 @@ def _unwrap_all(tree: Any, backend: Any) -> Any:
         return t([_unwrap_all(v, backend) for v in tree])
     if t is dict:
         return {k: _unwrap_all(v, backend) for k, v in tree.items()}
+    if t in NODES:
+        children, aux = NODES[t].flatten(tree)
+        return NODES[t].unflatten(aux, [_unwrap_all(v, backend) for v in children])
     if isinstance(tree, tuple) and hasattr(tree, "_fields"):
         return t(*[_unwrap_all(v, backend) for v in tree])
     return tree
