@@ -197,13 +197,5 @@ def raise_error(e: Exception) -> NoReturn:
 
 
 # Tracebacks and reprs name the errors where users import them from: arraymux.DeviceMismatchError.
-for _error in (
-    ArraymuxError,
-    AxisError,
-    BackendMismatchError,
-    BackendUnavailableError,
-    DeviceMismatchError,
-    TransformUnavailableError,
-    UnsupportedDTypeError,
-):
+for _error in (ArraymuxError, *ArraymuxError.__subclasses__()):
     _error.__module__ = "arraymux"
