@@ -185,20 +185,29 @@ made = {
     "triu": xp.triu(m, k=1),
     "meshgrid": xp.meshgrid(x, x)[1],
     "fftfreq": xp.fft.fftfreq(4, device=D),
+    "full_like of a 0-d fill value": xp.full_like(x, xp.asarray(3.0, device=D)),
+    "full of a 0-d fill value": xp.full(3, xp.asarray(3.0, device=D)),
+    "linspace of 0-d ends": xp.linspace(xp.asarray(0.0, device=D), x[1], 5),
 }
 for name, r in made.items():
     where = [d.id for d in r.native.devices()]
     assert str(r.device) == D, (name, r.device)
     assert where == [1], (name, where)
-# An array fill value is refused, as full refuses one: JAX would put the result where the
-# fill value lies (jax:cpu:0), whatever the label says.
-for fill in (xp.asarray(3.0, device=D), x0.native, np.ones(2, np.float32), x0[0]):
+# A fill value elsewhere is refused (JAX would put the result where the fill value lies,
+# jax:cpu:0, whatever the label says), and so is one that is not 0-d.
+for fill in (x0.native, np.ones(2, np.float32), x0[0]):
     try:
         xp.full_like(x, fill)
-    except TypeError as e:
-        assert str(e).startswith("arraymux.full_like: fill_value must be a Python number"), e
+    except xp.ArraymuxError as e:
+        assert str(e).startswith("arraymux.full_like: argument 'fill_value' is on"), e
     else:
-        raise AssertionError(f"full_like took an array fill value {type(fill)}")
+        raise AssertionError(f"full_like took a fill value of another device {type(fill)}")
+try:
+    xp.full_like(x, x)
+except TypeError as e:
+    assert "fill_value must be a Python number or a 0-d array" in str(e), e
+else:
+    raise AssertionError("full_like took a 1-d fill value")
 print("ok")
 """
 
@@ -221,11 +230,18 @@ def test_creation_on_jax_device_1_lands_there():
         assert "ok" in r.stdout
 
 
-def test_full_like_refuses_an_array_fill_value(device):
-    x = xp.ones(3, device=device)
-    for fill in (xp.asarray(2.0, device=device), x.native[:1], np.asarray(2.0)):
-        with pytest.raises(TypeError, match=r"arraymux.full_like: fill_value must be a Python"):
-            xp.full_like(x, fill)
+def test_full_like_takes_a_0d_fill_value_of_its_device(device):
+    """A 0-d array as the fill value, as every backend takes one: on the result's device,
+    cast to the result's dtype there; one elsewhere or not 0-d is refused."""
+    x = xp.ones(3, dtype=xp.float32, device=device)
+    r = xp.full_like(x, xp.asarray(2, dtype=xp.int32, device=device))
+    assert r.device == device and r.dtype == xp.float32
+    assert _np(r).tolist() == [2.0, 2.0, 2.0]
+    with pytest.raises(TypeError, match=r"fill_value must be a Python number or a 0-d array"):
+        xp.full_like(x, x.native[:1])
+    if device.backend != "numpy":
+        with pytest.raises(xp.BackendMismatchError, match=r"'fill_value' is on numpy:cpu"):
+            xp.full_like(x, np.asarray(2.0))
     assert _np(xp.full_like(x, np.float32(2.0))).tolist() == [2.0, 2.0, 2.0]  # a NumPy scalar
 
 

@@ -84,9 +84,11 @@ def test_two_python_scalars_refused():
         xp.add(1, 2)
 
 
-def test_creation_refuses_arrays():
+def test_creation_refuses_arrays_where_a_backend_does():
     with pytest.raises(TypeError, match=r"not an array"):
-        xp.zeros(xp.asarray(3))
+        xp.zeros(xp.asarray([3]))
+    with pytest.raises(TypeError, match=r"not every backend takes a 0-d array"):
+        xp.full(xp.asarray(3), 1.0)  # torch takes a 0-d array among the sizes only
 
 
 def test_sequence_needs_a_sequence_of_arrays():

@@ -137,6 +137,8 @@ def test_namespace_exports_are_standard_or_documented_extras():
         "synchronize",
         "block_until_ready",
         # the transforms
+        "natively",
+        "call_natively",
         *xp.transforms.__all__,
     }
     exported = set(xp.__all__)

@@ -17,11 +17,13 @@ import numpy as np
 
 from ._backends import backend_of_type
 from ._errors import AxisError
+from ._signatures import ZERO_D
 
 __all__ = [
     "INDEX_CHECKED",
     "MAX_BYTES",
     "Params",
+    "as_keywords",
     "check_call",
     "check_index",
     "check_shape",
@@ -29,6 +31,7 @@ __all__ = [
     "check_value",
     "params_of",
     "python_scalar",
+    "read_zero_d",
 ]
 
 
@@ -40,6 +43,9 @@ class Params(NamedTuple):
     keywords: frozenset[str]  # names that may be passed as keywords
     varargs: bool  # takes ``*args``
     text: str  # the signature, for messages
+    # keyword-only names that every backend takes by position as well, in this order
+    # (:data:`arraymux._signatures.ALSO_POSITIONAL`)
+    also: tuple[str, ...] = ()
 
 
 def parse(text: str) -> Params:
@@ -86,26 +92,56 @@ def params_of(name: str) -> Params | None:
     except KeyError:
         pass
     from ._function_table import BY_NAME
-    from ._signatures import SIGNATURES
+    from ._signatures import ALSO_POSITIONAL, SIGNATURES
 
     text = SIGNATURES.get(name)
     if text is None:
         rule = BY_NAME[name].rule if name in BY_NAME else None
         text = {"unary": "(x, /)", "binary": "(x1, x2, /)"}.get(rule or "")
-    p = _PARAMS[name] = None if text is None else parse(text)
+    p = None if text is None else parse(text)._replace(also=ALSO_POSITIONAL.get(name, ()))
+    _PARAMS[name] = p
     return p
 
 
-def check_call(fname: str, params: Params, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
-    """Raise a ``TypeError`` naming ``fname`` if ``args``/``kwargs`` do not fit ``params``."""
+def as_keywords(
+    fname: str, params: Params, args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> tuple[tuple[Any, ...], dict[str, Any]]:
+    """``args`` and ``kwargs`` with the arguments given by position for keyword-only
+    parameters that every backend takes by position (``params.also``: ``xp.diff(x, 2)``)
+    moved into ``kwargs``; anything else is left for :func:`check_call` to judge."""
+    allowed = len(params.positional)
+    extra = len(args) - allowed
+    if extra <= 0 or params.varargs or extra > len(params.also):
+        return args, kwargs
+    moved = params.also[:extra]
+    for k in moved:
+        if k in kwargs:
+            raise TypeError(f"arraymux.{fname}: got {k!r} both by position and by keyword.")
+    return args[:allowed], {**dict(zip(moved, args[allowed:], strict=True)), **kwargs}
+
+
+def check_call(
+    fname: str, params: Params, args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> tuple[tuple[Any, ...], dict[str, Any]]:
+    """``args`` and ``kwargs`` as the standard's signature ``params`` takes them (see
+    :func:`as_keywords`); a ``TypeError`` naming ``fname`` if they do not fit it."""
+    if params.also:
+        args, kwargs = as_keywords(fname, params, args, kwargs)
     n = len(args)
     if not params.varargs and n > len(params.positional):
         allowed = len(params.positional)
-        kw_only = sorted(params.keywords - set(params.positional))
+        also = ""
+        if params.also:
+            allowed += len(params.also)
+            also = (
+                f", and it takes {', '.join(params.also)} by position as well, as NumPy, "
+                "PyTorch, JAX and CuPy do"
+            )
+        kw_only = sorted(params.keywords - {*params.positional, *params.also})
         hint = f" Pass {', '.join(kw_only)} by keyword (e.g. {kw_only[0]}=...)." if kw_only else ""
         raise TypeError(
             f"arraymux.{fname}: takes {allowed} positional argument(s), but {n} were given; "
-            f"its signature is {fname.rsplit('.', 1)[-1]}{params.text}.{hint}"
+            f"its signature is {fname.rsplit('.', 1)[-1]}{params.text}{also}.{hint}"
         )
     for k in kwargs:
         if k not in params.keywords:
@@ -128,6 +164,7 @@ def check_call(fname: str, params: Params, args: tuple[Any, ...], kwargs: dict[s
                 f"arraymux.{fname}: missing required argument(s): {', '.join(missing)} "
                 f"(signature {fname.rsplit('.', 1)[-1]}{params.text})."
             )
+    return args, kwargs
 
 
 # ---------------------------------------------------------------------------------------------
@@ -185,6 +222,12 @@ def _is_array(v: Any) -> bool:
 
 
 def _not_an_array(fname: str, pname: str, v: Any, what: str) -> TypeError:
+    if not tuple(getattr(v, "shape", (1,))):
+        return TypeError(
+            f"arraymux.{fname}: {pname} must be {what}, not an array ({_type_name(v)}): not "
+            "every backend takes a 0-d array for it, so arraymux does not either. Convert it "
+            "first, e.g. with int(...) or float(...)."
+        )
     return TypeError(
         f"arraymux.{fname}: {pname} must be {what}, not an array ({_type_name(v)}); "
         "convert it first, e.g. with int(...) or tuple(...)."
@@ -255,6 +298,52 @@ def _number(fname: str, pname: str, v: Any, *, complex_ok: bool = True) -> Any:
     return v
 
 
+def read_zero_d(fname: str, pname: str, v: Any) -> Any:
+    """``v`` with its 0-d arrays read as Python values where every backend takes one for
+    ``pname`` of ``fname`` (:data:`arraymux._signatures.ZERO_D`), as the value itself or among
+    the entries of a tuple or list (``shape``, ``axis``). Any other array is left as it is,
+    for the checks that follow to refuse."""
+    names = ZERO_D.get(fname)
+    if names is None:
+        return v
+    if isinstance(v, tuple | list):
+        if (pname in names or f"{pname}[]" in names) and any(_is_array(a) for a in v):
+            return type(v)(
+                _host_value(fname, f"{pname}[{i}]", a) if _is_array(a) else a
+                for i, a in enumerate(v)
+            )
+        return v
+    if pname in names and _is_array(v):
+        return _host_value(fname, pname, v)
+    return v
+
+
+def _host_value(fname: str, pname: str, v: Any) -> Any:
+    """The Python value of ``v``, a 0-d array (of any backend) given for ``pname``: read on
+    the host, as each backend reads one there (a GPU waits for it)."""
+    shape = tuple(getattr(v, "shape", ()))
+    if shape:
+        raise TypeError(
+            f"arraymux.{fname}: {pname} must be a Python number or a 0-d array, not an array "
+            f"of shape {shape}."
+        )
+    kind = str(getattr(v, "dtype", ""))
+    try:
+        if "bool" in kind:
+            return bool(v)
+        if "int" in kind:
+            return int(v)
+        if "complex" in kind:
+            return complex(v)
+        return float(v)
+    except Exception as e:
+        raise TypeError(
+            f"arraymux.{fname}: {pname} is a 0-d array whose value cannot be read here "
+            f"({type(e).__name__}: {e}); pass a Python number (under arraymux.jit, make the "
+            "argument static)."
+        ) from e
+
+
 def _choice(fname: str, pname: str, v: Any, options: tuple[Any, ...]) -> Any:
     if isinstance(v, str | int | float) and not isinstance(v, bool) and v in options:
         return v
@@ -270,6 +359,8 @@ def _ord(fname: str, pname: str, v: Any, names: tuple[str, ...]) -> Any:
 
 def check_shape(fname: str, pname: str, v: Any, *, minus_one: bool = False) -> tuple[int, ...]:
     """A shape: an int or a tuple of ints, each at least 0 (``-1`` once where allowed)."""
+    if type(v) is not tuple or not all(type(n) is int for n in v):
+        v = read_zero_d(fname, pname, v)
     what = "an int or a tuple of ints"
     dims = (
         (_int(fname, pname, v, what),)
@@ -410,6 +501,9 @@ _MATRIX_ORDS = ("fro", "nuc")
 def check_value(fname: str, pname: str, v: Any, ndim: int | None) -> Any:
     """The value of the non-array parameter ``pname`` of ``fname``, checked and made plain
     (NumPy scalars become Python scalars); ``ndim``: the array argument's, if known."""
+    t = type(v)
+    if t is not int and t is not bool and t is not float and t is not str and v is not None:
+        v = read_zero_d(fname, pname, v)
     if pname == "axis":
         if fname in ("expand_dims",):
             return _axes(fname, pname, v, None if ndim is None else ndim + 1, none=False, many=True)

@@ -22,7 +22,7 @@ from ._dtype_rules import (
     policy_dtype,
     standard_dtype,
 )
-from ._errors import argument_label, mismatch, not_an_array, raise_error, unsupported
+from ._errors import mismatch, not_an_array, raise_error, unsupported
 from ._narrowing import check_data, check_values, narrowed, narrower, python_values
 from ._signatures import signature
 from ._typing import ArrayLike, DeviceLike
@@ -164,21 +164,149 @@ def _check_creation(name: str, d: Device, bound: dict[str, Any], dtype: Any) -> 
         check_stored(name, d, values, dt)
 
 
+#: The parameters whose values a creation function stores in its result. A 0-d array given
+#: for one of them (as every backend takes one) routes the call to its device; ``linspace``
+#: and ``full`` then compute there, without reading it (see :func:`_of_arrays`).
+_STORED: dict[str, tuple[str, ...]] = {
+    "arange": ("start", "stop", "step"),
+    "linspace": ("start", "stop"),
+    "full": ("fill_value",),
+}
+
+
+def _stored_device(name: str, bound: dict[str, Any], device: Any) -> Device | None:
+    """The device of the arrays given for the values ``name`` stores, or None if none is an
+    array; ``device=``, if given, must be that device (arraymux never moves an array)."""
+    found: Device | None = None
+    where = ""
+    for p in _STORED[name]:
+        op = operand(bound.get(p))
+        if op is None:
+            continue
+        if found is None:
+            found, where = op[1], p
+        elif op[1] is not found:
+            raise mismatch(name, p, op[1], where, found)
+    if found is not None and device is not None:
+        target = device_arg(device, name)
+        if target is not found:
+            raise mismatch(name, where, found, "device", target)
+    return found
+
+
+def _zero_d_operand(name: str, pname: str, value: Any, d: Device) -> Any:
+    """The native 0-d array of ``value`` (an array on ``d``), or ``value`` itself if it is not
+    an array (a Python number, checked)."""
+    op = operand(value)
+    if op is None:
+        return check_value(name, pname, value, None)
+    native = op[0]
+    standard_dtype(name, native, d)
+    if tuple(native.shape):
+        raise TypeError(
+            f"arraymux.{name}: {pname} must be a Python number or a 0-d array, not an array of "
+            f"shape {tuple(native.shape)}."
+        )
+    return native
+
+
+def _filled(name: str, d: Device, shape: tuple[int, ...], fill: Any, dt: _dtypes.DType) -> Array:
+    """An array of ``shape`` and dtype ``dt`` on ``d`` whose every element is the 0-d native
+    array ``fill``, cast as ``astype`` casts: made on the device, without reading ``fill``."""
+    fns = d._fns
+    ndt = native_dtype(dt, d, name)
+    try:
+        value = fns["astype"](fill, ndt)
+        r = fns["asarray"](fns["broadcast_to"](value, shape), copy=True)
+    except BACKEND_ERRORS as e:
+        raise_annotated(name, d, e)
+    return wrap(r, d)
+
+
+def _linspace_dtype(d: Device, bounds: list[Any], dtype: Any) -> _dtypes.DType:
+    """The dtype of ``linspace`` with array bounds: ``dtype``, else the bounds' floating
+    dtypes promoted (as NumPy and JAX keep a float32 array's precision), else the device's
+    default real floating dtype; complex where a bound is."""
+    if dtype is not None:
+        return as_dtype(dtype)
+    floating = [
+        dtype_of(b, d)
+        for b in bounds
+        if operand(b) is not None and dtype_of(b, d).kind in ("real floating", "complex floating")
+    ]
+    dt = default_dtype(d, "real floating")
+    if floating:
+        dt = floating[0]
+        for other in floating[1:]:
+            dt = _dtypes.promote(dt, other)
+    if dt.kind == "real floating" and any(type(b) is complex for b in bounds):
+        dt = _dtypes.complex128 if dt is _dtypes.float64 else _dtypes.complex64
+    return dt
+
+
+def _linspace_of_arrays(
+    d: Device, start: Any, stop: Any, num: int, endpoint: bool, dtype: Any
+) -> Array:
+    """``linspace`` with 0-d array bounds (natives of ``d``, or Python numbers), computed on
+    ``d`` as NumPy computes it (``start + i * step``, the last value ``stop`` itself), without
+    reading the bounds: no synchronisation on a GPU, and traceable under ``arraymux.jit``."""
+    fns = d._fns
+    dt = _linspace_dtype(d, [start, stop], dtype)
+    work = dt
+    if dt.kind not in ("real floating", "complex floating"):
+        work = default_dtype(d, "real floating")  # then floored and cast, as NumPy does
+    ndt = native_dtype(work, d, "linspace")
+    try:
+        s, e = (fns["astype"](b, ndt) if operand(b) is not None else b for b in (start, stop))
+        i = fns["arange"](num, dtype=ndt, device=d.native)
+        delta = e - s
+        div = num - 1 if endpoint else num
+        if div > 0:
+            step = delta / div
+            # A step that underflows to 0 (NumPy's special case): i / div * delta instead.
+            y = fns["where"](step == 0, i / div * delta, i * step) + s
+        else:  # 0 or 1 values: the step is undefined
+            y = i * delta + s
+        if endpoint and num > 1:
+            y = fns["where"](i == num - 1, e, y)
+        if work is not dt:
+            y = fns["astype"](fns["floor"](y), native_dtype(dt, d, "linspace"))
+    except BACKEND_ERRORS as err:
+        raise_annotated("linspace", d, err)
+    return wrap(y, d)
+
+
+def _of_arrays(name: str, d: Device, bound: dict[str, Any], dtype: Any) -> Array:
+    """``linspace`` or ``full`` whose bounds or fill value include 0-d arrays on ``d``."""
+    if name == "full":
+        shape = check_shape(name, "shape", bound["shape"])
+        check_size(name, shape, 16 if dtype is None else as_dtype(dtype).itemsize)
+        fill = _zero_d_operand(name, "fill_value", bound["fill_value"], d)
+        return _filled(
+            name, d, shape, fill, dtype_of(fill, d) if dtype is None else as_dtype(dtype)
+        )
+    num = check_value(name, "num", bound["num"], None)
+    check_size(name, (num,), 16)
+    endpoint = check_value(name, "endpoint", bound.get("endpoint", True), None)
+    start = _zero_d_operand(name, "start", bound["start"], d)
+    stop = _zero_d_operand(name, "stop", bound["stop"], d)
+    return _linspace_of_arrays(d, start, stop, num, endpoint, dtype)
+
+
 def creation(name: str) -> Callable[..., Array]:
     params = params_of(name)
+    stored = name in _STORED
 
     def fn(*args: Any, dtype: Any = None, device: Any = None, **kwargs: Any) -> Array:
-        if params is not None:
-            check_call(name, params, args, kwargs)
-        for i, a in enumerate(args):
-            if type(a) is Array or operand(a) is not None:
-                raise TypeError(
-                    f"arraymux.{name}: {argument_label(i)} must be a Python number or shape, not an "
-                    "array; convert it with int(...) or float(...)."
-                )
-        d = resolve_device(device, name)
-        if params is not None:
+        if params is None:
+            d = resolve_device(device, name)
+        else:
+            args, kwargs = check_call(name, params, args, kwargs)
             bound = dict(zip(params.positional, args)) | kwargs
+            at = _stored_device(name, bound, device) if stored else None
+            if at is not None and name != "arange":
+                return _of_arrays(name, at, bound, dtype)
+            d = at if at is not None else resolve_device(device, name)
             _check_creation(name, d, bound, dtype)
             # The leading run of parameters given goes by position; one after a gap (``step``
             # without ``stop``) stays a keyword, or it would take the gap's place.
@@ -463,9 +591,19 @@ def _like(name: str, make: str) -> Any:
         native, src = op
         if type(x) is not Array:  # a native of a dtype arraymux lacks: refused, as asarray does
             standard_dtype(name, native, src)
-        if args:  # a Python number, as for full: JAX would put an array's values where it is
-            args = (check_value(name, "fill_value", args[0], None),)
         d = src if device is None else device_arg(device, name)
+        if args and operand(args[0]) is not None:
+            # A 0-d array, as every backend takes one: it must lie on the result's device
+            # (JAX would make the result where the fill value lies), and stays there.
+            fop = operand(args[0])
+            assert fop is not None
+            if fop[1] is not d:
+                raise mismatch(name, "fill_value", fop[1], "x" if device is None else "device", d)
+            fill = _zero_d_operand(name, "fill_value", args[0], d)
+            dt = as_dtype(dtype) if dtype is not None else dtype_of(native, src)
+            return _filled(name, d, tuple(native.shape), fill, dt)
+        if args:  # a Python number
+            args = (check_value(name, "fill_value", args[0], None),)
         if args:  # full_like: the fill value must fit the result's dtype
             dt = as_dtype(dtype) if dtype is not None else dtype_of(native, src)
             check_stored(name, d, [python_scalar(args[0])], dt)

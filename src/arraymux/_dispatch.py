@@ -148,7 +148,7 @@ def _call(fname: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
     rule = entry.rule
     params = params_of(fname)
     if params is not None:
-        check_call(fname, params, args, kwargs)
+        args, kwargs = check_call(fname, params, args, kwargs)
     names: tuple[str, ...] = params.positional if params is not None else ()
     found = _Found()
     if rule == "sequence":

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ._arguments import MAX_BYTES, check_size
+from ._arguments import MAX_BYTES, check_size, read_zero_d
 from ._array import Array, operand
 from ._compiled import python_twin
 from ._dispatch import first, generic
@@ -96,6 +96,7 @@ def broadcast_to(x: Any, /, shape: Any) -> Any:
     except Exception:  # not a shape: the dispatched function explains
         small = False
     if not small:
+        shape = read_zero_d("broadcast_to", "shape", shape)  # 0-d sizes, as every backend
         target, known = _ints(shape), _shape_and_itemsize(x)
         if target is not None and known is not None and all(n >= 0 for n in target):
             check_size("broadcast_to", target, known[1])
@@ -108,6 +109,7 @@ def tile(x: Any, /, repetitions: Any) -> Any:
     except Exception:  # not sizes, or not an array: the dispatched function explains
         small = False
     if not small:
+        repetitions = read_zero_d("tile", "repetitions", repetitions)  # as every backend
         reps, known = _ints(repetitions), _shape_and_itemsize(x)
         if reps is not None and known is not None and all(r >= 0 for r in reps):
             shape, itemsize = known
@@ -118,7 +120,13 @@ def tile(x: Any, /, repetitions: Any) -> Any:
     return _tile(x, repetitions)
 
 
-def repeat(x: Any, repeats: Any, /, *, axis: int | None = None) -> Any:
+def repeat(x: Any, repeats: Any, /, *args: Any, axis: int | None = None) -> Any:
+    if args:  # axis by position, as every backend takes it
+        if len(args) > 1 or axis is not None:
+            return _repeat(x, repeats, *args, **({} if axis is None else {"axis": axis}))
+        axis = args[0]
+    if axis is not None and type(axis) is not int:
+        axis = read_zero_d("repeat", "axis", axis)  # a 0-d array, as every backend takes
     if type(repeats) is int:
         try:
             small = _small(repeats * math.prod(_native(x).shape))
@@ -175,7 +183,11 @@ def _reduced(x: Any, shift: Any, axis: Any) -> Any:
     return tuple(s % shape[a] if shape[a] else 0 for s, a in zip(shifts, axes, strict=True))
 
 
-def roll(x: Any, /, shift: Any, *, axis: Any = None) -> Any:
+def roll(x: Any, /, shift: Any, *args: Any, axis: Any = None) -> Any:
+    if args:  # axis by position, as every backend takes it
+        if len(args) > 1 or axis is not None:
+            return _roll(x, shift, *args, **({} if axis is None else {"axis": axis}))
+        axis = args[0]
     if _large(shift):
         shift = _reduced(x, shift, axis)
     return _roll(x, shift) if axis is None else _roll(x, shift, axis=axis)

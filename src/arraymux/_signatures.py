@@ -119,6 +119,87 @@ SIGNATURES: Final[dict[str, str]] = {
     "fft.rfftfreq": "(n, /, *, d=1.0, dtype=None, device=None)",
 }
 
+# ---------------------------------------------------------------------------------------------
+# What every backend accepts beyond the standard's signatures
+#
+# Where NumPy, PyTorch, JAX and CuPy all accept a call that the standard does not require,
+# arraymux accepts it too; where any of them refuses it, arraymux refuses it (docs/dispatch.md
+# gives the rule and lists the cases). Checked against each library's own functions
+# (``torch.diff``, not array-api-compat's stricter wrapper of it).
+
+_REDUCTIONS = ("sum", "prod", "mean", "max", "min", "all", "any", "std", "var")
+_FFTS = ("fft.fft", "fft.ifft", "fft.rfft", "fft.irfft", "fft.hfft", "fft.ihfft")
+_FFTNS = ("fft.fftn", "fft.ifftn", "fft.rfftn", "fft.irfftn")
+
+#: Keyword-only parameters that every backend takes by position as well, in this order after
+#: the standard's positional parameters (``xp.diff(x, 2)``, ``xp.sum(x, 0)``). Not here because
+#: a backend refuses them by position: ``take``'s axis (``torch.take`` has none), ``concat``'s
+#: (``jax.numpy.concat``), ``flip``'s (torch takes a tuple only), ``cumulative_sum``'s and
+#: ``unstack``'s (NumPy), ``searchsorted``'s side and ``isin``'s invert (torch), ``eye``'s k
+#: (torch), and every ``dtype=`` (torch).
+ALSO_POSITIONAL: Final[dict[str, tuple[str, ...]]] = {
+    **dict.fromkeys(_REDUCTIONS, ("axis",)),
+    **dict.fromkeys(("argmax", "argmin", "count_nonzero", "argsort", "sort"), ("axis",)),
+    "diff": ("n", "axis"),
+    "roll": ("axis",),
+    "repeat": ("axis",),
+    "take_along_axis": ("axis",),
+    "stack": ("axis",),
+    "tril": ("k",),
+    "triu": ("k",),
+    "tensordot": ("axes",),
+    "linalg.qr": ("mode",),
+    "linalg.svd": ("full_matrices",),
+    **dict.fromkeys(_FFTS, ("n", "axis", "norm")),
+    **dict.fromkeys(_FFTNS, ("s", "axes", "norm")),
+    "fft.fftshift": ("axes",),
+    "fft.ifftshift": ("axes",),
+    "fft.fftfreq": ("d",),
+    "fft.rfftfreq": ("d",),
+}
+
+#: Parameters of a Python int or number for which every backend takes a 0-d array as well
+#: (``xp.linspace(start, stop, n)`` with 0-d ``start`` and ``stop``, as SciPy's ``freqs``
+#: calls it). A name ending in ``[]`` takes 0-d arrays among the entries of its tuple only
+#: (``reshape(x, (n, -1))``; torch refuses a 0-d array as the whole shape). Not here because
+#: a backend refuses a 0-d array there: JAX for ``count_nonzero``'s, ``argsort``'s,
+#: ``sort``'s, ``unstack``'s, ``take_along_axis``'s and ``linalg.cross``'s axis, the FFTs'
+#: ``axis`` and ``axes``, ``tensordot``'s axes, ``tril``'s and ``triu``'s k,
+#: ``linalg.diagonal``'s offset, ``diff``'s and ``linalg.matrix_power``'s n,
+#: ``linalg.matrix_norm``'s ord; NumPy for ``fftfreq``'s and ``rfftfreq``'s n and
+#: ``fftshift``'s axes; torch for a 0-d shape of ``full``, ``reshape``, ``broadcast_to`` and
+#: ``tile``.
+ZERO_D: Final[dict[str, frozenset[str]]] = {
+    **dict.fromkeys(_REDUCTIONS, frozenset({"axis"})),
+    **dict.fromkeys(("std", "var"), frozenset({"axis", "correction"})),
+    **dict.fromkeys(
+        ("argmax", "argmin", "cumulative_sum", "cumulative_prod", "flip", "squeeze"),
+        frozenset({"axis"}),
+    ),
+    **dict.fromkeys(
+        ("expand_dims", "stack", "concat", "take", "repeat", "vecdot"), frozenset({"axis"})
+    ),
+    "roll": frozenset({"shift", "axis"}),
+    "moveaxis": frozenset({"source", "destination"}),
+    "permute_dims": frozenset({"axes[]"}),
+    **dict.fromkeys(("zeros", "ones", "empty"), frozenset({"shape"})),
+    "full": frozenset({"shape[]", "fill_value"}),
+    "full_like": frozenset({"fill_value"}),
+    "reshape": frozenset({"shape[]"}),
+    "broadcast_to": frozenset({"shape[]"}),
+    "tile": frozenset({"repetitions[]"}),
+    "eye": frozenset({"n_rows", "n_cols", "k"}),
+    "arange": frozenset({"start", "stop", "step"}),
+    "linspace": frozenset({"start", "stop", "num"}),
+    "linalg.trace": frozenset({"offset"}),
+    "linalg.vector_norm": frozenset({"axis", "ord"}),
+    "linalg.vecdot": frozenset({"axis"}),
+    **dict.fromkeys(_FFTS, frozenset({"n"})),
+    **dict.fromkeys(_FFTNS, frozenset({"s[]"})),
+    "fft.fftfreq": frozenset({"d"}),
+    "fft.rfftfreq": frozenset({"d"}),
+}
+
 _cache: dict[str, inspect.Signature] = {}
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ._arguments import MAX_BYTES, check_size
+from ._arguments import MAX_BYTES, Params, as_keywords, check_size, params_of, read_zero_d
 from ._array import operand
 from ._compiled import python_twin
 from ._creation_functions import creation
@@ -40,10 +40,17 @@ def _sized(dispatched: Any) -> Any:
     check costs one product."""
 
     def fn(x: Any, /, *args: Any, **kwargs: Any) -> Any:
+        if args:  # n and axis (s and axes) by position, as every backend takes them
+            given, kwargs = as_keywords(fname, params, (x, *args), kwargs)
+            x, args = given[0], given[1:]
         n: Any = kwargs.get("n")
         s: Any = kwargs.get("s")
         if n is None and s is None:
             return dispatched(x, *args, **kwargs)
+        if type(n) is not int and n is not None:  # 0-d arrays, as every backend takes them
+            n = kwargs["n"] = read_zero_d(fname, "n", n)
+        if type(s) is not tuple and s is not None:
+            s = kwargs["s"] = read_zero_d(fname, "s", s)
         op: Any = operand(x)
         try:
             size = (n if s is None else math.prod(s)) * math.prod(op[0].shape)
@@ -70,9 +77,13 @@ def _sized(dispatched: Any) -> Any:
             else:
                 out.append(size)
         if all(type(m) is int for m in out):
-            check_size(f"fft.{twin.__name__}", tuple(out), 16)
+            check_size(fname, tuple(out), 16)
 
     twin = python_twin(dispatched)
+    fname = f"fft.{twin.__name__}"
+    found = params_of(fname)
+    assert found is not None
+    params: Params = found
     for attr in ("__doc__", "__signature__", "__name__", "__qualname__", "__module__"):
         setattr(fn, attr, getattr(twin, attr))
     return fn
