@@ -253,7 +253,7 @@ def _targets() -> list[tuple[str, Callable[..., Any] | None]]:
                 "__weakref__",
                 "__annotations__",
                 "__array_priority__",
-                "__array_ufunc__",  # None: NumPy's ufuncs defer to the Array
+                "__array_ufunc__",  # NumPy's protocol: tests/clients/test_switches.py
             }
         ) or (not name.startswith("_") and callable(getattr(xp.Array, name, None))):
             out.append((f"Array.{name}", None))

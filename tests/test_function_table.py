@@ -113,6 +113,7 @@ def test_namespace_exports_are_standard_or_documented_extras():
         "Device",
         "DeviceMismatchError",
         "NarrowingWarning",
+        "NumPyFallbackWarning",
         "TransformUnavailableError",
         "UnsupportedDTypeError",
         "__array_api_version__",

@@ -107,6 +107,7 @@ _OWN = {
             "AxisError",
             "TransformUnavailableError",
             "NarrowingWarning",
+            "NumPyFallbackWarning",
         ],
     ),
 }

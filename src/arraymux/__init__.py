@@ -16,6 +16,7 @@ from typing import Any as _Any
 
 from . import _dynamo, _operators, fft, linalg, random
 from ._array import Array
+from ._clients import NumPyFallbackWarning
 from ._creation_functions import (
     arange,
     asarray,
@@ -260,6 +261,7 @@ __all__ = [
     "acos",
     "acosh",
     "add",
+    "NumPyFallbackWarning",
     "all",
     "any",
     "arange",

@@ -64,6 +64,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from ._array import Array, operand, wrap
+from ._clients import advice, caller, warn_fallback
 from ._devices import Device, device_arg
 from ._dtype_rules import dtype_of
 from ._errors import not_an_array, unsupported
@@ -605,8 +606,9 @@ def synchronize(*targets: Any) -> Any:
 
     Returns
     -------
-    The argument for one argument, a tuple of them for several, ``None`` for none, so that
-    ``y = xp.synchronize(f(x))`` reads naturally.
+    object
+        The argument for one argument, a tuple of them for several, ``None`` for none, so
+        that ``y = xp.synchronize(f(x))`` reads naturally.
 
     Raises
     ------
@@ -697,16 +699,18 @@ def host_array_for_numpy(x: Array, dtype: Any, copy: bool | None) -> Any:
     d = x._device
     if d._name not in _HOST_BACKENDS and d._place.split(":")[0] != "cpu":
         if not d._backend.hooks.implicit_host_copy:
+            library, _ = caller()
             raise TypeError(
                 f"cannot convert an array on {d} to NumPy implicitly ({d._name} refuses it "
                 "for its own arrays); copy it to the host explicitly with "
-                "arraymux.to_numpy(x)."
+                f"arraymux.to_numpy(x). {advice(library, d)}"
             )
         if copy is False:
             raise ValueError(
                 f"arraymux.Array.__array__: an array on {d} lives in device memory; "
                 "converting it to NumPy needs a copy, and copy=False forbids one."
             )
+    warn_fallback(d)  # SciPy or scikit-learn, with its switch off, converting an Array
     out = d._backend.adapter.to_numpy(x._native)
     if dtype is not None:
         try:
