@@ -137,9 +137,9 @@ def test_namespace_exports_are_standard_or_documented_extras():
         "to_numpy",
         "synchronize",
         "block_until_ready",
-        # the transforms
         "natively",
         "call_natively",
+        # the transforms
         *xp.transforms.__all__,
     }
     exported = set(xp.__all__)

@@ -322,6 +322,22 @@ class Array:
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> Any:
         return _transfer.host_array_for_numpy(self, dtype, copy)
 
+    def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
+        """NumPy's ufuncs meeting an Array: an operator of a NumPy array or scalar with an
+        Array (``ndarray + x``, ``np.float32(2) * x``) computes as the Array's own operator
+        would; any other ufunc (``np.sin(x)``, ``scipy.special.erf(x)``, an ``out=``) is
+        refused with a ``TypeError`` that says what to use instead."""
+        if method == "__call__" and not kwargs and len(inputs) == 2:
+            names = _UFUNC_OPERATORS.get(getattr(ufunc, "__name__", ""))
+            if names is not None:
+                if inputs[0] is self:
+                    result = getattr(Array, names[0])(self, inputs[1])
+                else:
+                    result = getattr(Array, names[1])(self, inputs[0])
+                if result is not NotImplemented:
+                    return result
+        raise TypeError(_ufunc_refusal(self, ufunc, method, kwargs))
+
     def to_device(
         self, device: DeviceLike, /, *, stream: Any = None, copy: bool | None = None
     ) -> Array:
@@ -383,22 +399,6 @@ class Array:
                         native[nkey] = nvalue
                     else:
                         backend.setitem(native, nkey, nvalue)
-    def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
-        """NumPy's ufuncs meeting an Array: an operator of a NumPy array or scalar with an
-        Array (``ndarray + x``, ``np.float32(2) * x``) computes as the Array's own operator
-        would; any other ufunc (``np.sin(x)``, ``scipy.special.erf(x)``, an ``out=``) is
-        refused with a ``TypeError`` that says what to use instead."""
-        if method == "__call__" and not kwargs and len(inputs) == 2:
-            names = _UFUNC_OPERATORS.get(getattr(ufunc, "__name__", ""))
-            if names is not None:
-                if inputs[0] is self:
-                    result = getattr(Array, names[0])(self, inputs[1])
-                else:
-                    result = getattr(Array, names[1])(self, inputs[0])
-                if result is not NotImplemented:
-                    return result
-        raise TypeError(_ufunc_refusal(self, ufunc, method, kwargs))
-
                 except (ValueError, RuntimeError, OverflowError):
                     # A value the backend cannot take as it is (torch: a Python int beyond
                     # int64 into a uint64 array); its adapter's setitem converts it.
@@ -423,6 +423,43 @@ class Array:
         from ._devices import Device
 
         self._native, self._device, self._dtype = state[0], Device(state[1]), None
+
+
+#: NumPy's ufuncs behind the operators, with the Array's method for each order of operands
+#: (``ndarray - x`` is ``x.__rsub__(ndarray)``; ``ndarray < x`` is ``x > ndarray``).
+_UFUNC_OPERATORS: dict[str, tuple[str, str]] = {
+    "add": ("__add__", "__radd__"),
+    "subtract": ("__sub__", "__rsub__"),
+    "multiply": ("__mul__", "__rmul__"),
+    "divide": ("__truediv__", "__rtruediv__"),
+    "true_divide": ("__truediv__", "__rtruediv__"),
+    "floor_divide": ("__floordiv__", "__rfloordiv__"),
+    "remainder": ("__mod__", "__rmod__"),
+    "power": ("__pow__", "__rpow__"),
+    "matmul": ("__matmul__", "__rmatmul__"),
+    "bitwise_and": ("__and__", "__rand__"),
+    "bitwise_or": ("__or__", "__ror__"),
+    "bitwise_xor": ("__xor__", "__rxor__"),
+    "left_shift": ("__lshift__", "__rlshift__"),
+    "right_shift": ("__rshift__", "__rrshift__"),
+    "less": ("__lt__", "__gt__"),
+    "less_equal": ("__le__", "__ge__"),
+    "greater": ("__gt__", "__lt__"),
+    "greater_equal": ("__ge__", "__le__"),
+    "equal": ("__eq__", "__eq__"),
+    "not_equal": ("__ne__", "__ne__"),
+}
+
+
+def _ufunc_refusal(x: Array, ufunc: Any, method: str, kwargs: dict[str, Any]) -> str:
+    name = getattr(ufunc, "__name__", repr(ufunc))
+    call = name if method == "__call__" else f"{name}.{method}"
+    what = "with out= " if "out" in kwargs else ""
+    library = caller()[0] or ufunc_library(ufunc)
+    return (
+        f"arraymux.Array.__array_ufunc__: NumPy's ufunc {call!r} was called {what}on an Array "
+        f"on {x._device}; Arrays do not take part in NumPy's ufuncs. {advice(library, x._device)}"
+    )
 
 
 class _LargeInt(Exception):
@@ -517,43 +554,6 @@ def _check_int_value(dt: Any, value: int) -> None:
             raise OverflowError(
                 f"arraymux.Array.__setitem__: the Python int {value} does not fit in {dt} "
                 f"(range {lo} to {hi})."
-#: NumPy's ufuncs behind the operators, with the Array's method for each order of operands
-#: (``ndarray - x`` is ``x.__rsub__(ndarray)``; ``ndarray < x`` is ``x > ndarray``).
-_UFUNC_OPERATORS: dict[str, tuple[str, str]] = {
-    "add": ("__add__", "__radd__"),
-    "subtract": ("__sub__", "__rsub__"),
-    "multiply": ("__mul__", "__rmul__"),
-    "divide": ("__truediv__", "__rtruediv__"),
-    "true_divide": ("__truediv__", "__rtruediv__"),
-    "floor_divide": ("__floordiv__", "__rfloordiv__"),
-    "remainder": ("__mod__", "__rmod__"),
-    "power": ("__pow__", "__rpow__"),
-    "matmul": ("__matmul__", "__rmatmul__"),
-    "bitwise_and": ("__and__", "__rand__"),
-    "bitwise_or": ("__or__", "__ror__"),
-    "bitwise_xor": ("__xor__", "__rxor__"),
-    "left_shift": ("__lshift__", "__rlshift__"),
-    "right_shift": ("__rshift__", "__rrshift__"),
-    "less": ("__lt__", "__gt__"),
-    "less_equal": ("__le__", "__ge__"),
-    "greater": ("__gt__", "__lt__"),
-    "greater_equal": ("__ge__", "__le__"),
-    "equal": ("__eq__", "__eq__"),
-    "not_equal": ("__ne__", "__ne__"),
-}
-
-
-def _ufunc_refusal(x: Array, ufunc: Any, method: str, kwargs: dict[str, Any]) -> str:
-    name = getattr(ufunc, "__name__", repr(ufunc))
-    call = name if method == "__call__" else f"{name}.{method}"
-    what = "with out= " if "out" in kwargs else ""
-    library = caller()[0] or ufunc_library(ufunc)
-    return (
-        f"arraymux.Array.__array_ufunc__: NumPy's ufunc {call!r} was called {what}on an Array "
-        f"on {x._device}; Arrays do not take part in NumPy's ufuncs. {advice(library, x._device)}"
-    )
-
-
             )
 
 
