@@ -37,7 +37,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from ._control import cond, fori_loop, scan, switch, while_loop
 from ._crossing import on_device
+from ._custom import custom_jvp, custom_vjp
 from ._engine import (
     _argnums,
     _aux_check,
@@ -65,6 +67,10 @@ from ._tree import device_of
 __all__ = [
     "TreeDef",
     "checkpoint",
+    "cond",
+    "custom_jvp",
+    "custom_vjp",
+    "fori_loop",
     "grad",
     "hessian",
     "jacobian",
@@ -73,7 +79,9 @@ __all__ = [
     "on_device",
     "register_dataclass",
     "register_tree_node",
+    "scan",
     "stop_gradient",
+    "switch",
     "tree_flatten",
     "tree_leaves",
     "tree_map",
@@ -82,6 +90,7 @@ __all__ = [
     "value_and_grad",
     "vjp",
     "vmap",
+    "while_loop",
 ]
 
 # -- the transforms ---------------------------------------------------------------------------

@@ -25,10 +25,58 @@ from .. import _compiled
 from .._backends._torch import DIFFERENTIATING
 from ._crossing import CALL, JVP, VJP
 
-jacobian = tf.jacrev
-hessian = tf.hessian
-jvp = tf.jvp
-vmap = tf.vmap
+
+class _FuncLevels(threading.local):
+    """How many of torch.func's reverse-mode, forward-mode and batching transforms that
+    arraymux runs enclose the code running on this thread: torch's control-flow operators do
+    not compose with all of them under torch.compile (see ``_control_torch``), and dynamo
+    cannot ask torch.func itself. Set per thread, not as class attributes, which
+    torch.compile 2.11 reads instead."""
+
+    def __init__(self) -> None:
+        self.reverse = 0
+        self.forward = 0
+        self.batch = 0
+
+
+FUNC_LEVELS = _FuncLevels()
+
+
+def _within(
+    f: Callable[..., Any], reverse: int, forward: int, batch: int = 0
+) -> Callable[..., Any]:
+    """``f``, counted in :data:`FUNC_LEVELS` while it runs."""
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        levels = FUNC_LEVELS
+        levels.reverse += reverse
+        levels.forward += forward
+        levels.batch += batch
+        try:
+            return f(*args, **kwargs)
+        finally:
+            levels.reverse -= reverse
+            levels.forward -= forward
+            levels.batch -= batch
+
+    return counted
+
+
+def jacobian(f: Callable[..., Any], argnums: Any = 0) -> Callable[..., Any]:
+    return tf.jacrev(_within(f, 1, 0), argnums=argnums)
+
+
+def hessian(f: Callable[..., Any], argnums: Any = 0) -> Callable[..., Any]:
+    return tf.hessian(_within(f, 1, 1), argnums=argnums)
+
+
+def jvp(f: Callable[..., Any], primals: Any, tangents: Any) -> Any:
+    return tf.jvp(_within(f, 0, 1), primals, tangents)
+
+
+def vmap(f: Callable[..., Any], in_axes: Any = 0, out_axes: Any = 0) -> Callable[..., Any]:
+    return tf.vmap(_within(f, 0, 0, 1), in_axes, out_axes)
+
 
 # torch.compile traces the user's function through its Array arguments (see jit).
 JIT_TAKES_ARRAYS = True
@@ -87,6 +135,7 @@ def value_and_grad(f: Callable[..., Any], argnums: Any, has_aux: bool) -> Callab
 
 
 def _func_grad(f: Callable[..., Any], argnums: Any, has_aux: bool) -> Callable[..., Any]:
+    f = _within(f, 1, 0)
     if not has_aux:
         return tf.grad(f, argnums=argnums)
     g, restore = _aux_leaves(f)
@@ -100,6 +149,7 @@ def _func_grad(f: Callable[..., Any], argnums: Any, has_aux: bool) -> Callable[.
 
 
 def _func_value_and_grad(f: Callable[..., Any], argnums: Any, has_aux: bool) -> Callable[..., Any]:
+    f = _within(f, 1, 0)
     g, restore = _aux_leaves(f) if has_aux else (f, None)
     inner = tf.grad_and_value(g, argnums=argnums, has_aux=has_aux)
 
@@ -306,6 +356,7 @@ def _by_autograd(
 
 
 def vjp(f: Callable[..., Any], *primals: Any, has_aux: bool) -> Any:
+    f = _within(f, 1, 0)
     if not has_aux:
         return tf.vjp(f, *primals)
     g, restore = _aux_leaves(f)

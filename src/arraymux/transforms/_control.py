@@ -1,0 +1,1022 @@
+"""Control flow with ``jax.lax``'s signatures: :func:`cond`, :func:`switch`,
+:func:`while_loop`, :func:`fori_loop` and :func:`scan`.
+
+Which engine runs them follows the arrays, as for the transforms:
+
+- JAX: ``jax.lax``'s own operators (Arrays are JAX pytrees), eagerly and under every transform.
+- torch, in eager mode (and inside torch.func's transforms): Python loops and branches on the
+  tensors, which torch.autograd and torch.func differentiate and batch; a predicate that
+  ``vmap`` batches takes both branches and selects, as ``jax.vmap`` does.
+- torch under ``torch.compile`` (:func:`arraymux.jit`): ``torch.cond`` for :func:`cond` and
+  :func:`switch`, torch's ``while_loop`` operator for :func:`while_loop`; :func:`scan` and
+  :func:`fori_loop` with a static trip count are unrolled by dynamo (see ``_control_torch``).
+- NumPy, CuPy, Dask and array-api-strict: plain Python.
+
+The carry of a loop keeps its structure (tuples, lists, dicts, named tuples), shapes and dtypes
+from step to step; every engine checks it, and the errors name the function and the leaf.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from .._array import Array, operand, wrap
+from .._devices import _TRANSFORM, Device, closure_constant
+from .._errors import BackendMismatchError, DeviceMismatchError
+from ._tree import device_of
+
+__all__ = ["cond", "fori_loop", "scan", "switch", "while_loop"]
+
+
+# -- pytrees: flatten to leaves and a hashable structure -------------------------------------
+
+
+class _Leaf:
+    """The place of a leaf in a structure (shown as ``*``)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "*"
+
+
+_LEAF = _Leaf()
+
+
+def _flatten(tree: Any, leaves: list[Any]) -> Any:
+    """The structure of ``tree`` (hashable, comparable), its leaves appended to ``leaves``.
+
+    Nodes are tuples, lists, dicts (by sorted key, as JAX orders them) and named tuples, the
+    nodes of the transforms' pytrees; everything else (Arrays, native arrays, Python scalars,
+    None) is a leaf."""
+    t = type(tree)
+    if t is tuple or t is list:
+        return (t, tuple([_flatten(v, leaves) for v in tree]))
+    if t is dict:
+        try:
+            keys = tuple(sorted(tree))
+        except TypeError:  # keys of mixed types: in insertion order
+            keys = tuple(tree)
+        return (dict, keys, tuple([_flatten(tree[k], leaves) for k in keys]))
+    if isinstance(tree, tuple) and hasattr(tree, "_fields"):  # a named tuple
+        return (t, tuple([_flatten(v, leaves) for v in tree]))
+    leaves.append(tree)
+    return _LEAF
+
+
+def flatten(tree: Any) -> tuple[list[Any], Any]:
+    """``(leaves, structure)`` of a pytree."""
+    leaves: list[Any] = []
+    return leaves, _flatten(tree, leaves)
+
+
+def unflatten(structure: Any, leaves: Any) -> Any:
+    """The pytree of ``structure`` holding ``leaves`` (an iterable), in order."""
+    return _build(structure, iter(leaves))
+
+
+def _build(structure: Any, it: Any) -> Any:
+    if structure is _LEAF:
+        return next(it)
+    t = structure[0]
+    if t is dict:
+        return {k: _build(s, it) for k, s in zip(structure[1], structure[2])}
+    items = [_build(s, it) for s in structure[1]]
+    return t(items) if t is tuple or t is list else t(*items)
+
+
+def _paths(structure: Any, prefix: str = "") -> list[str]:
+    """The path of each leaf of ``structure`` (``[0]['w']``), in order."""
+    if structure is _LEAF:
+        return [prefix]
+    t = structure[0]
+    if t is dict:
+        return [
+            p for k, s in zip(structure[1], structure[2]) for p in _paths(s, f"{prefix}[{k!r}]")
+        ]
+    if t is tuple or t is list:
+        return [p for i, s in enumerate(structure[1]) for p in _paths(s, f"{prefix}[{i}]")]
+    return [p for f, s in zip(t._fields, structure[1]) for p in _paths(s, f"{prefix}.{f}")]
+
+
+def show(structure: Any) -> str:
+    """A structure as it reads in Python, its leaves as ``*``."""
+    n = len(_paths(structure))
+    return repr(unflatten(structure, [_LEAF] * n))
+
+
+# -- what a leaf is: its shape and dtype ------------------------------------------------------
+
+_SCALAR_KINDS = {
+    bool: ("bool",),
+    int: ("signed integer", "unsigned integer"),
+    float: ("real floating",),
+    complex: ("complex floating",),
+}
+
+
+def aval(leaf: Any) -> Any:
+    """What a carry must keep of a leaf: ``(shape, DType, Device)`` for an array, the type of
+    a Python scalar, None for None; ``("object", type)`` otherwise."""
+    if type(leaf) is Array:
+        return (leaf.shape, leaf.dtype, leaf._device)
+    t = type(leaf)
+    if t in _SCALAR_KINDS:
+        return t
+    if leaf is None:
+        return None
+    op = operand(leaf)
+    if op is not None:
+        native, dev = op
+        return (tuple(native.shape), dev._backend.dtype_from_native(native.dtype), dev)
+    return ("object", t)
+
+
+def describe(a: Any, other: Any = None) -> str:
+    """An aval as it reads in an error (``float32[3, 2]``, ``a Python float``); with the
+    device where ``other``, the aval it is compared with, is on another one."""
+    if type(a) is tuple and len(a) == 3:
+        text = f"{a[1].name}[{', '.join(map(str, a[0]))}]"
+        if type(other) is tuple and len(other) == 3 and other[2] is not a[2]:
+            text += f" on {a[2]}"
+        return text
+    if a is None:
+        return "None"
+    if isinstance(a, type):
+        return f"a Python {a.__name__}"
+    return f"a {a[1].__name__}"
+
+
+def joins(ref: Any, got: Any) -> bool:
+    """Whether ``got`` may stand where ``ref`` stood: a Python scalar's place takes a 0-d array
+    of its kind (JAX's weakly typed scalars)."""
+    return (
+        isinstance(ref, type)
+        and ref in _SCALAR_KINDS
+        and type(got) is tuple
+        and got[0] == ()
+        and got[1].kind in _SCALAR_KINDS[ref]
+    )
+
+
+class Carry:
+    """The structure, shapes and dtypes of a loop's carry (``init_name``), checked after each
+    step of ``fname``."""
+
+    __slots__ = ("avals", "fname", "init_name", "structure")
+
+    def __init__(self, fname: str, init: Any, init_name: str) -> None:
+        leaves, self.structure = flatten(init)
+        self.avals = [aval(v) for v in leaves]
+        self.fname = fname
+        self.init_name = init_name
+
+    def check(self, out: Any, what: str) -> list[Any]:
+        """The leaves of ``out``, a carry that ``what`` returned; a TypeError if it differs."""
+        leaves, structure = flatten(out)
+        if structure != self.structure:
+            raise TypeError(
+                f"arraymux.{self.fname}: {what} returned a carry of structure {show(structure)}, "
+                f"but {self.init_name} has structure {show(self.structure)}. The carry must keep "
+                "its structure, shapes and dtypes from one step to the next."
+            )
+        avals = self.avals
+        for i, leaf in enumerate(leaves):
+            ref = avals[i]
+            # The common case first: an Array of the same shape and dtype.
+            if (
+                type(leaf) is Array
+                and type(ref) is tuple
+                and leaf._device is ref[2]
+                and leaf.dtype == ref[1]
+                and leaf.shape == ref[0]
+            ):
+                continue
+            got = aval(leaf)
+            if got == ref:
+                continue
+            if joins(ref, got):
+                avals[i] = got  # from now on, the array it became
+                continue
+            where = _paths(self.structure)[i] or "the top"
+            raise TypeError(
+                f"arraymux.{self.fname}: {what} returned {describe(got, ref)} at {where} of "
+                f"the carry, but {self.init_name} has {describe(ref, got)} there. The carry must keep "
+                "its structure, shapes and dtypes from one step to the next; cast or reshape "
+                "the new value (or the initial one) to match."
+            )
+        return leaves
+
+
+def check_fun(fname: str, what: str, fun: Any) -> None:
+    if not callable(fun):
+        raise TypeError(f"arraymux.{fname}: {what} must be a function, not {type(fun).__name__}.")
+
+
+def scalar(fname: str, what: str, value: Any, kinds: tuple[str, ...], say: str) -> Any:
+    """``value`` checked to be a scalar of ``kinds``: a Python value as it is, else the native
+    0-d array."""
+    t = type(value)
+    if t is bool or (t is int and "signed integer" in kinds):
+        return value
+    op = operand(value)
+    if op is None:
+        raise TypeError(
+            f"arraymux.{fname}: {what} must be {say} (a Python value or a 0-d array), not "
+            f"{type(value).__name__}."
+        )
+    native, dev = op
+    shape = tuple(native.shape)
+    if shape != ():
+        raise TypeError(
+            f"arraymux.{fname}: {what} must be {say}, but it is an array of shape {shape}. "
+            "Reduce it first (arraymux.all, arraymux.any, indexing)."
+        )
+    dt = dev._backend.dtype_from_native(native.dtype)
+    if dt.kind not in kinds:
+        raise TypeError(f"arraymux.{fname}: {what} must be {say}, not an array of dtype {dt.name}.")
+    return native
+
+
+def placed(fname: str, *groups: tuple[str, Any]) -> tuple[Device, list[Any]]:
+    """The one device of the arrays of ``groups`` (pairs of name and pytree), and the pytrees;
+    in them, arrays that the running transform takes as constants of its computation (NumPy
+    arrays read from an enclosing scope while torch computes for NumPy arguments) are made
+    arrays of its device, as every function of the namespace makes them."""
+    try:
+        return device_of(fname, *groups), [t for _, t in groups]
+    except (BackendMismatchError, DeviceMismatchError):
+        engine = _TRANSFORM.device
+        if engine is None:
+            raise
+        trees = []
+        for _, tree in groups:
+            leaves, structure = flatten(tree)
+            for i, v in enumerate(leaves):
+                op = operand(v)
+                if op is not None and op[1] is not engine:
+                    native = closure_constant(op[0], op[1], engine)
+                    if native is not None:
+                        leaves[i] = wrap(native, engine)
+            trees.append(unflatten(structure, leaves))
+        named = [(name, t) for (name, _), t in zip(groups, trees)]
+        return device_of(fname, *named), trees
+
+
+REVERSE_MESSAGE = (
+    "arraymux.{fname}: reverse-mode differentiation (grad, vjp, jacobian, hessian) through a "
+    "loop whose number of steps depends on values is not available, as with "
+    "jax.lax.while_loop: the steps are not known before the loop runs. Use arraymux.fori_loop "
+    "with Python int bounds or arraymux.scan (both differentiate in reverse mode), or forward "
+    "mode (arraymux.jvp)."
+)
+
+
+# -- which engine runs -----------------------------------------------------------------------
+
+_PYTHON, _JAX, _TORCH, _TORCH_COMPILED = 0, 1, 2, 3
+
+
+def _route(dev: Device) -> int:
+    name = dev._name
+    if name == "jax":
+        return _JAX
+    if name == "torch":
+        import torch
+
+        return _TORCH_COMPILED if torch.compiler.is_compiling() else _TORCH
+    return _PYTHON
+
+
+def _engine(route: int) -> Any:
+    if route == _JAX:
+        from . import _control_jax
+
+        return _control_jax
+    from . import _control_torch
+
+    return _control_torch
+
+
+def _as_arrays(tree: Any, dev: Device, scalars: bool = False) -> Any:
+    """``tree`` with its native arrays wrapped as Arrays of ``dev`` (and with ``scalars``, its
+    Python scalars made 0-d Arrays of ``dev``'s default dtype for their kind, as a carry's are
+    on every engine); other leaves as they are."""
+    leaves, structure = flatten(tree)
+    changed = False
+    for i, v in enumerate(leaves):
+        if type(v) is Array or v is None:
+            continue
+        if scalars and type(v) in _SCALAR_KINDS:
+            from .._creation_functions import asarray
+
+            leaves[i] = asarray(v, device=dev)
+            changed = True
+            continue
+        op = operand(v)
+        if op is not None:
+            leaves[i] = wrap(op[0], op[1])
+            changed = True
+    return unflatten(structure, leaves) if changed else tree
+
+
+# -- the branches -----------------------------------------------------------------------------
+
+
+def cond(
+    pred: Any, true_fun: Callable[..., Any], false_fun: Callable[..., Any], *operands: Any
+) -> Any:
+    """``true_fun(*operands)`` if ``pred`` holds, else ``false_fun(*operands)``, as
+    ``jax.lax.cond``.
+
+    Parameters
+    ----------
+    pred
+        A scalar: a Python bool or int, or a 0-d boolean or integer array (nonzero is true).
+    true_fun, false_fun
+        Functions of ``operands`` that return pytrees (tuples, lists, dicts of arrays) of the
+        same structure, shapes and dtypes.
+    *operands
+        The arguments of the branch taken (pytrees of arrays and Python scalars).
+
+    Returns
+    -------
+    pytree
+        What the branch taken returns.
+
+    Raises
+    ------
+    TypeError
+        ``pred`` is not a boolean or integer scalar, a branch is not callable, or (where both
+        branches are traced: JAX, ``torch.compile``, a predicate batched by ``vmap``) the
+        branches return different structures, shapes or dtypes.
+    BackendMismatchError
+        ``pred`` and the operands are on different backends.
+
+    Notes
+    -----
+    On NumPy, CuPy, Dask, array-api-strict and eager torch, the branch taken runs as Python
+    and the other does not run. On JAX it is ``jax.lax.cond``; under :func:`arraymux.jit` on
+    torch, ``torch.cond`` (inside :func:`arraymux.grad` and the other derivatives compiled by
+    :func:`arraymux.jit`, where torch's operators do not compose with torch.func, both
+    branches run and the result is selected). Under :func:`arraymux.vmap`, a predicate that
+    differs between the batch's elements runs both branches and selects each element's, as
+    ``jax.vmap`` does. Derivatives flow through the branch taken on every engine.
+
+    Examples
+    --------
+    >>> import arraymux as xp
+    >>> x = xp.asarray([1.0, 2.0])
+    >>> xp.cond(xp.sum(x) > 2, lambda v: v * 10, lambda v: -v, x)
+    Array([10., 20.], dtype=float64, device='numpy:cpu')
+    >>> xp.grad(lambda v: xp.sum(xp.cond(v[0] > 0, xp.sin, xp.cos, v)))(x)
+    Array([ 0.54030231, -0.41614684], dtype=float64, device='numpy:cpu')
+    """
+    check_fun("cond", "true_fun", true_fun)
+    check_fun("cond", "false_fun", false_fun)
+    dev, (pred, operands) = placed("cond", ("pred", pred), ("operands", operands))
+    p = scalar("cond", "pred", pred, _PRED_KINDS, "a boolean or integer scalar")
+    route = _route(dev)
+    if route == _JAX:
+        return _engine(route).switch("cond", p, (false_fun, true_fun), operands, dev, boolean=True)
+    if type(p) is bool or type(p) is int:
+        return (true_fun if p else false_fun)(*operands)
+    if route == _TORCH_COMPILED:
+        return _engine(route).compiled_switch(
+            "cond", p, (false_fun, true_fun), operands, dev, boolean=True
+        )
+    taken = _truth(route, p)
+    if taken is None:  # batched by vmap: both branches, selected
+        return _select_all("cond", wrap(p, dev), (false_fun, true_fun), operands, True)
+    return (true_fun if taken else false_fun)(*operands)
+
+
+_PRED_KINDS = ("bool", "signed integer", "unsigned integer")
+
+
+def switch(index: Any, branches: Sequence[Callable[..., Any]], *operands: Any) -> Any:
+    """``branches[index](*operands)``, with ``index`` clamped into range, as
+    ``jax.lax.switch``.
+
+    Parameters
+    ----------
+    index
+        An integer scalar (a Python int or a 0-d integer array); below 0 it takes the first
+        branch, past the end the last.
+    branches
+        A non-empty sequence of functions of ``operands`` that return pytrees of the same
+        structure, shapes and dtypes.
+    *operands
+        The arguments of the branch taken.
+
+    Returns
+    -------
+    pytree
+        What the branch taken returns.
+
+    Raises
+    ------
+    TypeError
+        ``index`` is not an integer scalar, ``branches`` is empty or holds a non-callable, or
+        (where the branches are traced) they return different structures, shapes or dtypes.
+    BackendMismatchError
+        ``index`` and the operands are on different backends.
+
+    Notes
+    -----
+    It runs as :func:`cond` does: the branch taken alone in Python, ``jax.lax.switch`` on JAX,
+    nested ``torch.cond`` under :func:`arraymux.jit` on torch, every branch and a selection
+    for an index batched by :func:`arraymux.vmap`.
+
+    Examples
+    --------
+    >>> import arraymux as xp
+    >>> ops = [lambda v: v + 1, lambda v: v * 2, lambda v: v**2]
+    >>> x = xp.asarray([3.0])
+    >>> xp.switch(1, ops, x), xp.switch(xp.asarray(7), ops, x)
+    (Array([6.], dtype=float64, device='numpy:cpu'), Array([9.], dtype=float64, device='numpy:cpu'))
+    """
+    if isinstance(branches, str | bytes) or not isinstance(branches, Sequence) or not branches:
+        raise TypeError(
+            "arraymux.switch: branches must be a non-empty sequence (a list or tuple) of "
+            f"functions, not {branches!r:.60}."
+        )
+    for i, b in enumerate(branches):
+        check_fun("switch", f"branches[{i}]", b)
+    branches = tuple(branches)
+    dev, (index, operands) = placed("switch", ("index", index), ("operands", operands))
+    k = scalar("switch", "index", index, _INDEX_KINDS, "an integer scalar")
+    route = _route(dev)
+    n = len(branches)
+    if route == _JAX:
+        return _engine(route).switch("switch", k, branches, operands, dev, boolean=False)
+    if type(k) is int or type(k) is bool:
+        return branches[min(max(k, 0), n - 1)](*operands)
+    if n == 1:
+        return branches[0](*operands)
+    if route == _TORCH_COMPILED:
+        return _engine(route).compiled_switch("switch", k, branches, operands, dev, boolean=False)
+    value = _index(route, k)
+    if value is None:  # batched by vmap
+        return _select_all("switch", wrap(k, dev), branches, operands, False)
+    return branches[min(max(value, 0), n - 1)](*operands)
+
+
+_INDEX_KINDS = ("signed integer", "unsigned integer")
+
+
+def _truth(route: int, native: Any) -> bool | None:
+    """A 0-d array's truth; None where ``vmap`` batches it (torch)."""
+    if route in (_TORCH, _TORCH_COMPILED):
+        return _engine(route).truth(native)  # type: ignore[no-any-return]
+    return bool(native)
+
+
+def _index(route: int, native: Any) -> int | None:
+    if route in (_TORCH, _TORCH_COMPILED):
+        return _engine(route).index(native)  # type: ignore[no-any-return]
+    return operator.index(native) if hasattr(native, "__index__") else int(native)
+
+
+def _select_all(
+    fname: str, which: Array, branches: Sequence[Callable[..., Any]], operands: Any, boolean: bool
+) -> Any:
+    """Every branch run, and the result of the one ``which`` selects (per element of a
+    batch): how ``vmap`` runs a branch on a batched predicate, and the fallback where a
+    compiler cannot branch."""
+    from .._elementwise_functions import equal
+    from .._searching_functions import where
+
+    outs = [b(*operands) for b in branches]
+    leaves, structure, avals = agree(fname, outs, boolean)
+    n = len(branches)
+    if boolean:
+        picks = [which]
+    else:
+        from .._elementwise_functions import clip
+
+        which = clip(which, 0, n - 1)
+        picks = [equal(which, k) for k in range(1, n)]
+    result: list[Any] = []
+    for j in range(len(avals)):
+        if avals[j] is None:
+            result.append(None)
+            continue
+        v = leaves[0][j]
+        for k in range(1, n):
+            v = where(picks[k - 1], leaves[k][j], v)
+        result.append(v)
+    return unflatten(structure, result)
+
+
+def agree(fname: str, outs: list[Any], boolean: bool) -> tuple[list[list[Any]], Any, list[Any]]:
+    """The leaves, the structure and the avals of the branches' results ``outs``, checked to
+    agree (a TypeError naming the branches otherwise)."""
+
+    def name(k: int) -> str:
+        if boolean:
+            return "true_fun" if k else "false_fun"
+        return f"branches[{k}]"
+
+    flat = [flatten(o) for o in outs]
+    leaves0, structure = flat[0]
+    avals = [aval(v) for v in leaves0]
+    for k in range(1, len(outs)):
+        leaves, s = flat[k]
+        if s != structure:
+            raise TypeError(
+                f"arraymux.{fname}: {name(k)} returns {show(s)}, but {name(0)} returns "
+                f"{show(structure)}; every branch must return the same structure, shapes and "
+                "dtypes."
+            )
+        for j, v in enumerate(leaves):
+            got = aval(v)
+            if got == avals[j]:
+                continue
+            if joins(avals[j], got):
+                avals[j] = got
+                continue
+            if joins(got, avals[j]):
+                continue
+            raise TypeError(
+                f"arraymux.{fname}: {name(k)} returns {describe(got, avals[j])} at "
+                f"{_paths(structure)[j] or 'the top'}, but {name(0)} returns "
+                f"{describe(avals[j], got)} there; every branch must return the same structure, "
+                "shapes and dtypes."
+            )
+    return [f[0] for f in flat], structure, avals
+
+
+# -- the loops --------------------------------------------------------------------------------
+
+
+def while_loop(
+    cond_fun: Callable[[Any], Any], body_fun: Callable[[Any], Any], init_val: Any
+) -> Any:
+    """Apply ``body_fun`` to a carry while ``cond_fun`` holds, as ``jax.lax.while_loop``::
+
+        val = init_val
+        while cond_fun(val):
+            val = body_fun(val)
+        return val
+
+    Parameters
+    ----------
+    cond_fun
+        A function of the carry returning a boolean scalar (a Python bool or a 0-d bool array).
+    body_fun
+        A function of the carry returning the next carry, of the same structure, shapes and
+        dtypes.
+    init_val
+        The first carry: a pytree (tuples, lists, dicts) of arrays and Python scalars.
+
+    Returns
+    -------
+    pytree
+        The last carry.
+
+    Raises
+    ------
+    TypeError
+        A function is not callable, ``cond_fun`` returns something other than a boolean
+        scalar, or ``body_fun`` changes the carry's structure, shapes or dtypes (the message
+        names the leaf).
+    TransformUnavailableError
+        Reverse-mode differentiation (:func:`arraymux.grad`, :func:`arraymux.vjp`, ...)
+        through the loop on torch, as with ``jax.lax.while_loop`` (which raises JAX's
+        ``ValueError``): the number of steps is not known before the loop runs. Use
+        :func:`fori_loop` with Python int bounds, or :func:`scan`.
+
+    Notes
+    -----
+    Forward mode (:func:`arraymux.jvp`) and :func:`arraymux.vmap` work on every engine that
+    has them; under ``vmap``, the loop runs until every element's ``cond_fun`` is false, and
+    stops updating each element when its own is. On JAX it is ``jax.lax.while_loop``; under
+    :func:`arraymux.jit` on torch, torch's ``while_loop`` operator; elsewhere a Python loop,
+    which reads ``cond_fun``'s value on the host at each step (on Dask that computes it).
+
+    Examples
+    --------
+    >>> import arraymux as xp
+    >>> xp.while_loop(lambda c: c[1] < 100, lambda c: (c[0] + 1, c[1] * 3), (0, xp.asarray(1.0)))
+    (Array(5, dtype=int64, device='numpy:cpu'), Array(243., dtype=float64, device='numpy:cpu'))
+    """
+    check_fun("while_loop", "cond_fun", cond_fun)
+    check_fun("while_loop", "body_fun", body_fun)
+    dev, (init_val,) = placed("while_loop", ("init_val", init_val))
+    route = _route(dev)
+    if route == _JAX:
+        return _engine(route).while_loop("while_loop", cond_fun, body_fun, init_val, dev)
+    if route == _TORCH_COMPILED:
+        out = _engine(route).compiled_while("while_loop", cond_fun, body_fun, init_val, dev)
+        if out is not None:
+            return out
+    init = _as_arrays(init_val, dev, scalars=True)
+    out = _python_while(
+        "while_loop", route, cond_fun, body_fun, init, Carry("while_loop", init, "init_val")
+    )
+    if route == _TORCH:
+        return _engine(route).no_reverse("while_loop", out, dev)
+    return out
+
+
+def _python_while(
+    fname: str,
+    route: int,
+    cond_fun: Callable[[Any], Any],
+    body_fun: Callable[[Any], Any],
+    val: Any,
+    carry: Carry,
+    what: str = "body_fun",
+) -> Any:
+    """The while loop in Python; a predicate batched by ``vmap`` (eager torch) continues as a
+    loop until no element's predicate holds, updating only the elements whose predicate
+    holds."""
+    while True:
+        p = scalar(fname, "cond_fun's result", cond_fun(val), ("bool",), "a boolean scalar")
+        if type(p) is bool:
+            go: bool | None = p
+        else:
+            go = _truth(route, p)
+        if go is None:
+            return _batched_while(fname, cond_fun, body_fun, val, carry, p, what)
+        if not go:
+            return val
+        val = body_fun(val)
+        carry.check(val, what)
+
+
+def _batched_while(
+    fname: str,
+    cond_fun: Callable[[Any], Any],
+    body_fun: Callable[[Any], Any],
+    val: Any,
+    carry: Carry,
+    p: Any,
+    what: str,
+) -> Any:
+    from .._searching_functions import where
+    from . import _control_torch
+
+    dev = device_of(fname, ("init_val", val))
+    while _control_torch.any_lane(p):
+        new = body_fun(val)
+        new_leaves = carry.check(new, what)
+        old_leaves, structure = flatten(val)
+        active = wrap(p, dev)
+        val = unflatten(
+            structure,
+            [o if o is None else where(active, n, o) for n, o in zip(new_leaves, old_leaves)],
+        )
+        p = scalar(fname, "cond_fun's result", cond_fun(val), ("bool",), "a boolean scalar")
+        if type(p) is bool:
+            p = _control_torch.as_tensor(p)
+    return val
+
+
+def fori_loop(
+    lower: Any,
+    upper: Any,
+    body_fun: Callable[[Any, Any], Any],
+    init_val: Any,
+    *,
+    unroll: int | bool | None = None,
+) -> Any:
+    """Apply ``body_fun(i, val)`` for ``i`` from ``lower`` to ``upper - 1``, as
+    ``jax.lax.fori_loop``::
+
+        val = init_val
+        for i in range(lower, upper):
+            val = body_fun(i, val)
+        return val
+
+    Parameters
+    ----------
+    lower, upper
+        The bounds: Python ints (a static trip count), or 0-d integer arrays.
+    body_fun
+        A function of the index and the carry returning the next carry, of the same
+        structure, shapes and dtypes. The index is a 0-d integer array on the carry's device
+        (the default integer dtype for Python int bounds, else the bounds' dtype).
+    init_val
+        The first carry: a pytree of arrays and Python scalars.
+    unroll
+        How many steps each iteration of JAX's compiled loop runs (``jax.lax.fori_loop``'s
+        ``unroll``); other engines ignore it.
+
+    Returns
+    -------
+    pytree
+        The last carry.
+
+    Raises
+    ------
+    TypeError
+        A bound is not an integer scalar, ``body_fun`` is not callable or changes the carry's
+        structure, shapes or dtypes.
+    TransformUnavailableError
+        Reverse-mode differentiation on torch through a loop whose bounds are arrays (as
+        :func:`while_loop`; JAX raises its ``ValueError``).
+
+    Notes
+    -----
+    With Python int bounds the trip count is static: the loop is a :func:`scan`, which every
+    engine differentiates in both modes. With array bounds it is a :func:`while_loop`:
+    forward mode only.
+
+    Examples
+    --------
+    >>> import arraymux as xp
+    >>> xp.fori_loop(0, 5, lambda i, total: total + i, xp.asarray(0.0))
+    Array(10., dtype=float64, device='numpy:cpu')
+    >>> power = lambda x: xp.fori_loop(0, 3, lambda i, v: v * x, xp.ones_like(x))
+    >>> xp.grad(lambda x: xp.sum(power(x)))(xp.asarray([2.0]))
+    Array([12.], dtype=float64, device='numpy:cpu')
+    """
+    check_fun("fori_loop", "body_fun", body_fun)
+    _check_unroll("fori_loop", unroll)
+    static = _static_int(lower) and _static_int(upper)
+    if static:
+        lo, hi = operator.index(lower), operator.index(upper)
+        dev, (init_val,) = placed("fori_loop", ("init_val", init_val))
+    else:
+        scalar("fori_loop", "lower", lower, _INDEX_KINDS, "an integer scalar")
+        scalar("fori_loop", "upper", upper, _INDEX_KINDS, "an integer scalar")
+        dev, (lower, upper, init_val) = placed(
+            "fori_loop", ("lower", lower), ("upper", upper), ("init_val", init_val)
+        )
+    route = _route(dev)
+    if route == _JAX:
+        return _engine(route).fori_loop(lower, upper, body_fun, init_val, dev, unroll)
+    init = _as_arrays(init_val, dev, scalars=True)
+    carry = Carry("fori_loop", init, "init_val")
+    if static:
+        if hi <= lo:
+            return init
+        from .._creation_functions import arange
+        from .._manipulation_functions import unstack
+
+        val = init
+        for i in unstack(arange(lo, hi, device=dev)):
+            val = body_fun(i, val)
+            carry.check(val, "body_fun")
+        return val
+    # Array bounds: a while loop over (i, val).
+    from .._creation_functions import asarray
+    from .._data_type_functions import result_type
+
+    lo_a, hi_a = asarray(lower, device=dev), asarray(upper, device=dev)
+    dtype = result_type(lo_a, hi_a)
+    if lo_a.dtype != dtype:
+        from .._data_type_functions import astype
+
+        lo_a = astype(lo_a, dtype)
+
+    def cond_fun(c: Any) -> Any:
+        return c[0] < hi_a
+
+    def body(c: Any) -> Any:
+        return (c[0] + 1, body_fun(c[0], c[1]))
+
+    if route == _TORCH_COMPILED:
+        out = _engine(route).compiled_while("fori_loop", cond_fun, body, (lo_a, init), dev)
+        if out is not None:
+            return out[1]
+    pair = Carry("fori_loop", (lo_a, init), "init_val")
+    out = _python_while("fori_loop", route, cond_fun, body, (lo_a, init), pair, "body_fun")
+    if route == _TORCH:
+        out = _engine(route).no_reverse("fori_loop", out, dev)
+    return out[1]
+
+
+def _static_int(v: Any) -> bool:
+    """Whether ``v`` is a Python (or NumPy scalar) integer: a bound known before the loop."""
+    if type(v) is int:
+        return True
+    if type(v) is Array or isinstance(v, bool | float | complex):
+        return False
+    if operand(v) is not None and getattr(v, "shape", None) != ():
+        return False
+    if operand(v) is not None and not type(v).__module__.startswith("numpy"):
+        return False  # a 0-d tensor or JAX array: a value of the computation
+    try:
+        operator.index(v)
+    except TypeError:
+        return False
+    return True
+
+
+def _check_unroll(fname: str, unroll: Any) -> None:
+    if unroll is None or type(unroll) is bool:
+        return
+    if type(unroll) is not int or unroll < 1:
+        raise TypeError(
+            f"arraymux.{fname}: unroll must be a positive int or a bool, not {unroll!r}."
+        )
+
+
+def scan(
+    f: Callable[[Any, Any], tuple[Any, Any]],
+    init: Any,
+    xs: Any = None,
+    length: int | None = None,
+    reverse: bool = False,
+    unroll: int | bool = 1,
+) -> tuple[Any, Any]:
+    """Loop ``f`` over the leading axis of ``xs``, carrying a state and stacking the outputs,
+    as ``jax.lax.scan``::
+
+        carry, ys = init, []
+        for x in xs:
+            carry, y = f(carry, x)
+            ys.append(y)
+        return carry, stack(ys)
+
+    Parameters
+    ----------
+    f
+        A function ``f(carry, x) -> (carry, y)``; the carry keeps its structure, shapes and
+        dtypes, and ``y`` (a pytree of arrays and Python scalars, or None) keeps its
+        structure.
+    init
+        The first carry: a pytree of arrays and Python scalars.
+    xs
+        A pytree of arrays scanned along their first axis (all of one length), or None.
+    length
+        The number of steps: required when ``xs`` is None, else checked against it.
+    reverse
+        Scan from the end: ``ys[i]`` still belongs to ``xs[i]``.
+    unroll
+        How many steps each iteration of JAX's compiled loop runs (``jax.lax.scan``'s
+        ``unroll``); other engines ignore it.
+
+    Returns
+    -------
+    tuple
+        ``(carry, ys)``: the last carry, and the ``y``\\ s stacked along a new first axis (a
+        pytree like ``y``; None where ``y`` is None).
+
+    Raises
+    ------
+    TypeError
+        ``f`` is not callable, does not return a pair, changes the carry's structure, shapes
+        or dtypes, or changes the structure of ``y``; ``xs`` holds something other than
+        arrays.
+    ValueError
+        The leaves of ``xs`` differ in length, or ``length`` disagrees with them, or neither
+        gives a length.
+
+    Notes
+    -----
+    On JAX it is ``jax.lax.scan``; on torch and the other backends a Python loop, which
+    torch.autograd and torch.func differentiate (in both modes) and batch. Under
+    :func:`arraymux.jit` on torch, dynamo unrolls the loop into one graph, so compiling takes
+    longer the more steps there are (the compiled code runs as fast as a compiled Python loop
+    of torch's own).
+
+    Examples
+    --------
+    >>> import arraymux as xp
+    >>> xs = xp.asarray([1.0, 2.0, 3.0, 4.0])
+    >>> xp.scan(lambda total, x: (total + x, total * x), xp.asarray(0.0), xs)
+    (Array(10., dtype=float64, device='numpy:cpu'), Array([ 0.,  2.,  9., 24.], dtype=float64, device='numpy:cpu'))
+    >>> xp.scan(lambda c, _: (c * 2, None), xp.asarray(1.0), length=3)
+    (Array(8., dtype=float64, device='numpy:cpu'), None)
+    """
+    check_fun("scan", "f", f)
+    _check_unroll("scan", unroll)
+    if type(reverse) is not bool:
+        raise TypeError(f"arraymux.scan: reverse must be a bool, not {reverse!r}.")
+    dev, (init, xs) = placed("scan", ("init", init), ("xs", xs))
+    xs = _as_arrays(xs, dev)
+    xs_leaves, xs_structure = flatten(xs)
+    n = _scan_length(xs_leaves, xs_structure, length)
+    route = _route(dev)
+    if route == _JAX:
+        return _engine(route).scan(f, init, xs, n, reverse, unroll, dev)  # type: ignore[no-any-return]
+    init = _as_arrays(init, dev, scalars=True)
+    carry_check = Carry("scan", init, "init")
+    from .._manipulation_functions import stack, unstack
+
+    # One call per leaf, not one per step.
+    slices = [None if v is None else unstack(v) for v in xs_leaves]
+    carry = init
+    ys: list[list[Any]] = []
+    y_structure: Any = None
+    steps = range(n - 1, -1, -1) if reverse else range(n)
+    for t in steps:
+        x = unflatten(xs_structure, [None if s is None else s[t] for s in slices])
+        carry, y = _pair(f(carry, x))
+        carry_check.check(carry, "f")
+        y_leaves, s = flatten(y)
+        if y_structure is None:
+            y_structure = s
+        elif s != y_structure:
+            raise TypeError(
+                f"arraymux.scan: f returned y of structure {show(s)} at step {t}, but "
+                f"{show(y_structure)} before; y must keep its structure from step to step."
+            )
+        ys.append(y_leaves)
+    if n == 0:
+        return carry, _empty_ys(f, init, xs_leaves, xs_structure, xs, dev)
+    if reverse:
+        ys.reverse()
+    stacked = [
+        None if ys[0][j] is None else stack([_array(step[j], dev) for step in ys])
+        for j in range(len(ys[0]))
+    ]
+    return carry, unflatten(y_structure, stacked)
+
+
+def _pair(out: Any) -> tuple[Any, Any]:
+    if not (isinstance(out, tuple | list) and len(out) == 2):
+        raise TypeError(
+            "arraymux.scan: f must return a pair (carry, y), not "
+            f"{type(out).__name__}{f' of length {len(out)}' if isinstance(out, tuple | list) else ''}."
+        )
+    return out[0], out[1]
+
+
+def _array(v: Any, dev: Device) -> Any:
+    if type(v) is Array:
+        return v
+    from .._creation_functions import asarray
+
+    return asarray(v, device=dev)
+
+
+def _scan_length(leaves: list[Any], structure: Any, length: Any) -> int:
+    if length is not None and (type(length) is not int or length < 0):
+        raise TypeError(f"arraymux.scan: length must be a non-negative int, not {length!r}.")
+    lengths: list[tuple[int, str]] = []
+    for v, path in zip(leaves, _paths(structure)):
+        if v is None:
+            continue
+        if type(v) is not Array:
+            raise TypeError(
+                f"arraymux.scan: xs must hold arrays, but xs{path} is {type(v).__name__}."
+            )
+        if v.ndim == 0:
+            raise TypeError(
+                f"arraymux.scan: xs must hold arrays with a leading axis to scan over, but "
+                f"xs{path} is 0-d."
+            )
+        m = v.shape[0]
+        if m is None:
+            raise ValueError(
+                f"arraymux.scan: xs{path} has an unknown length along its first axis (a Dask "
+                "array of unknown chunk sizes: compute them first, x.native.compute_chunk_sizes())."
+            )
+        lengths.append((m, path))
+    if lengths:
+        n, first = lengths[0]
+        for m, path in lengths[1:]:
+            if m != n:
+                raise ValueError(
+                    f"arraymux.scan: the arrays of xs differ in length: xs{first} has {n} and "
+                    f"xs{path} has {m} along the first axis."
+                )
+        if length is not None and length != n:
+            raise ValueError(
+                f"arraymux.scan: length is {length}, but the arrays of xs have {n} along their "
+                "first axis."
+            )
+        return n
+    if length is None:
+        raise ValueError(
+            "arraymux.scan: without arrays in xs, the number of steps must be given: "
+            "scan(f, init, length=n)."
+        )
+    return length
+
+
+def _empty_ys(
+    f: Callable[..., Any], init: Any, xs_leaves: list[Any], xs_structure: Any, xs: Any, dev: Device
+) -> Any:
+    """The stacked ys of a scan of no steps: f runs once on zeros to tell their structure,
+    shapes and dtypes (as JAX traces it), and each is empty along its first axis."""
+    from .._creation_functions import empty, zeros
+
+    x = (
+        unflatten(
+            xs_structure,
+            [
+                None if v is None else zeros(v.shape[1:], dtype=v.dtype, device=dev)
+                for v in xs_leaves
+            ],
+        )
+        if xs is not None
+        else None
+    )
+    _, y = _pair(f(init, x))
+    y_leaves, y_structure = flatten(y)
+    out: list[Any] = []
+    for v in y_leaves:
+        if v is None:
+            out.append(None)
+            continue
+        a = _array(v, dev)
+        out.append(empty((0, *a.shape), dtype=a.dtype, device=dev))
+    return unflatten(y_structure, out)

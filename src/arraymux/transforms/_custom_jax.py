@@ -1,0 +1,65 @@
+"""The JAX side of :class:`arraymux.custom_vjp` and :class:`arraymux.custom_jvp`:
+``jax.custom_vjp`` and ``jax.custom_jvp`` of the user's functions, which take and return Arrays
+(JAX pytree nodes) as they are."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import jax
+
+from .._devices import Device
+from .._errors import TransformUnavailableError
+from ._control_jax import traced
+from ._custom import _Custom, custom_vjp, pair
+from ._tree import _name
+
+
+def call(spec: _Custom, args: tuple[Any, ...], diff: list[int], dev: Device) -> Any:
+    f = spec._jax
+    if f is None:
+        f = spec._jax = _made(spec)
+
+    @traced(dev)
+    def run() -> Any:
+        return f(*args)
+
+    try:
+        return run()
+    except TypeError as e:
+        if "forward-mode autodiff" in str(e) and "custom_vjp" in str(e):
+            raise TransformUnavailableError(
+                f"arraymux.custom_vjp: {_name(spec.fun)} has a reverse-mode rule only, so "
+                "forward mode (jvp, hessian, jacobian in forward mode) cannot differentiate "
+                "it, as with jax.custom_vjp. Define a forward-mode rule with "
+                "arraymux.custom_jvp instead."
+            ) from None
+        raise
+
+
+def _made(spec: _Custom) -> Any:
+    nondiff = spec.nondiff_argnums
+    if isinstance(spec, custom_vjp):
+        fwd_rule, bwd_rule = spec.fwd, spec.bwd
+        assert fwd_rule is not None and bwd_rule is not None
+        f = jax.custom_vjp(spec.fun, nondiff_argnums=nondiff)
+
+        def fwd(*args: Any) -> Any:
+            return pair("custom_vjp", spec, "the fwd rule", fwd_rule(*args))
+
+        def bwd(*args: Any) -> Any:
+            cts = bwd_rule(*args)
+            if isinstance(cts, list):
+                cts = tuple(cts)
+            return cts
+
+        f.defvjp(fwd, bwd)
+        return f
+    jvp_rule = spec.jvp  # type: ignore[attr-defined]
+    g = jax.custom_jvp(spec.fun, nondiff_argnums=nondiff)
+
+    def jvp(*args: Any) -> Any:
+        return pair("custom_jvp", spec, "the jvp rule", jvp_rule(*args))
+
+    g.defjvp(jvp)
+    return g
