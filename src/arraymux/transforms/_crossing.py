@@ -23,12 +23,10 @@ from .._devices import _TRANSFORM, Device, default_device, device_arg
 from .._dtype_rules import dtype_of
 from .._errors import BackendUnavailableError, TransformUnavailableError, unsupported
 from .._transfer import _memory, _move
-from ._tree import _FLOATING, _engines, _map, _name
+from ._tree import _FLOATING, CALL, VJP, _engines, _map, _name
 
 __all__ = ["on_device"]
 
-# The kinds of foreign computation a crossing primitive performs.
-CALL, VJP, JVP = 0, 1, 2
 # The backends whose engine differentiates their own arrays (no bridge).
 _ENGINES = ("torch", "jax")
 
@@ -692,7 +690,7 @@ def _batched(g: Callable[..., Any], nb: int, target: Device) -> Callable[..., An
         return g
 
     def sequential(*xs: Array) -> list[Array]:
-        from .. import reshape, stack
+        from .._manipulation_functions import reshape, stack
 
         lead = tuple(xs[0].shape[:nb])
         size = 1

@@ -14,8 +14,7 @@ from typing import Any
 
 import jax
 
-from ._crossing import CALL, JVP, VJP
-from ._tree import _name
+from ._tree import CALL, JVP, VJP, _name
 
 grad = jax.grad
 value_and_grad = jax.value_and_grad

@@ -23,7 +23,7 @@ from torch.utils.checkpoint import checkpoint as _torch_checkpoint
 
 from .. import _compiled
 from .._backends._torch import DIFFERENTIATING
-from ._crossing import CALL, JVP, VJP
+from ._tree import CALL, JVP, VJP
 
 
 class _FuncLevels(threading.local):

@@ -15,6 +15,9 @@ from .._dispatch import _SCALARS
 from .._errors import BackendMismatchError, DeviceMismatchError
 from ._pytrees import NODES
 
+# The kinds of foreign computation a crossing primitive performs (see _crossing).
+CALL, VJP, JVP = 0, 1, 2
+
 _FLOATING = ("real floating", "complex floating")
 
 
