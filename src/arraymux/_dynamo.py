@@ -46,7 +46,14 @@ def prepare() -> None:
     specs()  # entry points of third-party backends: read once, outside any trace
     for cls in (torch.Tensor, torch.nn.Parameter):
         backend_of_type(cls)
-    for place in backend.adapter.places():
+    # Not the adapter's places(): its torch.cuda.is_available() initialises CUDA's driver
+    # (torch 2.13, unless PYTORCH_NVML_BASED_CUDA_CHECK=1), after which the children of a fork
+    # cannot use CUDA; importing dynamo must not do that. device_count() asks NVML first.
+    places = ["cpu", *(f"cuda:{i}" for i in range(torch.cuda.device_count()))]
+    mps = getattr(torch.backends, "mps", None)
+    if mps is not None and mps.is_available():
+        places.append("mps")
+    for place in places:
         Device._make(backend, place)
     _compiled.register_for_dynamo()
 
