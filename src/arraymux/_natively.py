@@ -13,8 +13,7 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-from ._array import Array
-from ._backends import backend_of_type
+from ._array import Array, operand, wrap
 from ._creation_functions import asarray
 
 __all__ = ["call_natively", "natively"]
@@ -63,12 +62,17 @@ class _Unwrap:
 
 
 def _to_array(leaf: Any) -> Any:
-    if type(leaf) is Array or backend_of_type(type(leaf)) is None:
+    if type(leaf) is Array:
         return leaf
+    op = operand(leaf)
+    if op is None:
+        return leaf
+    native, device = op
     try:
-        return asarray(leaf)  # wraps it, without a copy, on its own device
-    except TypeError:
+        device._backend.dtype_from_native(native.dtype)
+    except (TypeError, AttributeError):
         return leaf  # a dtype the standard lacks (float16, strings): left as it is
+    return wrap(native, device)  # on its own device, without a copy
 
 
 def _to_array_or_0d(leaf: Any) -> Any:
