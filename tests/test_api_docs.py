@@ -2,9 +2,9 @@
 
 The docstrings are numpy-style: ``Parameters`` (every parameter of the signature),
 ``Returns`` (functions), ``Examples`` with doctests. The examples of ``arraymux``,
-``arraymux.linalg`` and ``arraymux.fft`` run here one object at a time, so that the functions
-made by the dispatch factories (whose ``__module__`` is not where they are defined) are
-covered too.
+``arraymux.linalg``, ``arraymux.fft`` and ``arraymux.special`` run here one object at a time,
+so that the functions made by the dispatch factories (whose ``__module__`` is not where they
+are defined) are covered too.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ import pytest
 import arraymux
 import arraymux.fft
 import arraymux.linalg
+import arraymux.special
 import arraymux.testing
 import arraymux.testing.strategies
 
@@ -29,10 +30,11 @@ DOCUMENTED = (
     arraymux,
     arraymux.linalg,
     arraymux.fft,
+    arraymux.special,
     arraymux.testing,
     arraymux.testing.strategies,
 )
-DOCTESTED = (arraymux, arraymux.linalg, arraymux.fft)
+DOCTESTED = (arraymux, arraymux.linalg, arraymux.fft, arraymux.special)
 FLAGS = doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS
 
 

@@ -14,7 +14,7 @@ import math as _math
 import sys as _sys
 from typing import Any as _Any
 
-from . import _dynamo, _operators, fft, linalg, random
+from . import _dynamo, _operators, fft, linalg, random, special
 from ._array import Array
 from ._clients import NumPyFallbackWarning
 from ._creation_functions import (
@@ -420,6 +420,7 @@ __all__ = [
     "sin",
     "sinh",
     "sort",
+    "special",
     "sqrt",
     "square",
     "squeeze",

@@ -121,7 +121,7 @@ def _view(arraymux: Any, api_version: str) -> types.ModuleType:
     view.__all__ = [n for n in arraymux.__all__ if n not in drop]  # type: ignore[attr-defined]
     for name in view.__all__:  # type: ignore[attr-defined]
         setattr(view, name, getattr(arraymux, name))
-    for sub in ("linalg", "fft"):
+    for sub in ("linalg", "fft", "special"):
         mod = types.ModuleType(f"arraymux[{api_version}].{sub}")
         src = getattr(arraymux, sub)
         gone = {n.split(".", 1)[1] for n in NEW_IN_2025_12 if n.startswith(sub + ".")}
@@ -170,7 +170,7 @@ def _bound(base: Any, device: Device) -> types.ModuleType:
     ns = types.ModuleType(f"{base.__name__}[{device}]", base.__doc__)
     for name in base.__all__:
         setattr(ns, name, getattr(base, name))
-    for name in ("linalg", "fft"):
+    for name in ("linalg", "fft", "special"):
         sub = getattr(base, name)
         mod = types.ModuleType(f"{ns.__name__}.{name}", sub.__doc__)
         mod.__all__ = list(sub.__all__)  # type: ignore[attr-defined]
