@@ -213,7 +213,7 @@ def _public_docstrings() -> list[doctest.DocTest]:
     finder = doctest.DocTestFinder()
     globs = {"xp": arraymux, "arraymux": arraymux, "np": numpy}
     tests = []
-    for modname in ("arraymux", "arraymux.linalg", "arraymux.fft"):
+    for modname in ("arraymux", "arraymux.linalg", "arraymux.fft", "arraymux.special"):
         mod = importlib.import_module(modname)
         for n in mod.__all__:
             tests += [t for t in finder.find(getattr(mod, n), n, globs=globs) if t.examples]
