@@ -28,6 +28,8 @@ extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.napoleon",
     "sphinx.ext.autosummary",
+    "sphinx.ext.viewcode",
+    "sphinx_copybutton",
     "arraymux_docs",
 ]
 source_suffix = {".md": "markdown", ".rst": "restructuredtext"}
@@ -40,6 +42,13 @@ html_theme = "furo"
 html_title = f"arraymux {release}"
 html_static_path = ["_static"]
 html_favicon = "_static/arraymux.svg"
+html_css_files = ["arraymux.css"]
+
+# Copy buttons copy the code of a session, not its prompts or what it printed.
+copybutton_prompt_text = r">>> |\.\.\. |\$ "
+copybutton_prompt_is_regexp = True
+copybutton_only_copy_prompt_lines = True
+copybutton_exclude = ".linenos, .gp, .go"
 
 autodoc_typehints = "none"  # the signatures carry the standard's names; types are in the text
 autodoc_member_order = "bysource"

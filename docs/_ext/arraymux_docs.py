@@ -1,8 +1,7 @@
 """Pages of the documentation made while it is built, into ``docs/generated/``.
 
-- ``api/``: the API reference, one entry per public name of ``arraymux``, ``arraymux.linalg``,
-  ``arraymux.fft``, ``arraymux.random``, ``arraymux.testing`` and
-  ``arraymux.testing.strategies`` (autodoc reads the docstrings);
+- ``api/``: the API reference, a page per public object of ``arraymux`` and its namespaces
+  (``api_reference.py``; autodoc and napoleon read the docstrings);
 - ``gallery/``: a page per program of ``docs/examples/``: its explanation, the figure it
   draws, its run time on every CPU device (each program runs once per device, now), its source;
 - ``performance/``: plots drawn from the JSON files of ``benchmarks/results/`` (no benchmark
@@ -23,117 +22,14 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
+from api_reference import api_pages, reference_entries
+
 DOCS = Path(__file__).resolve().parents[1]
 ROOT = DOCS.parent
 EXAMPLES = DOCS / "examples"
 RESULTS = ROOT / "benchmarks" / "results"
 
-# The reference's pages: (file, title, module, names or None for the module's __all__).
-_SECTIONS = {
-    "creation_functions": "Creation functions",
-    "data_type_functions": "Data type functions",
-    "elementwise_functions": "Elementwise functions",
-    "indexing_functions": "Indexing functions",
-    "linear_algebra_functions": "Linear algebra functions",
-    "manipulation_functions": "Manipulation functions",
-    "searching_functions": "Searching functions",
-    "set_functions": "Set functions",
-    "sorting_functions": "Sorting functions",
-    "statistical_functions": "Statistical functions",
-    "utility_functions": "Utility functions",
-}
-_OWN = {
-    "arrays-and-devices": (
-        "Arrays, devices and defaults",
-        [
-            "Array",
-            "Device",
-            "DType",
-            "devices",
-            "get_default_device",
-            "set_default_device",
-            "default_device",
-            "get_default_dtypes",
-            "set_default_dtypes",
-            "default_dtypes",
-            "narrowing",
-            "set_narrowing",
-            "namespace",
-            "__array_namespace_info__",
-            "finfo_object",
-            "iinfo_object",
-        ],
-    ),
-    "moving-data": (
-        "Moving data",
-        ["to_device", "to_numpy", "synchronize", "block_until_ready"],
-    ),
-    "native-functions": (
-        "Calling functions of native arrays",
-        ["natively", "call_natively"],
-    ),
-    "transforms": (
-        "Transforms",
-        [
-            "grad",
-            "value_and_grad",
-            "vjp",
-            "jvp",
-            "jacobian",
-            "hessian",
-            "vmap",
-            "jit",
-            "checkpoint",
-            "on_device",
-            "stop_gradient",
-            "custom_vjp",
-            "custom_jvp",
-            "cond",
-            "switch",
-            "while_loop",
-            "fori_loop",
-            "scan",
-            "tree_map",
-            "tree_leaves",
-            "tree_flatten",
-            "tree_unflatten",
-            "tree_structure",
-            "TreeDef",
-            "register_tree_node",
-            "register_dataclass",
-        ],
-    ),
-    "errors": (
-        "Errors and warnings",
-        [
-            "ArraymuxError",
-            "BackendMismatchError",
-            "DeviceMismatchError",
-            "BackendUnavailableError",
-            "UnsupportedDTypeError",
-            "AxisError",
-            "TransformUnavailableError",
-            "NarrowingWarning",
-            "NumPyFallbackWarning",
-        ],
-    ),
-}
-_MODULES = {
-    "linalg": ("The linalg extension", "arraymux.linalg"),
-    "fft": ("The fft extension", "arraymux.fft"),
-    "random": ("Random numbers", "arraymux.random"),
-    "testing": ("Testing tools", "arraymux.testing"),
-    "strategies": ("Hypothesis strategies", "arraymux.testing.strategies"),
-}
-# Public names that are values, not callables: listed in a table with what they are.
-_VALUES = {
-    "__array_api_version__": "the version of the standard this namespace follows",
-    "e": "Euler's number, a Python float",
-    "pi": "the ratio of a circle's circumference to its diameter, a Python float",
-    "inf": "positive infinity, a Python float",
-    "nan": "not a number, a Python float",
-    "newaxis": "``None``: in an index, a new axis of length one",
-}
+__all__ = ["api_pages", "generate", "reference_entries"]
 
 
 def _write(path: Path, text: str) -> None:
@@ -141,104 +37,6 @@ def _write(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     if not path.exists() or path.read_text() != text:
         path.write_text(text)
-
-
-def _rst_page(title: str, module: str, entries: list[tuple[str, str]], intro: str = "") -> str:
-    lines = [title, "=" * len(title), "", f".. currentmodule:: {module}", ""]
-    if intro:
-        lines += [intro, ""]
-    lines += [".. autosummary::", "   :nosignatures:", ""]
-    lines += [f"   {name}" for _, name in entries]
-    lines += [""]
-    for kind, name in entries:
-        lines += [f".. auto{kind}:: {name}"]
-        if kind == "class":
-            lines += ["   :members:", "   :special-members: __array_namespace__, __dlpack__"]
-        lines += [""]
-    return "\n".join(lines)
-
-
-def _kind(obj: Any) -> str:
-    if isinstance(obj, type):
-        return "exception" if issubclass(obj, BaseException) else "class"
-    return "function"
-
-
-def reference_entries() -> dict[str, list[str]]:
-    """Page file -> the qualified names it documents (the completeness test reads this)."""
-    import arraymux
-    from arraymux._function_table import TABLE
-
-    pages: dict[str, list[str]] = {}
-    public = set(arraymux.__all__)
-    for e in TABLE:
-        if "." in e.name or e.name not in public:
-            continue
-        pages.setdefault(e.section, []).append(f"arraymux.{e.name}")
-    for page, (_, names) in _OWN.items():
-        pages[page] = [f"arraymux.{n}" for n in names]
-    dtypes = [n for n in sorted(public) if isinstance(getattr(arraymux, n), arraymux.DType)]
-    pages["dtypes-and-constants"] = [f"arraymux.{n}" for n in [*dtypes, *_VALUES]]
-    for page, (_, module) in _MODULES.items():
-        mod = __import__(module, fromlist=["_"])
-        pages[page] = [f"{module}.{n}" for n in mod.__all__]
-    return pages
-
-
-def api_pages(out: Path) -> None:
-    import arraymux
-
-    entries = reference_entries()
-    toc = []
-    for page, names in entries.items():
-        if page in _SECTIONS or page in _OWN:
-            title = _SECTIONS.get(page) or _OWN[page][0]
-            items = [(_kind(getattr(arraymux, n.split(".")[-1])), n.split(".")[-1]) for n in names]
-            _write(out / f"{page}.rst", _rst_page(title, "arraymux", items))
-        elif page in _MODULES:
-            title, module = _MODULES[page]
-            mod = __import__(module, fromlist=["_"])
-            items = [(_kind(getattr(mod, n.split(".")[-1])), n.split(".")[-1]) for n in names]
-            doc = (mod.__doc__ or "").strip().split("\n\n")[0]
-            _write(out / f"{page}.rst", _rst_page(title, module, items, doc))
-        else:  # dtypes and constants
-            rows = []
-            for n in names:
-                name = n.split(".")[-1]
-                what = _VALUES.get(name) or f"the ``{name}`` data type (an ``arraymux.DType``)"
-                rows += [f"   * - ``arraymux.{name}``", f"     - {what}"]
-            body = "\n".join(
-                [
-                    "Data types and constants",
-                    "========================",
-                    "",
-                    ".. list-table::",
-                    "   :header-rows: 1",
-                    "",
-                    "   * - name",
-                    "     - what it is",
-                    *rows,
-                    "",
-                ]
-            )
-            _write(out / f"{page}.rst", body)
-        toc.append(page)
-    order = [*_OWN, *_SECTIONS, "dtypes-and-constants", *_MODULES]
-    toc.sort(key=order.index)
-    index = [
-        "# API reference",
-        "",
-        "Every public name of `arraymux` and its extensions, from the docstrings. The functions of",
-        "the standard run on the backend and device of their first array operand.",
-        "",
-        "```{toctree}",
-        ":maxdepth: 1",
-        "",
-        *toc,
-        "```",
-        "",
-    ]
-    _write(out / "index.md", "\n".join(index))
 
 
 # -- the gallery --------------------------------------------------------------------------------
@@ -547,6 +345,77 @@ def performance(out: Path) -> dict[str, str]:
     return captions
 
 
+# -- supported versions ---------------------------------------------------------------------
+
+# The packages of each backend and extra, in the order the page lists them.
+_PACKAGES = {
+    "(core)": ["numpy", "array-api-compat", "hypothesis", "rich"],
+    "torch": ["torch"],
+    "jax": ["jax", "jaxlib"],
+    "cupy": ["cupy-cuda12x"],
+    "dask": ["dask", "distributed"],
+    "strict": ["array-api-strict"],
+    "clients": ["scipy", "scikit-learn", "array-api-extra"],
+}
+
+
+def _requirements() -> tuple[str, dict[str, str]]:
+    """``requires-python`` and package -> the version range pyproject.toml asks for."""
+    import tomllib
+
+    from packaging.requirements import Requirement
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    ranges: dict[str, str] = {}
+    for spec in project["dependencies"] + [
+        r for extra in project["optional-dependencies"].values() for r in extra
+    ]:
+        req = Requirement(spec)
+        if not req.name.startswith("arraymux"):
+            ranges.setdefault(req.name, str(req.specifier) or "any")
+    return project["requires-python"], ranges
+
+
+def _gpu_record() -> dict[str, Any]:
+    """The machine of the newest GPU record in ``benchmarks/results/`` (versions, Python)."""
+    newest: dict[str, Any] = {}
+    for path in sorted(RESULTS.glob("*.json")):
+        machine = json.loads(path.read_text()).get("machine", {})
+        if machine.get("gpu") and len(machine.get("versions", {})) >= len(
+            newest.get("versions", {})
+        ):
+            newest = machine | {"file": path.name}
+    return newest
+
+
+def versions(out: Path) -> None:
+    """The table of supported versions: what pyproject.toml asks for, what this build ran
+    with (the CI machine's, when CI builds the site), and what the GPU records ran with."""
+    import platform
+    from importlib import metadata
+
+    python, ranges = _requirements()
+    gpu = _gpu_record()
+    gpu_versions = {k.lower(): v for k, v in gpu.get("versions", {}).items()}
+    gpu_head = f"GPU record ({gpu['gpu']}, `{gpu['file']}`)" if gpu else "GPU record"
+    lines = [
+        f"| extra | package | supported | tested by this build | {gpu_head} |",
+        "|---|---|---|---|---|",
+        f"| | Python | `{python}` | {platform.python_version()} | {gpu.get('python', '—')} |",
+    ]
+    for extra, packages in _PACKAGES.items():
+        for package in packages:
+            try:
+                here = metadata.version(package).split("+")[0]
+            except metadata.PackageNotFoundError:
+                here = "not installed"
+            there = gpu_versions.get(package) or gpu_versions.get(package.split("-cuda")[0])
+            name = f"`arraymux[{extra}]`" if extra != "(core)" else "always"
+            supported = f"`{ranges[package]}`" if package in ranges else "with jax"
+            lines.append(f"| {name} | {package} | {supported} | {here} | {there or '—'} |")
+    _write(out / "versions-table.md", "\n".join(lines) + "\n")
+
+
 # -- the conformance matrix ---------------------------------------------------------------------
 
 
@@ -594,10 +463,17 @@ def conformance(out: Path) -> None:
 
 
 def generate(out: Path) -> None:
+    """Make every generated page. ``ARRAYMUX_DOCS_REUSE=1`` keeps the conformance run's and the
+    gallery's pages of an earlier build where they exist (they take minutes; a check of the
+    other pages need not wait for them)."""
+    reuse = os.environ.get("ARRAYMUX_DOCS_REUSE") == "1"
     api_pages(out / "api")
+    versions(out)
     performance(out / "performance")
-    conformance(out)
-    gallery(out / "gallery")
+    if not (reuse and (out / "conformance-matrix.md").exists()):
+        conformance(out)
+    if not (reuse and (out / "gallery" / "index.md").exists()):
+        gallery(out / "gallery")
 
 
 def _on_init(app: Any) -> None:
@@ -605,7 +481,10 @@ def _on_init(app: Any) -> None:
 
 
 def setup(app: Any) -> dict[str, Any]:
+    import api_reference
+
     app.connect("builder-inited", _on_init)
+    api_reference.setup(app)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
 
 

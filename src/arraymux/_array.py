@@ -146,6 +146,7 @@ class Array:
 
     @property
     def ndim(self) -> int:
+        """Number of dimensions (axes), ``len(x.shape)``."""
         return len(self._native.shape)
 
     @property
@@ -193,15 +194,19 @@ class Array:
             raise err from e
 
     def __bool__(self) -> bool:
+        """``bool(x)`` of a 0-d array (reads the value back from its device)."""
         return self._to_python(bool)
 
     def __int__(self) -> int:
+        """``int(x)`` of a 0-d array (reads the value back; uint64 values stay exact)."""
         return self._to_python(int)
 
     def __float__(self) -> float:
+        """``float(x)`` of a 0-d array (reads the value back from its device)."""
         return self._to_python(float)
 
     def __complex__(self) -> complex:
+        """``complex(x)`` of a 0-d array (reads the value back from its device)."""
         return self._to_python(complex)
 
     def _unsigned_scalar(self) -> bool:
@@ -211,6 +216,8 @@ class Array:
             return False
 
     def __index__(self) -> int:
+        """``operator.index(x)`` of a 0-d integer array, so it can index a Python sequence;
+        other arrays raise ``TypeError``."""
         try:
             return operator.index(self._native)
         except RuntimeError:
@@ -227,6 +234,8 @@ class Array:
             return int(self._native)
 
     def __len__(self) -> int:
+        """``len(x)``: the length of the first axis (``TypeError`` for a 0-d array, or where a
+        lazy backend does not know it yet)."""
         if self.ndim == 0:
             raise TypeError("arraymux.Array.__len__: len() of a 0-d array")
         n = self.shape[0]
@@ -235,6 +244,7 @@ class Array:
         return n
 
     def __iter__(self) -> Any:
+        """Iterate over the first axis: ``x[0, ...]``, ``x[1, ...]``, ... (each an Array)."""
         if self.ndim == 0:
             raise TypeError("arraymux.Array.__iter__: iteration over a 0-d array")
         # (i, ...) rather than i: the standard leaves indexing fewer axes than ndim unspecified.
@@ -249,6 +259,45 @@ class Array:
         dl_device: tuple[Any, int] | None = None,
         copy: bool | None = None,
     ) -> Any:
+        """Export the array as a DLPack capsule, for another library's ``from_dlpack``.
+
+        The native array's own export where it has one, so the capsule shares its memory.
+
+        Parameters
+        ----------
+        stream
+            The consumer's stream (CUDA), passed on to the native export.
+        max_version
+            The highest DLPack version the consumer takes, ``(major, minor)``; below
+            ``(1, 0)`` a legacy capsule is made.
+        dl_device
+            The ``(device type, device id)`` the consumer wants; another device than the
+            array's is met by a host copy to the CPU ``(1, 0)`` only.
+        copy
+            ``True``: always a copy; ``False``: never (``BufferError`` where one is
+            needed, e.g. a Dask array, which has no memory until computed); ``None``: a copy
+            only where needed.
+
+        Returns
+        -------
+        PyCapsule
+            A DLPack capsule named ``"dltensor"`` (or ``"dltensor_versioned"``).
+
+        Raises
+        ------
+        BufferError
+            ``copy=False`` where a copy is needed, or a ``dl_device`` other than the CPU.
+        TypeError
+            A backend without a DLPack export.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> import arraymux as xp
+        >>> x = xp.asarray([1.0, 2.0], device="numpy")
+        >>> np.from_dlpack(x)
+        array([1., 2.])
+        """
         # Pass on only what was given: not every backend takes every keyword.
         kwargs: dict[str, Any] = {}
         if stream is not None:
@@ -309,6 +358,16 @@ class Array:
         return host if host.flags.writeable else host.copy()
 
     def __dlpack_device__(self) -> tuple[Any, int]:
+        """``(device type, device id)`` of the array's memory in DLPack's enumeration (CPU is
+        ``(1, 0)``, CUDA ``(2, id)``); a Dask array reports the CPU, where ``__dlpack__``
+        computes it.
+
+        Examples
+        --------
+        >>> import arraymux as xp
+        >>> xp.asarray([1.0]).__dlpack_device__()
+        (1, 0)
+        """
         native = self.native
         if not hasattr(native, "__dlpack_device__"):
             if self._device._backend.spec.lazy:
@@ -320,6 +379,8 @@ class Array:
         return native.__dlpack_device__()
 
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> Any:
+        """``numpy.asarray(x)``: the values in host memory (shared where the array already
+        is there, a copy from a GPU or of a lazy array)."""
         return _transfer.host_array_for_numpy(self, dtype, copy)
 
     def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
@@ -345,6 +406,7 @@ class Array:
         return _transfer.to_device(self, device, stream=stream, copy=copy)  # type: ignore[no-any-return]
 
     def __repr__(self) -> str:
+        """The values, dtype and device: ``Array([1., 2.], dtype=float64, device='numpy:cpu')``."""
         return f"Array({_transfer.repr_values(self)}, dtype={self.dtype.name}, device='{self._device}')"
 
     __str__ = __repr__
@@ -352,6 +414,24 @@ class Array:
     # -- indexing -----------------------------------------------------------------------------
 
     def __getitem__(self, key: Any, /) -> Array:
+        """``x[key]``: the standard's indexing on every backend.
+
+        ``key`` is an int, a slice (negative steps too), ``...``, ``None`` (a new axis), a
+        tuple of those, a boolean array of the indexed axes' shape, or integer arrays (each
+        the index of one axis, broadcast together). Index arrays must be on the array's
+        device.
+
+        Examples
+        --------
+        >>> import arraymux as xp
+        >>> x = xp.reshape(xp.arange(6), (2, 3))
+        >>> x[1, ::-1]
+        Array([5, 4, 3], dtype=int64, device='numpy:cpu')
+        >>> x[x > 3]
+        Array([4, 5], dtype=int64, device='numpy:cpu')
+        >>> x[:, None, 0].shape
+        (2, 1)
+        """
         d = self._device
         try:
             nkey = _native_key(self, key, "__getitem__")
@@ -384,6 +464,18 @@ class Array:
         return _wrap(r, d, self._dtype)
 
     def __setitem__(self, key: Any, value: Any, /) -> None:
+        """``x[key] = value``: write in place (``key`` as for ``x[key]``; ``value`` a Python
+        scalar or an array on the same device, broadcast to the selection). On JAX, whose
+        arrays are immutable, the Array takes the updated native array.
+
+        Examples
+        --------
+        >>> import arraymux as xp
+        >>> x = xp.zeros(4)
+        >>> x[1:3] = 5.0
+        >>> x
+        Array([0., 5., 5., 0.], dtype=float64, device='numpy:cpu')
+        """
         d = self._device
         nkey = _native_key(self, key, "__setitem__")
         nvalue = _set_operand(d, value, "__setitem__", "value")

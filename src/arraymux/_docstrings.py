@@ -2240,7 +2240,14 @@ def examples(name: str) -> str:
 # The docstring of each function of the namespace
 
 
-_SPEC_URL = "https://data-apis.org/array-api/2025.12/API_specification/generated/array_api.{}.html"
+_SPEC = "https://data-apis.org/array-api/2025.12"
+
+
+def spec_url(name: str) -> str:
+    """The standard's page of the function ``name`` (``"add"``, ``"linalg.inv"``): the
+    extensions' functions have theirs under ``extensions/``."""
+    part = "extensions" if "." in name else "API_specification"
+    return f"{_SPEC}/{part}/generated/array_api.{name}.html"
 
 
 _RULE_DOC = {
@@ -2279,7 +2286,7 @@ def finish(fn: Any, name: str, rule: str) -> Any:
         f"{SUMMARIES[name]}\n\n"
         f"``{name}`` of the Array API standard, dispatched to the array's backend.\n\n"
         f"{_RULE_DOC[rule]}\n\n"
-        f"See the standard's page: {_SPEC_URL.format(name)}\n\n"
+        f"See the standard's page: {spec_url(name)}\n\n"
         f"{sections(name, sig or inspect.signature(fn), rule)}\n"
         "Raises\n------\n"
         "BackendMismatchError, DeviceMismatchError\n"
