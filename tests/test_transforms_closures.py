@@ -138,6 +138,18 @@ def test_closures_inside_on_device(device):
     close(xp.grad(inner)(w), _tanh_loss_grad(), tol=1e-4)
 
 
+def test_checkpoint_recomputes_in_the_transforms_state(device):
+    """The recomputation of a checkpoint sees the transform's device and constants, also where
+    torch runs the backward pass on a thread of its own (GPU tensors)."""
+    A, w = arr(A_NP, device), arr(W_NP, device)
+    block = xp.checkpoint(lambda v: xp.tanh(A @ v) * xp.ones(3, dtype=xp.float32))
+    if not engine(device):
+        refused(device, lambda: xp.grad(lambda v: xp.sum(block(v)))(w))
+        return
+    close(xp.grad(lambda v: xp.sum(block(v)))(w), _tanh_loss_grad(), tol=1e-4)
+    close(xp.jacobian(block)(w), A_NP * (1 - np.tanh(A_NP @ W_NP) ** 2)[:, None], tol=1e-4)
+
+
 @NEEDS_TORCH
 def test_on_device_to_numpy_inside_a_torch_transform_sees_numpy_closures():
     A = arr(A_NP, "numpy")

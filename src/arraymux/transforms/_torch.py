@@ -23,6 +23,7 @@ from torch.utils.checkpoint import checkpoint as _torch_checkpoint
 
 from .. import _compiled
 from .._backends._torch import DIFFERENTIATING
+from .._devices import _TRANSFORM
 from ._tree import CALL, JVP, VJP
 
 
@@ -442,8 +443,9 @@ def checkpoint(f: Callable[..., Any], policy: Any) -> Callable[..., Any]:
         return f
 
     def run(*args: Any) -> Any:
+        g = _in_this_state(f)
         if torch._C._functorch.peek_interpreter_stack() is None:
-            return _torch_checkpoint(f, *args, use_reentrant=False)
+            return _torch_checkpoint(g, *args, use_reentrant=False)
         # torch.func's grad/vjp refuse saved-tensor hooks, which torch.utils.checkpoint uses;
         # inside them an autograd.Function saves only the inputs and recomputes the rest.
         leaves, spec = pytree.tree_flatten(args)
@@ -454,7 +456,7 @@ def checkpoint(f: Callable[..., Any], policy: Any) -> Callable[..., Any]:
             full = list(leaves)
             for i, t in zip(where, tensors):
                 full[i] = t
-            out_leaves, ospec = pytree.tree_flatten(f(*pytree.tree_unflatten(full, spec)))
+            out_leaves, ospec = pytree.tree_flatten(g(*pytree.tree_unflatten(full, spec)))
             out_spec[:] = [ospec]
             return tuple(out_leaves)
 
@@ -462,6 +464,25 @@ def checkpoint(f: Callable[..., Any], policy: Any) -> Callable[..., Any]:
         return pytree.tree_unflatten(list(outs), out_spec[0])
 
     return run
+
+
+def _in_this_state(f: Callable[..., Any]) -> Callable[..., Any]:
+    """``f``, run with the transforms' thread-local state of this moment (the device for
+    creation functions, the bridge of closures): torch runs the backward pass of GPU tensors on
+    threads of its own, where that state is unset, and a checkpoint's recomputation runs
+    there."""
+    state = _TRANSFORM
+    device, bridge = state.device, state.bridge
+
+    def g(*args: Any) -> Any:
+        outer = state.device, state.bridge
+        state.device, state.bridge = device, bridge
+        try:
+            return f(*args)
+        finally:
+            state.device, state.bridge = outer
+
+    return g
 
 
 def _single_grad_level() -> bool:
