@@ -130,6 +130,7 @@ def test_namespace_exports_are_standard_or_documented_extras():
         "get_default_dtypes",
         "set_default_dtypes",
         "random",
+        "special",
         "narrowing",
         "set_default_device",
         "set_narrowing",
