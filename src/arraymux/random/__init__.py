@@ -64,24 +64,49 @@ from .._array import wrap as _wrap
 from .._devices import _TRANSFORM, Device, resolve_device
 from .._dtype_rules import as_dtype
 from .._dtypes import DType
-from .._errors import AxisError, BackendMismatchError, DeviceMismatchError, unsupported
+from .._errors import (
+    AxisError,
+    BackendMismatchError,
+    DeviceMismatchError,
+    TransformUnavailableError,
+    unsupported,
+)
 from .._narrowing import narrowed
 from .._typing import DeviceLike
+from ._loop import NeedsHostRead
 from ._special import erfinv, log, rounded
 from ._threefry import MASK32, as_word, key_array, shift_right, threefry2x32, word_dtype
 
 __all__ = [
     "Generator",
     "bernoulli",
+    "beta",
+    "binomial",
     "bits",
+    "categorical",
+    "chisquare",
     "choice",
+    "dirichlet",
+    "exponential",
     "fold_in",
+    "gamma",
+    "gumbel",
     "integers",
     "key",
+    "laplace",
+    "loggamma",
+    "logistic",
+    "lognormal",
+    "multivariate_normal",
     "normal",
+    "pareto",
     "permutation",
+    "poisson",
     "split",
+    "t",
+    "truncated_normal",
     "uniform",
+    "weibull_min",
 ]
 
 Shape = int | Sequence[int]
@@ -260,31 +285,108 @@ def _known_shape(shape: tuple[int | None, ...], fname: str) -> tuple[int, ...]:
 
 
 def _fused(kernel: Callable[..., Array], k: Array, *static: Any) -> Array:
-    """``kernel(k, *static)``; on JAX compiled once per ``static`` (XLA fuses Threefry's
-    integer operations into one loop, several times faster than running them one by one)."""
-    if k.device.backend == "jax":
-        return _compiled(kernel, static)(k)
-    if k.device.backend == "torch" and k.device.place == "cpu" and _readable(k):
-        return _through_numpy(kernel, k, static)
-    return kernel(k, *static)
+    """``kernel(k, *static)``, run as :func:`run` runs it."""
+    return run(kernel, k, (), static)
 
 
-def _through_numpy(kernel: Callable[..., Array], k: Array, static: tuple[Any, ...]) -> Array:
-    """``kernel`` on the NumPy device, its result moved back without a copy (DLPack).
+#: The kernels of the distributions: their intermediate values may be infinite or NaN where
+#: XLA computes them so too (NumPy's warnings about them are silenced), and a lazy backend
+#: (Dask) computes them on NumPy: a graph of hundreds of tiny tasks per draw costs more than
+#: the draw, and the rejection loops read their values.
+QUIET: set[Callable[..., Any]] = set()
+
+
+def run(
+    kernel: Callable[..., Any],
+    k: Array,
+    params: tuple[Array, ...] = (),
+    static: tuple[Any, ...] = (),
+    fname: str = "",
+) -> Any:
+    """``kernel(k, *params, *static)``: ``params`` are arrays on the key's device (traced on
+    JAX), ``static`` hashable values that shape the computation.
+
+    On JAX the kernel is compiled once per ``static`` (and per shape and dtype of the arrays:
+    XLA fuses Threefry's integer operations into one loop, several times faster than running
+    them one by one); on torch's CPU it runs on NumPy (see :func:`_through_numpy`); a
+    distribution's kernel on a lazy backend (Dask) runs on NumPy too, its result moved back.
+    """
+    device = k.device
+    backend = device.backend
+    try:
+        if backend == "jax":
+            return _compiled(kernel, static)(k, *params)
+        if (backend == "torch" and device.place == "cpu" and _readable(k)) or (
+            kernel in QUIET and device._backend.spec.lazy
+        ):
+            return _through_numpy(kernel, k, params, static)
+        if kernel in QUIET:
+            import numpy as np
+
+            with np.errstate(all="ignore"):
+                return kernel(k, *params, *static)
+        return kernel(k, *params, *static)
+    except NeedsHostRead:
+        raise TransformUnavailableError(
+            f"arraymux.random.{fname}: its rejection loop reads whether every draw was "
+            f"accepted, which {device} cannot do inside torch.func.vmap or torch.compile. "
+            "Draw outside the transform, or on a JAX device (its loop is compiled)."
+        ) from None
+
+
+def apply(
+    fn: Callable[..., Array], arrays: tuple[Array, ...], static: tuple[Any, ...] = ()
+) -> Array:
+    """``fn(*arrays, *static)`` for a function of floats without a key (the last steps of a
+    sampler): compiled once per ``static`` on JAX, as it is elsewhere (NumPy's warnings about
+    infinite or NaN intermediate values silenced)."""
+    first = arrays[0]
+    if first.device.backend == "jax":
+        return _compiled(fn, static)(*arrays)
+    import numpy as np
+
+    xp = _xp()
+    # torch's sqrt on the CPU is not correctly rounded (about one float32 in six differs);
+    # Dask would build a graph of hundreds of tiny tasks
+    cpu_torch = first.device.backend == "torch" and first.device.place == "cpu"
+    lazy = first.device._backend.spec.lazy
+    if lazy or (cpu_torch and all(_readable(a) for a in arrays)):
+        with np.errstate(all="ignore"):
+            out = fn(*(xp.to_device(a, "numpy") for a in arrays), *static)
+        return xp.to_device(out, first.device)
+    with np.errstate(all="ignore"):
+        return fn(*arrays, *static)
+
+
+def _through_numpy(
+    kernel: Callable[..., Array], k: Array, params: tuple[Array, ...], static: tuple[Any, ...]
+) -> Array:
+    """``kernel`` on the NumPy device, its result moved back (without a copy where DLPack
+    shares the memory).
 
     torch on the CPU has no ``uint32`` arithmetic, so its words take extra masking; NumPy's
     ``uint32`` runs the same operations two to four times faster, and the bits are the same.
+    Dask computes the distributions' kernels there (see :data:`QUIET`).
     """
+    import numpy as np
+
     xp = _xp()
-    out = kernel(xp.astype(xp.to_device(k, "numpy"), xp.uint32), *static)
-    if out.dtype == xp.uint32:  # keys keep torch's int32 words, bits are held in int64
+    home = k.device
+    for p in params:
+        if home.backend == "torch" and not _readable(p):  # traced: stay on torch
+            return kernel(k, *params, *static)
+    on_numpy = tuple(xp.to_device(p, "numpy") for p in params)
+    with np.errstate(all="ignore"):
+        out = kernel(xp.astype(xp.to_device(k, "numpy"), xp.uint32), *on_numpy, *static)
+    if out.dtype == xp.uint32 and word_dtype(home) != xp.uint32:
+        # torch: keys keep their int32 words, bits are held in int64
         out = xp.astype(out, k.dtype if kernel in _KEY_KERNELS else xp.int64)
-    return xp.to_device(out, k.device)
+    return xp.to_device(out, home)
 
 
-@functools.lru_cache(maxsize=128)
-def _compiled(kernel: Callable[..., Array], static: tuple[Any, ...]) -> Callable[[Array], Array]:
-    return _xp().jit(lambda k: kernel(k, *static))  # type: ignore[no-any-return]
+@functools.lru_cache(maxsize=256)
+def _compiled(kernel: Callable[..., Array], static: tuple[Any, ...]) -> Callable[..., Array]:
+    return _xp().jit(lambda k, *params: kernel(k, *params, *static))  # type: ignore[no-any-return]
 
 
 def _seed_words(seed: Any, fname: str) -> tuple[int, int]:
@@ -503,7 +605,15 @@ def _unit(k: Array, n: int, dtype: Any) -> Array:
     xp = _xp()
     if dtype == xp.float32:
         return xp.astype(shift_right(_words(k, n), 9), xp.float32) * (2.0**-23)
-    y0, y1 = _blocks(k, n)
+    return floats(*_blocks(k, n), dtype)
+
+
+def floats(y0: Array, y1: Array, dtype: Any) -> Array:
+    """Floats in ``[0, 1)`` of the Threefry blocks ``(y0, y1)``, as :func:`_unit` makes them
+    (for keys held per element: the block of counter ``(0, 0)`` of each)."""
+    xp = _xp()
+    if dtype == xp.float32:
+        return xp.astype(shift_right(y0 ^ y1, 9), xp.float32) * (2.0**-23)
     if y0.dtype == xp.int32:  # torch: the unsigned value of the high word
         y0 = xp.astype(y0, xp.int64) & MASK32
     hi = xp.astype(y0, xp.float64)
@@ -610,13 +720,21 @@ def _draw_normal(k: Array, shp: tuple[int, ...], dt: DType) -> Array:
 
 def _normal_kernel(k: Array, shp: tuple[int, ...], dtype: Any) -> Array:
     """``jax.random.normal``: uniform floats in ``(-1, 1)``, then ``sqrt(2) * erfinv``."""
+    return _xp().reshape(normal_of(_unit(k, math.prod(shp), dtype)), shp)
+
+
+def normal_of(u: Array) -> Array:
+    """Standard normal floats of uniform floats ``u`` in ``[0, 1)``, as ``jax.random.normal``
+    makes them: ``u`` moved to ``(-1, 1)``, then ``sqrt(2) * erfinv``."""
     import numpy as np
 
     xp = _xp()
-    nd = np.float32 if dtype == xp.float32 else np.float64
+    nd = np.float32 if u.dtype == xp.float32 else np.float64
     lo = float(np.nextafter(nd(-1.0), nd(0.0)))
-    u = xp.maximum(_unit(k, math.prod(shp), dtype) * 2.0 + lo, lo)  # u * 2 is exact
-    return xp.reshape(erfinv(u) * float(nd(math.sqrt(2.0))), shp)
+    v = xp.maximum(u * 2.0 + lo, lo)  # u * 2 is exact
+    # settled: XLA would merge a later product by a scalar with this one (x * c * s as
+    # x * (c * s))
+    return rounded(erfinv(v) * float(nd(math.sqrt(2.0))))
 
 
 def _constant(x: Array, v: int) -> Any:
@@ -989,4 +1107,24 @@ def select(a: Any, shape: Any, replace: Any, p: Any, draws: Any, fname: str) -> 
     return xp.reshape(taken, shp + tuple(a.shape[1:]))
 
 
+from ._distributions import (  # noqa: E402
+    beta,
+    binomial,
+    categorical,
+    chisquare,
+    dirichlet,
+    exponential,
+    gamma,
+    gumbel,
+    laplace,
+    loggamma,
+    logistic,
+    lognormal,
+    multivariate_normal,
+    pareto,
+    poisson,
+    t,
+    truncated_normal,
+    weibull_min,
+)
 from ._generator import Generator  # noqa: E402

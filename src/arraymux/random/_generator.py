@@ -7,6 +7,7 @@ import functools
 import inspect
 import secrets
 import threading
+from collections.abc import Callable
 from typing import Any
 
 from .._arguments import _bool
@@ -30,10 +31,39 @@ from . import (
     _scaled,
     _seed_words,
     _shape,
+    apply,
     fold,
+    run,
     select,
 )
-from ._threefry import key_array
+from ._distributions import (
+    NON_NEGATIVE,
+    POSITIVE,
+    PROBABILITY,
+    REAL,
+    Param,
+    _exponential_kernel,
+    _gumbel_kernel,
+    _laplace_kernel,
+    _logistic_kernel,
+    _lognormal_kernel,
+    _mvn_kernel,
+    _pareto_kernel,
+    _weibull_kernel,
+    draw_beta,
+    draw_binomial,
+    draw_chisquare,
+    draw_dirichlet,
+    draw_gamma,
+    draw_poisson,
+    draw_t,
+    float_dtype,
+    on_device,
+    out_shape,
+    param,
+)
+from ._special import rounded
+from ._threefry import key_array, word_dtype
 
 
 def _xp() -> Any:
@@ -224,6 +254,270 @@ class Generator:
         prob, shp, dt = _bernoulli_args(p, shape, self.device, "Generator.bernoulli")
         return self._random(shp, dt) < prob
 
+    # -- the distributions, in NumPy's names and argument order (jax.random's algorithms) ----
+
+    def _draw_key(self) -> Array:
+        """The key of one draw: the next state, or in the fast mode a key drawn from the
+        backend's generator (for a distribution it lacks)."""
+        if self._native is None:
+            return self._key()
+        return self._native.key()
+
+    def _checked(
+        self,
+        fname: str,
+        size: Any,
+        dtype: Any,
+        specs: list[tuple[str, Any, Any]],
+        *,
+        kind: str = "real floating",
+    ) -> tuple[tuple[int, ...], DType, list[Param]]:
+        """The shape, dtype and parameters of method ``fname``, checked before anything is
+        drawn (the parameters broadcast to ``size``; their broadcast shape where None)."""
+        where = f"Generator.{fname}"
+        ps = [param(v, n, where, self.device, d) for n, v, d in specs]
+        shp = out_shape(size, ps, where)
+        if not self.fast:
+            self._shape(shp, fname)  # at most 2**31 numbers per call
+        if kind == "integral":
+            dt = self._dtype(dtype, fname, "integral")
+        else:
+            dt = float_dtype(self.device, dtype, ps, where)
+        return shp, dt, ps
+
+    def _arrays(self, ps: list[Param], dt: DType) -> tuple[Array, ...]:
+        return tuple(on_device(p, dt, self.device) for p in ps)
+
+    def _native_draw(
+        self,
+        name: str,
+        ps: list[Param],
+        shp: tuple[int, ...],
+        dt: DType,
+        pdt: DType | None = None,
+        **kw: Any,
+    ) -> Array | None:
+        """The backend's own draw (fast mode), or None where it has no such distribution; the
+        parameters in ``pdt`` (``dt`` if None)."""
+        if self._native is None:
+            return None
+        return self._native.dist(name, self._arrays(ps, pdt or dt), shp, dt, **kw)
+
+    def _scaled(self, x: Array, scale: Param | None, loc: Param | None, dt: DType) -> Array:
+        """``loc + scale * x`` (NumPy's location and scale), each omitted where it is None."""
+        if scale is None and loc is None:
+            return x
+        one, zero = Param("scale", 1.0, True), Param("loc", 0.0, True)
+        s, lo = self._arrays([scale or one, loc or zero], dt)
+        return apply(_affine, (x, s, lo))
+
+    def gamma(
+        self, shape: Any, scale: Any = 1.0, size: Shape | None = None, dtype: Any = None
+    ) -> Array:
+        """Gamma floats of ``shape > 0`` and ``scale > 0`` (NumPy's ``gamma``; drawn as
+        :func:`arraymux.random.gamma` draws them, then scaled)."""
+        shp, dt, ps = self._checked(
+            "gamma", size, dtype, [("shape", shape, POSITIVE), ("scale", scale, POSITIVE)]
+        )
+        out = self._native_draw("gamma", ps, shp, dt)
+        if out is not None:
+            return out
+        (a,) = self._arrays(ps[:1], dt)
+        g = draw_gamma(self._draw_key(), a, shp, False, "Generator.gamma")
+        return self._scaled(g, ps[1], None, dt)
+
+    def beta(self, a: Any, b: Any, size: Shape | None = None, dtype: Any = None) -> Array:
+        """Beta floats of ``a > 0`` and ``b > 0`` (as :func:`arraymux.random.beta`)."""
+        shp, dt, ps = self._checked("beta", size, dtype, [("a", a, POSITIVE), ("b", b, POSITIVE)])
+        out = self._native_draw("beta", ps, shp, dt)
+        if out is not None:
+            return out
+        pa, pb = self._arrays(ps, dt)
+        return draw_beta(self._draw_key(), pa, pb, shp, dt, "Generator.beta")
+
+    def dirichlet(self, alpha: Any, size: Shape | None = None, dtype: Any = None) -> Array:
+        """Dirichlet vectors of concentrations ``alpha > 0`` (``(..., n)``); ``size`` is the
+        batch shape, the result ``size + (n,)`` (as :func:`arraymux.random.dirichlet`)."""
+        where = "Generator.dirichlet"
+        pa = param(alpha, "alpha", where, self.device, POSITIVE)
+        if len(pa.shape) < 1 or pa.shape[-1] < 1:
+            raise ValueError(
+                f"arraymux.random.{where}: alpha must have at least one dimension and one "
+                f"concentration, got shape {pa.shape}."
+            )
+        shp = out_shape(size, [("the batch shape of alpha", pa.shape[:-1])], where)
+        dt = float_dtype(self.device, dtype, [pa], where)
+        out = self._native_draw("dirichlet", [pa], shp, dt)
+        if out is not None:
+            return out
+        (arr,) = self._arrays([pa], dt)
+        return draw_dirichlet(self._draw_key(), arr, shp, dt, where)
+
+    def _standard(
+        self, name: str, kernel: Any, specs: list[tuple[str, Any, Any]], size: Any, dtype: Any
+    ) -> Array:
+        """A location-scale family: the standard draw, then ``loc + scale * x``."""
+        shp, dt, ps = self._checked(name, size, dtype, specs)
+        out = self._native_draw(name, ps, shp, dt)
+        if out is not None:
+            return out
+        x = run(kernel, self._draw_key(), (), (shp, dt, *_EXTRA.get(name, ())), f"Generator.{name}")
+        named = {p.name: p for p in ps}
+        return self._scaled(x, named.get("scale"), named.get("loc"), dt)
+
+    def exponential(self, scale: Any = 1.0, size: Shape | None = None, dtype: Any = None) -> Array:
+        """Exponential floats of ``scale > 0`` (the inverse of the rate)."""
+        specs = [("scale", scale, POSITIVE)]
+        return self._standard("exponential", _exponential_kernel, specs, size, dtype)
+
+    def laplace(
+        self, loc: Any = 0.0, scale: Any = 1.0, size: Shape | None = None, dtype: Any = None
+    ) -> Array:
+        """Laplace floats of location ``loc`` and ``scale > 0``."""
+        specs = [("loc", loc, REAL), ("scale", scale, POSITIVE)]
+        return self._standard("laplace", _laplace_kernel, specs, size, dtype)
+
+    def logistic(
+        self, loc: Any = 0.0, scale: Any = 1.0, size: Shape | None = None, dtype: Any = None
+    ) -> Array:
+        """Logistic floats of location ``loc`` and ``scale > 0``."""
+        specs = [("loc", loc, REAL), ("scale", scale, POSITIVE)]
+        return self._standard("logistic", _logistic_kernel, specs, size, dtype)
+
+    def gumbel(
+        self, loc: Any = 0.0, scale: Any = 1.0, size: Shape | None = None, dtype: Any = None
+    ) -> Array:
+        """Gumbel floats of location ``loc`` and ``scale > 0``."""
+        specs = [("loc", loc, REAL), ("scale", scale, POSITIVE)]
+        return self._standard("gumbel", _gumbel_kernel, specs, size, dtype)
+
+    def poisson(self, lam: Any = 1.0, size: Shape | None = None, dtype: Any = None) -> Array:
+        """Poisson integers of mean ``lam >= 0``; int32 (or the default dtype policy's integer)
+        if ``dtype`` is omitted."""
+        shp, dt, ps = self._checked(
+            "poisson", size, dtype, [("lam", lam, NON_NEGATIVE)], kind="integral"
+        )
+        ft = float_dtype(self.device, None, ps, "Generator.poisson")
+        out = self._native_draw("poisson", ps, shp, dt, ft)
+        if out is not None:
+            return out
+        return draw_poisson(self._draw_key(), ps[0], shp, dt, "Generator.poisson")
+
+    def binomial(self, n: Any, p: Any, size: Shape | None = None, dtype: Any = None) -> Array:
+        """Binomial integers of ``n >= 0`` trials of probability ``p`` in ``[0, 1]``; int32 (or
+        the default dtype policy's integer) if ``dtype`` is omitted (drawn as
+        :func:`arraymux.random.binomial` draws them, in float32, then cast)."""
+        shp, it, ps = self._checked(
+            "binomial",
+            size,
+            dtype,
+            [("n", n, NON_NEGATIVE), ("p", p, PROBABILITY)],
+            kind="integral",
+        )
+        ft = float_dtype(self.device, None, ps, "Generator.binomial")
+        out = self._native_draw("binomial", ps, shp, it, ft)
+        if out is not None:
+            return out
+        x = draw_binomial(self._draw_key(), ps[0], ps[1], shp, ft, "Generator.binomial")
+        return _xp().astype(x, it)
+
+    def standard_t(self, df: Any, size: Shape | None = None, dtype: Any = None) -> Array:
+        """Student's t floats of ``df > 0`` degrees of freedom (:func:`arraymux.random.t`)."""
+        shp, dt, ps = self._checked("standard_t", size, dtype, [("df", df, POSITIVE)])
+        out = self._native_draw("standard_t", ps, shp, dt)
+        if out is not None:
+            return out
+        (d,) = self._arrays(ps, dt)
+        return draw_t(self._draw_key(), d, shp, dt, "Generator.standard_t")
+
+    def chisquare(self, df: Any, size: Shape | None = None, dtype: Any = None) -> Array:
+        """Chi-square floats of ``df > 0`` degrees of freedom."""
+        shp, dt, ps = self._checked("chisquare", size, dtype, [("df", df, POSITIVE)])
+        out = self._native_draw("chisquare", ps, shp, dt)
+        if out is not None:
+            return out
+        (d,) = self._arrays(ps, dt)
+        return draw_chisquare(self._draw_key(), d, shp, dt, "Generator.chisquare")
+
+    def lognormal(
+        self, mean: Any = 0.0, sigma: Any = 1.0, size: Shape | None = None, dtype: Any = None
+    ) -> Array:
+        """Log-normal floats ``exp(mean + sigma * z)`` (NumPy's parameters: the mean and the
+        standard deviation ``sigma >= 0`` of the underlying normal)."""
+        shp, dt, ps = self._checked(
+            "lognormal", size, dtype, [("mean", mean, REAL), ("sigma", sigma, NON_NEGATIVE)]
+        )
+        out = self._native_draw("lognormal", ps, shp, dt)
+        if out is not None:
+            return out
+        mu, sd = self._arrays(ps, dt)
+        return run(_lognormal_kernel, self._draw_key(), (sd, mu), (shp, dt), "Generator.lognormal")
+
+    def pareto(self, a: Any, size: Shape | None = None, dtype: Any = None) -> Array:
+        """Pareto II (Lomax) floats ``>= 0`` of shape ``a > 0``, as NumPy's ``pareto`` draws
+        them: :func:`arraymux.random.pareto` minus 1."""
+        shp, dt, ps = self._checked("pareto", size, dtype, [("a", a, POSITIVE)])
+        out = self._native_draw("pareto", ps, shp, dt)
+        if out is not None:
+            return out
+        (b,) = self._arrays(ps, dt)
+        x = run(_pareto_kernel, self._draw_key(), (b,), (shp, dt), "Generator.pareto")
+        return x - 1.0
+
+    def weibull(self, a: Any, size: Shape | None = None, dtype: Any = None) -> Array:
+        """Weibull floats of shape ``a > 0`` and scale 1 (:func:`arraymux.random.weibull_min`
+        with ``concentration=a``)."""
+        shp, dt, ps = self._checked("weibull", size, dtype, [("a", a, POSITIVE)])
+        out = self._native_draw("weibull", ps, shp, dt)
+        if out is not None:
+            return out
+        (c,) = self._arrays(ps, dt)
+        one = _xp().ones((), dtype=dt, device=self.device)
+        return run(_weibull_kernel, self._draw_key(), (one, c), (shp, dt), "Generator.weibull")
+
+    def multivariate_normal(
+        self,
+        mean: Any,
+        cov: Any,
+        size: Shape | None = None,
+        dtype: Any = None,
+        *,
+        method: str = "cholesky",
+    ) -> Array:
+        """Normal vectors of ``mean`` (``(..., n)``) and covariance ``cov`` (``(..., n, n)``);
+        ``size`` is the batch shape (as :func:`arraymux.random.multivariate_normal`, whose
+        ``method`` it takes; NumPy's default is ``"svd"``)."""
+        where = "Generator.multivariate_normal"
+        if method not in ("cholesky", "eigh", "svd"):
+            raise ValueError(
+                f'arraymux.random.{where}: method must be "cholesky", "eigh" or "svd", got '
+                f"{method!r}."
+            )
+        pm = param(mean, "mean", where, self.device, REAL)
+        pc = param(cov, "cov", where, self.device, REAL)
+        ms, cs = pm.shape, pc.shape
+        if len(ms) < 1 or len(cs) < 2 or cs[-2:] != (ms[-1], ms[-1]):
+            raise ValueError(
+                f"arraymux.random.{where}: needs mean of shape (..., n) and cov of shape (..., "
+                f"n, n), got {ms} and {cs}."
+            )
+        batches = [("the batch shape of mean", ms[:-1]), ("the batch shape of cov", cs[:-2])]
+        shp = out_shape(size, batches, where)
+        dt = float_dtype(self.device, dtype, [pm, pc], where)
+        out = self._native_draw("multivariate_normal", [pm, pc], shp, dt, method=method)
+        if out is not None:
+            return out
+        arrays = self._arrays([pm, pc], dt)
+        return run(_mvn_kernel, self._draw_key(), arrays, (shp, dt, method), where)
+
+
+def _affine(x: Array, scale: Array, loc: Array) -> Array:
+    return rounded(x * scale) + loc
+
+
+#: Static arguments of the standard kernels beyond shape and dtype.
+_EXTRA: dict[str, tuple[Any, ...]] = {"gumbel": ("low",)}
+
 
 class _Draws:
     """The draws that :func:`arraymux.random.select` takes, from a generator."""
@@ -273,6 +567,20 @@ class _Native(abc.ABC):
     def integers(self, low: int, high: int, shape: tuple[int, ...], dtype: Any) -> Array:
         """Integers uniform in [low, high)."""
 
+    def dist(
+        self, name: str, params: tuple[Array, ...], shape: tuple[int, ...], dtype: Any, **kw: Any
+    ) -> Array | None:
+        """A draw of the distribution ``name`` (a method of NumPy's ``Generator``, NumPy's
+        parameters, already checked and on the device), or None where the backend has none."""
+        return None
+
+    def key(self) -> Array:
+        """A key for :mod:`arraymux.random`'s samplers, drawn from this generator (for a
+        distribution the backend lacks): reproducible from the seed, made on the device."""
+        xp = _xp()
+        words = self.integers(0, 1 << 31, (2,), xp.int32)
+        return xp.astype(words, word_dtype(self.device))
+
 
 def _native_dtype(device: Device, dtype: Any) -> Any:
     from .._dtype_rules import native_dtype
@@ -307,6 +615,28 @@ class _NumPyLike(_Native):
         with self.lock:
             out = self.rng.integers(low, high, shape, dtype=dtype.name)
         return self.wrap(out)
+
+    def dist(
+        self, name: str, params: tuple[Array, ...], shape: tuple[int, ...], dtype: Any, **kw: Any
+    ) -> Array | None:
+        sample = getattr(self.rng, name, None)
+        # NumPy's dirichlet and multivariate_normal take one distribution, not a batch.
+        batched = name in ("dirichlet", "multivariate_normal") and any(
+            p.ndim > (2 if i else 1) for i, p in enumerate(params)
+        )
+        if sample is None or batched:
+            return None
+        xp = _xp()
+        if name == "binomial":  # NumPy takes whole numbers of trials only
+            it = xp.int64 if self.device.supports(xp.int64) else xp.int32
+            params = (xp.astype(xp.floor(params[0]), it), params[1])
+        args = [p.native if self.own else xp.to_numpy(p) for p in params]
+        if name == "multivariate_normal":
+            kw = {"method": kw.get("method", "cholesky")}
+        with self.lock:
+            out = sample(*args, size=shape, **kw)
+        x = self.wrap(out)
+        return x if x.dtype == dtype else xp.astype(x, dtype)
 
 
 class _Torch(_Native):
@@ -344,6 +674,66 @@ class _Torch(_Native):
             out = self.torch.randint(low, high, shape, **kw)
         return self.wrap(out)
 
+    def dist(
+        self, name: str, params: tuple[Array, ...], shape: tuple[int, ...], dtype: Any, **kw: Any
+    ) -> Array | None:
+        """torch's own samplers (``_standard_gamma``, ``poisson``, ``binomial``,
+        ``_sample_dirichlet``, ``exponential_``) and what follows from them and its uniform
+        floats; None for a multivariate normal."""
+        t = self.torch
+        nd = self.native(dtype)
+        ft = nd if nd.is_floating_point else t.float32
+        a = [p.native.to(ft) for p in params]
+
+        def full(x: Any, shp: tuple[int, ...] = shape) -> Any:
+            return x.broadcast_to(shp).contiguous()
+
+        def gamma(alpha: Any) -> Any:
+            return t._standard_gamma(full(alpha), generator=self.gen)
+
+        def unit() -> Any:  # uniform in (0, 1]: 1 - [0, 1)
+            return 1.0 - t.rand(shape, generator=self.gen, device=self.place, dtype=ft)
+
+        with self.lock:
+            if name == "gamma":
+                out = gamma(a[0]) * a[1]
+            elif name == "beta":
+                x, y = gamma(a[0]), gamma(a[1])
+                out = x / (x + y)
+            elif name == "dirichlet":
+                alpha = full(a[0], (*shape, a[0].shape[-1]))
+                out = t._sample_dirichlet(alpha, generator=self.gen)
+            elif name == "chisquare":
+                out = 2.0 * gamma(a[0] / 2.0)
+            elif name == "standard_t":
+                z = t.randn(shape, generator=self.gen, device=self.place, dtype=ft)
+                out = z / t.sqrt(2.0 * gamma(a[0] / 2.0) / a[0])
+            elif name == "exponential":
+                e = t.empty(shape, device=self.place, dtype=ft).exponential_(generator=self.gen)
+                out = e * a[0]
+            elif name == "poisson":
+                out = t.poisson(full(a[0]), generator=self.gen)
+            elif name == "binomial":
+                out = t.binomial(full(t.floor(a[0])), full(a[1]), generator=self.gen)
+            elif name == "lognormal":
+                z = t.randn(shape, generator=self.gen, device=self.place, dtype=ft)
+                out = t.exp(a[0] + a[1] * z)
+            elif name == "laplace":
+                u = unit() - 0.5
+                out = a[0] - a[1] * t.sign(u) * t.log1p(-2.0 * u.abs())
+            elif name == "logistic":
+                u = unit()
+                out = a[0] + a[1] * (t.log(u) - t.log1p(-u))
+            elif name == "gumbel":
+                out = a[0] - a[1] * t.log(-t.log(unit()))
+            elif name == "pareto":
+                out = t.expm1(-t.log(unit()) / a[0])
+            elif name == "weibull":
+                out = (-t.log(unit())) ** (1.0 / a[0])
+            else:
+                return None
+        return self.wrap(out if out.dtype == nd else out.to(nd))
+
 
 class _Jax(_Native):
     def __init__(self, device: Device, seed: int) -> None:
@@ -352,49 +742,84 @@ class _Jax(_Native):
         super().__init__(device, seed)
         self.jax = jax
         self.place = device._backend.adapter.native_device(device._place)
-        self.key = jax.device_put(jax.random.key(seed % (1 << 63)), self.place)
-        # One compiled step per sampler: split the key and draw, without eager dispatches.
-        self.step = {
-            name: jax.jit(
-                functools.partial(_jax_step, getattr(jax.random, name)), static_argnums=(1, 2)
-            )
-            for name in ("uniform", "normal")
-        }
-        self.randint = jax.jit(_jax_randint, static_argnums=(1, 2, 3, 4))
+        self.state = jax.device_put(jax.random.key(seed % (1 << 63)), self.place)
+
+    def _step(self, name: str, *args: Any, **static: Any) -> Array:
+        """Split the key and draw, in one compiled step: the key is an argument, so one
+        compilation serves every generator (per shape, dtype and sampler)."""
+        with self.lock:  # the step is dispatched asynchronously: the lock is held briefly
+            self.state, out = _jax_step(name)(self.state, *args, **static)
+        return self.wrap(out)
 
     def random(self, shape: tuple[int, ...], dtype: Any) -> Array:
-        nd = self.native(dtype)
-        with self.lock:  # the step is dispatched asynchronously: the lock is held briefly
-            self.key, out = self.step["uniform"](self.key, shape, nd)
-        return self.wrap(out)
+        return self._step("uniform", shape=shape, dtype=self.native(dtype))
 
     def normal(self, shape: tuple[int, ...], dtype: Any) -> Array:
-        nd = self.native(dtype)
-        with self.lock:
-            self.key, out = self.step["normal"](self.key, shape, nd)
-        return self.wrap(out)
+        return self._step("normal", shape=shape, dtype=self.native(dtype))
 
     def integers(self, low: int, high: int, shape: tuple[int, ...], dtype: Any) -> Array:
         nd = self.native(dtype)
-        with self.lock:
-            self.key, out = self.randint(self.key, shape, low, high, nd)
-        return self.wrap(out)
+        return self._step("randint", shape=shape, dtype=nd, low=low, high=high)
+
+    def dist(
+        self, name: str, params: tuple[Array, ...], shape: tuple[int, ...], dtype: Any, **kw: Any
+    ) -> Array | None:
+        natives = tuple(p.native for p in params)
+        method = kw.get("method", "cholesky")
+        extra = {"method": method} if name == "multivariate_normal" else {}
+        return self._step(name, *natives, shape=shape, dtype=self.native(dtype), **extra)
+
+    def key(self) -> Array:
+        raise AssertionError("jax.random has every distribution")  # pragma: no cover
 
 
-def _jax_step(sample: Any, key: Any, shape: tuple[int, ...], dtype: Any) -> tuple[Any, Any]:
+def _jax_sampler(name: str) -> Callable[..., Any]:
+    """``jax.random``'s sampler for a NumPy-named distribution and its parameters."""
+    import jax
+    import jax.numpy as jnp
+
+    r = jax.random
+    table: dict[str, Callable[..., Any]] = {
+        "uniform": lambda k, s, d: r.uniform(k, s, d),
+        "normal": lambda k, s, d: r.normal(k, s, d),
+        "randint": lambda k, s, d, low, high: r.randint(k, s, low, high, d),
+        "gamma": lambda k, s, d, a, scale: r.gamma(k, a, s, d) * scale,
+        "beta": lambda k, s, d, a, b: r.beta(k, a, b, s, d),
+        "dirichlet": lambda k, s, d, alpha: r.dirichlet(k, alpha, s, d),
+        "exponential": lambda k, s, d, scale: r.exponential(k, s, d) * scale,
+        "laplace": lambda k, s, d, loc, scale: loc + scale * r.laplace(k, s, d),
+        "logistic": lambda k, s, d, loc, scale: loc + scale * r.logistic(k, s, d),
+        "gumbel": lambda k, s, d, loc, scale: loc + scale * r.gumbel(k, s, d),
+        "poisson": lambda k, s, d, lam: r.poisson(k, lam, s, d),
+        "binomial": lambda k, s, d, n, p: r.binomial(k, n, p, s).astype(d),
+        "standard_t": lambda k, s, d, df: r.t(k, df, s, d),
+        "chisquare": lambda k, s, d, df: r.chisquare(k, df, s, d),
+        "lognormal": lambda k, s, d, mean, sigma: jnp.exp(mean + sigma * r.normal(k, s, d)),
+        "pareto": lambda k, s, d, a: r.pareto(k, a, s, d) - 1,
+        "weibull": lambda k, s, d, a: r.weibull_min(k, 1.0, a, s, d),
+        "multivariate_normal": lambda k, s, d, mean, cov, method: r.multivariate_normal(
+            k, mean, cov, s, d, method
+        ),
+    }
+    return table[name]
+
+
+@functools.cache
+def _jax_step(name: str) -> Callable[..., Any]:
+    """One compiled function per sampler, shared by every fast JAX generator: it splits the
+    key it is given and draws with the second half (the shape, dtype and integer bounds are
+    static; the key and the parameters are arguments, so neither a new generator nor a new
+    parameter value compiles again)."""
     import jax
 
-    key, sub = jax.random.split(key)
-    return key, sample(sub, shape, dtype)
+    sample = _jax_sampler(name)
 
+    def step(key: Any, *params: Any, shape: Any, dtype: Any, **static: Any) -> tuple[Any, Any]:
+        key, sub = jax.random.split(key)
+        return key, sample(sub, shape, dtype, *params, **static)
 
-def _jax_randint(
-    key: Any, shape: tuple[int, ...], low: int, high: int, dtype: Any
-) -> tuple[Any, Any]:
-    import jax
-
-    key, sub = jax.random.split(key)
-    return key, jax.random.randint(sub, shape, low, high, dtype)
+    names = ("shape", "dtype", "low", "high", "method")
+    return jax.jit(step, static_argnames=names)  # type: ignore[no-any-return]
 
 
 def _native_generator(device: Device, seed: int) -> _Native:

@@ -22,6 +22,7 @@ import math
 from typing import Any
 
 from .._array import Array
+from .._array import wrap as _wrap
 
 
 def _xp() -> Any:
@@ -37,6 +38,22 @@ def rounded(p: Array) -> Array:
         return p
     xp = _xp()
     return xp.where(xp.isnan(p), math.nan, p)
+
+
+def div(a: Array, b: Any) -> Array:
+    """``a / b``, where ``b`` is a constant, a broadcast scalar or a square root: XLA divides
+    by those as a multiplication by their reciprocal (``rsqrt``), rounded twice. On JAX the
+    divisor goes through an optimization barrier, which XLA's rewrites do not see through."""
+    if a.device.backend != "jax":
+        return a / b
+    import jax
+
+    xp = _xp()
+    d = b if isinstance(b, Array) else xp.full_like(a, b)
+    shape = xp.broadcast_shapes(a.shape, d.shape)
+    if d.shape != shape:  # a broadcast behind the barrier would be rewritten all the same
+        d = xp.broadcast_to(d, shape)
+    return a / _wrap(jax.lax.optimization_barrier(d.native), d.device)
 
 
 def _mul(a: Any, b: Any) -> Array:
@@ -88,8 +105,15 @@ _SQRT_HALF = 0.70710678118654752440
 
 def _reduce(y: Array) -> tuple[Array, Array]:
     """``(m, e)`` with ``y = m * 2**e``, ``m`` in ``[sqrt(1/2), sqrt(2))``, for positive normal
-    ``y``: scaled by powers of two, which is exact."""
+    ``y``: scaled by powers of two, which is exact (the backend's ``frexp``, exact too, where
+    its namespace has one: one operation instead of about 60)."""
     xp = _xp()
+    frexp = getattr(y.device._backend.ns, "frexp", None)
+    if frexp is not None:
+        nm, ne = frexp(y.native)
+        m, e = _wrap(nm, y.device), xp.astype(_wrap(ne, y.device), y.dtype)
+        low = m < _SQRT_HALF
+        return xp.where(low, m * 2.0, m), xp.where(low, e - 1.0, e)
     steps = (
         (64, 32, 16, 8, 4, 2, 1)
         if y.dtype == xp.float32
@@ -262,9 +286,14 @@ _ERFINV_64 = (
 )
 
 
-def erfinv(x: Array) -> Array:
-    """The inverse error function of floats in ``(-1, 1)`` (Giles' approximation)."""
+def erfinv(x: Array, *, edges: bool = False) -> Array:
+    """The inverse error function of floats in ``(-1, 1)`` (Giles' approximation); with
+    ``edges``, also ``+-inf`` at ``+-1``, as XLA's."""
     xp = _xp()
+    if edges:
+        one = xp.abs(x) == 1.0
+        inner = erfinv(xp.where(one, 0.0, x))
+        return xp.where(one, x * math.inf, inner)
     w = -log1p(-(x * x))
     if x.dtype == xp.float32:
         small, large = _ERFINV_32
@@ -280,3 +309,290 @@ def erfinv(x: Array) -> Array:
         p_big = _horner(root - 5.0, c_big)
         p = xp.where(lt6, p6, xp.where(lt16, p16, p_big))
     return p * x
+
+
+def log0(y: Array) -> Array:
+    """:func:`log` extended to zero (``-inf``) and ``+inf``: logarithms of uniform draws,
+    which may be 0."""
+    xp = _xp()
+    positive = (y > 0) & (y < math.inf)
+    out = log(xp.where(positive, y, 1.0))
+    edge = xp.where(y > 0, xp.full_like(y, math.inf), math.nan)
+    return xp.where(positive, out, xp.where(y == 0, -math.inf, edge))
+
+
+def _pow2(k: Array) -> Array:
+    """``2.0 ** k`` for integer-valued floats ``|k| <= 127`` (float32) or ``1023`` (float64),
+    built from powers of two: exact."""
+    xp = _xp()
+    steps = (
+        (64, 32, 16, 8, 4, 2, 1)
+        if k.dtype == xp.float32
+        else (512, 256, 128, 64, 32, 16, 8, 4, 2, 1)
+    )
+    m = xp.abs(k)
+    p = xp.ones_like(k)
+    for b in steps:
+        take = m >= b
+        p, m = xp.where(take, p * 2.0**b, p), xp.where(take, m - b, m)
+    return xp.where(k < 0, 1.0 / p, p)
+
+
+def scale2(y: Array, n: Array) -> Array:
+    """``y * 2**n`` for integer-valued floats ``n`` (``ldexp``), as two exact powers of two:
+    exact unless the result is subnormal."""
+    half = _xp().floor(n * 0.5)
+    return (y * _pow2(half)) * _pow2(n - half)
+
+
+# Cephes expf: exp(r) = 1 + r + r**2 * P(r) for |r| <= ln(2) / 2.
+_EXPF_P = (
+    1.9875691500e-4,
+    1.3981999507e-3,
+    8.3334519073e-3,
+    4.1665795894e-2,
+    1.6666665459e-1,
+    5.0000001201e-1,
+)
+# Cephes exp: exp(r) = 1 + 2 r P(r**2) / (Q(r**2) - r P(r**2)).
+_EXP_P = (1.26177193074810590878e-4, 3.02994407707441961300e-2, 9.99999999999999999910e-1)
+_EXP_Q = (
+    3.00198505138664455042e-6,
+    2.52448340349684104192e-3,
+    2.27265548208155028766e-1,
+    2.00000000000000000009e0,
+)
+_LOG2E = 1.4426950408889634073599
+# ln 2 in two parts for the reduction, the first exact in few bits (Cephes' C1, C2).
+_EXP_LN2 = {
+    "float32": (0.693359375, -2.12194440e-4),
+    "float64": (6.93145751953125e-1, 1.42860682030941723212e-6),
+}
+# The arguments beyond which exp is inf, or 0 (below the smallest subnormal).
+_EXP_LIMITS = {
+    "float32": (88.72283905206835, -103.97207708),
+    "float64": (709.782712893384, -745.1332191019412),
+}
+
+
+def exp(x: Array, lo: Array | None = None) -> Array:
+    """``exp(x)`` (``exp(x + lo)`` for a float-float argument ``(x, lo)``, ``|lo|`` below an
+    ulp of ``x``): Cephes' reduction by ``n ln 2`` and polynomial (float32) or Padé form
+    (float64), within about an ulp."""
+    xp = _xp()
+    name = "float32" if x.dtype == xp.float32 else "float64"
+    c1, c2 = _EXP_LN2[name]
+    most, least = _EXP_LIMITS[name]
+    finite = (x <= most) & (x >= least)
+    xs = xp.where(finite, x, 0.0)
+    n = xp.floor(_mul(xs, _LOG2E) + 0.5)
+    r = xs - _mul(n, c1)
+    r = r + _mul(n, -c2) if name == "float32" else r - _mul(n, c2)
+    if lo is not None:
+        r = r + xp.where(finite, lo, 0.0)
+    z = _mul(r, r)
+    if name == "float32":
+        y = (_mul(_horner(r, _EXPF_P), z) + r) + 1.0
+    else:
+        px = _mul(r, _horner(z, _EXP_P))
+        y = _mul(px / (_horner(z, _EXP_Q) - px), 2.0) + 1.0
+    y = scale2(y, n)
+    big = xp.where(x > 0, xp.full_like(x, math.inf), 0.0)
+    return xp.where(finite, y, xp.where(xp.isnan(x), math.nan, big))
+
+
+# -- float-float arithmetic (Dekker): a value as an unevaluated sum hi + lo ----------------------
+
+
+def _two_sum(a: Array, b: Any) -> tuple[Array, Array]:
+    """``(s, e)`` with ``s = fl(a + b)`` and ``a + b = s + e`` exactly (Knuth)."""
+    s = a + b
+    bb = s - a
+    return s, (a - (s - bb)) + (b - bb)
+
+
+def _split(a: Array) -> tuple[Array, Array]:
+    """``a`` as ``hi + lo``, each with half the significand's bits (Veltkamp)."""
+    xp = _xp()
+    c = rounded(a * (4097.0 if a.dtype == xp.float32 else 134217729.0))
+    hi = c - (c - a)
+    return hi, a - hi
+
+
+def _two_prod(a: Array, b: Array) -> tuple[Array, Array]:
+    """``(p, e)`` with ``p = fl(a * b)`` and ``a * b = p + e`` exactly (Dekker): the partial
+    products of the halves are exact, so a fused multiply-add computes the same."""
+    p = rounded(a * b)
+    ah, al = _split(a)
+    bh, bl = _split(b)
+    e = ((rounded(ah * bh) - p) + rounded(ah * bl) + rounded(al * bh)) + rounded(al * bl)
+    return p, e
+
+
+def _log_parts(x: Array) -> tuple[Array, Array]:
+    """``log(x)`` of positive normal ``x`` as float-float ``(hi, lo)``: the leading terms of
+    Cephes' series exact, its tail (a few hundredths at most) rounded."""
+    xp = _xp()
+    m, e = _reduce(x)
+    f = m - 1.0  # exact
+    z = f * f
+    if f.dtype == xp.float32:
+        tail = _mul(_mul(_horner(f, _LOGF_P), f), z)
+        ln2_lo = _LN2_LO_32
+    else:
+        tail = _mul(f, _mul(z, _horner(f, _LOG_P)) / _horner(f, _LOG_Q))
+        ln2_lo = _LN2_LO_64
+    p, pe = _two_prod(f, f)
+    s, err1 = _two_sum(_mul(e, _LN2_HI), f)  # e * ln2_hi is exact
+    s, err2 = _two_sum(s, _mul(p, -0.5))
+    lo = ((err1 + err2) + _mul(pe, -0.5)) + (tail + _mul(e, ln2_lo))
+    hi = s + lo
+    return hi, lo - (hi - s)
+
+
+def pow(x: Array, y: Array | float) -> Array:
+    """``x ** y`` for ``x >= 0`` and finite ``y``, within about an ulp: ``exp(y log(x))`` with
+    the logarithm and the product carried in float-float, so that their rounding does not grow
+    with ``y log(x)`` (``exp(y * log(x))`` in one precision is off by up to a hundred ulp)."""
+    xp = _xp()
+    yy = y if isinstance(y, Array) else xp.full_like(x, y)
+    positive = (x > 0) & (x < math.inf)
+    hi, lo = _log_parts(xp.where(positive, x, 1.0))
+    yf = xp.where(yy == math.inf, 0.0, yy)
+    zh, zl = _two_prod(yf, hi)
+    zl = zl + _mul(yf, lo)
+    out = exp(zh, zl)
+    # x == 0: 0 for y > 0, inf for y < 0; x == inf the other way round; x ** 0 == 1.
+    edge = xp.where((x == 0) == (yy > 0), xp.zeros_like(x), math.inf)
+    out = xp.where(positive, out, edge)
+    # y == inf: 0 below 1, 1 at 1, inf above (exp(inf * log(x)))
+    out = xp.where(yy == math.inf, xp.where(x < 1.0, 0.0, xp.where(x == 1.0, 1.0, edge)), out)
+    return xp.where(yy == 0, 1.0, xp.where(xp.isnan(x) | (x < 0), math.nan, out))
+
+
+# XLA's erf: float32 a rational function of x**2 on x clamped to +-3.74 (Eigen's); float64
+# Cephes' erf below 1 and 1 - erfc above.
+_ERF32_ALPHA = (
+    0.00022905065861350646,
+    0.0034082910107109506,
+    0.050955695062380861,
+    0.18520832239976145,
+    1.128379143519084,
+)
+_ERF32_BETA = (
+    -1.1791602954361697e-7,
+    0.000023547966471313185,
+    0.0010179625278914885,
+    0.014070470171167667,
+    0.11098505178285362,
+    0.49746925110067538,
+    1.0,
+)
+_ERF64_T = (
+    9.60497373987051638749e0,
+    9.00260197203842689217e1,
+    2.23200534594684319226e3,
+    7.00332514112805075473e3,
+    5.55923013010394962768e4,
+)
+_ERF64_U = (
+    1.00000000000000000000e0,
+    3.35617141647503099647e1,
+    5.21357949780152679795e2,
+    4.59432382970980127987e3,
+    2.26290000613890934246e4,
+    4.92673942608635921086e4,
+)
+_ERFC64_P = (
+    2.46196981473530512524e-10,
+    5.64189564831068821977e-1,
+    7.46321056442269912687e0,
+    4.86371970985681366614e1,
+    1.96520832956077098242e2,
+    5.26445194995477358631e2,
+    9.34528527171957607540e2,
+    1.02755188689515710272e3,
+    5.57535335369399327526e2,
+)
+_ERFC64_Q = (
+    1.00000000000000000000e0,
+    1.32281951154744992508e1,
+    8.67072140885989742329e1,
+    3.54937778887819891062e2,
+    9.75708501743205489753e2,
+    1.82390916687909736289e3,
+    2.24633760818710981792e3,
+    1.65666309194161350182e3,
+    5.57535340817727675546e2,
+)
+_ERFC64_R = (
+    5.64189583547755073984e-1,
+    1.27536670759978104416e0,
+    5.01905042251180477414e0,
+    6.16021097993053585195e0,
+    7.40974269950448939160e0,
+    2.97886665372100240670e0,
+)
+_ERFC64_S = (
+    1.00000000000000000000e0,
+    2.26052863220117276590e0,
+    9.39603524938001434673e0,
+    1.20489539808096656605e1,
+    1.70814450747565897222e1,
+    9.60896809063285878198e0,
+    3.36907645100081516050e0,
+)
+
+
+def erf(x: Array) -> Array:
+    """The error function (XLA's approximations), ``+-1`` at ``+-inf``."""
+    xp = _xp()
+    if x.dtype == xp.float32:
+        # XLA CPU: +-1 from |x| >= 3.8325 on (erfinv(1 - 2**-24)); its multiply-adds are fused
+        # there, which puts its values a few ulp from these.
+        ones = xp.abs(x) >= 3.832506856900711
+        xc = xp.where(ones, 0.0, x)
+        x2 = xc * xc
+        ratio = _mul(xc, _horner(x2, _ERF32_ALPHA)) / _horner(x2, _ERF32_BETA)
+        return xp.where(ones, xp.sign(x), ratio)
+    ax = xp.abs(x)
+    small = ax < 1.0
+    xs = xp.where(small, x, 0.0)
+    z = xs * xs
+    inner = _mul(xs, _horner(z, _ERF64_T)) / _horner(z, _ERF64_U)
+    a = xp.where(small, 8.0, xp.where(ax < math.inf, ax, 8.0))  # |x| >= 1 (finite) here
+    ez = exp(-_mul(a, a))
+    mid = _mul(ez, _horner(a, _ERFC64_P)) / _horner(a, _ERFC64_Q)
+    far = _mul(ez, _horner(a, _ERFC64_R)) / _horner(a, _ERFC64_S)
+    erfc = xp.where(a < 8.0, mid, far)
+    erfc = xp.where(ax == math.inf, 0.0, erfc)
+    outer = xp.where(x < 0, erfc - 1.0, 1.0 - erfc)
+    return xp.where(small, inner, outer)
+
+
+# XLA's lgamma: Lanczos' approximation with g = 7 and 9 coefficients.
+_LANCZOS_G = 7.0
+_LANCZOS_BASE = 0.99999999999980993227684700473478
+_LANCZOS = (
+    676.520368121885098567009190444019,
+    -1259.13921672240287047156078755283,
+    771.3234287776530788486528258894,
+    -176.61502916214059906584551354,
+    12.507343278686904814458936853,
+    -0.13857109526572011689554707,
+    9.984369578019570859563e-6,
+    1.50563273514931155834e-7,
+)
+
+
+def lgamma(x: Array) -> Array:
+    """``log(gamma(x))`` for ``x >= 0.5`` (XLA's Lanczos approximation, without its
+    reflection for smaller ``x``)."""
+    z = x - 1.0
+    a = _xp().full_like(x, _LANCZOS_BASE)
+    for i, c in enumerate(_LANCZOS):
+        a = a + c / (z + float(i) + 1.0)
+    t = z + (_LANCZOS_G + 0.5)
+    log_t = math.log(_LANCZOS_G + 0.5) + log1p(div(z, _LANCZOS_G + 0.5))
+    half_log_2pi = (math.log(2.0) + math.log(math.pi)) / 2
+    return (half_log_2pi + _mul((z + 0.5) - t / log_t, log_t)) + log(a)
