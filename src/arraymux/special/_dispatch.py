@@ -4,9 +4,10 @@ backend's implementation (:mod:`._sources`) and the wrapping of its result.
 
 The dtype rule is SciPy's: the array operands are promoted to one dtype (arraymux's
 promotion, with Python scalars weak); a floating dtype stays (float32 in, float32 out); bool
-and integer operands compute in the device's default real floating dtype (float64, or
-float32 where the device has no float64 or the default dtype policy says so); complex
-operands are taken by the functions SciPy defines for them and refused by the others.
+and integer operands compute in float64, or in the device's default float where the device
+holds no float64 (JAX without x64) or a default dtype policy names a float; complex operands
+are taken by the functions SciPy defines for them and refused by the others. Integer operands
+of SciPy's integer parameters (``Special.integer``) stay integers.
 """
 
 from __future__ import annotations
@@ -153,33 +154,34 @@ def call(rec: Special, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
     """The special function ``rec`` on any arguments (the general path): check them against
     SciPy's signature, route by the array operands, promote, call the backend, wrap."""
     fname = f"special.{rec.name}"
-    params = _params(rec)
-    args, kwargs = check_call(fname, params, args, kwargs)
+    args, kwargs = check_call(fname, _params(rec), args, kwargs)
     sig = _signatures()[rec.name]
     values = sig.bind(*args, **kwargs)
     values.apply_defaults()
-    # The array operands (position, parameter, native, device) and the other values in order.
+    # Each value as (parameter, kind, value): kind "array" (an index into `found`, which
+    # holds position, parameter, native and device), "scalar", "int" (a parameter of Python
+    # ints) or "none" (an optional parameter left out).
     found: list[tuple[int, str, Any, Device]] = []
-    given: list[tuple[str, Any]] = []
+    given: list[tuple[str, str, Any]] = []
     for i, (pname, v) in enumerate(values.arguments.items()):
         if pname in rec.ints:
-            given.append((pname, _python_int(fname, i, pname, v)))
+            given.append((pname, "int", _python_int(fname, i, pname, v)))
             continue
         if v is None and sig.parameters[pname].default is None:
-            given.append((pname, None))
+            given.append((pname, "none", None))
             continue
         op = operand(v)
         if op is not None:
             native, dev = op
             if type(v) is not Array:
                 standard_dtype(fname, native, dev)
+            given.append((pname, "array", len(found)))
             found.append((i, pname, native, dev))
-            given.append((pname, _ARRAY))
             continue
         v = python_scalar(v)
         if not isinstance(v, _SCALARS):
             raise not_an_array(fname, i, v, scalars_ok=True)
-        given.append((pname, v))
+        given.append((pname, "scalar", v))
     if not found:
         raise TypeError(
             f"arraymux.{fname}: needs at least one array argument; got Python scalars only. "
@@ -195,27 +197,22 @@ def call(rec: Special, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
     promoted = [n for n, keep in zip(natives, kept, strict=True) if not keep]
     scalars = [
         v
-        for pname, v in given
-        if isinstance(v, _SCALARS) and not (type(v) is _Int or pname in rec.integer)
+        for pname, kind, v in given
+        if kind == "scalar" and not (pname in rec.integer and type(v) is int)
     ]
     target = _target(fname, rec, device, promoted, scalars)
-    to_native = device._backend.to_native_dtype
     operands: list[Any] = []
-    arrays = iter(zip(natives, kept, strict=True))
-    for pname, v in given:
-        if v is _ARRAY:
-            native, keep = next(arrays)
-            operands.append(native if keep else astype_native(native, target, device, fname))
-        elif type(v) is _Int:
-            operands.append(int(v))
-        elif pname in rec.integer and type(v) is int:
-            operands.append(asarray(v, device=device)._native)
-        elif isinstance(v, _SCALARS):
+    for pname, kind, v in given:
+        if kind == "array":
+            native = natives[v]
+            operands.append(native if kept[v] else astype_native(native, target, device, fname))
+        elif kind == "scalar" and pname in rec.integer and type(v) is int:
+            operands.append(asarray(v, device=device)._native)  # the default integer dtype
+        elif kind == "scalar":
             operands.append(asarray(v, dtype=target, device=device)._native)
-        else:
+        elif kind == "int":
             operands.append(v)
-    while operands and operands[-1] is None:  # zeta(x) without q
-        operands.pop()
+    # (an optional parameter left out is left out of the call: zeta(x))
     f = implementation(device._backend, rec.name)
     try:
         r = f(*operands)
@@ -227,24 +224,17 @@ def call(rec: Special, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
                 'operands on NumPy: x = arraymux.to_device(x, "numpy").'
             ) from e
         raise_annotated(fname, device, e)
-    want = to_native[target]
+    want = device._backend.to_native_dtype[target]
     if getattr(r, "dtype", None) != want:
         r = device._fns["astype"](r, want)
     return wrap(r, device)
 
 
-class _Int(int):
-    """A Python int for a parameter that takes ints (passed on as it is)."""
-
-
-_ARRAY = object()  # marks the place of an array operand among the values
-
-
-def _python_int(fname: str, pos: int, pname: str, v: Any) -> _Int:
+def _python_int(fname: str, pos: int, pname: str, v: Any) -> int:
     """``v`` as a Python int: a Python or NumPy integer, or a 0-d integer array."""
     v = python_scalar(v)
-    if type(v) is not bool and isinstance(v, int):
-        return _Int(v)
+    if type(v) is int:
+        return v
     op = operand(v)
     if op is not None:
         native, dev = op
@@ -252,7 +242,7 @@ def _python_int(fname: str, pos: int, pname: str, v: Any) -> _Int:
         if dt.kind in _INTEGER_KINDS and len(native.shape) == 0:
             from .._transfer import to_numpy
 
-            return _Int(int(to_numpy(wrap(native, dev))))
+            return int(to_numpy(wrap(native, dev)))
     raise TypeError(
         f"arraymux.{fname}: argument {pos} ({pname}) must be a Python int, not "
         f"{type(v).__module__}.{type(v).__qualname__}."
