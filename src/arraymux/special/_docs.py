@@ -55,7 +55,7 @@ def implementations(rec: Special) -> dict[str, str]:
         if own is not None:
             out[backend] = f"``{own}``"
         elif _composite_serves(rec, backend):
-            out[backend] = "arraymux, from its elementary functions"
+            out[backend] = "arraymux, from the backend's own functions"
             if rec.name == "zeta" and backend in _HOST:
                 out[backend] += f" (Riemann's: {_HOST[backend]})"
         else:
@@ -78,14 +78,18 @@ def docstring(rec: Special, sig: inspect.Signature) -> str:
     computed = "\n".join(
         f"- {label}: {text}" for (b, label), text in zip(BACKENDS, implementations(rec).values())
     )
+    integer = ""
+    if rec.integer:
+        names = " and ".join(f"``{n}``" for n in rec.integer)
+        integer = f" Integer operands of {names} stay integers, as SciPy's loops take them."
     source, shown = rec.example
     return (
         f"{rec.summary}\n\n"
         f"``scipy.special.{rec.name}`` with SciPy's signature, computed by the backend of the "
         "array operands, on their device. The array operands are promoted to one dtype "
         "(Python scalars take the arrays' dtype): float32 operands give float32, float64 "
-        "ones float64, bool and integer ones the device's default floating dtype; "
-        f"SciPy defines ``{rec.name}`` for {dtypes} operands.\n\n"
+        "ones float64, bool and integer ones float64 where the device holds it (else its "
+        f"default float); SciPy defines ``{rec.name}`` for {dtypes} operands.{integer}\n\n"
         "Parameters\n----------\n" + "\n".join(params) + "\n\n"
         "Returns\n-------\n"
         "Array\n"
