@@ -290,10 +290,11 @@ def _fused(kernel: Callable[..., Array], k: Array, *static: Any) -> Array:
 
 
 #: The kernels of the distributions: their intermediate values may be infinite or NaN where
-#: XLA computes them so too (NumPy's warnings about them are silenced), and a lazy backend
-#: (Dask) computes them on NumPy: a graph of hundreds of tiny tasks per draw costs more than
-#: the draw, and the rejection loops read their values.
+#: XLA computes them so too (NumPy's warnings about them are silenced).
 QUIET: set[Callable[..., Any]] = set()
+#: Kernels that a lazy backend (Dask) computes on NumPy: a graph of hundreds of tiny tasks
+#: per draw costs more than the draw, and the rejection loops read their values.
+EAGER: set[Callable[..., Any]] = set()
 
 
 def run(
@@ -317,7 +318,7 @@ def run(
         if backend == "jax":
             return _compiled(kernel, static)(k, *params)
         if (backend == "torch" and device.place == "cpu" and _readable(k)) or (
-            kernel in QUIET and device._backend.spec.lazy
+            kernel in EAGER and device._backend.spec.lazy
         ):
             return _through_numpy(kernel, k, params, static)
         if kernel in QUIET:
@@ -366,7 +367,7 @@ def _through_numpy(
 
     torch on the CPU has no ``uint32`` arithmetic, so its words take extra masking; NumPy's
     ``uint32`` runs the same operations two to four times faster, and the bits are the same.
-    Dask computes the distributions' kernels there (see :data:`QUIET`).
+    Dask computes the distributions' kernels there (see :data:`EAGER`).
     """
     import numpy as np
 
@@ -465,6 +466,16 @@ def _blocks(k: Array, n: int) -> tuple[Array, Array]:
     return _wrap(n0, k.device), _wrap(n1, k.device)
 
 
+def _words_of_split(k: Array, n: int) -> tuple[Array, Array]:
+    """:func:`_words` of each key of ``split(k)``, in one Threefry call over both."""
+    xp = _xp()
+    k0, k1 = _blocks(k, 2)  # the two keys' words
+    counter = xp.reshape(xp.arange(n, dtype=k.dtype, device=k.device), (1, n))
+    y0, y1 = threefry2x32(xp.reshape(k0, (2, 1)), xp.reshape(k1, (2, 1)), 0, counter)
+    w = y0 ^ y1
+    return w[0, ...], w[1, ...]
+
+
 def _words(k: Array, n: int) -> Array:
     """``n`` random 32-bit words from ``k``: ``jax.random.bits``, the exclusive or of the two
     words of block ``i``, so a shorter draw is a prefix of a longer one."""
@@ -534,7 +545,17 @@ def _fold_kernel(k: Array, data: Any) -> Array:
     return _xp().stack([y0, y1])
 
 
-_KEY_KERNELS = (_split_kernel, _fold_kernel)
+def fold_block_kernel(k: Array, start: int, n: int) -> Array:
+    """``fold_in(k, i)`` for ``i`` from ``start`` to ``start + n - 1`` (modulo 2**32), as an
+    ``(n, 2)`` array of keys: one Threefry call for ``n`` draws of a generator."""
+    xp = _xp()
+    counter = xp.arange(n, dtype=k.dtype, device=k.device) + as_word(start, k.dtype)
+    y0, y1 = threefry2x32(k[0], k[1], 0, counter)
+    return xp.stack([xp.broadcast_to(y0, y1.shape), y1], axis=1)
+
+
+EAGER.add(fold_block_kernel)
+_KEY_KERNELS = (_split_kernel, _fold_kernel, fold_block_kernel)
 
 
 @functools.cache
@@ -810,8 +831,7 @@ def _integers_kernel(k: Array, shp: tuple[int, ...], low: int, span: int, dtype:
     are at most 2**32 here, too)."""
     xp = _xp()
     n = math.prod(shp)
-    keys = _split_kernel(k, 2)
-    hi, lo = _words(keys[0, ...], n), _words(keys[1, ...], n)
+    hi, lo = _words_of_split(k, n)
     if hi.dtype == xp.int32:  # torch: the unsigned values
         hi, lo = xp.astype(hi, xp.int64) & MASK32, xp.astype(lo, xp.int64) & MASK32
     if span == 1 << 32:  # the whole range: the remainders change nothing

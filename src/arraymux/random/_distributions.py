@@ -27,6 +27,7 @@ from .._dtypes import DType
 from .._errors import AxisError
 from .._typing import DeviceLike
 from . import (
+    EAGER,
     QUIET,
     Shape,
     _blocks,
@@ -778,6 +779,7 @@ for _k in (
     _binomial_kernel,
 ):
     QUIET.add(_k)
+    EAGER.add(_k)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -25,6 +25,7 @@ from . import (
     _draw_permutation,
     _draw_uniform,
     _dtype,
+    _fused,
     _jax_fold,
     _permutation_args,
     _real,
@@ -32,7 +33,7 @@ from . import (
     _seed_words,
     _shape,
     apply,
-    fold,
+    fold_block_kernel,
     run,
     select,
 )
@@ -150,6 +151,8 @@ class Generator:
                 if self.device.backend == "jax"
                 else None
             )
+            self._block_index = -1
+            self._block: Array | None = None
 
     def __repr__(self) -> str:
         mode = ", fast=True" if self.fast else ""
@@ -162,7 +165,14 @@ class Generator:
             if self._counter is not None:  # JAX: one compiled step, the counter stays there
                 k, self._counter = _jax_fold()(self._key0, self._counter)
                 return k
-        return fold(self._key0, i)
+            # Elsewhere the keys of the next _BLOCK calls come from one Threefry call.
+            b, j = divmod(i, _BLOCK)
+            if b != self._block_index:
+                self._block = _fused(fold_block_kernel, self._key0, b * _BLOCK, _BLOCK)
+                self._block_index = b
+            block = self._block
+        assert block is not None
+        return block[j, ...]
 
     # The draws, on checked arguments; each takes the next state once.
 
@@ -515,6 +525,9 @@ def _affine(x: Array, scale: Array, loc: Array) -> Array:
     return rounded(x * scale) + loc
 
 
+#: The keys a reference generator derives at once (fold_in of the next calls' numbers).
+_BLOCK = 64
+
 #: Static arguments of the standard kernels beyond shape and dtype.
 _EXTRA: dict[str, tuple[Any, ...]] = {"gumbel": ("low",)}
 
@@ -742,32 +755,33 @@ class _Jax(_Native):
         super().__init__(device, seed)
         self.jax = jax
         self.place = device._backend.adapter.native_device(device._place)
-        self.state = jax.device_put(jax.random.key(seed % (1 << 63)), self.place)
+        # The key's raw words: a typed key as the output of each step costs more to return.
+        raw = jax.random.key_data(jax.random.key(seed % (1 << 63)))
+        self.state = jax.device_put(raw, self.place)
 
-    def _step(self, name: str, *args: Any, **static: Any) -> Array:
+    def _step(self, name: str, static: tuple[Any, ...], *args: Any) -> Array:
         """Split the key and draw, in one compiled step: the key is an argument, so one
         compilation serves every generator (per shape, dtype and sampler)."""
+        step = _jax_step(name)
         with self.lock:  # the step is dispatched asynchronously: the lock is held briefly
-            self.state, out = _jax_step(name)(self.state, *args, **static)
+            self.state, out = step(self.state, static, *args)
         return self.wrap(out)
 
     def random(self, shape: tuple[int, ...], dtype: Any) -> Array:
-        return self._step("uniform", shape=shape, dtype=self.native(dtype))
+        return self._step("uniform", (shape, self.native(dtype)))
 
     def normal(self, shape: tuple[int, ...], dtype: Any) -> Array:
-        return self._step("normal", shape=shape, dtype=self.native(dtype))
+        return self._step("normal", (shape, self.native(dtype)))
 
     def integers(self, low: int, high: int, shape: tuple[int, ...], dtype: Any) -> Array:
-        nd = self.native(dtype)
-        return self._step("randint", shape=shape, dtype=nd, low=low, high=high)
+        return self._step("randint", (shape, self.native(dtype), low, high))
 
     def dist(
         self, name: str, params: tuple[Array, ...], shape: tuple[int, ...], dtype: Any, **kw: Any
     ) -> Array | None:
         natives = tuple(p.native for p in params)
-        method = kw.get("method", "cholesky")
-        extra = {"method": method} if name == "multivariate_normal" else {}
-        return self._step(name, *natives, shape=shape, dtype=self.native(dtype), **extra)
+        extra = (kw.get("method", "cholesky"),) if name == "multivariate_normal" else ()
+        return self._step(name, (shape, self.native(dtype), *extra), *natives)
 
     def key(self) -> Array:
         raise AssertionError("jax.random has every distribution")  # pragma: no cover
@@ -797,7 +811,7 @@ def _jax_sampler(name: str) -> Callable[..., Any]:
         "lognormal": lambda k, s, d, mean, sigma: jnp.exp(mean + sigma * r.normal(k, s, d)),
         "pareto": lambda k, s, d, a: r.pareto(k, a, s, d) - 1,
         "weibull": lambda k, s, d, a: r.weibull_min(k, 1.0, a, s, d),
-        "multivariate_normal": lambda k, s, d, mean, cov, method: r.multivariate_normal(
+        "multivariate_normal": lambda k, s, d, method, mean, cov: r.multivariate_normal(
             k, mean, cov, s, d, method
         ),
     }
@@ -807,19 +821,19 @@ def _jax_sampler(name: str) -> Callable[..., Any]:
 @functools.cache
 def _jax_step(name: str) -> Callable[..., Any]:
     """One compiled function per sampler, shared by every fast JAX generator: it splits the
-    key it is given and draws with the second half (the shape, dtype and integer bounds are
-    static; the key and the parameters are arguments, so neither a new generator nor a new
-    parameter value compiles again)."""
+    key it is given and draws with the second half. ``static`` (the shape, the dtype, then
+    randint's bounds or the factorization's method) is static; the key and the parameters are
+    arguments, so neither a new generator nor a new parameter value compiles again (static
+    arguments by position: jax.jit's fast path takes those)."""
     import jax
 
     sample = _jax_sampler(name)
 
-    def step(key: Any, *params: Any, shape: Any, dtype: Any, **static: Any) -> tuple[Any, Any]:
-        key, sub = jax.random.split(key)
-        return key, sample(sub, shape, dtype, *params, **static)
+    def step(raw: Any, static: tuple[Any, ...], *params: Any) -> tuple[Any, Any]:
+        key, sub = jax.random.split(jax.random.wrap_key_data(raw))
+        return jax.random.key_data(key), sample(sub, *static, *params)
 
-    names = ("shape", "dtype", "low", "high", "method")
-    return jax.jit(step, static_argnames=names)  # type: ignore[no-any-return]
+    return jax.jit(step, static_argnums=1)  # type: ignore[no-any-return]
 
 
 def _native_generator(device: Device, seed: int) -> _Native:

@@ -62,8 +62,10 @@ def _mul(a: Any, b: Any) -> Array:
 
 def _horner(x: Array, coefficients: tuple[float, ...]) -> Array:
     """``c[0] * x**(n-1) + ... + c[n-1]``, evaluated as Horner's rule does."""
-    p = _xp().full_like(x, coefficients[0])
-    for c in coefficients[1:]:
+    if len(coefficients) == 1:
+        return _xp().full_like(x, coefficients[0])
+    p = _mul(x, coefficients[0]) + coefficients[1]  # the same as full(c[0]) * x + c[1]
+    for c in coefficients[2:]:
         p = _mul(p, x) + c
     return p
 
