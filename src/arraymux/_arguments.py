@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import math
 import operator
+import sys
 from typing import Any, NamedTuple
-
-import numpy as np
 
 from ._backends import backend_of_type
 from ._errors import AxisError
@@ -216,8 +215,9 @@ def _is_array(v: Any) -> bool:
     ``Array`` among them; NumPy's scalars, which have it too, are numbers here) or a native
     array of a registered backend."""
     t = type(v)
-    if hasattr(t, "__array_namespace__") and not isinstance(v, np.generic):
-        return True
+    if hasattr(t, "__array_namespace__"):
+        numpy = sys.modules.get("numpy")  # not imported: v is no NumPy scalar
+        return numpy is None or not isinstance(v, numpy.generic)
     return backend_of_type(t) is not None
 
 
