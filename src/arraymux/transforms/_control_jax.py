@@ -21,7 +21,7 @@ from jax import lax
 from .._array import Array, wrap
 from .._devices import _TRANSFORM, Device
 from .._errors import TransformUnavailableError
-from ._control import REVERSE_MESSAGE, flatten, unflatten
+from ._control import REVERSE_MESSAGE, Carry, flatten, scalar, unflatten
 
 
 def _arrays(tree: Any, dev: Device, what: str, fname: str) -> Any:
@@ -121,13 +121,16 @@ def while_loop(
     dev: Device,
 ) -> Any:
     init = _arrays(init_val, dev, "init_val", fname)
+    carry = Carry(fname, init, "init_val")
 
     def cond(c: Any) -> Any:
         p = cond_fun(c)
-        return p._native if type(p) is Array else p
+        return scalar(fname, "cond_fun's result", p, ("bool",), "a boolean scalar")
 
     def body(c: Any) -> Any:
-        return _arrays(body_fun(c), dev, "the carry body_fun returns", fname)
+        out = _arrays(body_fun(c), dev, "the carry body_fun returns", fname)
+        carry.check(out, "body_fun")
+        return out
 
     @traced(dev)
     def run() -> Any:
@@ -145,11 +148,14 @@ def fori_loop(
     unroll: Any,
 ) -> Any:
     init = _arrays(init_val, dev, "init_val", "fori_loop")
+    carry = Carry("fori_loop", init, "init_val")
     lo = lower._native if type(lower) is Array else lower
     hi = upper._native if type(upper) is Array else upper
 
     def body(i: Any, c: Any) -> Any:
-        return _arrays(body_fun(wrap(i, dev), c), dev, "the carry body_fun returns", "fori_loop")
+        out = _arrays(body_fun(wrap(i, dev), c), dev, "the carry body_fun returns", "fori_loop")
+        carry.check(out, "body_fun")
+        return out
 
     @traced(dev)
     def run() -> Any:
@@ -171,6 +177,7 @@ def scan(
     dev: Device,
 ) -> tuple[Any, Any]:
     carry0 = _arrays(init, dev, "init", "scan")
+    carry = Carry("scan", carry0, "init")
 
     def step(c: Any, x: Any) -> Any:
         out = f(c, x)
@@ -178,10 +185,9 @@ def scan(
             raise TypeError(
                 f"arraymux.scan: f must return a pair (carry, y), not {type(out).__name__}."
             )
-        return (
-            _arrays(out[0], dev, "the carry f returns", "scan"),
-            _arrays(out[1], dev, "the y f returns", "scan"),
-        )
+        new = _arrays(out[0], dev, "the carry f returns", "scan")
+        carry.check(new, "f")
+        return new, _arrays(out[1], dev, "the y f returns", "scan")
 
     @traced(dev)
     def run() -> Any:
@@ -241,6 +247,10 @@ def _forward_only_p() -> Any:
 # JAX's messages for a carry or branches that do not agree; arraymux's own is put in front
 # of them.
 _MISMATCH = (
+    "must have equal types",
+    "must have equal output types",
+    "must have the same pytree structure",
+    "cond_fun must return a boolean scalar",
     "must have identical types",
     "must have same type structure",
     "must have the same type structure",

@@ -20,7 +20,7 @@ from .._devices import Device
 from .._errors import BackendMismatchError, TransformUnavailableError
 from ._control import flatten, unflatten
 from ._custom import _Custom, cotangents_of, custom_vjp, pair
-from ._torch import _first_order
+from ._torch import FUNC_LEVELS, _first_order
 from ._tree import _name
 
 _peek = torch._C._functorch.peek_interpreter_stack
@@ -32,16 +32,36 @@ def call(spec: _Custom, args: tuple[Any, ...], diff: list[int], dev: Device) -> 
     something may differentiate the call, else the function itself."""
     c = _Call(spec, args, diff, dev)
     tensors = c.tensors
+    fn = _VJP if isinstance(spec, custom_vjp) else _JVP
+    if torch.compiler.is_compiling():
+        # Tensors that torch.func (arraymux's or the user's own) or torch.autograd
+        # differentiates: the Function, outside dynamo (see _eager); else nothing
+        # differentiates the call and the function is traced as it is.
+        levels = FUNC_LEVELS
+        if (
+            levels.reverse
+            or levels.forward
+            or levels.batch
+            or any(t.requires_grad for t in tensors)
+        ):
+            return _eager(fn, c)
+        return spec.fun(*args)
     if not (
-        torch.compiler.is_compiling()
-        or _peek() is not None
+        _peek() is not None
         or _forward_ad._current_level >= 0
         or (torch.is_grad_enabled() and any(t.requires_grad for t in tensors))
     ):
         return spec.fun(*args)
-    fn = _VJP if isinstance(spec, custom_vjp) else _JVP
-    outs = fn.apply(c, *tensors)
-    return c.output(outs)
+    return c.output(fn.apply(c, *tensors))
+
+
+@torch.compiler.disable
+def _eager(fn: Any, c: _Call) -> Any:
+    """The Function called outside dynamo's graph (a graph break): dynamo (torch 2.13)
+    traces a Function inside torch.func's grad by its forward alone where its backward reads
+    a Python object from ctx (as these call the user's rules), which gives the function's own
+    derivative, not the rule's."""
+    return c.output(fn.apply(c, *c.tensors))
 
 
 class _Call:
