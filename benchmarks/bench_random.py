@@ -68,8 +68,13 @@ def best(fun: Callable[[], Any], device: xp.Device) -> float:
     return time.perf_counter() - start
 
 
+def _time(t: float) -> str:
+    """Seconds as microseconds below a millisecond, else as milliseconds."""
+    return f"{t * 1e6:.1f} us" if t < 1e-3 else f"{t * 1e3:.2f} ms"
+
+
 def run(devices: list[xp.Device], n: int, rounds: int) -> None:
-    print(f"float32 normals, n = {n:.0e}; best of {rounds} alternating rounds (ms)\n")
+    print(f"float32 normals, n = {n:g}; best of {rounds} alternating rounds\n")
     print(
         "| device | native | arraymux reproducible | ratio | reproducible in xp.jit | ratio "
         "| arraymux fast | ratio |"
@@ -96,10 +101,10 @@ def run(devices: list[xp.Device], n: int, rounds: int) -> None:
             for name, fun in cases.items():
                 times[name] = min(times[name], best(fun, device))
         t0 = times["native"]
-        cells = [f"{t0 * 1e3:.2f}"]
+        cells = [_time(t0)]
         for name in ("repro", "jit", "fast"):
             t = times.get(name)
-            cells += ["-", "-"] if t is None else [f"{t * 1e3:.2f}", f"{t / t0:.2f}x"]
+            cells += ["-", "-"] if t is None else [_time(t), f"{t / t0:.2f}x"]
         print(f"| {device} | " + " | ".join(cells) + " |")
 
 

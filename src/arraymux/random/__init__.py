@@ -292,8 +292,9 @@ def _fused(kernel: Callable[..., Array], k: Array, *static: Any) -> Array:
 #: The kernels of the distributions: their intermediate values may be infinite or NaN where
 #: XLA computes them so too (NumPy's warnings about them are silenced).
 QUIET: set[Callable[..., Any]] = set()
-#: Kernels that a lazy backend (Dask) computes on NumPy: a graph of hundreds of tiny tasks
-#: per draw costs more than the draw, and the rejection loops read their values.
+#: Kernels that a lazy backend (Dask) computes on NumPy, its result one chunk: a graph of
+#: hundreds of tiny tasks per draw costs more than the draw (8 normals: 170 ms), and the
+#: rejection loops read their values (every kernel of this module and of the distributions).
 EAGER: set[Callable[..., Any]] = set()
 
 
@@ -554,7 +555,6 @@ def fold_block_kernel(k: Array, start: int, n: int) -> Array:
     return xp.stack([xp.broadcast_to(y0, y1.shape), y1], axis=1)
 
 
-EAGER.add(fold_block_kernel)
 _KEY_KERNELS = (_split_kernel, _fold_kernel, fold_block_kernel)
 
 
@@ -1148,3 +1148,16 @@ from ._distributions import (  # noqa: E402
     weibull_min,
 )
 from ._generator import Generator  # noqa: E402
+
+EAGER.update(
+    (
+        _split_kernel,
+        _fold_kernel,
+        fold_block_kernel,
+        _bits_kernel,
+        _uniform_kernel,
+        _normal_kernel,
+        _integers_kernel,
+        _permutation_kernel,
+    )
+)
