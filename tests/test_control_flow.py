@@ -493,3 +493,25 @@ def test_first_use_inside_torch_compile(tmp_path):
     compiled, eager = map(float, lines[0].split())
     assert compiled == pytest.approx(eager, rel=1e-5)
     assert lines[1].split() == ["1", "0"], res.stderr[-2000:]
+
+
+def test_registered_classes_are_carries(engine):
+    import dataclasses
+
+    @xp.register_dataclass
+    @dataclasses.dataclass
+    class State:
+        pos: xp.Array
+        vel: xp.Array
+
+    s0 = State(arr([1.0], engine), arr([0.0], engine))
+
+    def step(s, _):
+        s = State(s.pos + 0.1 * s.vel, s.vel - 0.1 * s.pos)
+        return s, s.pos
+
+    out, ys = xp.scan(step, s0, length=3)
+    assert type(out) is State and ys.shape == (3, 1)
+    close(out.pos, [0.97])
+    with pytest.raises(TypeError, match=r"arraymux\.scan: f returned float32\[2\] at \.vel"):
+        xp.scan(lambda s, _: (State(s.pos, xp.concat([s.vel, s.vel])), None), s0, length=2)

@@ -25,86 +25,39 @@ from typing import Any
 from .._array import Array, operand, wrap
 from .._devices import _TRANSFORM, Device, closure_constant
 from .._errors import BackendMismatchError, DeviceMismatchError
+from ._pytrees import TreeDef, _node_of, tree_flatten, tree_unflatten
 from ._tree import device_of
 
 __all__ = ["cond", "fori_loop", "scan", "switch", "while_loop"]
 
 
-# -- pytrees: flatten to leaves and a hashable structure -------------------------------------
+# -- pytrees: the transforms' own rules (see ``_pytrees``) ----------------------------------
 
 
-class _Leaf:
-    """The place of a leaf in a structure (shown as ``*``)."""
-
-    __slots__ = ()
-
-    def __repr__(self) -> str:
-        return "*"
+def flatten(tree: Any) -> tuple[list[Any], TreeDef]:
+    """``(leaves, structure)`` of a pytree, by the transforms' rules: tuples, lists, dicts (in
+    their order), named tuples and registered classes are nodes; everything else, None
+    included, is a leaf."""
+    return tree_flatten(tree)
 
 
-_LEAF = _Leaf()
-
-
-def _flatten(tree: Any, leaves: list[Any]) -> Any:
-    """The structure of ``tree`` (hashable, comparable), its leaves appended to ``leaves``.
-
-    Nodes are tuples, lists, dicts (by sorted key, as JAX orders them) and named tuples, the
-    nodes of the transforms' pytrees; everything else (Arrays, native arrays, Python scalars,
-    None) is a leaf."""
-    t = type(tree)
-    if t is tuple or t is list:
-        return (t, tuple([_flatten(v, leaves) for v in tree]))
-    if t is dict:
-        try:
-            keys = tuple(sorted(tree))
-        except TypeError:  # keys of mixed types: in insertion order
-            keys = tuple(tree)
-        return (dict, keys, tuple([_flatten(tree[k], leaves) for k in keys]))
-    if isinstance(tree, tuple) and hasattr(tree, "_fields"):  # a named tuple
-        return (t, tuple([_flatten(v, leaves) for v in tree]))
-    leaves.append(tree)
-    return _LEAF
-
-
-def flatten(tree: Any) -> tuple[list[Any], Any]:
-    """``(leaves, structure)`` of a pytree."""
-    leaves: list[Any] = []
-    return leaves, _flatten(tree, leaves)
-
-
-def unflatten(structure: Any, leaves: Any) -> Any:
+def unflatten(structure: TreeDef, leaves: Any) -> Any:
     """The pytree of ``structure`` holding ``leaves`` (an iterable), in order."""
-    return _build(structure, iter(leaves))
+    return tree_unflatten(structure, leaves)
 
 
-def _build(structure: Any, it: Any) -> Any:
-    if structure is _LEAF:
-        return next(it)
-    t = structure[0]
-    if t is dict:
-        return {k: _build(s, it) for k, s in zip(structure[1], structure[2])}
-    items = [_build(s, it) for s in structure[1]]
-    return t(items) if t is tuple or t is list else t(*items)
-
-
-def _paths(structure: Any, prefix: str = "") -> list[str]:
-    """The path of each leaf of ``structure`` (``[0]['w']``), in order."""
-    if structure is _LEAF:
+def _paths(tree: Any, prefix: str = "") -> list[str]:
+    """The path of each leaf of ``tree`` (``[0]['w']``, ``.field``), in order."""
+    got = _node_of(tree, None)
+    if got is None:
         return [prefix]
-    t = structure[0]
-    if t is dict:
-        return [
-            p for k, s in zip(structure[1], structure[2]) for p in _paths(s, f"{prefix}[{k!r}]")
-        ]
-    if t is tuple or t is list:
-        return [p for i, s in enumerate(structure[1]) for p in _paths(s, f"{prefix}[{i}]")]
-    return [p for f, s in zip(t._fields, structure[1]) for p in _paths(s, f"{prefix}.{f}")]
+    _, _, children, labels = got
+    return [p for c, label in zip(children, labels) for p in _paths(c, prefix + label)]
 
 
-def show(structure: Any) -> str:
+def show(structure: TreeDef) -> str:
     """A structure as it reads in Python, its leaves as ``*``."""
-    n = len(_paths(structure))
-    return repr(unflatten(structure, [_LEAF] * n))
+    return repr(structure)[len("TreeDef(") : -1]
 
 
 # -- what a leaf is: its shape and dtype ------------------------------------------------------
@@ -200,7 +153,7 @@ class Carry:
             if joins(ref, got):
                 avals[i] = got  # from now on, the array it became
                 continue
-            where = _paths(self.structure)[i] or "the top"
+            where = _paths(out)[i] or "the top"
             raise TypeError(
                 f"arraymux.{self.fname}: {what} returned {describe(got, ref)} at {where} of "
                 f"the carry, but {self.init_name} has {describe(ref, got)} there. The carry must keep "
@@ -542,7 +495,7 @@ def agree(fname: str, outs: list[Any], boolean: bool) -> tuple[list[list[Any]], 
                 continue
             raise TypeError(
                 f"arraymux.{fname}: {name(k)} returns {describe(got, avals[j])} at "
-                f"{_paths(structure)[j] or 'the top'}, but {name(0)} returns "
+                f"{_paths(outs[k])[j] or 'the top'}, but {name(0)} returns "
                 f"{describe(avals[j], got)} there; every branch must return the same structure, "
                 "shapes and dtypes."
             )
@@ -892,7 +845,7 @@ def scan(
     dev, (init, xs) = placed("scan", ("init", init), ("xs", xs))
     xs = _as_arrays(xs, dev)
     xs_leaves, xs_structure = flatten(xs)
-    n = _scan_length(xs_leaves, xs_structure, length)
+    n = _scan_length(xs_leaves, xs, length)
     route = _route(dev)
     if route == _JAX:
         return _engine(route).scan(f, init, xs, n, reverse, unroll, dev)  # type: ignore[no-any-return]
@@ -947,11 +900,11 @@ def _array(v: Any, dev: Device) -> Any:
     return asarray(v, device=dev)
 
 
-def _scan_length(leaves: list[Any], structure: Any, length: Any) -> int:
+def _scan_length(leaves: list[Any], xs: Any, length: Any) -> int:
     if length is not None and (type(length) is not int or length < 0):
         raise TypeError(f"arraymux.scan: length must be a non-negative int, not {length!r}.")
     lengths: list[tuple[int, str]] = []
-    for v, path in zip(leaves, _paths(structure)):
+    for v, path in zip(leaves, _paths(xs)):
         if v is None:
             continue
         if type(v) is not Array:

@@ -177,7 +177,7 @@ class _Call:
     def grads(self, ct_leaves: list[list[Any]], inputs: Any) -> list[Any]:
         """One gradient per input tensor (None for zero or a non-floating input) from the
         cotangents' leaves, checked against the inputs' shapes."""
-        out = []
+        out: list[Any] = []
         for (k, j), x in zip(self.slots, inputs):
             v = ct_leaves[k][j]
             if v is None or not (x.is_floating_point() or x.is_complex()):
@@ -317,7 +317,7 @@ class _JVP(torch.autograd.Function):
             return c.tangent_out(primals, full)
 
         zeros = [torch.zeros_like(primals[k]) for k in floats]
-        _, pull = torch.func.vjp(tangent_map, *zeros)
+        pull = torch.func.vjp(tangent_map, *zeros)[1]
         pulled = pull(tuple(cts))
         grads: list[Any] = [None] * len(primals)
         for k, gk in zip(floats, pulled):
