@@ -99,3 +99,16 @@ def test_statistics_with_scipy(device):
     assert float(test.statistic) < -3 and float(test.pvalue) < 1e-3
     assert ratios.device == xp.Device(device)
     assert 0.3 < float(ratios[0]) < 0.5
+
+
+@pytest.mark.parametrize("device", ENGINES)
+@pytest.mark.timeout(600)
+def test_ode_fit(device, capsys):
+    example = _load("ode_fit")
+    # torch.compile of the unrolled integrator takes minutes on a 2-core machine: jit on JAX.
+    theta, history = example.train(device, steps=100, jit=xp.Device(device).backend == "jax")
+    assert theta.device == xp.Device(device)
+    assert history[-1] < history[0] / 1000
+    k, c = xp.to_numpy(theta).tolist()
+    assert abs(k - 4.0) < 0.1 and abs(c - 0.5) < 0.05
+    assert "step  100" in capsys.readouterr().out
