@@ -9,12 +9,19 @@ a counter-based generator, Threefry-2x32 with 20 rounds, exactly as ``jax.random
 - **a key gives bit-identical numbers on every device** (NumPy, torch CPU and CUDA, JAX CPU
   and GPU, CuPy, Dask, array-api-strict): the bits come from exact integer operations, and
   the floats from operations that IEEE 754 rounds exactly (``+``, ``*``, ``/``, ``sqrt``; the
-  ``log`` and ``erfinv`` they need are written with those, see ``_special``);
+  ``log``, ``exp``, ``pow``, ``erf``, ``erfinv`` and ``lgamma`` they need are written with
+  those, see ``_special``);
 - **the same numbers as jax.random** for the same seed: :func:`key` (``PRNGKey``),
   :func:`split`, :func:`fold_in`, :func:`bits`, :func:`integers` (``randint``),
   :func:`uniform` on ``[0, 1)``, :func:`bernoulli`, :func:`permutation` and :func:`choice`
   bit for bit; :func:`normal` within 3 ulp (XLA fuses the multiply-adds of its ``erfinv``) and
-  :func:`uniform` on other bounds within an ulp of ``maxval - minval``;
+  :func:`uniform` on other bounds within an ulp of ``maxval - minval``; and ``jax.random``'s
+  distributions with its algorithms (see ``_distributions``): :func:`gamma`, :func:`loggamma`,
+  :func:`beta`, :func:`dirichlet`, :func:`exponential`, :func:`laplace`, :func:`logistic`,
+  :func:`gumbel`, :func:`pareto`, :func:`weibull_min`, :func:`lognormal`,
+  :func:`truncated_normal`, :func:`t`, :func:`chisquare` and :func:`multivariate_normal`
+  within ``4 * eps * max(|x|, 1)``, :func:`poisson`, :func:`binomial` and :func:`categorical`
+  equal;
 - **float32 and int32 unless told otherwise**: draws without ``dtype=`` are float32 (floats)
   and int32 (integers) on every device, not the device's default (NumPy's float64 would give
   other numbers than torch's float32 from the same key), unless a default dtype policy
@@ -26,7 +33,7 @@ Two interfaces:
   a key is an array; :func:`split` and :func:`fold_in` derive new keys, and every sampler takes
   a key and never changes it (:func:`key`, :func:`split`, :func:`fold_in`, :func:`bits`,
   :func:`uniform`, :func:`normal`, :func:`integers`, :func:`bernoulli`, :func:`permutation`,
-  :func:`choice`);
+  :func:`choice` and the distributions);
 - a **stateful** :class:`Generator`, as NumPy offers it, which draws a fresh key for each call
   and is safe to share between threads (each call takes the next state under a lock).
   ``Generator(seed, device, fast=True)`` uses the backend's own generator instead: faster, but

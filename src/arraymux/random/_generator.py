@@ -101,7 +101,14 @@ class Generator:
     queue), so a generator's stream does not depend on where it draws.
 
     The methods take their arguments in NumPy's order, and ``size=`` as NumPy spells
-    ``shape=``. Errors name the method (``arraymux.random.Generator.normal: ...``).
+    ``shape=``. Errors name the method (``arraymux.random.Generator.normal: ...``). The
+    distributions (``gamma(shape, scale, size)``, ``beta``, ``dirichlet``, ``exponential``,
+    ``laplace``, ``logistic``, ``gumbel``, ``poisson``, ``binomial``, ``standard_t``,
+    ``chisquare``, ``lognormal``, ``pareto``, ``weibull``, ``multivariate_normal``) have NumPy's
+    names and parameters, ``size=None`` for the parameters' shape, and ``dtype=``; they draw as
+    the functions of :mod:`arraymux.random` draw (``pareto`` and ``weibull`` as NumPy defines
+    them), then apply NumPy's location and scale. The keys of the next 64 calls are derived at
+    once (one Threefry call); on JAX the counter stays on the device.
 
     A generator is safe to share between threads, as NumPy's is: each call reads and advances
     the state under a lock, so no two calls draw the same numbers (which thread gets which
