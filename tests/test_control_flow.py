@@ -27,6 +27,13 @@ ENGINES = [
     pytest.param(d, id=d, marks=pytest.mark.skipif(importlib.util.find_spec(m) is None, reason=m))
     for d, m in (("numpy", "torch"), ("torch:cpu", "torch"), ("jax:cpu", "jax"))
 ]
+# The GPUs present, beside them: torch's, JAX's and CuPy's (which torch differentiates).
+GPUS = [
+    str(d)
+    for d in xp.devices()
+    if not d.simulated and (d.backend == "cupy" or d.place.split(":")[0] in ("cuda", "gpu"))
+]
+ENGINES += GPUS
 
 
 def _cpu_devices() -> list[str]:
@@ -39,7 +46,7 @@ def _cpu_devices() -> list[str]:
     return out
 
 
-CPU = _cpu_devices()
+CPU = _cpu_devices() + GPUS
 NO_ENGINE = [d for d in CPU if xp.Device(d).backend in ("dask", "array_api_strict")]
 
 
@@ -54,7 +61,7 @@ def close(a, b, tol=1e-5):
 
 
 @pytest.fixture(params=CPU)
-def cpu(request):
+def cpu(request):  # every device: the CPU ones, and the GPUs present
     return request.param
 
 

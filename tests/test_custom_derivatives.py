@@ -26,6 +26,13 @@ ENGINES = [
     pytest.param(d, id=d, marks=pytest.mark.skipif(importlib.util.find_spec(m) is None, reason=m))
     for d, m in (("numpy", "torch"), ("torch:cpu", "torch"), ("jax:cpu", "jax"))
 ]
+# The GPUs present, beside them: torch's, JAX's and CuPy's (which torch differentiates).
+GPUS = [
+    str(d)
+    for d in xp.devices()
+    if not d.simulated and (d.backend == "cupy" or d.place.split(":")[0] in ("cuda", "gpu"))
+]
+ENGINES += GPUS
 NO_ENGINE = [
     str(d) for d in xp.devices() if not d.simulated and d.backend in ("dask", "array_api_strict")
 ]

@@ -118,16 +118,27 @@ class Carry:
     """The structure, shapes and dtypes of a loop's carry (``init_name``), checked after each
     step of ``fname``."""
 
-    __slots__ = ("avals", "fname", "init_name", "structure")
+    __slots__ = ("avals", "fname", "init_name", "single", "structure")
 
     def __init__(self, fname: str, init: Any, init_name: str) -> None:
         leaves, self.structure = flatten(init)
         self.avals = [aval(v) for v in leaves]
         self.fname = fname
         self.init_name = init_name
+        # The common carry, one Array: checked without a walk (a Python loop pays it per step).
+        self.single = self.avals[0] if type(init) is Array else None
 
     def check(self, out: Any, what: str) -> list[Any]:
         """The leaves of ``out``, a carry that ``what`` returned; a TypeError if it differs."""
+        ref = self.single
+        if (
+            ref is not None
+            and type(out) is Array
+            and out._device is ref[2]
+            and out.dtype == ref[1]
+            and out.shape == ref[0]
+        ):
+            return [out]
         leaves, structure = flatten(out)
         if structure != self.structure:
             raise TypeError(
@@ -859,10 +870,17 @@ def scan(
     ys: list[list[Any]] = []
     y_structure: Any = None
     steps = range(n - 1, -1, -1) if reverse else range(n)
+    one_x = slices[0] if type(xs) is Array else None
     for t in steps:
-        x = unflatten(xs_structure, [None if s is None else s[t] for s in slices])
+        if one_x is not None:
+            x = one_x[t]
+        else:
+            x = unflatten(xs_structure, [None if s is None else s[t] for s in slices])
         carry, y = _pair(f(carry, x))
         carry_check.check(carry, "f")
+        if y_structure is _ONE and type(y) is Array:  # the common y, one Array
+            ys.append([y])
+            continue
         y_leaves, s = flatten(y)
         if y_structure is None:
             y_structure = s
@@ -883,7 +901,12 @@ def scan(
     return carry, unflatten(y_structure, stacked)
 
 
+_ONE = flatten(0)[1]  # the structure of a single leaf
+
+
 def _pair(out: Any) -> tuple[Any, Any]:
+    if type(out) is tuple and len(out) == 2:
+        return out
     if not (isinstance(out, tuple | list) and len(out) == 2):
         raise TypeError(
             "arraymux.scan: f must return a pair (carry, y), not "
