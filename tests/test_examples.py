@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import re
 import sys
 from pathlib import Path
 
@@ -112,3 +113,45 @@ def test_ode_fit(device, capsys):
     k, c = xp.to_numpy(theta).tolist()
     assert abs(k - 4.0) < 0.1 and abs(c - 0.5) < 0.05
     assert "step  100" in capsys.readouterr().out
+
+
+# -- every program: --device, a labelled figure, formatted results --------------------------
+
+PROGRAMS = sorted(p.stem for p in EXAMPLES.glob("*.py") if not p.stem.startswith("_"))
+# The device each program's figure is checked on (the first CPU backend it runs on).
+FIRST = {"torch_model_jax_physics": "torch:cpu"}
+
+
+@pytest.mark.parametrize("name", PROGRAMS)
+@pytest.mark.filterwarnings("ignore")
+def test_program_takes_device_and_draws_a_labelled_figure(name, tmp_path, monkeypatch, capsys):
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    from matplotlib.figure import Figure
+
+    device = FIRST.get(name, "numpy")
+    if name == "statistics_with_scipy":
+        pytest.importorskip("sklearn")
+    if xp.Device(device).backend not in {xp.Device(d).backend for d in CPU}:
+        pytest.skip(f"{device} is not installed")
+    drawn: list[Figure] = []
+    save = Figure.savefig
+    monkeypatch.setattr(
+        Figure, "savefig", lambda fig, *a, **k: (drawn.append(fig), save(fig, *a, **k))[1]
+    )
+    example = _load(name)
+    png = tmp_path / f"{name}.png"
+    monkeypatch.setattr(sys, "argv", [name, "--device", device, "--plot", str(png)])
+    example.main()
+    printed = capsys.readouterr().out
+    assert png.stat().st_size > 10_000
+    assert len(drawn) == 1
+    for ax in drawn[0].axes:
+        if not ax.get_visible():
+            continue
+        # A colour bar's axes carry its label; every other axes names both of its axes.
+        assert ax.get_xlabel() or ax.get_ylabel(), f"{name}: an axes without labels"
+        if ax.get_label() != "<colorbar>":
+            assert ax.get_xlabel() and ax.get_ylabel(), f"{name}: {ax.get_title()!r}"
+    # Results formatted: no float32 reprs of many digits.
+    assert not re.search(r"\d\.\d{7,}", printed), printed

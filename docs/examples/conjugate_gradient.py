@@ -8,7 +8,8 @@ would compute the whole history again: use an eager backend for iterative solver
 
 Run it with ``python docs/examples/conjugate_gradient.py [--device torch:cpu] [--size 32]
 [--plot residuals.png]``; it prints the residual norm every 10 iterations and the error
-against the dense solve, and with ``--plot`` saves the residual history (matplotlib).
+against the dense solve, and with ``--plot`` saves the residual history and the solution
+(matplotlib).
 """
 
 from __future__ import annotations
@@ -75,17 +76,30 @@ def main() -> None:
     parser.add_argument("--size", type=int, default=16)
     parser.add_argument("--plot", help="save the residual history to this file")
     args = parser.parse_args()
-    _, history, error = solve(args.device, args.size)
+    u, history, error = solve(args.device, args.size)
     for i in range(0, len(history), 10):
         print(f"iteration {i:3d}  residual {history[i]:.3e}")
     print(f"{len(history) - 1} iterations; largest difference from a dense solve {error:.1e}")
     if args.plot:
-        import matplotlib.pyplot as plt
+        figure(u, history).savefig(args.plot, dpi=120)
 
-        plt.semilogy(history)
-        plt.xlabel("iteration")
-        plt.ylabel("residual norm")
-        plt.savefig(args.plot)
+
+def figure(u, history):
+    """The residual norm per iteration, and the solution on the grid with its colour bar."""
+    import matplotlib.pyplot as plt
+
+    fig, (left, right) = plt.subplots(1, 2, figsize=(9.5, 3.8))
+    left.semilogy(range(len(history)), history, marker=".", color="tab:blue")
+    left.set_xlabel("iteration")
+    left.set_ylabel("residual norm ||b - A x|| (2-norm)")
+    left.set_title("Convergence")
+    image = right.imshow(xp.to_numpy(u), cmap="viridis", origin="lower")
+    right.set_xlabel("x (grid points)")
+    right.set_ylabel("y (grid points)")
+    right.set_title("Solution u")
+    fig.colorbar(image, ax=right, label="u (potential of a unit point source)")
+    fig.tight_layout()
+    return fig
 
 
 if __name__ == "__main__":

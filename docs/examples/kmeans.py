@@ -43,6 +43,26 @@ def kmeans(points, k: int = 3, iterations: int = 10):
     return centres, labels, inertia
 
 
+def figure(points, centres, labels, device: str):
+    """The points coloured by cluster, with the centres found and the true ones."""
+    import matplotlib.pyplot as plt
+
+    p, c, lab = xp.to_numpy(points, centres, labels)
+    fig, ax = plt.subplots(figsize=(6.2, 4.4))
+    colours = ["tab:blue", "tab:orange", "tab:green", "tab:purple", "tab:brown"]
+    for k in range(c.shape[0]):
+        mine = p[lab == k]
+        ax.scatter(mine[:, 0], mine[:, 1], s=8, color=colours[k % 5], label=f"cluster {k}")
+    ax.scatter(c[:, 0], c[:, 1], c="black", marker="x", s=90, label="centres found")
+    ax.scatter(*TRUE_CENTRES.T, facecolors="none", edgecolors="red", s=140, label="true centres")
+    ax.set_xlabel("x (arbitrary units)")
+    ax.set_ylabel("y (arbitrary units)")
+    ax.set_title(f"k-means on {device}")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=8, frameon=False)
+    fig.tight_layout()
+    return fig
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--device", default="numpy")
@@ -52,15 +72,10 @@ def main() -> None:
     centres, labels, inertia = kmeans(points)
     for i, v in enumerate(inertia):
         print(f"iteration {i}  inertia {v:.1f}")
-    print("centres:", np.round(xp.to_numpy(centres), 2).tolist())
+    found = sorted(xp.to_numpy(centres).tolist())
+    print("centres: " + ", ".join(f"({x:.2f}, {y:.2f})" for x, y in found))
     if args.plot:
-        import matplotlib.pyplot as plt
-
-        p, c = xp.to_numpy(points), xp.to_numpy(centres)
-        plt.scatter(p[:, 0], p[:, 1], c=xp.to_numpy(labels), s=8)
-        plt.scatter(c[:, 0], c[:, 1], c="red", marker="x", s=100)
-        plt.title(f"k-means on {args.device}")
-        plt.savefig(args.plot)
+        figure(points, centres, labels, args.device).savefig(args.plot, dpi=120)
 
 
 if __name__ == "__main__":

@@ -8,7 +8,7 @@ tensors, JAX arrays and CuPy arrays; Dask and array-api-strict have no autodiff 
 
 Run it with ``python docs/examples/logistic_regression.py [--device torch:cpu] [--steps N]
 [--plot loss.png]``; it prints the loss every 50 steps and the final accuracy, and with
-``--plot`` saves the loss curve (matplotlib).
+``--plot`` saves the loss curve and the learnt decision boundary (matplotlib).
 """
 
 from __future__ import annotations
@@ -57,21 +57,39 @@ def train(device: str = "numpy", steps: int = 200, lr: float = 0.5, n: int = 100
     return params, losses, accuracy
 
 
+def figure(params, losses, device: str, n: int = 100):
+    """The loss per step, and the two classes with the learnt decision boundary."""
+    import matplotlib.pyplot as plt
+
+    x, y = xp.to_numpy(*data(n, device))
+    w, b = xp.to_numpy(params["w"], params["b"])
+    fig, (left, right) = plt.subplots(1, 2, figsize=(9.5, 3.8))
+    left.plot(np.arange(len(losses)), losses, color="tab:blue")
+    left.set_xlabel("gradient step")
+    left.set_ylabel("loss (mean cross-entropy, nats)")
+    left.set_title("Training loss")
+    for label, colour in ((0, "tab:orange"), (1, "tab:blue")):
+        mine = x[y == label]
+        right.scatter(mine[:, 0], mine[:, 1], s=8, color=colour, label=f"class {label}")
+    xs = np.linspace(x[:, 0].min(), x[:, 0].max(), 2)
+    right.plot(xs, -(w[0] * xs + b) / w[1], color="black", lw=1.2, label="decision boundary")
+    right.set_xlabel("feature 1 (arbitrary units)")
+    right.set_ylabel("feature 2 (arbitrary units)")
+    right.set_title("Classes and the learnt boundary")
+    right.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=8, frameon=False)
+    fig.tight_layout()
+    return fig
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--device", default="numpy")
     parser.add_argument("--steps", type=int, default=200)
-    parser.add_argument("--plot", help="save the loss curve to this file")
+    parser.add_argument("--plot", help="save the loss curve and the boundary to this file")
     args = parser.parse_args()
-    _, losses, _ = train(args.device, args.steps)
+    params, losses, _ = train(args.device, args.steps)
     if args.plot:
-        import matplotlib.pyplot as plt
-
-        plt.plot(losses)
-        plt.xlabel("step")
-        plt.ylabel("loss")
-        plt.title(f"logistic regression on {args.device}")
-        plt.savefig(args.plot)
+        figure(params, losses, args.device).savefig(args.plot, dpi=120)
 
 
 if __name__ == "__main__":

@@ -10,8 +10,10 @@ torch and CuPy refuse that implicit host copy (arraymux says so, as the native a
 JAX without 64-bit mode refuses the float64 these libraries ask for (run inside
 ``arraymux.narrowing()`` to accept float32 there).
 
-Run it with ``python docs/examples/statistics_with_scipy.py [--device torch:cpu]``; it prints
-the t statistic, the p-value and the variance ratios of the principal components.
+Run it with ``python docs/examples/statistics_with_scipy.py [--device torch:cpu]
+[--plot stats.png]``; it prints the t statistic, the p-value and the variance ratios of the
+principal components, and with ``--plot`` saves the groups and their principal components
+(matplotlib).
 """
 
 from __future__ import annotations
@@ -49,15 +51,52 @@ def run(device: str = "numpy", n: int = 60):
     with config_context(array_api_dispatch=True):
         ratios = PCA(n_components=2, svd_solver="full").fit(standard).explained_variance_ratio_
     t, p = float(test.statistic), float(test.pvalue)
-    print(f"on {device}: t = {t:.2f}, p = {p:.2g}; PCA variance ratios {xp.to_numpy(ratios)}")
+    shares = ", ".join(f"{v:.3f}" for v in xp.to_numpy(ratios).tolist())
+    print(f"on {device}: t = {t:.2f}, p = {p:.2g}; PCA variance ratios {shares}")
     return test, ratios
+
+
+def figure(device: str = "numpy", n: int = 60):
+    """Feature 0 of each group, and the standardised data on its two principal components."""
+    import matplotlib.pyplot as plt
+    from sklearn import config_context
+    from sklearn.decomposition import PCA
+
+    a, b = groups(n, device)
+    pooled = xp.concat([a, b], axis=0)
+    standard = (pooled - xp.mean(pooled, axis=0)) / xp.std(pooled, axis=0, correction=1)
+    with config_context(array_api_dispatch=True):
+        pca = PCA(n_components=2, svd_solver="full").fit(standard)
+        projected = pca.transform(standard)
+    ratios, projected, a0, b0 = xp.to_numpy(
+        pca.explained_variance_ratio_, projected, a[:, 0], b[:, 0]
+    )
+    fig, (left, right) = plt.subplots(1, 2, figsize=(9.5, 3.8))
+    bins = np.linspace(min(a0.min(), b0.min()), max(a0.max(), b0.max()), 16)
+    left.hist(a0, bins=bins, alpha=0.6, color="tab:blue", label="group A")
+    left.hist(b0, bins=bins, alpha=0.6, color="tab:orange", label="group B")
+    left.set_xlabel("feature 0 (arbitrary units)")
+    left.set_ylabel("measurements per bin")
+    left.set_title("Feature 0: Welch's t-test")
+    left.legend(fontsize=8, frameon=False)
+    right.scatter(projected[:n, 0], projected[:n, 1], s=10, color="tab:blue", label="group A")
+    right.scatter(projected[n:, 0], projected[n:, 1], s=10, color="tab:orange", label="group B")
+    right.set_xlabel(f"component 1 ({ratios[0]:.0%} of the variance)")
+    right.set_ylabel(f"component 2 ({ratios[1]:.0%} of the variance)")
+    right.set_title("Standardised data, PCA")
+    right.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=8, frameon=False)
+    fig.tight_layout()
+    return fig
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--device", default="numpy")
+    parser.add_argument("--plot", help="save the groups and the principal components to this file")
     args = parser.parse_args()
     run(args.device)
+    if args.plot:
+        figure(args.device).savefig(args.plot, dpi=120)
 
 
 if __name__ == "__main__":
