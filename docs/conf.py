@@ -34,7 +34,13 @@ extensions = [
 ]
 source_suffix = {".md": "markdown", ".rst": "restructuredtext"}
 root_doc = "index"
-exclude_patterns = ["_build", "examples/README.md", "generated/conformance-matrix.md"]
+# The generated tables and figures that pages include are not pages themselves.
+exclude_patterns = [
+    "_build",
+    "examples/README.md",
+    "generated/*.md",
+    "generated/performance/*.md",
+]
 myst_enable_extensions = ["colon_fence", "deflist"]
 myst_heading_anchors = 3
 
