@@ -919,6 +919,9 @@ def dirichlet(
 ) -> Array:
     """Dirichlet vectors of concentrations ``alpha > 0`` (``jax.random.dirichlet``).
 
+    Each vector sums to 1 (within rounding): the softmax of log-gamma draws, summed pairwise
+    in a fixed order. The other arguments are as :func:`gamma`'s.
+
     Parameters
     ----------
     alpha
@@ -926,9 +929,6 @@ def dirichlet(
     shape
         The batch shape (the result is ``shape + (n,)``), to which ``alpha.shape[:-1]``
         broadcasts; ``alpha.shape[:-1]`` if None.
-
-    Other arguments as :func:`gamma`'s. Each vector sums to 1 (within rounding): the softmax
-    of log-gamma draws, summed pairwise in a fixed order.
 
     Examples
     --------
