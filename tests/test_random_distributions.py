@@ -609,6 +609,7 @@ def _bad_calls(k: xp.Array):
         (lambda: r.gamma(k, -1.0), ValueError, r"gamma: a must be > 0, got -1\.0"),
         (lambda: r.gamma(k, [1.0, 0.0]), ValueError, r"gamma: a must be > 0, got 0\.0"),
         (lambda: r.gamma(k, math.nan), ValueError, "gamma: a must be finite"),
+        (lambda: r.gamma(k, 10**400), ValueError, "gamma: a must be finite"),
         (lambda: r.gamma(k, "2"), TypeError, "gamma: a must be a real number"),
         (lambda: r.gamma(k, True), TypeError, "gamma: a must be a real number"),
         (lambda: r.gamma(k, [1.0, 2.0], (3,)), ValueError, r"gamma: a of shape \(2,\) does"),

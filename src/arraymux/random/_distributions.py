@@ -134,7 +134,12 @@ def param(
     if isinstance(value, bool | str | bytes):
         raise TypeError(f"{where}: {pname} must be a real number, not {type(value).__name__}.")
     if isinstance(value, int | float):
-        host: Any = float(value)
+        try:
+            host: Any = float(value)
+        except OverflowError:  # an int beyond float64
+            raise ValueError(
+                f"{where}: {pname} must be finite, got an int of {value.bit_length()} bits."
+            ) from None
         values = np.asarray(host)
     elif isinstance(value, Sequence) or type(value).__module__ == "numpy":
         try:
