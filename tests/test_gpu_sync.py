@@ -195,7 +195,10 @@ def test_torch_makes_no_tensor_from_host_data(device, group, monkeypatch):
     # Random draws on torch's CPU compute through NumPy and share the result (no copy); a
     # GPU computes them with torch, the path run here.
     monkeypatch.setattr(
-        xp.random, "_through_numpy", lambda kernel, k, static: kernel(k, *static), raising=True
+        xp.random,
+        "_through_numpy",
+        lambda kernel, k, params, static: kernel(k, *params, *static),
+        raising=True,
     )
     assert _run_all(group(device), _no_host_tensors) == []
 
