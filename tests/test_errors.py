@@ -319,11 +319,13 @@ def test_axis_error_is_public_and_names_itself_so():
 
 def test_a_closure_mismatch_inside_a_transform_shows_as_backend_mismatch():
     pytest.importorskip("torch")
+    pytest.importorskip("jax")
     import traceback
 
-    w = np.array([1.0, 2.0])  # a closure of NumPy data: torch computes inside the transform
+    # A closure of another backend's data (NumPy data would be a constant of the computation).
+    w = xp.asarray([1.0, 2.0], dtype=xp.float32, device="jax:cpu")
     with pytest.raises(xp.BackendMismatchError) as info:
-        xp.grad(lambda x: xp.sum(x * w))(np.array([3.0, 4.0]))
+        xp.grad(lambda x: xp.sum(x * w))(np.array([3.0, 4.0], dtype=np.float32))
     last = traceback.format_exception_only(type(info.value), info.value)[-1]
     assert last.startswith("arraymux.BackendMismatchError:"), last
 
