@@ -138,7 +138,7 @@ def param(
             host: Any = float(value)
         except OverflowError:  # an int beyond float64
             raise ValueError(
-                f"{where}: {pname} must be finite, got an int of {value.bit_length()} bits."
+                f"{where}: {pname} must be finite, got an int of {int(value).bit_length()} bits."
             ) from None
         values = np.asarray(host)
     elif isinstance(value, Sequence) or type(value).__module__ == "numpy":
