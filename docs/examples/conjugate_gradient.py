@@ -81,14 +81,14 @@ def main() -> None:
         print(f"iteration {i:3d}  residual {history[i]:.3e}")
     print(f"{len(history) - 1} iterations; largest difference from a dense solve {error:.1e}")
     if args.plot:
-        figure(u, history).savefig(args.plot, dpi=120)
+        figure(u, history).savefig(args.plot, dpi=100)
 
 
 def figure(u, history):
     """The residual norm per iteration, and the solution on the grid with its colour bar."""
     import matplotlib.pyplot as plt
 
-    fig, (left, right) = plt.subplots(1, 2, figsize=(9.5, 3.8))
+    fig, (left, right) = plt.subplots(1, 2, figsize=(7.6, 3.3))
     left.semilogy(range(len(history)), history, marker=".", color="tab:blue")
     left.set_xlabel("iteration")
     left.set_ylabel("residual norm ||b - A x|| (2-norm)")

@@ -53,7 +53,7 @@ def figure(t, clean, noisy, filtered, cutoff: int = 10):
     import matplotlib.pyplot as plt
 
     t, clean, noisy, filtered = xp.to_numpy(t, clean, noisy, filtered)
-    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 3.6), width_ratios=[2, 1])
+    fig, (left, right) = plt.subplots(1, 2, figsize=(7.6, 3.2), width_ratios=[2, 1])
     half = t < 0.5
     left.plot(t[half], noisy[half], lw=0.6, color="0.6", label="noisy input")
     left.plot(t[half], filtered[half], lw=1.6, color="tab:blue", label="filtered")
@@ -61,7 +61,7 @@ def figure(t, clean, noisy, filtered, cutoff: int = 10):
     left.set_xlabel("time (s)")
     left.set_ylabel("amplitude (arbitrary units)")
     left.set_title("Signals (first 0.5 s)")
-    left.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=8, frameon=False)
+    left.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=3, fontsize=8, frameon=False)
     power = np.abs(np.fft.rfft(noisy)) ** 2 / len(noisy)
     freqs = np.fft.rfftfreq(len(noisy), d=t[1] - t[0])
     right.semilogy(freqs, power, lw=0.8, color="0.4")
@@ -69,7 +69,7 @@ def figure(t, clean, noisy, filtered, cutoff: int = 10):
     right.set_xlim(0, 60)
     right.set_xlabel("frequency (Hz)")
     right.set_ylabel("power (arbitrary units)")
-    right.set_title("Spectrum of the noisy input")
+    right.set_title("Spectrum of the input")
     right.legend(fontsize=8, frameon=False)
     fig.tight_layout()
     return fig
@@ -82,7 +82,7 @@ def main() -> None:
     args = parser.parse_args()
     t, clean, noisy, filtered, _, _ = run(args.device)
     if args.plot:
-        figure(t, clean, noisy, filtered).savefig(args.plot, dpi=120)
+        figure(t, clean, noisy, filtered).savefig(args.plot, dpi=100)
 
 
 if __name__ == "__main__":

@@ -74,7 +74,7 @@ def main() -> None:
     args = parser.parse_args()
     u, _ = run(args.device, steps=args.steps)
     if args.plot:
-        figure(u, args.steps).savefig(args.plot, dpi=120)
+        figure(u, args.steps).savefig(args.plot, dpi=100)
 
 
 if __name__ == "__main__":

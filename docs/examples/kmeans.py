@@ -75,7 +75,7 @@ def main() -> None:
     found = sorted(xp.to_numpy(centres).tolist())
     print("centres: " + ", ".join(f"({x:.2f}, {y:.2f})" for x, y in found))
     if args.plot:
-        figure(points, centres, labels, args.device).savefig(args.plot, dpi=120)
+        figure(points, centres, labels, args.device).savefig(args.plot, dpi=100)
 
 
 if __name__ == "__main__":

@@ -63,7 +63,7 @@ def figure(params, losses, device: str, n: int = 100):
 
     x, y = xp.to_numpy(*data(n, device))
     w, b = xp.to_numpy(params["w"], params["b"])
-    fig, (left, right) = plt.subplots(1, 2, figsize=(9.5, 3.8))
+    fig, (left, right) = plt.subplots(1, 2, figsize=(7.6, 3.3))
     left.plot(np.arange(len(losses)), losses, color="tab:blue")
     left.set_xlabel("gradient step")
     left.set_ylabel("loss (mean cross-entropy, nats)")
@@ -89,7 +89,7 @@ def main() -> None:
     args = parser.parse_args()
     params, losses, _ = train(args.device, args.steps)
     if args.plot:
-        figure(params, losses, args.device).savefig(args.plot, dpi=120)
+        figure(params, losses, args.device).savefig(args.plot, dpi=100)
 
 
 if __name__ == "__main__":

@@ -71,7 +71,7 @@ def figure(device: str = "numpy", n: int = 60):
     ratios, projected, a0, b0 = xp.to_numpy(
         pca.explained_variance_ratio_, projected, a[:, 0], b[:, 0]
     )
-    fig, (left, right) = plt.subplots(1, 2, figsize=(9.5, 3.8))
+    fig, (left, right) = plt.subplots(1, 2, figsize=(7.6, 3.3))
     bins = np.linspace(min(a0.min(), b0.min()), max(a0.max(), b0.max()), 16)
     left.hist(a0, bins=bins, alpha=0.6, color="tab:blue", label="group A")
     left.hist(b0, bins=bins, alpha=0.6, color="tab:orange", label="group B")
@@ -96,7 +96,7 @@ def main() -> None:
     args = parser.parse_args()
     run(args.device)
     if args.plot:
-        figure(args.device).savefig(args.plot, dpi=120)
+        figure(args.device).savefig(args.plot, dpi=100)
 
 
 if __name__ == "__main__":

@@ -100,7 +100,7 @@ def figure(params, history, device: str):
         [[1.0, 1.0], [2.0, 3.5], [3.5, 0.8], [0.8, 3.0]], dtype=xp.float32, device=device
     )
     landed, targets = xp.to_numpy(simulate(policy(params, targets)), targets)
-    fig, (left, right) = plt.subplots(1, 2, figsize=(9.5, 3.8))
+    fig, (left, right) = plt.subplots(1, 2, figsize=(7.6, 3.3))
     left.semilogy(range(len(history)), history, color="tab:blue")
     left.set_xlabel("gradient step")
     left.set_ylabel("loss (mean squared miss, m²)")
@@ -131,7 +131,7 @@ def main():
     params, history = train(args.steps, device=args.device, physics=args.physics)
     print(f"final loss {history[-1]:.4f} m² (first {history[0]:.4f} m²)")
     if args.plot:
-        figure(params, history, args.device).savefig(args.plot, dpi=120)
+        figure(params, history, args.device).savefig(args.plot, dpi=100)
 
 
 if __name__ == "__main__":
