@@ -1,8 +1,11 @@
 """The built documentation site, checked in a real browser (headless Chromium).
 
 It serves ``docs/_build/html`` on loopback and opens every page: a page that does not load, a
-console error, a script error, a failed request, a broken internal link or an image that does
-not show fails the test; the site's search must find ``to_device``. The README's test command
+console error, a script error, a failed request, a broken internal link, an image that does
+not show, a figure shown at less than three quarters of its size, or rst role markup left as
+text (``:func:`...```, outside code blocks) fails the test; every gallery page must show its
+figure, a download link and its run-time table; the site's search must find ``to_device``, a
+dtype and a constant as API objects. The README's test command
 builds the site first (``python -m sphinx -W --keep-going -b html docs docs/_build/html``); the
 test skips, saying why, where the site is not built or Chromium is missing (``.ci/run``
 installs Debian's ``chromium`` package where it can). ``ARRAYMUX_SCREENSHOTS=DIR`` saves a
@@ -62,6 +65,19 @@ def browser() -> Iterator[object]:
         b.close()
 
 
+# The text of the page's article outside code blocks, and the rst roles left in it.
+_ROLES_AS_TEXT = r"""() => {
+    const article = document.querySelector("article") || document.body;
+    const copy = article.cloneNode(true);
+    copy.querySelectorAll("pre, .highlight, script, style").forEach(e => e.remove());
+    // ":func:`x`" left as text, or as ":func:" before code (how Markdown renders it).
+    const roles = "func|class|meth|attr|mod|data|exc|obj|doc|ref|term|math|download|const|any";
+    const pattern = new RegExp(`:(py:)?(${roles}):\`?[\\w.~]+`, "g");
+    const found = copy.textContent.match(pattern) || [];
+    return found.slice(0, 5);
+}"""
+
+
 def _pages() -> list[str]:
     return sorted(
         str(p.relative_to(SITE))
@@ -81,9 +97,14 @@ def test_every_page_loads_cleanly(server, browser):
         lambda m: m.type == "error" and problems.append(f"{current['url']}: console: {m.text}"),
     )
     page.on("pageerror", lambda e: problems.append(f"{current['url']}: script error: {e}"))
+    # A request cut short by the next navigation (the favicon, say) is not a failure; a file
+    # that is missing answers 404, caught below.
     page.on(
         "requestfailed",
-        lambda r: problems.append(f"{current['url']}: request failed: {r.url}"),
+        lambda r: (
+            "ERR_ABORTED" not in (r.failure or "")
+            and problems.append(f"{current['url']}: request failed: {r.url} ({r.failure})")
+        ),
     )
     page.on(
         "response",
@@ -98,10 +119,21 @@ def test_every_page_loads_cleanly(server, browser):
         if response is None or response.status != 200:
             problems.append(f"{rel}: did not load")
             continue
+        # Lazy images load once scrolled to: bring each into view, then check it.
+        page.eval_on_selector_all("img", "els => els.forEach(i => i.loading = 'eager')")
+        page.wait_for_load_state("load")
         broken = page.eval_on_selector_all(
             "img", "els => els.filter(i => !(i.complete && i.naturalWidth > 0)).map(i => i.src)"
         )
         problems += [f"{rel}: image does not show: {src}" for src in broken]
+        small = page.eval_on_selector_all(
+            "img.arraymux-figure",
+            "els => els.filter(i => i.naturalWidth > 0 && i.clientWidth < 0.75 * i.naturalWidth)"
+            ".map(i => `${i.src} at ${Math.round(100 * i.clientWidth / i.naturalWidth)} %`)",
+        )
+        problems += [f"{rel}: figure shown too small: {s}" for s in small]
+        roles = page.evaluate(_ROLES_AS_TEXT)
+        problems += [f"{rel}: rst markup shown as text: {r}" for r in roles]
         hrefs = page.eval_on_selector_all("a[href]", "els => els.map(a => a.href)")
         links.update(urldefrag(h)[0] for h in hrefs if h.startswith(server))
         if shots:
@@ -124,3 +156,50 @@ def test_search_finds_to_device(server, browser):
     results = page.inner_text("#search-results")
     assert "to_device" in results or "Moving data" in results, results[:2000]
     page.close()
+
+
+def test_every_gallery_page_shows_its_figure_download_and_timings(server, browser):
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    programs = sorted((SITE.parent.parent / "examples").glob("*.py"))
+    assert programs
+    problems = []
+    for program in programs:
+        if program.stem.startswith("_"):
+            continue
+        rel = f"generated/gallery/{program.stem}.html"
+        page.goto(urljoin(server, rel), wait_until="load")
+        figures = page.eval_on_selector_all(
+            "article img",
+            "els => els.filter(i => i.complete && i.naturalWidth > 0).map(i => i.src)",
+        )
+        if not any(src.endswith(f"{program.stem}.png") for src in figures):
+            problems.append(f"{rel}: no figure")
+        links = page.eval_on_selector_all("article a[href]", "els => els.map(a => a.href)")
+        if not any(h.endswith(f"/{program.name}") for h in links):
+            problems.append(f"{rel}: no download link")
+        else:
+            href = next(h for h in links if h.endswith(f"/{program.name}"))
+            if page.request.get(href).body() != program.read_bytes():
+                problems.append(f"{rel}: the download is not the program")
+        text = page.inner_text("article")
+        if "cold start" not in text or "warm run, median" not in text:
+            problems.append(f"{rel}: no run-time table")
+    page.close()
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize(
+    ("query", "page"),
+    [
+        ("float32", "arraymux.float32.html"),
+        ("newaxis", "arraymux.newaxis.html"),
+        ("ndim", "arraymux.Array.html"),
+    ],
+)
+def test_search_finds_api_objects(server, browser, query, page):
+    tab = browser.new_page()
+    tab.goto(urljoin(server, f"search.html?q={query}"), wait_until="load")
+    tab.wait_for_selector("#search-results li, ul.search li", timeout=20000)
+    hrefs = tab.eval_on_selector_all("#search-results li a", "els => els.map(a => a.href)")
+    tab.close()
+    assert any(urlparse(h).path.endswith(f"generated/api/{page}") for h in hrefs[:3]), hrefs[:5]
