@@ -1,13 +1,13 @@
 """Run the gallery's programs (``docs/examples/*.py``) on devices and time them.
 
-Each program runs in a process of its own, on each device in turn: first a **cold** run (the
-first use of the device's backend in that process: importing it, compiling, filling its
-caches), then **warm** runs of the same program in the same process (3, fewer where a run
-together take more than 20 s; at least 2), of which the page shows the median. What the
-first run prints is kept as the program's output; one more, untimed run on the first device
-saves the figure with ``--plot``. The documentation build runs it on the CPU devices of the building machine; on a
-machine with GPUs, ``benchmarks/record_gpu_docs.py`` runs it on the GPU devices and records
-the rows in ``benchmarks/results/gallery-gpu.json``, which the gallery's pages read.
+Each program runs on each device in a process of its own: first a **cold** run (importing
+the device's backend, compiling, filling its caches), then **warm** runs in the same process
+(3, fewer once they have taken 20 s; at least 2), of which the page shows the median. What
+the first run prints is kept as the program's output; one more, untimed run on the first
+device saves the figure with ``--plot``. The documentation build runs it on the CPU devices
+of the building machine; on a machine with GPUs, ``benchmarks/record_gpu_docs.py`` runs it on
+the GPU devices and records the rows in ``benchmarks/results/gallery-gpu.json``, which the
+gallery's pages read.
 
 Run::
 
@@ -107,28 +107,30 @@ def run_program(
     allowed, why = ONLY_ON.get(name, (None, ""))
     mine = [d for d in devices if allowed is None or backend_of(d) in allowed]
     rows: list[dict[str, Any]] = []
-    if mine:
+    for i, device in enumerate(mine):
+        # A process per device: its cold start imports the backend and compiles, whatever
+        # the devices before it loaded.
         res = subprocess.run(
             [
                 sys.executable,
                 "-c",
                 _CHILD,
                 str(EXAMPLES / f"{name}.py"),
-                ",".join(mine),
-                str(plot) if plot else "-",
+                device,
+                str(plot) if plot and i == 0 else "-",
                 str(LIMIT),
                 str(runs),
                 str(WARM_BUDGET),
             ],
             capture_output=True,
             text=True,
-            timeout=LIMIT * (len(mine) + 1),
+            timeout=LIMIT + 60,
             cwd=str(EXAMPLES),
             env=os.environ | {"MPLBACKEND": "Agg", "PYTHONWARNINGS": "ignore"},
         )
         found = [json.loads(line) for line in res.stdout.splitlines() if line.startswith("{")]
-        if res.returncode != 0 or len(found) != len(mine):
-            raise RuntimeError(f"gallery: {name} failed:\n{res.stderr[-3000:]}")
+        if res.returncode != 0 or len(found) != 1:
+            raise RuntimeError(f"gallery: {name} on {device} failed:\n{res.stderr[-3000:]}")
         rows += found
     rows += [{"device": d, "skipped": why} for d in devices if d not in mine]
     for r in rows:

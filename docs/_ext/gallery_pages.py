@@ -99,7 +99,7 @@ def _records(out: Path) -> list[dict[str, Any]]:
 def _where(record: dict[str, Any]) -> str:
     m = record.get("machine", {})
     if m.get("where"):
-        return f"this build ({m.get('cpus', '?')} CPU cores)"
+        return "this build"
     date = f", {record['date']}" if record.get("date") else ""
     return f"{m.get('gpu', 'GPU machine')}{date}"
 
@@ -162,8 +162,8 @@ def pages(out: Path) -> None:
             "Each device runs the program in a process of its own: the **cold start** is its "
             "first run there, which imports the backend and compiles; the **warm run** is the "
             "median of the runs after it (2 or 3). CPU rows are measured while this site is "
-            "built, beside the rest of the build; they compare devices, not libraries "
-            "(`benchmarks/` does that).",
+            f"built, on {records[0]['machine'].get('cpus', '?')} CPU cores shared with the rest "
+            "of the build; they compare devices, not libraries (`benchmarks/` does that).",
             "",
             *_table(name, records),
             "",
