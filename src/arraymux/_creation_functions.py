@@ -634,7 +634,17 @@ def _like(name: str, make: str) -> Any:
         f"``{name}`` of the Array API standard: like ``{make}``, with the shape of ``x``.\n\n"
         "Runs on the backend and device of ``x``, or on ``device=`` when given (another "
         "backend included).\n\n"
+        f"See the standard's page: {_docstrings.spec_url(name)}\n\n"
         f"{_docstrings.sections(name, sig)}\n"
+        "Raises\n------\n"
+        "TypeError\n"
+        "    ``x`` of a dtype that no standard dtype matches (strings, float16, bfloat16).\n"
+        "ValueError\n"
+        "    A ``dtype`` or ``device`` name that names none.\n"
+        "BackendUnavailableError\n"
+        "    A ``device`` that this machine does not have.\n"
+        "UnsupportedDTypeError\n"
+        "    A ``dtype`` the device cannot hold.\n\n"
         f"{_docstrings.examples(name)}"
     )
     return fn

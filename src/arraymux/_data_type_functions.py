@@ -129,6 +129,13 @@ def can_cast(from_: Any, to: Any, /) -> bool:
     bool
         True if promoting ``from_`` with ``to`` gives ``to``, else False.
 
+    Raises
+    ------
+    ValueError
+        A dtype name that names no dtype of arraymux.
+    TypeError
+        An argument that is neither a dtype nor an array.
+
     Examples
     --------
     >>> import arraymux as xp
@@ -156,6 +163,11 @@ def result_type(*arrays_and_dtypes: Any) -> DType:
     -------
     DType
         The dtype that an operation on all the arguments gives.
+
+    Raises
+    ------
+    ValueError
+        No argument, or a dtype name that names no dtype of arraymux.
 
     Examples
     --------
@@ -204,6 +216,11 @@ def isdtype(dtype: DTypeLike, kind: DTypeLike | str | tuple[DTypeLike | str, ...
     -------
     bool
         True if ``dtype`` is of ``kind``.
+
+    Raises
+    ------
+    ValueError
+        A kind that the standard does not name.
 
     Examples
     --------
@@ -304,6 +321,11 @@ def finfo(type: Any, /) -> finfo_object:
     finfo_object
         Its ``bits``, ``eps``, ``max``, ``min``, ``smallest_normal`` and ``dtype``.
 
+    Raises
+    ------
+    TypeError
+        A dtype that is not floating-point (use :func:`iinfo` for integers).
+
     Examples
     --------
     >>> import arraymux as xp
@@ -337,6 +359,11 @@ def iinfo(type: Any, /) -> iinfo_object:
     -------
     iinfo_object
         Its ``bits``, ``max``, ``min`` and ``dtype``.
+
+    Raises
+    ------
+    TypeError
+        A dtype that is not an integer dtype (use :func:`finfo` for floating point).
 
     Examples
     --------
