@@ -163,7 +163,9 @@ def pages(out: Path) -> None:
             "first run there, which imports the backend and compiles; the **warm run** is the "
             "median of the runs after it (2 or 3). CPU rows are measured while this site is "
             f"built, on {records[0]['machine'].get('cpus', '?')} CPU cores shared with the rest "
-            "of the build; they compare devices, not libraries (`benchmarks/` does that).",
+            "of the build (the conformance report runs beside the programs), so they vary by "
+            "some tens of per cent between builds; they compare devices, not libraries "
+            "(`benchmarks/` does that).",
             "",
             *_table(name, records),
             "",
