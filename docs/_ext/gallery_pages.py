@@ -108,27 +108,34 @@ def _cell(text: str) -> str:
     return text.replace("|", "/").replace("`", "'")
 
 
+def _refusal(error: str) -> str:
+    """``"arraymux.X: f: what. What to do."`` as ``X``: its first sentence (it wraps)."""
+    kind, _, message = error.partition(": ")
+    first = message.split(". ")[0].rstrip(".")
+    return f"refused, `{kind.rsplit('.', 1)[-1]}`: {_cell(first)}."
+
+
 def _table(name: str, records: list[dict[str, Any]]) -> list[str]:
+    where = len(records) > 1  # a column for the machine once GPU records join the build's
+    head = "| device |" + (" measured on |" if where else "")
     lines = [
-        "| device | measured on | cold start | warm run, median | result |",
-        "|---|---|---:|---:|---|",
+        head + " cold start | warm run, median | result |",
+        "|---|" + ("---|" if where else "") + "---:|---:|---|",
     ]
     for record in records:
+        machine = f" {_where(record)} |" if where else ""
         for r in record["rows"]:
             if r["program"] != name:
                 continue
-            device, where = f"`{r['device']}`", _where(record)
+            device = f"| `{r['device']}` |{machine}"
             if "skipped" in r:
-                lines.append(f"| {device} | {where} | | | not run: {r['skipped']} |")
+                lines.append(f"{device} | | not run: {r['skipped']} |")
             elif "error" in r:
-                lines.append(f"| {device} | {where} | | | refused: `{_cell(r['error'])}` |")
+                lines.append(f"{device} | | {_refusal(r['error'])} |")
             else:
                 last = (r["output"].strip().splitlines() or [""])[-1]
                 warm = f"{seconds(r['median_s'])} ({len(r['warm_s'])} runs)"
-                lines.append(
-                    f"| {device} | {where} | {seconds(r['cold_s'])} | {warm} | "
-                    f"`{_cell(last[:100])}` |"
-                )
+                lines.append(f"{device} {seconds(r['cold_s'])} | {warm} | `{_cell(last[:100])}` |")
     return lines
 
 
