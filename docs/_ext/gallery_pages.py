@@ -60,12 +60,14 @@ def doc_parts(path: Path) -> tuple[str, str]:
 
 
 def seconds(t: float) -> str:
-    """``t`` seconds in the unit that reads best: µs, ms or s."""
+    """``t`` seconds in the unit that reads best, µs, ms or s (a no-break space before it)."""
     if t < 1e-3:
-        return f"{t * 1e6:.0f} µs"
-    if t < 1:
-        return f"{t * 1e3:.1f} ms" if t < 0.1 else f"{t * 1e3:.0f} ms"
-    return f"{t:.2f} s" if t < 10 else f"{t:.1f} s"
+        text = f"{t * 1e6:.0f} µs"
+    elif t < 1:
+        text = f"{t * 1e3:.1f} ms" if t < 0.1 else f"{t * 1e3:.0f} ms"
+    else:
+        text = f"{t:.2f} s" if t < 10 else f"{t:.1f} s"
+    return text.replace(" ", "\u00a0")
 
 
 def run_cpu(out: Path) -> None:
@@ -134,7 +136,7 @@ def _table(name: str, records: list[dict[str, Any]]) -> list[str]:
                 lines.append(f"{device} | | {_refusal(r['error'])} |")
             else:
                 last = (r["output"].strip().splitlines() or [""])[-1]
-                warm = f"{seconds(r['median_s'])} ({len(r['warm_s'])} runs)"
+                warm = f"{seconds(r['median_s'])} ({len(r['warm_s'])}\u00a0runs)"
                 lines.append(f"{device} {seconds(r['cold_s'])} | {warm} | `{_cell(last[:100])}` |")
     return lines
 
