@@ -2,7 +2,8 @@
 
 It serves ``docs/_build/html`` on loopback and opens every page: a page that does not load, a
 console error, a script error, a failed request, a broken internal link, an image that does
-not show, a figure shown at less than three quarters of its size, or rst role markup left as
+not show, a figure shown at less than three quarters of its size, output or an error message
+wider than its block (sessions and output wrap), or rst role markup left as
 text (``:func:`...```, outside code blocks) fails the test; every gallery page must show its
 figure, a download link and its run-time table; the site's search must find ``to_device``, a
 dtype and a constant as API objects. The README's test command
@@ -132,6 +133,12 @@ def test_every_page_loads_cleanly(server, browser):
             ".map(i => `${i.src} at ${Math.round(100 * i.clientWidth / i.naturalWidth)} %`)",
         )
         problems += [f"{rel}: figure shown too small: {s}" for s in small]
+        cut = page.eval_on_selector_all(
+            "div.highlight-pycon pre, div.highlight-text pre",
+            "els => els.filter(e => e.scrollWidth > e.clientWidth + 1)"
+            ".map(e => e.textContent.slice(0, 60))",
+        )
+        problems += [f"{rel}: output cut at the right edge: {c!r}" for c in cut]
         roles = page.evaluate(_ROLES_AS_TEXT)
         problems += [f"{rel}: rst markup shown as text: {r}" for r in roles]
         hrefs = page.eval_on_selector_all("a[href]", "els => els.map(a => a.href)")
