@@ -244,8 +244,10 @@ def test_foreign_arrays_are_refused_as_parameters():
     reps = xp.asarray([2], device="dask")._native
     with pytest.raises(TypeError, match=r"arraymux\.tile"):
         xp.tile(xp.asarray([1, 2]), reps)
-    with pytest.raises(TypeError, match=r"arraymux\.roll"):
-        xp.roll(xp.asarray([1, 2]), shift=xp.asarray(1))
+    with pytest.raises(TypeError, match=r"arraymux\.roll: shift must be .* 0-d array"):
+        xp.roll(xp.asarray([1, 2]), shift=reps)
+    # A 0-d array is read as the int every backend takes for shift (SciPy passes them).
+    assert xp.all(xp.roll(xp.asarray([1, 2]), shift=xp.asarray(1)) == xp.asarray([2, 1]))
 
 
 def test_transforms_on_jax_device_1_compute_there():

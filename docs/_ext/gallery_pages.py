@@ -76,9 +76,17 @@ def run_cpu(out: Path) -> None:
 
     times = _times_module()
     devices = cpu_devices()
+    out.mkdir(parents=True, exist_ok=True)  # the programs save their figures here
     rows: list[dict[str, Any]] = []
     for name in times.programs():
-        rows += times.run_program(name, devices, plot=out / f"{name}.png")
+        figure = out / f"{name}.png"
+        mine = times.run_program(name, devices, plot=figure)
+        if not figure.exists():
+            first = next((r for r in mine if "skipped" not in r), {})
+            raise RuntimeError(
+                f"gallery: {name} drew no figure on {first.get('device')}: {first.get('error')}"
+            )
+        rows += mine
     record = {
         "benchmark": "gallery",
         "machine": {
