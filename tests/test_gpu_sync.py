@@ -294,14 +294,78 @@ def test_jax_gpu_transfers_no_more_than_native(device):
     test_jax_transfers_no_more_than_native(device)
 
 
+def _jax_transform_pairs(
+    device: xp.Device,
+) -> list[tuple[str, Callable[[], Any], Callable[[], Any]]]:
+    """(name, arraymux call, the same call written with JAX) for each group of ``_transforms``."""
+    import jax
+    import jax.numpy as jnp
+
+    def loss(w: Any, x: Any) -> Any:
+        z = x @ w
+        return jnp.mean(1 / (1 + jnp.exp(-z)) * 0.5 + jnp.maximum(z, 0.0) ** 2)
+
+    def step(w: Any, x: Any) -> Any:
+        return jnp.tanh(x @ w) * 2.0 - 1.0
+
+    w = xp.asarray([0.5, -1.0, 2.0], dtype=xp.float32, device=device)
+    x = xp.asarray([[1.0, 2.0, 0.5], [0.0, -1.0, 3.0]], dtype=xp.float32, device=device)
+    n, m, ones = w.native, x.native, xp.ones((2,), device=device).native
+    natives = {
+        "grad": lambda: jax.grad(loss)(n, m),
+        "value_and_grad": lambda: jax.value_and_grad(loss)(n, m),
+        "vjp": lambda: jax.vjp(step, n, m)[1](ones),
+        "jvp": lambda: jax.jvp(lambda w: step(w, m), (n,), (n,)),
+        "vmap": lambda: jax.vmap(lambda r: step(n, r))(m),
+        "checkpoint": lambda: jax.grad(jax.checkpoint(loss))(n, m),
+    }
+    ours = dict(_transforms(device))
+    assert ours.keys() == natives.keys()
+    return [(name, ours[name], natives[name]) for name in natives]
+
+
+def _transfers_beyond_native(
+    pairs: list[tuple[str, Callable[[], Any], Callable[[], Any]]],
+) -> list[str]:
+    """The names of the pairs whose arraymux call transfers under ``jax.transfer_guard`` where
+    the native call does not (JAX moves a Python constant to the device itself in eager
+    transforms: ``jax.grad`` of ``x + 1`` copies the 1)."""
+    native_free = [
+        (name, ours) for name, ours, native in pairs if not _run_all([(name, native)], _jax_guard)
+    ]
+    return _run_all(native_free, _jax_guard)
+
+
+@pytest.mark.parametrize("device", _JAX, ids=str)
+def test_jax_transforms_transfer_no_more_than_native(device):
+    assert _transfers_beyond_native(_jax_transform_pairs(device)) == []
+
+
+@pytest.mark.parametrize("device", _JAX, ids=str)
+def test_jax_random_does_not_transfer(device):
+    assert _run_all(_random(device), _jax_guard) == []
+
+
+def test_the_jax_comparison_catches_a_transfer():
+    # A call that moves host data where its native twin moves none is reported.
+    jnp = pytest.importorskip("jax.numpy")
+    import numpy as np
+
+    dev = next(iter(_JAX), None)
+    if dev is None:
+        pytest.skip("needs JAX")
+    x = xp.asarray([1.0, 2.0], device=dev)
+    pairs = [("upload", lambda: x.native + jnp.asarray(np.ones(2)), lambda: x.native + x.native)]
+    assert [f.split(":")[0] for f in _transfers_beyond_native(pairs)] == ["upload"]
+
+
 @pytest.mark.skipif(not _JAX_GPU, reason="needs a JAX GPU")
 @pytest.mark.parametrize("device", _JAX_GPU, ids=str)
-@pytest.mark.parametrize("group", [_transforms, _random], ids=lambda g: g.__name__)
-def test_jax_gpu_transforms_and_random_do_not_transfer(device, group):
-    # The transforms and draws of arrays already on the GPU move nothing from the host
-    # (their Python constants are folded into the traced computation).
-    failed = _run_all(group(device), _jax_guard)
-    assert failed == []
+def test_jax_gpu_transforms_and_random_transfer_no_more_than_native(device):
+    # The draws of keys already on the GPU move nothing from the host; the transforms move
+    # no more than JAX's own (their Python constants as JAX moves them).
+    test_jax_transforms_transfer_no_more_than_native(device)
+    test_jax_random_does_not_transfer(device)
 
 
 @contextlib.contextmanager
@@ -333,3 +397,53 @@ def _no_cupy_uploads() -> Iterator[None]:
 @pytest.mark.parametrize("group", [_operations, _transforms, _random], ids=lambda g: g.__name__)
 def test_cupy_uploads_no_host_data(device, group):
     assert _run_all(group(device), _no_cupy_uploads) == []
+
+
+@pytest.mark.parametrize(
+    ("dtype", "lo", "hi"),
+    [
+        ("float32", 0.0, 1.0),
+        ("float64", None, 0.5),
+        ("float32", -1, None),
+        ("float64", float("nan"), 1.0),
+        ("int8", -5, 100),
+        ("int8", -1000, 1000),  # beyond the range: no bound, as array-api-compat
+        ("uint8", 2, None),
+        ("int64", None, -3),
+    ],
+)
+def test_clip_passes_scalar_bounds_to_the_kernel(dtype, lo, hi):
+    # CuPy's clip (and NumPy's) take Python bounds as kernel scalars: array-api-compat's
+    # makes each an array from host data (an upload on a GPU) and assigns through boolean
+    # masks (a synchronisation). The same helper serves both; here it runs on NumPy, with
+    # the compat path refused, and must give compat's answer.
+    import array_api_compat.numpy as compat
+    import numpy as np
+
+    from arraymux._backends._common import clip
+
+    def refused(*args: Any) -> Any:
+        raise AssertionError("array-api-compat's clip, which uploads its bounds")
+
+    x = np.asarray([-7, 0, 1, 3, 120]).astype(dtype)
+    got = clip(np, refused)(x, lo, hi)
+    want = compat.clip(x, lo, hi)
+    assert got.dtype == x.dtype
+    np.testing.assert_array_equal(got, want)
+
+
+def test_clip_leaves_other_bounds_to_array_api_compat():
+    import numpy as np
+
+    from arraymux._backends._common import clip
+
+    calls = []
+
+    def base(x: Any, lo: Any, hi: Any) -> Any:
+        calls.append((lo, hi))
+        return x
+
+    x = np.asarray([1, 2], dtype=np.int8)
+    for lo, hi in [(0.5, None), (np.asarray([1, 1], dtype=np.int8), None), (300, None)]:
+        clip(np, base)(x, lo, hi)
+    assert len(calls) == 3

@@ -16,6 +16,7 @@ __all__ = [
     "MAX_BYTES",
     "array_dtype",
     "check_extent",
+    "clip",
     "dtype_from_numpy",
     "make_complex",
     "raise_unknown_place",
@@ -30,6 +31,46 @@ def make_complex(re: Any, im: Any) -> Any:
     out.real = re
     out.imag = im
     return out
+
+
+def clip(mod: Any, base: Any) -> Any:
+    """``clip`` through ``mod.clip`` (NumPy's or CuPy's ufunc) where each bound is ``None`` or a
+    Python number of ``x``'s kind that its dtype holds: the bounds go to the kernel as
+    scalars. array-api-compat's ``clip`` (``base``), kept for every other case, makes each
+    bound an array from host data and assigns through boolean masks: on CuPy an upload and a
+    synchronisation per bound, on NumPy 5x the time of ``np.clip`` for small arrays."""
+
+    def clip(x: Any, /, min: Any = None, max: Any = None) -> Any:
+        kind = x.dtype.kind
+        lo, hi = min, max
+        if kind == "f":
+            plain = _is_real(lo) and _is_real(hi)
+        elif kind in "iu":
+            plain = _is_int(lo) and _is_int(hi)
+            if plain:  # as array-api-compat: a bound beyond the dtype's range is no bound
+                info = mod.iinfo(x.dtype)
+                lo = None if lo is not None and lo <= info.min else lo
+                hi = None if hi is not None and hi >= info.max else hi
+                plain = (lo is None or lo <= info.max) and (hi is None or hi >= info.min)
+        else:
+            plain = False
+        if plain:
+            if lo is None and hi is None:
+                return x.copy()
+            out = mod.clip(x, lo, hi)
+            if out.dtype == x.dtype:
+                return out
+        return base(x, min, max)
+
+    return clip
+
+
+def _is_real(bound: Any) -> bool:
+    return bound is None or type(bound) is float or type(bound) is int
+
+
+def _is_int(bound: Any) -> bool:
+    return bound is None or type(bound) is int
 
 
 def array_dtype(native: Any) -> Any:

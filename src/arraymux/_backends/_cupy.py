@@ -13,6 +13,7 @@ import numpy as np
 from .. import _dtypes
 from . import _special_cases, _staging
 from ._common import array_dtype as array_dtype
+from ._common import clip as _clip
 from ._common import dtype_from_numpy, raise_unknown_place
 
 
@@ -31,6 +32,8 @@ def overrides(ns: Any) -> dict[str, Any]:
         "expm1": _special_cases.expm1(ns, ns.expm1, _make_complex),
         "floor_divide": _special_cases.floor_divide(ns, ns.floor_divide),
         "repeat": _repeat,
+        # The bounds as scalars of the kernel: no upload, no boolean-mask synchronisation.
+        "clip": _clip(cupy, ns.clip),
         "linalg.solve": _special_cases.solve(ns, ns.linalg.solve),
     }
     # Complex special cases with infinite, NaN or signed zero parts (log, tanh, acosh, ...).

@@ -13,6 +13,7 @@ import numpy as np
 from .. import _dtypes
 from . import _special_cases
 from ._common import array_dtype as array_dtype
+from ._common import clip as _clip
 from ._common import dtype_from_numpy, make_complex, raise_unknown_place
 
 
@@ -34,6 +35,7 @@ def overrides(ns: Any) -> dict[str, Any]:
     return {
         "matmul": np.matmul,
         "sum": _sum,
+        "clip": _clip(np, ns.clip),
         "floor_divide": _special_cases.floor_divide(ns, ns.floor_divide),
         "expm1": _special_cases.expm1(ns, ns.expm1, make_complex),
         "tanh": _special_cases.tanh(ns, ns.tanh, make_complex),
