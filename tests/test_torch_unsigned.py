@@ -285,3 +285,51 @@ def test_setitem_and_python_conversions(device: str, dtype: str) -> None:
         x[0] = -1
     with pytest.raises(OverflowError, match="does not fit"):
         x[0] = top + 1
+
+
+@pytest.fixture
+def no_view_batching(monkeypatch):
+    """torch 2.11's vmap: ``Tensor.view(dtype)`` of a batched tensor raises (no batching
+    rule), as it does on the CUDA machines that run that version."""
+    view = torch.Tensor.view
+    wrapped = torch._C._functorch.is_functorch_wrapped_tensor
+
+    def strict_view(self, *args, **kwargs):
+        if args and isinstance(args[0], torch.dtype) and wrapped(self):
+            raise RuntimeError("Batching rule not implemented for aten::view.dtype")
+        return view(self, *args, **kwargs)
+
+    monkeypatch.setattr(torch.Tensor, "view", strict_view)
+
+
+@pytest.mark.parametrize("dtype", UNSIGNED)
+@pytest.mark.parametrize(
+    ("name", "op", "want"),
+    [
+        ("add", lambda v: v + v, lambda a: a + a),
+        ("xor", lambda v: v ^ 5, lambda a: a ^ a.dtype.type(5)),
+        ("shift", lambda v: v << 3, lambda a: a << a.dtype.type(3)),
+        ("less", lambda v: v < 2, lambda a: a < 2),
+        ("floor_divide", lambda v: v // 3, lambda a: a // a.dtype.type(3)),
+    ],
+)
+def test_unsigned_under_vmap_without_a_view_batching_rule(no_view_batching, dtype, name, op, want):
+    # The emulation reads the bits through a cast where the view cannot be batched; the
+    # values stay exact across the range (random keys are uint32 under vmap).
+    e = edges(dtype)
+    x = xp.asarray(np.stack([e, e[::-1]]), device="torch:cpu")
+    with np.errstate(over="ignore"):
+        check(xp.vmap(op)(x), want(np.stack([e, e[::-1]])))
+
+
+def test_the_vmap_view_guard_refuses_a_batched_view(no_view_batching):
+    a = torch.zeros((2, 3), dtype=torch.uint32)
+    with pytest.raises(RuntimeError, match=r"view\.dtype"):
+        torch.func.vmap(lambda t: t.view(torch.int32))(a)
+
+
+def test_random_keys_under_vmap_without_a_view_batching_rule(no_view_batching):
+    keys = xp.random.split(xp.random.key(0, device="torch:cpu"), 4)
+    got = xp.vmap(lambda k: xp.random.uniform(k, (2,), dtype=xp.float32))(keys)
+    want = xp.stack([xp.random.uniform(keys[i], (2,), dtype=xp.float32) for i in range(4)])
+    assert xp.all(got == want)

@@ -122,7 +122,7 @@ def index_array(k: Any) -> Any:
     other integer dtypes, and reads a uint8 index as a mask."""
     if isinstance(k, torch.Tensor) and k.dtype not in _INDEX_DTYPES:
         if k.dtype == torch.uint64:
-            return k.view(torch.int64)
+            return _unsigned.reread(k, torch.int64)
         if not (k.dtype.is_floating_point or k.dtype.is_complex):
             return k.to(torch.int64)
     return k
@@ -900,7 +900,8 @@ def getitem(x: Any, key: Any) -> Any:
 def _flip(x: Any, dims: list[int]) -> Any:
     """``torch.flip``, through the signed view for uint16/32/64 (torch has no kernel)."""
     if x.dtype in _unsigned.UNSIGNED:
-        return torch.flip(x.view(_unsigned.SIGNED[x.dtype]), dims).view(x.dtype)
+        flipped = torch.flip(_unsigned.reread(x, _unsigned.SIGNED[x.dtype]), dims)
+        return _unsigned.reread(flipped, x.dtype)
     return torch.flip(x, dims)
 
 

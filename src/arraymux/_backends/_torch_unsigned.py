@@ -33,7 +33,7 @@ import torch
 
 from .._function_table import BY_NAME
 
-__all__ = ["EMULATED", "UNSIGNED", "emulate", "reduction", "setitem"]
+__all__ = ["EMULATED", "UNSIGNED", "emulate", "reduction", "reread", "setitem"]
 
 #: The signed dtype of the same width, whose view computes what torch lacks.
 SIGNED = {torch.uint16: torch.int16, torch.uint32: torch.int32, torch.uint64: torch.int64}
@@ -43,6 +43,22 @@ _TOP = {torch.int16: -(2**15), torch.int32: -(2**31), torch.int64: -(2**63)}
 _INT64_MAX = 2**63 - 1
 
 Fns = dict[str, Callable[..., Any]]
+
+_wrapped = torch._C._functorch.is_functorch_wrapped_tensor
+
+
+def reread(v: Any, dtype: Any) -> Any:
+    """The bits of ``v`` read as ``dtype``, an integer dtype of the same width: a view, which
+    copies nothing. Inside ``torch.func`` transforms of torch versions without a batching rule
+    for ``view(dtype)`` (torch 2.11's ``vmap``), a cast, which keeps the bits of same-width
+    integers (casts between them are modular)."""
+    try:
+        return v.view(dtype)
+    except RuntimeError:
+        if not _wrapped(v):
+            raise
+        return v.to(dtype)
+
 
 # Functions whose results are the same bits whether the operands are read as signed or unsigned.
 _MODULAR = frozenset(
@@ -209,7 +225,7 @@ def _bits(u: Any) -> Callable[[Any], Any]:
 
     def f(v: Any) -> Any:
         if isinstance(v, torch.Tensor) and v.dtype == u:
-            return v.view(s)
+            return reread(v, s)
         if v is u:  # a dtype= keyword
             return s
         return v
@@ -223,7 +239,7 @@ def _flipped(u: Any) -> Callable[[Any], Any]:
 
     def f(v: Any) -> Any:
         if isinstance(v, torch.Tensor) and v.dtype == u:
-            return v.view(s) ^ top
+            return reread(v, s) ^ top
         return v
 
     return f
@@ -240,7 +256,7 @@ def _back(r: Any, u: Any, index_results: bool, flip: bool) -> Any:
         return r
     if flip:
         r = r ^ _TOP[s]
-    return r.view(u)
+    return reread(r, u)
 
 
 def emulate(name: str, fns: Fns, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
@@ -262,7 +278,7 @@ def emulate(name: str, fns: Fns, args: tuple[Any, ...], kwargs: dict[str, Any]) 
             kwargs = {k: _tensor(v, u, like) for k, v in kwargs.items()}
     if name == "broadcast_arrays":  # each result keeps its own operand's dtype
         out = fns[name](*(_bits(a.dtype)(a) if a.dtype in UNSIGNED else a for a in args))
-        return [o.view(a.dtype) if a.dtype in UNSIGNED else o for o, a in zip(out, args)]
+        return [reread(o, a.dtype) if a.dtype in UNSIGNED else o for o, a in zip(out, args)]
     if name in _MODULAR:
         # Unsigned indices (or counts) beside a signed array: only the indices are read.
         index_only = name in _INDEXED and getattr(args[0], "dtype", None) not in UNSIGNED
@@ -287,7 +303,7 @@ def emulate(name: str, fns: Fns, args: tuple[Any, ...], kwargs: dict[str, Any]) 
 
 def _as_index(v: Any) -> Any:
     if isinstance(v, torch.Tensor) and v.dtype in UNSIGNED:
-        return v.view(torch.int64) if v.dtype == torch.uint64 else v.to(torch.int64)
+        return v.to(torch.int64)  # same bits for uint64, as a view's
     return v
 
 
@@ -325,8 +341,8 @@ def reduction(name: str, fns: Fns, x: Any, *args: Any, **kwargs: Any) -> Any:
         target = torch.uint64
     x = x.to(target)
     if target in SIGNED:
-        out = fns[name](x.view(SIGNED[target]), *args, **dict(kwargs, dtype=SIGNED[target]))
-        return out.view(target)
+        out = fns[name](reread(x, SIGNED[target]), *args, **dict(kwargs, dtype=SIGNED[target]))
+        return reread(out, target)
     return fns[name](x, *args, **dict(kwargs, dtype=target))
 
 
@@ -334,7 +350,6 @@ def _creation(name: str, fns: Fns, args: tuple[Any, ...], kwargs: dict[str, Any]
     u = kwargs.get("dtype")
     if u not in UNSIGNED:
         return NotImplemented
-    s = SIGNED[u]
     if name == "arange" and all(isinstance(v, int) for v in args):
         start, stop, step = (0, args[0], 1) if len(args) == 1 else (*args, 1)[:3]
         step = kwargs.get("step", step)
@@ -344,7 +359,7 @@ def _creation(name: str, fns: Fns, args: tuple[Any, ...], kwargs: dict[str, Any]
         n = max(0, -((start - stop) // step))
         base = fns["arange"](n, dtype=torch.int64, device=kwargs.get("device"))
         out = base * _signed_int(step, torch.uint64) + _signed_int(start, torch.uint64)
-        return out.view(u) if u == torch.uint64 else out.to(s).view(u)
+        return out.to(u)  # modular: the low bits of the int64 values
     if name in ("full", "zeros", "ones", "empty"):
         return NotImplemented  # torch fills unsigned tensors itself
     # eye, linspace, arange of floats: made in int64 (float64 for linspace), then cast.
@@ -360,7 +375,7 @@ def _wide(v: Any) -> Any:
 
 
 def _narrow(r: Any, u: Any) -> Any:
-    return r.to(SIGNED[u]).view(u)
+    return r.to(u)  # modular: the low bits
 
 
 def _uge(a: Any, b: Any) -> Any:
@@ -387,13 +402,13 @@ def _divmod64(fns: Fns, a: Any, b: Any) -> tuple[Any, Any]:
 def _floor_divide(fns: Fns, u: Any, x1: Any, x2: Any) -> Any:
     if u != torch.uint64:
         return _narrow(fns["floor_divide"](_wide(x1), _wide(x2)), u)
-    return _divmod64(fns, x1.view(torch.int64), x2.view(torch.int64))[0].view(u)
+    return reread(_divmod64(fns, reread(x1, torch.int64), reread(x2, torch.int64))[0], u)
 
 
 def _remainder(fns: Fns, u: Any, x1: Any, x2: Any) -> Any:
     if u != torch.uint64:
         return _narrow(fns["remainder"](_wide(x1), _wide(x2)), u)
-    return _divmod64(fns, x1.view(torch.int64), x2.view(torch.int64))[1].view(u)
+    return reread(_divmod64(fns, reread(x1, torch.int64), reread(x2, torch.int64))[1], u)
 
 
 def _divide(fns: Fns, u: Any, x1: Any, x2: Any) -> Any:
@@ -405,18 +420,18 @@ def _divide(fns: Fns, u: Any, x1: Any, x2: Any) -> Any:
 def _pow(fns: Fns, u: Any, x1: Any, x2: Any) -> Any:
     if u != torch.uint64:
         return _narrow(torch.pow(_wide(x1), _wide(x2)), u)
-    a, e = x1.view(torch.int64), x2.view(torch.int64)
+    a, e = reread(x1, torch.int64), reread(x2, torch.int64)
     # Exponents of 2**63 and more: odd bases have an order dividing 2**62 modulo 2**64, and
     # even bases give 0 from the 64th power on.
     huge = e < 0
     out = torch.pow(a, torch.where(huge, e & (2**62 - 1), e))
-    return torch.where(huge & ((a & 1) == 0), 0, out).view(u)
+    return reread(torch.where(huge & ((a & 1) == 0), 0, out), u)
 
 
 def _shift_counts(k: Any, width: int) -> Any:
     """Shift counts as int64, those of ``width`` and more (and uint64 ones above 2**63)
     made ``width``."""
-    k = k.view(torch.int64) if k.dtype == torch.uint64 else k.to(torch.int64)
+    k = k.to(torch.int64)  # same bits for uint64, as a view's
     return torch.where((k < 0) | (k > width), width, k)
 
 
@@ -425,8 +440,8 @@ def _left_shift(fns: Fns, u: Any, x1: Any, x2: Any) -> Any:
     k = _shift_counts(x2, width)
     if u != torch.uint64:
         return _narrow(_wide(x1) << k, u)
-    a = x1.view(torch.int64)
-    return torch.where(k >= 64, 0, a << torch.clamp(k, max=63)).view(u)
+    a = reread(x1, torch.int64)
+    return reread(torch.where(k >= 64, 0, a << torch.clamp(k, max=63)), u)
 
 
 def _right_shift(fns: Fns, u: Any, x1: Any, x2: Any) -> Any:
@@ -434,9 +449,9 @@ def _right_shift(fns: Fns, u: Any, x1: Any, x2: Any) -> Any:
     k = _shift_counts(x2, width)
     if u != torch.uint64:
         return _narrow(_wide(x1) >> k, u)  # zero-extended: the shift is logical
-    a = x1.view(torch.int64)
+    a = reread(x1, torch.int64)
     logical = ((a >> 1) & _INT64_MAX) >> torch.clamp(k - 1, 0, 62)
-    return torch.where(k >= 64, 0, torch.where(k == 0, a, logical)).view(u)
+    return reread(torch.where(k >= 64, 0, torch.where(k == 0, a, logical)), u)
 
 
 def _abs(fns: Fns, u: Any, x: Any) -> Any:
@@ -444,7 +459,7 @@ def _abs(fns: Fns, u: Any, x: Any) -> Any:
 
 
 def _sign(fns: Fns, u: Any, x: Any) -> Any:
-    return (x.view(SIGNED[u]) != 0).to(u)
+    return (reread(x, SIGNED[u]) != 0).to(u)
 
 
 _OWN_FNS: dict[str, Callable[..., Any]] = {
