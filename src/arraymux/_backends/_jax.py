@@ -304,11 +304,13 @@ def fast_route(direction: str, place: str, other: str, other_place: str) -> Any:
     """``to_device(x, "numpy")`` (``copy=None``) of an array in host memory: NumPy's read-only
     view of it, which the DLPack exchange also gives, at a fraction of its fixed cost."""
     if direction == "export" and other == "numpy" and place.startswith("cpu"):
-        return _host_view
+        return host_view
     return None
 
 
-def _host_view(x: Any) -> Any:
+def host_view(x: Any) -> Any:
+    """NumPy's read-only view of a JAX array in host memory, or None for a traced value (or
+    one NumPy would hand out writable: a copy, not a view)."""
     import numpy as np
 
     if isinstance(x, jax.core.Tracer):  # the general path explains
@@ -432,9 +434,9 @@ def _gpu_read(x: Any) -> Any:
         try:
             import torch
 
-            from ._torch import _pinned_reads
+            from ._torch import pinned_reads
 
-            return _pinned_reads([torch.from_dlpack(x)])[0].numpy()
+            return pinned_reads([torch.from_dlpack(x)])[0].numpy()
         except (BufferError, ValueError, RuntimeError, TypeError, ImportError):
             pass
     if _has("cupy"):

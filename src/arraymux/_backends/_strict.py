@@ -132,10 +132,10 @@ def _numpy_view(x: Any) -> Any:
 
 
 def _torch_view(x: Any) -> Any:
-    from ._torch import _shared_tensor
+    from ._torch import shared_tensor
 
     # None for a read-only view (an array imported from JAX): torch would write through it.
-    return _shared_tensor(_np.asarray(x))
+    return shared_tensor(_np.asarray(x))
 
 
 def _from_numpy(a: Any) -> Any:
@@ -153,9 +153,9 @@ def _from_tensor(t: Any) -> Any:
 
 
 def _from_jax(x: Any) -> Any:
-    from ._jax import _host_view
+    from ._jax import host_view
 
-    view = _host_view(x)  # read-only; None for a traced value
+    view = host_view(x)  # read-only; None for a traced value
     return None if view is None else _xp.from_dlpack(view)
 
 

@@ -538,7 +538,7 @@ def fast_route(direction: str, place: str, other: str, other_place: str) -> Any:
     if direction == "export":
         return _numpy_view if place == "cpu" else _small_read
     if place == "cpu":
-        return _shared_tensor
+        return shared_tensor
     return lambda a: _small_upload(a, place)
 
 
@@ -580,7 +580,7 @@ def _numpy_view(t: Any) -> Any:
         return None
 
 
-def _shared_tensor(a: Any) -> Any:
+def shared_tensor(a: Any) -> Any:
     """A tensor over a writable ndarray's memory (torch has no read-only tensors and no
     negative strides)."""
     if type(a) is not _np.ndarray or not a.flags.writeable:
@@ -757,7 +757,7 @@ def move_within(x: Any, src: str, dst: str) -> Any:
         return None  # Tensor.to keeps the autograd graph
     nbytes = x.numel() * x.element_size()
     if src.startswith("cuda") and dst == "cpu" and nbytes >= PINNED_READ_MIN:
-        return _pinned_reads([x])[0]
+        return pinned_reads([x])[0]
     if src == "cpu" and dst.startswith("cuda") and nbytes >= STAGE_MIN:
         try:
             a = x.resolve_conj().resolve_neg().numpy()
@@ -780,7 +780,7 @@ def to_host(x: Any) -> Any:
 _GATHER_MAX = 64 << 10
 
 
-def _pinned_reads(xs: list[Any]) -> list[Any]:
+def pinned_reads(xs: list[Any]) -> list[Any]:
     """CPU tensors in pinned memory holding ``xs`` (CUDA tensors): one synchronize per device."""
     out = []
     pending = set()
@@ -835,7 +835,7 @@ def to_host_many(xs: list[Any]) -> list[Any]:
             big += idx
             continue
         gathered.append((idx, flat))
-    reads = _pinned_reads([ready[i] for i in big] + [f for _, f in gathered])
+    reads = pinned_reads([ready[i] for i in big] + [f for _, f in gathered])
     for i, buf in zip(big, reads):
         out[i] = buf.numpy()
     for (idx, _), buf in zip(gathered, reads[len(big) :]):
