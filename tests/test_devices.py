@@ -121,7 +121,7 @@ def fake_backend():
         _backends._SPECS.pop(spec.name, None)
         _backends._ALIASES.pop(spec.name, None)
         _backends._BACKENDS.pop(spec.name, None)
-        _backends._TYPE_CACHE.clear()
+        _backends.TYPE_CACHE.clear()
 
 
 def test_uninstalled_backend(fake_backend):

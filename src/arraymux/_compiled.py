@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from . import _dtypes
-from ._backends import _TYPE_CACHE, on_load, real_base
+from ._backends import TYPE_CACHE, on_load, real_base
 from ._dtype_rules import result_dtype, scalar_dtype
 
 if TYPE_CHECKING:
@@ -174,7 +174,7 @@ def _load() -> Any:
     from ._backend_errors import BACKEND_ERRORS
     from ._devices import Device
 
-    _speedups.setup(Array, Device, _TYPE_CACHE, BACKEND_ERRORS, scalar_plan)
+    _speedups.setup(Array, Device, TYPE_CACHE, BACKEND_ERRORS, scalar_plan)
     # torch.compile traces the Python twins of the builtins (registered once dynamo loads).
     on_load("torch", lambda backend: register_for_dynamo_on_import())
     return _speedups

@@ -38,7 +38,7 @@ def as_dtype(dtype: Any) -> _dtypes.DType:
         return dtype
     if isinstance(dtype, str):
         return _dtypes.DType(dtype)
-    from ._backends import _BACKENDS
+    from ._backends import loaded
 
     if any(dtype is t for t in (float, int, complex, bool)):
         raise TypeError(
@@ -50,7 +50,7 @@ def as_dtype(dtype: Any) -> _dtypes.DType:
             f"{_short_repr(dtype)} is an array, not a dtype; pass its dtype (x.dtype) instead."
         )
     tp = type(dtype)
-    for backend in tuple(_BACKENDS.values()):
+    for backend in loaded():
         # Only look a dtype up among dtypes of its own kind: comparing across libraries can
         # warn (array-api-strict warns when its dtypes meet NumPy's).
         if tp not in backend.native_dtype_types:
@@ -59,7 +59,7 @@ def as_dtype(dtype: Any) -> _dtypes.DType:
             return backend.from_native_dtype[dtype]
         except (KeyError, TypeError):
             continue
-    for backend in tuple(_BACKENDS.values()):
+    for backend in loaded():
         found = backend.adapter.dtype_from_native(dtype)
         if found is not None:
             return found

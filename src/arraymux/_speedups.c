@@ -14,7 +14,7 @@
 static PyTypeObject *array_type = NULL, *device_type = NULL;
 static Py_ssize_t off_native, off_device, off_dtype; /* slots of Array */
 static Py_ssize_t off_fns, off_results, off_backend, off_known; /* slots of Device */
-static PyObject *type_cache = NULL; /* arraymux._backends._TYPE_CACHE: native type -> backend */
+static PyObject *type_cache = NULL; /* arraymux._backends.TYPE_CACHE: native type -> backend */
 static PyObject *str_dtype = NULL;
 static PyObject *str_ndim = NULL;
 
@@ -1122,7 +1122,7 @@ walked(PyObject *r)
 }
 
 typedef struct {
-    PyObject *device, *backend, *types; /* types: arraymux._backends._TYPE_CACHE */
+    PyObject *device, *backend, *types; /* types: arraymux._backends.TYPE_CACHE */
 } wrap_state;
 
 static PyObject *

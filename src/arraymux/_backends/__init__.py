@@ -25,10 +25,12 @@ from .._function_table import TABLE
 from ._adapter import Hooks, complete
 
 __all__ = [
+    "TYPE_CACHE",
     "Backend",
     "BackendSpec",
     "backend_of_type",
     "get_backend",
+    "loaded",
     "on_load",
     "register",
     "specs",
@@ -205,8 +207,8 @@ def register(spec: BackendSpec) -> None:
         for alias in spec.aliases:
             _ALIASES[alias] = spec.name
         _BACKENDS.pop(spec.name, None)
-        _TYPE_CACHE.clear()
-        _TYPE_CACHE.update(_PYTHON_TYPES)
+        TYPE_CACHE.clear()
+        TYPE_CACHE.update(_PYTHON_TYPES)
 
 
 def _load_entry_points() -> None:
@@ -443,6 +445,12 @@ def _load(name: str, canon: str) -> Backend:
     return backend
 
 
+def loaded() -> tuple[Backend, ...]:
+    """The backends loaded so far, each under its name and its aliases used so far (a snapshot;
+    takes no lock, loads nothing)."""
+    return tuple(_BACKENDS.values())
+
+
 # Hooks of the layers above, run when a backend loads: they need the backend, and the
 # adapters import nothing above the registry.
 _ON_LOAD: dict[str, list[Callable[[Backend], None]]] = {}
@@ -452,9 +460,9 @@ def on_load(name: str, hook: Callable[[Backend], None]) -> None:
     """Run ``hook(backend)`` when the backend ``name`` loads (at once if it already has)."""
     with _LOCK:
         _ON_LOAD.setdefault(name, []).append(hook)
-        loaded = _BACKENDS.get(name)
-    if loaded is not None:
-        hook(loaded)
+        backend = _BACKENDS.get(name)
+    if backend is not None:
+        hook(backend)
 
 
 def is_installed(name: str) -> bool:
@@ -487,13 +495,13 @@ def _array_classes(spec: BackendSpec) -> list[type]:
 _PYTHON_TYPES: dict[type, Backend | None] = dict.fromkeys(
     (bool, int, float, complex, str, bytes, type(None), type(...), slice, tuple, list, dict)
 )
-_TYPE_CACHE: dict[type, Backend | None] = dict(_PYTHON_TYPES)
+TYPE_CACHE: dict[type, Backend | None] = dict(_PYTHON_TYPES)
 
 
 def backend_of_type(tp: type) -> Backend | None:
     """The backend whose native array type ``tp`` is, without importing any backend."""
     try:
-        return _TYPE_CACHE[tp]
+        return TYPE_CACHE[tp]
     except KeyError:
         pass
     found: Backend | None = None
@@ -501,7 +509,7 @@ def backend_of_type(tp: type) -> Backend | None:
         if any(issubclass(tp, cls) for cls in _array_classes(spec)):
             found = get_backend(spec.name)
             break
-    _TYPE_CACHE[tp] = found
+    TYPE_CACHE[tp] = found
     return found
 
 
