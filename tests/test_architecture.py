@@ -115,20 +115,10 @@ def test_the_circle_finder_finds_circles():
     assert _circles({"a": {"b"}, "b": set()}) == []
 
 
-#: Circles not yet taken apart, by their members' package: none may be added, and each one
-#: taken apart leaves this list.
-_CIRCLES_LEFT: frozenset[str] = frozenset({"arraymux.random", "arraymux.transforms"})
-
-
 def test_no_import_circles():
     graph = _graph()
-    circles = _circles(graph)
-    new = [c for c in circles if not any(m.startswith(tuple(_CIRCLES_LEFT)) for m in c)]
-    described = ["; ".join(_edges_within(graph, c)) for c in new]
-    assert not new, "import circles:\n" + "\n".join(described)
-    # a circle taken apart must leave the list
-    for package in _CIRCLES_LEFT:
-        assert any(m.startswith(package) for c in circles for m in c), package
+    described = ["; ".join(_edges_within(graph, c)) for c in _circles(graph)]
+    assert not described, "import circles:\n" + "\n".join(described)
 
 
 def _private_imports() -> list[str]:

@@ -26,26 +26,21 @@ from .._devices import Device
 from .._dtypes import DType
 from .._errors import AxisError
 from .._typing import DeviceLike
-from . import (
+from ._checks import Shape, default_dtype, draw_dtype, draw_shape, known_shape, same_device
+from ._core import (
     EAGER,
     QUIET,
-    Shape,
-    _blocks,
-    _default,
-    _dtype,
-    _fused,
-    _in_range,
-    _known_shape,
-    _normal_kernel,
-    _on,
-    _same_device,
-    _shape,
-    _split_kernel,
-    _unit,
     apply,
+    blocks,
     floats,
+    fused,
+    in_range,
+    key_on,
+    normal_kernel,
     normal_of,
     run,
+    split_kernel,
+    unit_floats,
 )
 from ._loop import State, while_loop
 from ._special import div, erf, erfinv, exp, lgamma, log0, log1p, pow, rounded
@@ -57,18 +52,42 @@ __all__ = [
     "categorical",
     "chisquare",
     "dirichlet",
+    "draw_beta",
+    "draw_binomial",
+    "draw_chisquare",
+    "draw_dirichlet",
+    "draw_gamma",
+    "draw_poisson",
+    "draw_t",
     "exponential",
+    "exponential_kernel",
+    "float_dtype",
     "gamma",
     "gumbel",
+    "gumbel_kernel",
     "laplace",
+    "laplace_kernel",
     "loggamma",
     "logistic",
+    "logistic_kernel",
     "lognormal",
+    "lognormal_kernel",
     "multivariate_normal",
+    "mvn_kernel",
+    "NON_NEGATIVE",
+    "on_device",
+    "out_shape",
+    "Param",
+    "param",
     "pareto",
+    "pareto_kernel",
     "poisson",
+    "POSITIVE",
+    "PROBABILITY",
+    "REAL",
     "t",
     "truncated_normal",
+    "weibull_kernel",
     "weibull_min",
 ]
 
@@ -123,12 +142,12 @@ def param(
     xp = _xp()
     where = f"arraymux.random.{fname}"
     if isinstance(value, Array):
-        _same_device(value, pname, device, fname)
+        same_device(value, pname, device, fname)
         if value.dtype == xp.bool or xp.isdtype(value.dtype, "complex floating"):
             raise TypeError(
                 f"{where}: {pname} must be real numbers, got an array of {value.dtype}."
             )
-        _known_shape(value.shape, fname)
+        known_shape(value.shape, fname)
         return Param(pname, value, False)
     value = python_scalar(value)
     if isinstance(value, bool | str | bytes):
@@ -176,12 +195,12 @@ def float_dtype(device: Device, dtype: Any, params: Sequence[Param], fname: str)
     every device."""
     xp = _xp()
     if dtype is not None:
-        return _dtype(device, dtype, "real floating", fname)
+        return draw_dtype(device, dtype, "real floating", fname)
     given = [p.value.dtype for p in params if not p.host]
     given = [dt for dt in given if xp.isdtype(dt, "real floating")]
     if given:
         return xp.result_type(*given)  # type: ignore[no-any-return]
-    return _default(device, "real floating")
+    return default_dtype(device, "real floating")
 
 
 def out_shape(
@@ -194,13 +213,13 @@ def out_shape(
     if shape is None:
         shapes = [s for _, s in named]
         try:
-            return _shape(_xp().broadcast_shapes(*shapes) if shapes else (), fname)
+            return draw_shape(_xp().broadcast_shapes(*shapes) if shapes else (), fname)
         except ValueError:
             raise ValueError(
                 f"arraymux.random.{fname}: the shapes "
                 f"{', '.join(f'{n} {s}' for n, s in named)} do not broadcast together."
             ) from None
-    shp = _shape(shape, fname)
+    shp = draw_shape(shape, fname)
     for label, s in named:
         fits = len(s) <= len(shp) and all(
             a in (1, b) for a, b in zip(s[::-1], shp[::-1], strict=False)
@@ -235,7 +254,7 @@ def _floating(
     infinite: bool = False,
 ) -> tuple[Array, tuple[int, ...], DType, tuple[Array, ...]]:
     """The checked key (on ``device``), shape, dtype and parameters of a floating sampler."""
-    k = _on(key, device, fname)
+    k = key_on(key, device, fname)
     ps = [param(v, n, fname, k.device, d, infinite=infinite) for n, v, d in specs]
     shp = out_shape(shape, ps, fname)
     dt = float_dtype(k.device, dtype, ps, fname)
@@ -246,9 +265,9 @@ def _plain(
     fname: str, key: Array, device: DeviceLike | None, shape: Any, dtype: Any
 ) -> tuple[Array, tuple[int, ...], DType]:
     """The checked key, shape and dtype of a sampler without parameters."""
-    k = _on(key, device, fname)
-    shp = _shape(shape, fname)
-    return k, shp, _dtype(k.device, dtype, "real floating", fname)
+    k = key_on(key, device, fname)
+    shp = draw_shape(shape, fname)
+    return k, shp, draw_dtype(k.device, dtype, "real floating", fname)
 
 
 def _mode(mode: Any, fname: str) -> str:
@@ -294,15 +313,15 @@ def _flat_param(p: Array, shp: tuple[int, ...]) -> Array:
 # Samplers without loops
 
 
-def _exponential_kernel(k: Array, shp: tuple[int, ...], dtype: Any) -> Array:
-    u = _unit(k, math.prod(shp), dtype)
+def exponential_kernel(k: Array, shp: tuple[int, ...], dtype: Any) -> Array:
+    u = unit_floats(k, math.prod(shp), dtype)
     return _xp().reshape(-log1p(-u), shp)
 
 
-def _laplace_kernel(k: Array, shp: tuple[int, ...], dtype: Any) -> Array:
+def laplace_kernel(k: Array, shp: tuple[int, ...], dtype: Any) -> Array:
     xp = _xp()
     epsneg = 2.0**-24 if dtype == xp.float32 else 2.0**-53
-    u = _in_range(_unit(k, math.prod(shp), dtype), -1.0 + epsneg, 1.0)
+    u = in_range(unit_floats(k, math.prod(shp), dtype), -1.0 + epsneg, 1.0)
     return xp.reshape(xp.sign(u) * log1p(-xp.abs(u)), shp)
 
 
@@ -311,41 +330,41 @@ def _tiny(dtype: Any) -> float:
     return float(xp.finfo(dtype).smallest_normal)
 
 
-def _logistic_kernel(k: Array, shp: tuple[int, ...], dtype: Any) -> Array:
-    x = _in_range(_unit(k, math.prod(shp), dtype), _tiny(dtype), 1.0)
+def logistic_kernel(k: Array, shp: tuple[int, ...], dtype: Any) -> Array:
+    x = in_range(unit_floats(k, math.prod(shp), dtype), _tiny(dtype), 1.0)
     return _xp().reshape(log0(x) - log1p(-x), shp)
 
 
-def _gumbel_kernel(k: Array, shp: tuple[int, ...], dtype: Any, mode: str) -> Array:
+def gumbel_kernel(k: Array, shp: tuple[int, ...], dtype: Any, mode: str) -> Array:
     xp = _xp()
     n = math.prod(shp)
     tiny = _tiny(dtype)
     if mode == "low":
-        u = _in_range(_unit(k, n, dtype), tiny, 1.0)
+        u = in_range(unit_floats(k, n, dtype), tiny, 1.0)
         return xp.reshape(-log0(-log0(u)), shp)
-    both = _unit(k, 2 * n, dtype)
+    both = unit_floats(k, 2 * n, dtype)
     high, low = both[:n], both[n:]
     nmant = 23 if dtype == xp.float32 else 52
     x = xp.where(high >= 0.5, high, (high + low * 2.0**-nmant) + tiny)
     return xp.reshape(-log0(-log1p(-x)), shp)
 
 
-def _pareto_kernel(k: Array, b: Array, shp: tuple[int, ...], dtype: Any) -> Array:
-    e = _exponential_kernel(k, shp, dtype)
+def pareto_kernel(k: Array, b: Array, shp: tuple[int, ...], dtype: Any) -> Array:
+    e = exponential_kernel(k, shp, dtype)
     return exp(div(e, b))
 
 
-def _weibull_kernel(
+def weibull_kernel(
     k: Array, scale: Array, concentration: Array, shp: tuple[int, ...], dtype: Any
 ) -> Array:
-    u = _xp().reshape(_unit(k, math.prod(shp), dtype), shp)
+    u = _xp().reshape(unit_floats(k, math.prod(shp), dtype), shp)
     return pow(-log1p(-u), _xp().broadcast_to(1.0 / concentration, shp)) * scale
 
 
-def _lognormal_kernel(
+def lognormal_kernel(
     k: Array, sigma: Array, mean: Array, shp: tuple[int, ...], dtype: Any
 ) -> Array:
-    z = _xp().reshape(normal_of(_unit(k, math.prod(shp), dtype)), shp)
+    z = _xp().reshape(normal_of(unit_floats(k, math.prod(shp), dtype)), shp)
     return exp(rounded(z * sigma) + mean)
 
 
@@ -359,7 +378,7 @@ def _truncated_normal_kernel(
     sqrt2 = float(nd(math.sqrt(2.0)))
     lower, upper = xp.broadcast_to(lower, shp), xp.broadcast_to(upper, shp)
     a, b = erf(div(lower, sqrt2)), erf(div(upper, sqrt2))
-    f = xp.reshape(_unit(k, math.prod(shp), dtype), shp)
+    f = xp.reshape(unit_floats(k, math.prod(shp), dtype), shp)
     u = xp.maximum(rounded(f * (b - a)) + a, a)
     out = erfinv(u, edges=True) * sqrt2
     lo = xp.nextafter(lower, xp.full_like(lower, math.inf))
@@ -381,10 +400,10 @@ def _categorical_kernel(
         ax = axis - nd if axis >= 0 else axis
         middle = list(shp[len(shp) - len(batch) :])
         middle.insert(ax % nd, lshape[ax])
-        g = _gumbel_kernel(k, (*prefix, *middle), logits.dtype, mode)
+        g = gumbel_kernel(k, (*prefix, *middle), logits.dtype, mode)
         scores = g + xp.reshape(logits, (1,) * len(prefix) + lshape)
         return xp.argmax(scores, axis=ax)
-    scores = logits + _gumbel_kernel(k, lshape, logits.dtype, mode)
+    scores = logits + gumbel_kernel(k, lshape, logits.dtype, mode)
     m = math.prod(prefix)
     order = xp.argsort(-xp.moveaxis(scores, axis, -1), axis=-1, stable=True)[..., :m]
     return xp.reshape(xp.moveaxis(order, -1, 0), shp)
@@ -404,7 +423,7 @@ def gamma_flat(k: Array, alpha: Array, log_space: bool) -> Array:
     alpha_b = xp.where(boost, alpha, alpha + 1.0)
     d = alpha_b - 1.0 / 3.0
     c = div(xp.full_like(d, 1.0 / 3.0), xp.sqrt(d))
-    (key0, key1), (sub0, sub1) = split_each(*_blocks(k, n), 2)
+    (key0, key1), (sub0, sub1) = split_each(*blocks(k, n), 2)
 
     def inner(s: State) -> State:
         kk0, kk1, x, v, need = s
@@ -523,9 +542,9 @@ def _needed(branch: Branch, mask: Array) -> bool:
         return branch == "yes"
     if mask.device._backend.spec.jit == "jax.jit":
         return True
-    from ._loop import _holds
+    from ._loop import holds
 
-    return _holds(_xp().any(mask))
+    return holds(_xp().any(mask))
 
 
 def _branch(host: Any, test: Callable[[Any], Any]) -> Branch:
@@ -559,9 +578,9 @@ def _poisson_knuth(k: Array, lam: Array, shp: tuple[int, ...]) -> Array:
 
     def body(s: State) -> State:
         rng, count, log_prod = s
-        keys = _split_kernel(rng, 2)
+        keys = split_kernel(rng, 2)
         count = xp.where(log_prod > -lam, count + 1.0, count)
-        u = xp.reshape(_unit(keys[1, ...], n, xp.float32), shp)
+        u = xp.reshape(unit_floats(keys[1, ...], n, xp.float32), shp)
         return keys[0, ...], count, log_prod + log0(u)
 
     start = (k, xp.zeros_like(lam), xp.zeros_like(lam))
@@ -581,9 +600,9 @@ def _poisson_rejection(k: Array, lam: Array, shp: tuple[int, ...]) -> Array:
 
     def body(s: State) -> State:
         key, k_out, accepted = s
-        keys = _split_kernel(key, 3)
-        u = xp.reshape(_unit(keys[1, ...], n, xp.float32), shp) - 0.5
-        v = xp.reshape(_unit(keys[2, ...], n, xp.float32), shp)
+        keys = split_kernel(key, 3)
+        u = xp.reshape(unit_floats(keys[1, ...], n, xp.float32), shp) - 0.5
+        v = xp.reshape(unit_floats(keys[2, ...], n, xp.float32), shp)
         us = 0.5 - xp.abs(u)
         kk = xp.floor((rounded(((2.0 * a) / us + b) * u) + lam) + 0.43)
         s_ = log0(rounded(v * inv_alpha) / (a / rounded(us * us) + b))
@@ -672,9 +691,9 @@ def _binomial_inversion(k: Array, count: Array, prob: Array, shp: tuple[int, ...
 
     def body(s: State) -> State:
         key, num_geom, geom_sum = s
-        keys = _split_kernel(key, 2)
+        keys = split_kernel(key, 2)
         num_geom = xp.where(geom_sum <= count, num_geom + 1.0, num_geom)
-        u = xp.reshape(_unit(keys[0, ...], n, prob.dtype), shp)
+        u = xp.reshape(unit_floats(keys[0, ...], n, prob.dtype), shp)
         geom = xp.ceil(div(log0(u), log1minusprob))
         return keys[1, ...], num_geom, geom_sum + geom
 
@@ -698,9 +717,9 @@ def _btrs(k: Array, count: Array, prob: Array, shp: tuple[int, ...]) -> Array:
 
     def body(s: State) -> State:
         key, k_out, accepted = s
-        keys = _split_kernel(key, 3)
-        u = xp.reshape(_unit(keys[1, ...], n, prob.dtype), shp)
-        v = xp.reshape(_unit(keys[2, ...], n, prob.dtype), shp)
+        keys = split_kernel(key, 3)
+        u = xp.reshape(unit_floats(keys[1, ...], n, prob.dtype), shp)
+        v = xp.reshape(unit_floats(keys[2, ...], n, prob.dtype), shp)
         u = u - 0.5
         us = 0.5 - xp.abs(u)
         accept1 = (us >= 0.07) & (v <= v_r)
@@ -748,7 +767,7 @@ def cholesky(a: Array) -> Array:
     return xp.stack(columns, axis=-1)
 
 
-def _mvn_kernel(
+def mvn_kernel(
     k: Array, mean: Array, cov: Array, shp: tuple[int, ...], dtype: Any, method: str
 ) -> Array:
     xp = _xp()
@@ -761,7 +780,7 @@ def _mvn_kernel(
     else:
         w, v = xp.linalg.eigh(cov)
         factor = v * xp.sqrt(w[..., None, :])
-    z = xp.reshape(normal_of(_unit(k, math.prod(shp) * n, dtype)), (*shp, n))
+    z = xp.reshape(normal_of(unit_floats(k, math.prod(shp) * n, dtype)), (*shp, n))
     acc = rounded(factor[..., :, 0] * z[..., 0:1])
     for j in range(1, n):
         acc = acc + rounded(factor[..., :, j] * z[..., j : j + 1])
@@ -769,16 +788,16 @@ def _mvn_kernel(
 
 
 for _k in (
-    _exponential_kernel,
-    _laplace_kernel,
-    _logistic_kernel,
-    _gumbel_kernel,
-    _pareto_kernel,
-    _weibull_kernel,
-    _lognormal_kernel,
+    exponential_kernel,
+    laplace_kernel,
+    logistic_kernel,
+    gumbel_kernel,
+    pareto_kernel,
+    weibull_kernel,
+    lognormal_kernel,
     _truncated_normal_kernel,
     _categorical_kernel,
-    _mvn_kernel,
+    mvn_kernel,
     _gamma_kernel,
     _poisson_kernel,
     _binomial_kernel,
@@ -908,7 +927,7 @@ def beta(
 def draw_beta(k: Array, a: Array, b: Array, shp: tuple[int, ...], dt: DType, fname: str) -> Array:
     """:func:`beta` of checked arguments: two log-gamma draws (each compiled on its own on JAX,
     and shared with the other samplers built on them), combined."""
-    keys = _fused(_split_kernel, k, 2)
+    keys = fused(split_kernel, k, 2)
     lga = draw_gamma(keys[0, ...], a, shp, True, fname)
     lgb = draw_gamma(keys[1, ...], b, shp, True, fname)
     return apply(_beta_combine, (lga, lgb))
@@ -942,7 +961,7 @@ def dirichlet(
     >>> p.shape
     (4, 3)
     """
-    k = _on(key, device, "dirichlet")
+    k = key_on(key, device, "dirichlet")
     pa = param(alpha, "alpha", "dirichlet", k.device, POSITIVE)
     if len(pa.shape) < 1 or pa.shape[-1] < 1:
         raise ValueError(
@@ -973,7 +992,7 @@ def exponential(
     True
     """
     k, shp, dt = _plain("exponential", key, device, shape, dtype)
-    return draw(_exponential_kernel, k, (), (shp, dt), "exponential")
+    return draw(exponential_kernel, k, (), (shp, dt), "exponential")
 
 
 def laplace(
@@ -989,7 +1008,7 @@ def laplace(
     True
     """
     k, shp, dt = _plain("laplace", key, device, shape, dtype)
-    return draw(_laplace_kernel, k, (), (shp, dt), "laplace")
+    return draw(laplace_kernel, k, (), (shp, dt), "laplace")
 
 
 def logistic(
@@ -1005,7 +1024,7 @@ def logistic(
     True
     """
     k, shp, dt = _plain("logistic", key, device, shape, dtype)
-    return draw(_logistic_kernel, k, (), (shp, dt), "logistic")
+    return draw(logistic_kernel, k, (), (shp, dt), "logistic")
 
 
 def gumbel(
@@ -1029,7 +1048,7 @@ def gumbel(
     True
     """
     k, shp, dt = _plain("gumbel", key, device, shape, dtype)
-    return draw(_gumbel_kernel, k, (), (shp, dt, _mode(mode, "gumbel")), "gumbel")
+    return draw(gumbel_kernel, k, (), (shp, dt, _mode(mode, "gumbel")), "gumbel")
 
 
 def pareto(
@@ -1051,7 +1070,7 @@ def pareto(
     True
     """
     k, shp, dt, (pb,) = _floating("pareto", key, device, shape, dtype, [("b", b, POSITIVE)])
-    return draw(_pareto_kernel, k, (pb,), (shp, dt), "pareto")
+    return draw(pareto_kernel, k, (pb,), (shp, dt), "pareto")
 
 
 def weibull_min(
@@ -1085,7 +1104,7 @@ def weibull_min(
         dtype,
         [("scale", scale, POSITIVE), ("concentration", concentration, POSITIVE)],
     )
-    return draw(_weibull_kernel, k, (ps, pc), (shp, dt), "weibull_min")
+    return draw(weibull_kernel, k, (ps, pc), (shp, dt), "weibull_min")
 
 
 def lognormal(
@@ -1110,7 +1129,7 @@ def lognormal(
         "lognormal", key, device, shape, dtype, [("sigma", sigma, NON_NEGATIVE)]
     )
     zero = _xp().zeros((), dtype=dt, device=k.device)
-    return draw(_lognormal_kernel, k, (ps, zero), (shp, dt), "lognormal")
+    return draw(lognormal_kernel, k, (ps, zero), (shp, dt), "lognormal")
 
 
 def truncated_normal(
@@ -1174,8 +1193,8 @@ def t(
 
 
 def draw_t(k: Array, df: Array, shp: tuple[int, ...], dt: DType, fname: str) -> Array:
-    keys = _fused(_split_kernel, k, 2)
-    z = _fused(_normal_kernel, keys[0, ...], shp, dt)
+    keys = fused(split_kernel, k, 2)
+    z = fused(normal_kernel, keys[0, ...], shp, dt)
     half = apply(_half, (df,))
     g = draw_gamma(keys[1, ...], half, shp, False, fname)
     return apply(_t_combine, (z, half, g))
@@ -1235,10 +1254,10 @@ def poisson(
     >>> n.dtype, abs(float(xp.mean(xp.astype(n, xp.float32))) - 3.0) < 0.1
     (arraymux.int32, True)
     """
-    k = _on(key, device, "poisson")
+    k = key_on(key, device, "poisson")
     pl = param(lam, "lam", "poisson", k.device, NON_NEGATIVE)
     shp = out_shape(shape, [pl], "poisson")
-    dt = _dtype(k.device, dtype, "integral", "poisson")
+    dt = draw_dtype(k.device, dtype, "integral", "poisson")
     return draw_poisson(k, pl, shp, dt, "poisson")
 
 
@@ -1278,7 +1297,7 @@ def binomial(
     >>> abs(float(xp.mean(x)) - 6.0) < 0.1
     True
     """
-    k = _on(key, device, "binomial")
+    k = key_on(key, device, "binomial")
     pn = param(n, "n", "binomial", k.device, NON_NEGATIVE)
     pp = param(p, "p", "binomial", k.device, PROBABILITY)
     shp = out_shape(shape, [pn, pp], "binomial")
@@ -1357,7 +1376,7 @@ def categorical(
     """
     xp = _xp()
     fname = "categorical"
-    k = _on(key, device, fname)
+    k = key_on(key, device, fname)
     pl = param(logits, "logits", fname, k.device, (lambda a: a < math.inf, "< inf"), infinite=True)
     lshape = pl.shape
     if not lshape:
@@ -1371,9 +1390,9 @@ def categorical(
     replace = _bool(f"random.{fname}", "replace", replace)
     batch = tuple(n for i, n in enumerate(lshape) if i != ax % len(lshape))
     if shape is None:
-        shp = _shape(batch, fname)
+        shp = draw_shape(batch, fname)
     else:
-        shp = _shape(shape, fname)
+        shp = draw_shape(shape, fname)
         tail = shp[len(shp) - len(batch) :] if batch else ()
         fits = len(shp) >= len(batch) and all(a in (1, b) for a, b in zip(batch, tail, strict=True))
         if not fits or (not replace and tail != batch):
@@ -1392,7 +1411,7 @@ def categorical(
     dt = float_dtype(k.device, None, [pl], fname)
     lg = on_device(pl, dt, k.device)
     idx = draw(_categorical_kernel, k, (lg,), (shp, ax, replace, _mode(mode, fname)), fname)
-    it = _default(k.device, "integral")
+    it = default_dtype(k.device, "integral")
     return idx if idx.dtype == it else xp.astype(idx, it)
 
 
@@ -1434,7 +1453,7 @@ def multivariate_normal(
     ((5000, 2), True)
     """
     fname = "multivariate_normal"
-    k = _on(key, device, fname)
+    k = key_on(key, device, fname)
     if method not in ("cholesky", "eigh", "svd"):
         raise ValueError(
             f'arraymux.random.{fname}: method must be "cholesky", "eigh" or "svd", got {method!r}.'
@@ -1452,4 +1471,4 @@ def multivariate_normal(
     )
     dt = float_dtype(k.device, dtype, [pm, pc], fname)
     params = (on_device(pm, dt, k.device), on_device(pc, dt, k.device))
-    return draw(_mvn_kernel, k, params, (shp, dt, method), fname)
+    return draw(mvn_kernel, k, params, (shp, dt, method), fname)

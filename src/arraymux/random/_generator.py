@@ -16,24 +16,19 @@ from .._array import wrap as _wrap
 from .._devices import Device, resolve_device
 from .._dtypes import DType
 from .._typing import DeviceLike
-from . import (
-    Shape,
-    _bernoulli_args,
-    _bounds,
-    _draw_integers,
-    _draw_normal,
-    _draw_permutation,
-    _draw_uniform,
-    _dtype,
-    _fused,
-    _jax_fold,
-    _permutation_args,
-    _real,
-    _scaled,
-    _seed_words,
-    _shape,
+from ._checks import Shape, draw_dtype, draw_shape, finite_real, integer_bounds, seed_words
+from ._core import (
     apply,
+    bernoulli_args,
+    draw_integers,
+    draw_normal,
+    draw_permutation,
+    draw_uniform,
     fold_block_kernel,
+    fused,
+    in_range,
+    jax_fold,
+    permutation_args,
     run,
     select,
 )
@@ -43,14 +38,6 @@ from ._distributions import (
     PROBABILITY,
     REAL,
     Param,
-    _exponential_kernel,
-    _gumbel_kernel,
-    _laplace_kernel,
-    _logistic_kernel,
-    _lognormal_kernel,
-    _mvn_kernel,
-    _pareto_kernel,
-    _weibull_kernel,
     draw_beta,
     draw_binomial,
     draw_chisquare,
@@ -58,13 +45,25 @@ from ._distributions import (
     draw_gamma,
     draw_poisson,
     draw_t,
+    exponential_kernel,
     float_dtype,
+    gumbel_kernel,
+    laplace_kernel,
+    logistic_kernel,
+    lognormal_kernel,
+    mvn_kernel,
     on_device,
     out_shape,
     param,
+    pareto_kernel,
+    weibull_kernel,
 )
 from ._special import rounded
 from ._threefry import key_array, word_dtype
+
+__all__ = [
+    "Generator",
+]
 
 
 def _xp() -> Any:
@@ -144,7 +143,7 @@ class Generator:
     ) -> None:
         if seed is None:
             seed = secrets.randbits(64)
-        self._words = _seed_words(seed, "Generator")
+        self._words = seed_words(seed, "Generator")
         self.seed = (self._words[0] << 32) | self._words[1]
         self.device: Device = resolve_device(device, "random.Generator")
         self.fast = _bool("random.Generator", "fast", fast)
@@ -170,12 +169,12 @@ class Generator:
             i = self._calls
             self._calls += 1
             if self._counter is not None:  # JAX: one compiled step, the counter stays there
-                k, self._counter = _jax_fold()(self._key0, self._counter)
+                k, self._counter = jax_fold()(self._key0, self._counter)
                 return k
             # Elsewhere the keys of the next _BLOCK calls come from one Threefry call.
             b, j = divmod(i, _BLOCK)
             if b != self._block_index:
-                self._block = _fused(fold_block_kernel, self._key0, b * _BLOCK, _BLOCK)
+                self._block = fused(fold_block_kernel, self._key0, b * _BLOCK, _BLOCK)
                 self._block_index = b
             block = self._block
         assert block is not None
@@ -186,24 +185,24 @@ class Generator:
     def _random(self, shape: tuple[int, ...], dtype: DType) -> Array:
         if self._native is not None:
             return self._native.random(shape, dtype)
-        return _draw_uniform(self._key(), shape, dtype)
+        return draw_uniform(self._key(), shape, dtype)
 
     def _integers(self, low: int, high: int, shape: tuple[int, ...], dtype: DType) -> Array:
         if self._native is not None:
             return self._native.integers(low, high, shape, dtype)
-        return _draw_integers(self._key(), shape, low, high, dtype)
+        return draw_integers(self._key(), shape, low, high, dtype)
 
     def _permutation(self, n: int) -> Array:
         if self._native is None:
-            return _draw_permutation(self._key(), n)
+            return draw_permutation(self._key(), n)
         # A stable sort breaks ties by position.
         return _xp().argsort(self._random((n,), self._dtype(None, "_permutation")), stable=True)
 
     def _shape(self, shape: Any, fname: str) -> tuple[int, ...]:
-        return _shape(shape, f"Generator.{fname}", limit=not self.fast)
+        return draw_shape(shape, f"Generator.{fname}", limit=not self.fast)
 
     def _dtype(self, dtype: Any, fname: str, kind: str = "real floating") -> DType:
-        return _dtype(self.device, dtype, kind, f"Generator.{fname}")
+        return draw_dtype(self.device, dtype, kind, f"Generator.{fname}")
 
     @_size_alias
     def random(self, shape: Shape = (), dtype: Any = None) -> Array:
@@ -216,24 +215,27 @@ class Generator:
         self, low: float = 0.0, high: float = 1.0, shape: Shape = (), dtype: Any = None
     ) -> Array:
         """Floats uniform in ``[low, high)`` (finite real numbers)."""
-        lo, hi = _real(low, "low", "Generator.uniform"), _real(high, "high", "Generator.uniform")
+        lo, hi = (
+            finite_real(low, "low", "Generator.uniform"),
+            finite_real(high, "high", "Generator.uniform"),
+        )
         shp, dt = self._shape(shape, "uniform"), self._dtype(dtype, "uniform")
-        return _scaled(self._random(shp, dt), lo, hi)
+        return in_range(self._random(shp, dt), lo, hi)
 
     @_size_alias
     def normal(
         self, loc: float = 0.0, scale: float = 1.0, shape: Shape = (), dtype: Any = None
     ) -> Array:
         """Normal floats of mean ``loc`` and standard deviation ``scale >= 0``."""
-        mu = _real(loc, "loc", "Generator.normal")
-        sigma = _real(scale, "scale", "Generator.normal")
+        mu = finite_real(loc, "loc", "Generator.normal")
+        sigma = finite_real(scale, "scale", "Generator.normal")
         if sigma < 0:
             raise ValueError(f"arraymux.random.Generator.normal: scale must be >= 0, got {sigma}.")
         shp, dt = self._shape(shape, "normal"), self._dtype(dtype, "normal")
         if self._native is not None:
             z = self._native.normal(shp, dt)
         else:
-            z = _draw_normal(self._key(), shp, dt)
+            z = draw_normal(self._key(), shp, dt)
         return z if (mu, sigma) == (0.0, 1.0) else z * sigma + mu
 
     @_size_alias
@@ -246,13 +248,13 @@ class Generator:
         uint8"), as NumPy's do, in both modes."""
         shp = self._shape(shape, "integers")
         dt = self._dtype(dtype, "integers", "integral")
-        lo, hi = _bounds(low, high, dt, "Generator.integers", limit=not self.fast)
+        lo, hi = integer_bounds(low, high, dt, "Generator.integers", limit=not self.fast)
         return self._integers(lo, hi, shp, dt)
 
     def permutation(self, x: int | Array, axis: int = 0) -> Array:
         """A random permutation of ``arange(x)`` or of ``x`` along ``axis`` (an array on the
         generator's device)."""
-        n, ax = _permutation_args(x, axis, self.device, "Generator.permutation")
+        n, ax = permutation_args(x, axis, self.device, "Generator.permutation")
         order = self._permutation(n)
         return order if ax is None else _xp().take(x, order, axis=ax)
 
@@ -268,7 +270,7 @@ class Generator:
     @_size_alias
     def bernoulli(self, p: float | Array = 0.5, shape: Shape | None = None) -> Array:
         """Booleans, true with probability ``p`` (a number in ``[0, 1]`` or a float array)."""
-        prob, shp, dt = _bernoulli_args(p, shape, self.device, "Generator.bernoulli")
+        prob, shp, dt = bernoulli_args(p, shape, self.device, "Generator.bernoulli")
         return self._random(shp, dt) < prob
 
     # -- the distributions, in NumPy's names and argument order (jax.random's algorithms) ----
@@ -385,28 +387,28 @@ class Generator:
     def exponential(self, scale: Any = 1.0, size: Shape | None = None, dtype: Any = None) -> Array:
         """Exponential floats of ``scale > 0`` (the inverse of the rate)."""
         specs = [("scale", scale, POSITIVE)]
-        return self._standard("exponential", _exponential_kernel, specs, size, dtype)
+        return self._standard("exponential", exponential_kernel, specs, size, dtype)
 
     def laplace(
         self, loc: Any = 0.0, scale: Any = 1.0, size: Shape | None = None, dtype: Any = None
     ) -> Array:
         """Laplace floats of location ``loc`` and ``scale > 0``."""
         specs = [("loc", loc, REAL), ("scale", scale, POSITIVE)]
-        return self._standard("laplace", _laplace_kernel, specs, size, dtype)
+        return self._standard("laplace", laplace_kernel, specs, size, dtype)
 
     def logistic(
         self, loc: Any = 0.0, scale: Any = 1.0, size: Shape | None = None, dtype: Any = None
     ) -> Array:
         """Logistic floats of location ``loc`` and ``scale > 0``."""
         specs = [("loc", loc, REAL), ("scale", scale, POSITIVE)]
-        return self._standard("logistic", _logistic_kernel, specs, size, dtype)
+        return self._standard("logistic", logistic_kernel, specs, size, dtype)
 
     def gumbel(
         self, loc: Any = 0.0, scale: Any = 1.0, size: Shape | None = None, dtype: Any = None
     ) -> Array:
         """Gumbel floats of location ``loc`` and ``scale > 0``."""
         specs = [("loc", loc, REAL), ("scale", scale, POSITIVE)]
-        return self._standard("gumbel", _gumbel_kernel, specs, size, dtype)
+        return self._standard("gumbel", gumbel_kernel, specs, size, dtype)
 
     def poisson(self, lam: Any = 1.0, size: Shape | None = None, dtype: Any = None) -> Array:
         """Poisson integers of mean ``lam >= 0``; int32 (or the default dtype policy's integer)
@@ -468,7 +470,7 @@ class Generator:
         if out is not None:
             return out
         mu, sd = self._arrays(ps, dt)
-        return run(_lognormal_kernel, self._draw_key(), (sd, mu), (shp, dt), "Generator.lognormal")
+        return run(lognormal_kernel, self._draw_key(), (sd, mu), (shp, dt), "Generator.lognormal")
 
     def pareto(self, a: Any, size: Shape | None = None, dtype: Any = None) -> Array:
         """Pareto II (Lomax) floats ``>= 0`` of shape ``a > 0``, as NumPy's ``pareto`` draws
@@ -478,7 +480,7 @@ class Generator:
         if out is not None:
             return out
         (b,) = self._arrays(ps, dt)
-        x = run(_pareto_kernel, self._draw_key(), (b,), (shp, dt), "Generator.pareto")
+        x = run(pareto_kernel, self._draw_key(), (b,), (shp, dt), "Generator.pareto")
         return x - 1.0
 
     def weibull(self, a: Any, size: Shape | None = None, dtype: Any = None) -> Array:
@@ -490,7 +492,7 @@ class Generator:
             return out
         (c,) = self._arrays(ps, dt)
         one = _xp().ones((), dtype=dt, device=self.device)
-        return run(_weibull_kernel, self._draw_key(), (one, c), (shp, dt), "Generator.weibull")
+        return run(weibull_kernel, self._draw_key(), (one, c), (shp, dt), "Generator.weibull")
 
     def multivariate_normal(
         self,
@@ -525,7 +527,7 @@ class Generator:
         if out is not None:
             return out
         arrays = self._arrays([pm, pc], dt)
-        return run(_mvn_kernel, self._draw_key(), arrays, (shp, dt, method), where)
+        return run(mvn_kernel, self._draw_key(), arrays, (shp, dt, method), where)
 
 
 def _affine(x: Array, scale: Array, loc: Array) -> Array:

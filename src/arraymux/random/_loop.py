@@ -13,6 +13,13 @@ from typing import Any
 
 from .._array import Array, wrap
 
+__all__ = [
+    "holds",
+    "NeedsHostRead",
+    "State",
+    "while_loop",
+]
+
 State = tuple[Array, ...]
 
 
@@ -50,12 +57,12 @@ def while_loop(
         return arrays(out)
     if runs:
         state = body(state)
-    while _holds(cond(state)):
+    while holds(cond(state)):
         state = body(state)
     return state
 
 
-def _holds(flag: Array) -> bool:
+def holds(flag: Array) -> bool:
     traced = flag.device._backend.hooks.traced
     if traced is not None and traced(flag.native):  # torch inside vmap or compile
         try:

@@ -21,7 +21,7 @@ from jax import lax
 from .._array import Array, wrap
 from .._devices import _TRANSFORM, Device
 from .._errors import TransformUnavailableError
-from ._control import REVERSE_MESSAGE, Carry, flatten, scalar, unflatten
+from ._control_common import REVERSE_MESSAGE, Carry, flatten, scalar, unflatten
 
 
 def _arrays(tree: Any, dev: Device, what: str, fname: str) -> Any:

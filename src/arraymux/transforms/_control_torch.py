@@ -38,7 +38,7 @@ from torch._higher_order_ops import while_loop as _while_op
 from .._array import Array, wrap
 from .._devices import Device
 from .._errors import TransformUnavailableError
-from ._control import REVERSE_MESSAGE, Carry, agree, flatten, scalar, unflatten
+from ._control_common import REVERSE_MESSAGE, Carry, agree, flatten, scalar, unflatten
 from ._torch import FUNC_LEVELS
 
 # -- eager mode -------------------------------------------------------------------------------
@@ -190,9 +190,9 @@ def compiled_switch(
     """:func:`arraymux.cond` (``branches`` = (false_fun, true_fun)) or
     :func:`arraymux.switch` under torch.compile, on the 0-d tensor ``k``."""
     if FUNC_LEVELS.reverse or FUNC_LEVELS.forward:
-        from ._control import _select_all
+        from ._control_common import select_all
 
-        return _select_all(fname, wrap(k, dev), branches, operands, boolean)
+        return select_all(fname, wrap(k, dev), branches, operands, boolean)
     outs = [b(*operands) for b in branches]  # the run outside the operator (see above)
     _, out_structure, avals = agree(fname, outs, boolean)
     kept = [j for j, a in enumerate(avals) if a is not None]

@@ -22,7 +22,7 @@ from typing import Any
 
 from .._array import Array, operand, wrap
 from .._devices import Device
-from ._control import flatten, unflatten
+from ._control_common import flatten, unflatten
 from ._tree import _name, device_of
 
 __all__ = ["custom_jvp", "custom_vjp"]
@@ -317,48 +317,3 @@ class custom_jvp(_Custom):
         self.jvp = jvp
         self._jax = None
         return jvp
-
-
-def cotangents_of(
-    spec: custom_vjp, args: tuple[Any, ...], diff: list[int], cts: Any
-) -> list[list[Any]]:
-    """The leaves of the cotangents ``bwd`` returned (``cts``), one list per differentiated
-    argument in the structure of its argument (None for zero), checked."""
-    name = _name(spec.fun)
-    if not isinstance(cts, tuple | list):
-        raise TypeError(
-            f"arraymux.custom_vjp: the bwd rule of {name} must return a tuple with one "
-            f"cotangent per differentiated argument ({len(diff)}), not {type(cts).__name__}."
-        )
-    if len(cts) != len(diff):
-        raise TypeError(
-            f"arraymux.custom_vjp: the bwd rule of {name} returned {len(cts)} cotangent(s), "
-            f"but {name} has {len(diff)} differentiated argument(s) (the arguments not in "
-            "nondiff_argnums)."
-        )
-    out = []
-    for k, i in enumerate(diff):
-        leaves, structure = flatten(args[i])
-        if cts[k] is None:
-            out.append([None] * len(leaves))
-            continue
-        ct_leaves, ct_structure = flatten(cts[k])
-        if ct_structure != structure:
-            from ._control import show
-
-            raise TypeError(
-                f"arraymux.custom_vjp: the bwd rule of {name} returned a cotangent of "
-                f"structure {show(ct_structure)} for argument {i}, which has structure "
-                f"{show(structure)}."
-            )
-        out.append(ct_leaves)
-    return out
-
-
-def pair(kind: str, spec: _Custom, what: str, out: Any) -> tuple[Any, Any]:
-    if not (isinstance(out, tuple | list) and len(out) == 2):
-        raise TypeError(
-            f"arraymux.{kind}: {what} of {_name(spec.fun)} must return a pair, not "
-            f"{type(out).__name__}."
-        )
-    return out[0], out[1]

@@ -11,11 +11,11 @@ import jax
 from .._devices import Device
 from .._errors import TransformUnavailableError
 from ._control_jax import traced
-from ._custom import _Custom, custom_vjp, pair
+from ._custom_common import CustomFunction, pair
 from ._tree import _name
 
 
-def call(spec: _Custom, args: tuple[Any, ...], diff: list[int], dev: Device) -> Any:
+def call(spec: CustomFunction, args: tuple[Any, ...], diff: list[int], dev: Device) -> Any:
     f = spec._jax
     if f is None:
         f = spec._jax = _made(spec)
@@ -37,10 +37,10 @@ def call(spec: _Custom, args: tuple[Any, ...], diff: list[int], dev: Device) -> 
         raise
 
 
-def _made(spec: _Custom) -> Any:
+def _made(spec: CustomFunction) -> Any:
     nondiff = spec.nondiff_argnums
-    if isinstance(spec, custom_vjp):
-        fwd_rule, bwd_rule = spec.fwd, spec.bwd
+    if spec._kind == "custom_vjp":
+        fwd_rule, bwd_rule = spec.fwd, spec.bwd  # type: ignore[attr-defined]
         assert fwd_rule is not None and bwd_rule is not None
         f = jax.custom_vjp(spec.fun, nondiff_argnums=nondiff)
 

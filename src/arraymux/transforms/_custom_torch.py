@@ -18,8 +18,8 @@ from torch.autograd import forward_ad as _forward_ad
 from .._array import Array, wrap
 from .._devices import Device
 from .._errors import BackendMismatchError, TransformUnavailableError
-from ._control import flatten, unflatten
-from ._custom import _Custom, cotangents_of, custom_vjp, pair
+from ._control_common import flatten, unflatten
+from ._custom_common import CustomFunction, cotangents_of, pair
 from ._torch import FUNC_LEVELS, _first_order
 from ._tree import _name
 
@@ -27,12 +27,12 @@ _peek = torch._C._functorch.peek_interpreter_stack
 _TENSOR = object()  # the place of a tensor among the leaves of a result
 
 
-def call(spec: _Custom, args: tuple[Any, ...], diff: list[int], dev: Device) -> Any:
+def call(spec: CustomFunction, args: tuple[Any, ...], diff: list[int], dev: Device) -> Any:
     """``spec`` (a custom_vjp or custom_jvp) called on ``args``, through its Function where
     something may differentiate the call, else the function itself."""
     c = _Call(spec, args, diff, dev)
     tensors = c.tensors
-    fn = _VJP if isinstance(spec, custom_vjp) else _JVP
+    fn = _VJP if spec._kind == "custom_vjp" else _JVP
     if torch.compiler.is_compiling():
         # Tensors that torch.func (arraymux's or the user's own) or torch.autograd
         # differentiates: the Function, outside dynamo (see _eager); else nothing
@@ -86,7 +86,9 @@ class _Call:
         "tensors",
     )
 
-    def __init__(self, spec: _Custom, args: tuple[Any, ...], diff: list[int], dev: Device) -> None:
+    def __init__(
+        self, spec: CustomFunction, args: tuple[Any, ...], diff: list[int], dev: Device
+    ) -> None:
         self.spec, self.args, self.diff, self.dev = spec, args, diff, dev
         self.kind = spec._kind
         self.leaves: list[list[Any]] = []
@@ -218,7 +220,7 @@ class _Call:
         tan_leaves, tan_structure = flatten(tan)
         out_leaves, _ = flatten(out)
         if tan_structure != self.out_structure:
-            from ._control import show
+            from ._control_common import show
 
             raise TypeError(
                 f"arraymux.custom_jvp: the jvp rule of {_name(spec.fun)} returned a tangent of "

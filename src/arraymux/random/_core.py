@@ -1,0 +1,923 @@
+"""Keys and the basic draws of ``arraymux.random``: :func:`key`, :func:`split`, :func:`fold_in`,
+:func:`bits`, :func:`uniform`, :func:`normal`, :func:`integers`, :func:`bernoulli`,
+:func:`permutation` and :func:`choice`, and :func:`run`, which runs a sampler's kernel where it
+is fastest on each backend (the distributions and the Generator use it too).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Callable
+from typing import Any
+
+from .._arguments import _bool, _int, python_scalar
+from .._array import Array
+from .._array import wrap as _wrap
+from .._devices import _TRANSFORM, Device, resolve_device
+from .._dtypes import DType
+from .._errors import (
+    AxisError,
+    TransformUnavailableError,
+)
+from .._typing import DeviceLike
+from ._checks import (
+    MAX_DRAW,
+    Shape,
+    array_arg,
+    check_key,
+    default_dtype,
+    draw_dtype,
+    draw_shape,
+    finite_real,
+    integer_bounds,
+    known_shape,
+    same_device,
+    seed_words,
+)
+from ._loop import NeedsHostRead
+from ._special import erfinv, log, rounded
+from ._threefry import MASK32, as_word, key_array, shift_right, threefry2x32, word_dtype
+
+__all__ = [
+    "apply",
+    "bernoulli",
+    "bernoulli_args",
+    "bits",
+    "blocks",
+    "choice",
+    "draw_integers",
+    "draw_normal",
+    "draw_permutation",
+    "draw_uniform",
+    "EAGER",
+    "floats",
+    "fold",
+    "fold_block_kernel",
+    "fold_in",
+    "fused",
+    "in_range",
+    "integers",
+    "jax_fold",
+    "key",
+    "key_on",
+    "normal",
+    "normal_kernel",
+    "normal_of",
+    "permutation",
+    "permutation_args",
+    "QUIET",
+    "run",
+    "select",
+    "split",
+    "split_kernel",
+    "uniform",
+    "unit_floats",
+]
+
+
+def _xp() -> Any:
+    import arraymux
+
+    return arraymux
+
+
+def _readable(x: Array) -> bool:
+    """Whether ``x`` holds values that the host can read: outside arraymux's transforms (their
+    thread-local device is set while they run), jax.jit, torch.func and torch.compile."""
+    if _TRANSFORM.device is not None:
+        return False
+    if x.device.backend == "torch":
+        import torch
+
+        if torch.compiler.is_compiling():
+            return False
+
+    traced = x.device._backend.hooks.traced
+    return not (traced is not None and traced(x.native))
+
+
+def fused(kernel: Callable[..., Array], k: Array, *static: Any) -> Array:
+    """``kernel(k, *static)``, run as :func:`run` runs it."""
+    return run(kernel, k, (), static)
+
+
+#: The kernels of the distributions: their intermediate values may be infinite or NaN where
+#: XLA computes them so too (NumPy's warnings about them are silenced).
+QUIET: set[Callable[..., Any]] = set()
+#: Kernels that a lazy backend (Dask) computes on NumPy, its result one chunk: a graph of
+#: hundreds of tiny tasks per draw costs more than the draw (8 normals: 170 ms), and the
+#: rejection loops read their values (every kernel of this module and of the distributions).
+EAGER: set[Callable[..., Any]] = set()
+
+
+def run(
+    kernel: Callable[..., Any],
+    k: Array,
+    params: tuple[Array, ...] = (),
+    static: tuple[Any, ...] = (),
+    fname: str = "",
+) -> Any:
+    """``kernel(k, *params, *static)``: ``params`` are arrays on the key's device (traced on
+    JAX), ``static`` hashable values that shape the computation.
+
+    On JAX the kernel is compiled once per ``static`` (and per shape and dtype of the arrays:
+    XLA fuses Threefry's integer operations into one loop, several times faster than running
+    them one by one); on torch's CPU it runs on NumPy (see :func:`_through_numpy`); a
+    distribution's kernel on a lazy backend (Dask) runs on NumPy too, its result moved back.
+    """
+    device = k.device
+    backend = device.backend
+    try:
+        if backend == "jax":
+            return _compiled(kernel, static)(k, *params)
+        if (backend == "torch" and device.place == "cpu" and _readable(k)) or (
+            kernel in EAGER and device._backend.spec.lazy
+        ):
+            return _through_numpy(kernel, k, params, static)
+        if kernel in QUIET:
+            import numpy as np
+
+            with np.errstate(all="ignore"):
+                return kernel(k, *params, *static)
+        return kernel(k, *params, *static)
+    except NeedsHostRead:
+        raise TransformUnavailableError(
+            f"arraymux.random.{fname}: its rejection loop reads whether every draw was "
+            f"accepted, which {device} cannot do inside torch.func.vmap or torch.compile. "
+            "Draw outside the transform, or on a JAX device (its loop is compiled)."
+        ) from None
+
+
+def apply(
+    fn: Callable[..., Array], arrays: tuple[Array, ...], static: tuple[Any, ...] = ()
+) -> Array:
+    """``fn(*arrays, *static)`` for a function of floats without a key (the last steps of a
+    sampler): compiled once per ``static`` on JAX, as it is elsewhere (NumPy's warnings about
+    infinite or NaN intermediate values silenced)."""
+    first = arrays[0]
+    if first.device.backend == "jax":
+        return _compiled(fn, static)(*arrays)
+    import numpy as np
+
+    xp = _xp()
+    # torch's sqrt on the CPU is not correctly rounded (about one float32 in six differs);
+    # Dask would build a graph of hundreds of tiny tasks
+    cpu_torch = first.device.backend == "torch" and first.device.place == "cpu"
+    lazy = first.device._backend.spec.lazy
+    if lazy or (cpu_torch and all(_readable(a) for a in arrays)):
+        with np.errstate(all="ignore"):
+            out = fn(*(xp.to_device(a, "numpy") for a in arrays), *static)
+        return xp.to_device(out, first.device)
+    with np.errstate(all="ignore"):
+        return fn(*arrays, *static)
+
+
+def _through_numpy(
+    kernel: Callable[..., Array], k: Array, params: tuple[Array, ...], static: tuple[Any, ...]
+) -> Array:
+    """``kernel`` on the NumPy device, its result moved back (without a copy where DLPack
+    shares the memory).
+
+    torch on the CPU has no ``uint32`` arithmetic, so its words take extra masking; NumPy's
+    ``uint32`` runs the same operations two to four times faster, and the bits are the same.
+    Dask computes the distributions' kernels there (see :data:`EAGER`).
+    """
+    import numpy as np
+
+    xp = _xp()
+    home = k.device
+    for p in params:
+        if home.backend == "torch" and not _readable(p):  # traced: stay on torch
+            return kernel(k, *params, *static)
+    on_numpy = tuple(xp.to_device(p, "numpy") for p in params)
+    with np.errstate(all="ignore"):
+        out = kernel(xp.astype(xp.to_device(k, "numpy"), xp.uint32), *on_numpy, *static)
+    if out.dtype == xp.uint32 and word_dtype(home) != xp.uint32:
+        # torch: keys keep their int32 words, bits are held in int64
+        out = xp.astype(out, k.dtype if kernel in _KEY_KERNELS else xp.int64)
+    return xp.to_device(out, home)
+
+
+@functools.lru_cache(maxsize=256)
+def _compiled(kernel: Callable[..., Array], static: tuple[Any, ...]) -> Callable[..., Array]:
+    return _xp().jit(lambda k, *params: kernel(k, *params, *static))  # type: ignore[no-any-return]
+
+
+def key(seed: int, *, device: DeviceLike | None = None) -> Array:
+    """A key: the two 32-bit words of ``seed``, as an array of shape ``(2,)``.
+
+    Parameters
+    ----------
+    seed
+        An int in ``[0, 2**64)``; ``key(s)`` holds the same words as ``jax.random.PRNGKey(s)``.
+    device
+        Where the key, and the numbers drawn from it, live; the default device if omitted.
+
+    Returns
+    -------
+    Array
+        ``uint32`` where the device computes with it, else ``int32`` with the same bits.
+
+    Raises
+    ------
+    TypeError
+        ``seed`` is not an int.
+    ValueError
+        ``seed`` is outside ``[0, 2**64)``.
+
+    Examples
+    --------
+    >>> import arraymux as xp
+    >>> xp.random.key(5).shape
+    (2,)
+    """
+    return key_array(seed_words(seed, "key"), resolve_device(device, "random.key"))
+
+
+def blocks(k: Array, n: int) -> tuple[Array, Array]:
+    """Threefry of the counters ``(0, i)`` for ``i < n``: two arrays of ``n`` words, as
+    ``jax.random`` computes them (``jax_threefry_partitionable``, JAX's default)."""
+    xp = _xp()
+    counter = xp.arange(n, dtype=k.dtype, device=k.device)
+    # Only a backend that fuses (CuPy, which nothing traces) reaches the cache: a global dict
+    # read inside torch.compile would add a guard that fails when the cache fills.
+    fuse = k.device._backend.hooks.fuse
+    threefry = None if fuse is None else _fused_threefry(k.device, fuse)
+    if threefry is None:
+        return threefry2x32(k[0], k[1], 0, counter)
+    zero = xp.zeros((), dtype=k.dtype, device=k.device)
+    # one kernel instead of ~150 (CuPy): the same operators on the native arrays
+    n0, n1 = threefry(k[0].native, k[1].native, zero.native, counter.native)
+    return _wrap(n0, k.device), _wrap(n1, k.device)
+
+
+def _words_of_split(k: Array, n: int) -> tuple[Array, Array]:
+    """:func:`_words` of each key of ``split(k)``, in one Threefry call over both."""
+    xp = _xp()
+    k0, k1 = blocks(k, 2)  # the two keys' words
+    counter = xp.reshape(xp.arange(n, dtype=k.dtype, device=k.device), (1, n))
+    y0, y1 = threefry2x32(xp.reshape(k0, (2, 1)), xp.reshape(k1, (2, 1)), 0, counter)
+    w = y0 ^ y1
+    return w[0, ...], w[1, ...]
+
+
+def _words(k: Array, n: int) -> Array:
+    """``n`` random 32-bit words from ``k``: ``jax.random.bits``, the exclusive or of the two
+    words of block ``i``, so a shorter draw is a prefix of a longer one."""
+    y0, y1 = blocks(k, n)
+    return y0 ^ y1
+
+
+_FUSED: dict[Device, Callable[..., Any]] = {}
+
+
+def _fused_threefry(device: Device, fuse: Callable[..., Any]) -> Callable[..., Any]:
+    """Threefry as one kernel on ``device``, made once."""
+    try:
+        return _FUSED[device]
+    except KeyError:
+        made = _FUSED[device] = fuse(threefry2x32)
+        return made
+
+
+def key_on(k: Array, device: DeviceLike | None, fname: str) -> Array:
+    """The key ``k``, checked, on ``device`` where given (an explicit move of the key: the
+    numbers are drawn there)."""
+    k = check_key(k, fname)
+    if device is None:
+        return k
+    d = resolve_device(device, f"random.{fname}")
+    if k.device is d:
+        return k
+    k = _xp().to_device(k, d)
+    return k if k.dtype == word_dtype(d) else _xp().astype(k, word_dtype(d))
+
+
+def split(key: Array, num: int = 2) -> Array:
+    """``num`` new keys from ``key``, as an array of shape ``(num, 2)``.
+
+    Unpack or iterate over the result to get each key (``keys[i, ...]`` also works; the
+    standard leaves ``keys[i]`` of a 2-D array undefined); never use ``key`` itself again once
+    split.
+
+    Examples
+    --------
+    >>> import arraymux as xp
+    >>> k1, k2, k3 = xp.random.split(xp.random.key(0), 3)
+    >>> k1.shape
+    (2,)
+    """
+    k = check_key(key, "split")
+    num = _int("random.split", "num", num)
+    if num < 0:
+        raise ValueError(f"arraymux.random.split: num must be >= 0, got {num}.")
+    if num > MAX_DRAW // 2:
+        raise ValueError(f"arraymux.random.split: num must be at most 2**30, got {num}.")
+    return fused(split_kernel, k, num)
+
+
+def split_kernel(k: Array, num: int) -> Array:
+    y0, y1 = blocks(k, num)
+    return _xp().stack([y0, y1], axis=1)
+
+
+def _fold_kernel(k: Array, data: Any) -> Array:
+    """The key of Threefry of the counter ``(0, data)``: ``data`` a Python int (made a word of
+    the key's dtype) or a 0-d array of words (traced on JAX)."""
+    if isinstance(data, int):
+        data = as_word(data, k.dtype)
+    y0, y1 = threefry2x32(k[0], k[1], 0, data)
+    return _xp().stack([y0, y1])
+
+
+def fold_block_kernel(k: Array, start: int, n: int) -> Array:
+    """``fold_in(k, i)`` for ``i`` from ``start`` to ``start + n - 1`` (modulo 2**32), as an
+    ``(n, 2)`` array of keys: one Threefry call for ``n`` draws of a generator."""
+    xp = _xp()
+    counter = xp.arange(n, dtype=k.dtype, device=k.device) + as_word(start, k.dtype)
+    y0, y1 = threefry2x32(k[0], k[1], 0, counter)
+    return xp.stack([xp.broadcast_to(y0, y1.shape), y1], axis=1)
+
+
+_KEY_KERNELS = (split_kernel, _fold_kernel, fold_block_kernel)
+
+
+@functools.cache
+def jax_fold() -> Callable[[Array, Array], tuple[Array, Array]]:
+    """``fold_in(key, c)`` and ``c + 1``, compiled once (JAX would otherwise compile per
+    counter, or run Threefry's ~100 operations one by one)."""
+    return _xp().jit(lambda k, c: (_fold_kernel(k, c), c + 1))  # type: ignore[no-any-return]
+
+
+def fold(k: Array, data: int) -> Array:
+    """:func:`fold_in` of a checked key and word, computed on the key's device."""
+    if k.device.backend == "jax":
+        c = _xp().asarray(as_word(data, k.dtype), dtype=k.dtype, device=k.device)
+        return jax_fold()(k, c)[0]
+    return fused(_fold_kernel, k, data)
+
+
+def fold_in(key: Array, data: int) -> Array:
+    """A new key from ``key`` and an int ``data`` in ``[0, 2**32)`` (a step or a rank).
+
+    Examples
+    --------
+    >>> import arraymux as xp
+    >>> xp.random.fold_in(xp.random.key(0), 7).shape
+    (2,)
+    """
+    k = check_key(key, "fold_in")
+    data = _int("random.fold_in", "data", data, "an int in [0, 2**32)")
+    if not 0 <= data <= MASK32:
+        raise ValueError(
+            f"arraymux.random.fold_in: data must be an int in [0, 2**32), got {data!r}."
+        )
+    return fold(k, data)
+
+
+def bits(key: Array, shape: Shape = (), *, device: DeviceLike | None = None) -> Array:
+    """Random 32-bit words, identical on every device.
+
+    Returns
+    -------
+    Array
+        ``uint32`` where the device computes with it, else ``int64`` holding the same values
+        (torch).
+
+    Examples
+    --------
+    >>> import arraymux as xp
+    >>> xp.to_numpy(xp.random.bits(xp.random.key(0), (2,))).tolist()
+    [4070199207, 4202968722]
+    """
+    shp = draw_shape(shape, "bits")
+    k = key_on(key, device, "bits")
+    return fused(_bits_kernel, k, shp)
+
+
+def _bits_kernel(k: Array, shp: tuple[int, ...]) -> Array:
+    xp = _xp()
+    w = _words(k, math.prod(shp))
+    if w.dtype == xp.int32:
+        w = xp.astype(w, xp.int64) & MASK32
+    return xp.reshape(w, shp)
+
+
+def unit_floats(k: Array, n: int, dtype: Any) -> Array:
+    """``n`` floats in ``[0, 1)``, exact functions of the bits, as ``jax.random.uniform``
+    makes them: the top 23 bits of a word for float32, the top 52 of a block's 64 for
+    float64."""
+    xp = _xp()
+    if dtype == xp.float32:
+        return xp.astype(shift_right(_words(k, n), 9), xp.float32) * (2.0**-23)
+    return floats(*blocks(k, n), dtype)
+
+
+def floats(y0: Array, y1: Array, dtype: Any) -> Array:
+    """Floats in ``[0, 1)`` of the Threefry blocks ``(y0, y1)``, as :func:`unit_floats` makes them
+    (for keys held per element: the block of counter ``(0, 0)`` of each)."""
+    xp = _xp()
+    if dtype == xp.float32:
+        return xp.astype(shift_right(y0 ^ y1, 9), xp.float32) * (2.0**-23)
+    if y0.dtype == xp.int32:  # torch: the unsigned value of the high word
+        y0 = xp.astype(y0, xp.int64) & MASK32
+    hi = xp.astype(y0, xp.float64)
+    lo = xp.astype(shift_right(y1, 12), xp.float64)
+    return (hi * 1048576.0 + lo) * (2.0**-52)
+
+
+def in_range(u: Array, low: float, high: float) -> Array:
+    """Floats ``u`` of ``[0, 1)`` moved to ``[low, high)`` as ``jax.random.uniform`` moves
+    them: the bounds rounded to the dtype, ``max(low, u * (high - low) + low)``."""
+    import numpy as np
+
+    xp = _xp()
+    if (low, high) == (0.0, 1.0):
+        return u
+    nd = np.float32 if u.dtype == xp.float32 else np.float64
+    lo, hi = nd(low), nd(high)
+    span = float(hi - lo)  # rounded to the dtype, as JAX does
+    return xp.maximum(rounded(u * span) + float(lo), float(lo))
+
+
+def uniform(
+    key: Array,
+    shape: Shape = (),
+    dtype: Any = None,
+    minval: float = 0.0,
+    maxval: float = 1.0,
+    *,
+    device: DeviceLike | None = None,
+) -> Array:
+    """Floats uniform in ``[minval, maxval)`` (``jax.random.uniform``); float32 (or the
+    default dtype policy's float) if ``dtype`` is omitted.
+
+    Parameters
+    ----------
+    key
+        A key from :func:`key` or :func:`split`.
+    shape
+        An int or a sequence of ints (at most 2**31 numbers).
+    dtype
+        ``float32`` or ``float64``, held by the device.
+    minval, maxval
+        Finite real numbers.
+    device
+        Where to draw (the key moves there); the key's device if omitted.
+
+    Raises
+    ------
+    TypeError
+        A bad key or shape, or a dtype the device cannot hold (``UnsupportedDTypeError``).
+    ValueError
+        A negative size, a dtype that is not a float, infinite bounds.
+
+    Examples
+    --------
+    >>> import arraymux as xp
+    >>> u = xp.random.uniform(xp.random.key(0), (1000,), xp.float32)
+    >>> bool(xp.all((u >= 0) & (u < 1)))
+    True
+    """
+    shp = draw_shape(shape, "uniform")
+    lo, hi = finite_real(minval, "minval", "uniform"), finite_real(maxval, "maxval", "uniform")
+    k = key_on(key, device, "uniform")
+    return in_range(
+        draw_uniform(k, shp, draw_dtype(k.device, dtype, "real floating", "uniform")), lo, hi
+    )
+
+
+def draw_uniform(k: Array, shp: tuple[int, ...], dt: DType) -> Array:
+    return fused(_uniform_kernel, k, shp, dt)
+
+
+def _uniform_kernel(k: Array, shp: tuple[int, ...], dtype: Any) -> Array:
+    return _xp().reshape(unit_floats(k, math.prod(shp), dtype), shp)
+
+
+def normal(
+    key: Array, shape: Shape = (), dtype: Any = None, *, device: DeviceLike | None = None
+) -> Array:
+    """Standard normal floats: ``sqrt(2) * erfinv(u)`` of uniform ``u`` in ``(-1, 1)``, as
+    ``jax.random.normal`` computes them.
+
+    ``dtype`` is ``float32`` or ``float64`` (float32, or the default dtype policy's float, if omitted); a dtype
+    the device cannot hold raises ``UnsupportedDTypeError`` naming this function.
+
+    Examples
+    --------
+    >>> import arraymux as xp
+    >>> z = xp.random.normal(xp.random.key(1), (10000,), xp.float64)
+    >>> abs(float(xp.mean(z))) < 0.05 and abs(float(xp.std(z)) - 1) < 0.05
+    True
+    """
+    shp = draw_shape(shape, "normal")
+    k = key_on(key, device, "normal")
+    return draw_normal(k, shp, draw_dtype(k.device, dtype, "real floating", "normal"))
+
+
+def draw_normal(k: Array, shp: tuple[int, ...], dt: DType) -> Array:
+    return fused(normal_kernel, k, shp, dt)
+
+
+def normal_kernel(k: Array, shp: tuple[int, ...], dtype: Any) -> Array:
+    """``jax.random.normal``: uniform floats in ``(-1, 1)``, then ``sqrt(2) * erfinv``."""
+    return _xp().reshape(normal_of(unit_floats(k, math.prod(shp), dtype)), shp)
+
+
+def normal_of(u: Array) -> Array:
+    """Standard normal floats of uniform floats ``u`` in ``[0, 1)``, as ``jax.random.normal``
+    makes them: ``u`` moved to ``(-1, 1)``, then ``sqrt(2) * erfinv``."""
+    import numpy as np
+
+    xp = _xp()
+    nd = np.float32 if u.dtype == xp.float32 else np.float64
+    lo = float(np.nextafter(nd(-1.0), nd(0.0)))
+    v = xp.maximum(u * 2.0 + lo, lo)  # u * 2 is exact
+    # settled: XLA would merge a later product by a scalar with this one (x * c * s as
+    # x * (c * s))
+    return rounded(erfinv(v) * float(nd(math.sqrt(2.0))))
+
+
+def _constant(x: Array, v: int) -> Any:
+    """``v`` as an operand of ``x``'s arithmetic: a Python int, or a 0-d array made on the
+    device (JAX reads Python ints as int32, which holds no uint32 above 2**31)."""
+    xp = _xp()
+    if x.dtype != xp.uint32 or v < 1 << 31:
+        return v
+    return xp.full((), v, dtype=x.dtype, device=x.device)
+
+
+def _mulmod32(h: Array, m: int) -> Array:
+    """``(h * m) mod 2**32`` for words ``h`` (uint32, or int64 below 2**32) and an int
+    ``0 <= m < 2**32``: uint32 wraps by itself; int64 takes ``m`` in 16-bit halves."""
+    xp = _xp()
+    if h.dtype == xp.uint32:
+        return h * _constant(h, m)
+    m1, m0 = m >> 16, m & 0xFFFF
+    return (h * m0 + ((h * m1) & 0xFFFF) * 65536) & MASK32
+
+
+def integers(
+    key: Array,
+    low: int,
+    high: int | None = None,
+    shape: Shape = (),
+    dtype: Any = None,
+    *,
+    device: DeviceLike | None = None,
+) -> Array:
+    """Integers uniform in ``[low, high)`` (``[0, low)`` if ``high`` is omitted), identical on
+    every device.
+
+    Each value is ``low + floor(w * (high - low) / 2**32)`` of one random word ``w``: exact
+    integer arithmetic, with a bias below ``(high - low) / 2**32`` per value.
+
+    Parameters
+    ----------
+    low, high
+        Ints (NumPy integers too), ``low < high``, at most 2**32 apart, both within ``dtype``.
+    dtype
+        An integer dtype holding the range; int32 (or the default dtype policy's integer) if omitted.
+
+    Raises
+    ------
+    TypeError
+        Bounds that are not ints, a dtype the device cannot hold (``UnsupportedDTypeError``).
+    ValueError
+        An empty range, a bound out of the dtype's range ("high is out of bounds for uint8"),
+        a dtype that is not an integer dtype.
+
+    Examples
+    --------
+    >>> import arraymux as xp
+    >>> xp.to_numpy(xp.random.integers(xp.random.key(0), 1, 7, shape=(4,))).tolist()
+    [2, 1, 3, 2]
+    """
+    shp = draw_shape(shape, "integers")
+    k = key_on(key, device, "integers")
+    dt = draw_dtype(k.device, dtype, "integral", "integers")
+    lo, hi = integer_bounds(low, high, dt, "integers")
+    return draw_integers(k, shp, lo, hi, dt)
+
+
+def draw_integers(k: Array, shp: tuple[int, ...], low: int, high: int, dt: DType) -> Array:
+    return fused(_integers_kernel, k, shp, low, high - low, dt)
+
+
+def _integers_kernel(k: Array, shp: tuple[int, ...], low: int, span: int, dtype: Any) -> Array:
+    """``jax.random.randint``: two words per value, from the two keys of ``split(k)``, the
+    high one's remainder times ``2**32 mod span`` plus the low one's, modulo ``span``, in
+    uint32 arithmetic (as JAX samples 8-, 16- and 32-bit dtypes; 64-bit dtypes, whose spans
+    are at most 2**32 here, too)."""
+    xp = _xp()
+    n = math.prod(shp)
+    hi, lo = _words_of_split(k, n)
+    if hi.dtype == xp.int32:  # torch: the unsigned values
+        hi, lo = xp.astype(hi, xp.int64) & MASK32, xp.astype(lo, xp.int64) & MASK32
+    if span == 1 << 32:  # the whole range: the remainders change nothing
+        offset = lo
+    else:
+        # 2**32 mod span, with JAX's wrapping square (2**16 * 2**16 is 0 in uint32)
+        multiplier = (2**16 % span) ** 2 % (1 << 32) % span
+        m = _constant(hi, span)
+        offset = _mulmod32(hi % m, multiplier) + lo % m
+        offset = (offset if offset.dtype == xp.uint32 else offset & MASK32) % m
+    if offset.dtype == xp.uint32 and dtype != xp.uint32:
+        offset = xp.astype(offset, xp.int64 if xp.iinfo(dtype).bits == 64 else dtype)
+    out = xp.astype(offset, dtype) if offset.dtype != dtype else offset
+    return xp.reshape(out + low if low else out, shp)
+
+
+def bernoulli(
+    key: Array,
+    p: float | Array = 0.5,
+    shape: Shape | None = None,
+    *,
+    device: DeviceLike | None = None,
+) -> Array:
+    """Booleans, true with probability ``p``: a number in ``[0, 1]``, or a float array on the
+    key's device that broadcasts to ``shape`` (its values are not read: a value outside
+    ``[0, 1]`` acts as 0 or 1).
+
+    Examples
+    --------
+    >>> import arraymux as xp
+    >>> b = xp.random.bernoulli(xp.random.key(0), 0.25, (10000,))
+    >>> 0.22 < float(xp.mean(xp.astype(b, xp.float32))) < 0.28
+    True
+    """
+    k = key_on(key, device, "bernoulli")
+    p, shp, dt = bernoulli_args(p, shape, k.device, "bernoulli")
+    return draw_uniform(k, shp, dt) < p
+
+
+def bernoulli_args(
+    p: Any, shape: Any, device: Device, fname: str
+) -> tuple[Any, tuple[int, ...], DType]:
+    """``p``, the shape and the dtype of the uniform floats that :func:`bernoulli` compares:
+    float32 unless ``p`` is a float64 array, so that the draws are the same on every device."""
+    xp = _xp()
+    if isinstance(p, Array):
+        same_device(p, "p", device, fname)
+        if p.dtype not in (xp.float32, xp.float64):
+            raise TypeError(
+                f"arraymux.random.{fname}: p must be a number or an array of float32 or "
+                f"float64 probabilities, got an array of {p.dtype}."
+            )
+        pshape = known_shape(p.shape, fname)
+        shp = draw_shape(pshape if shape is None else shape, fname)
+        fits = len(pshape) <= len(shp) and all(
+            a in (1, b) for a, b in zip(pshape[::-1], shp[::-1], strict=False)
+        )
+        if not fits:
+            raise ValueError(
+                f"arraymux.random.{fname}: p of shape {pshape} does not broadcast to shape {shp}."
+            )
+        return p, shp, p.dtype
+    q = finite_real(p, "p", fname)
+    if not 0.0 <= q <= 1.0:
+        raise ValueError(f"arraymux.random.{fname}: p must be in [0, 1], got {q}.")
+    return q, () if shape is None else draw_shape(shape, fname), xp.float32
+
+
+def permutation(
+    key: Array, x: int | Array, axis: int = 0, *, device: DeviceLike | None = None
+) -> Array:
+    """A random permutation of ``arange(x)`` (an int) or of ``x`` along ``axis`` (an array on
+    the key's device, or on ``device``).
+
+    The order sorts random words stably, so it is the same on every device.
+
+    Examples
+    --------
+    >>> import arraymux as xp
+    >>> p = xp.random.permutation(xp.random.key(0), 5)
+    >>> sorted(xp.to_numpy(p).tolist())
+    [0, 1, 2, 3, 4]
+    """
+    k = key_on(key, device, "permutation")
+    n, ax = permutation_args(x, axis, k.device, "permutation")
+    order = draw_permutation(k, n)
+    return order if ax is None else _xp().take(x, order, axis=ax)
+
+
+def _count(v: Any, pname: str, device: Device, fname: str) -> int:
+    """An int ``v`` (``x`` of :func:`permutation`, ``a`` of :func:`choice`), 0 to 2**31."""
+    if isinstance(v, bool) or not isinstance(python_scalar(v), int):
+        array_arg(v, pname, fname, device)  # raises: neither an int nor an Array
+    n = _int(f"random.{fname}", pname, v)
+    if not 0 <= n <= MAX_DRAW:
+        raise ValueError(f"arraymux.random.{fname}: {pname} must be in [0, 2**31], got {n}.")
+    return n
+
+
+def permutation_args(x: Any, axis: Any, device: Device, fname: str) -> tuple[int, int | None]:
+    """The length to permute and the axis (None for ``arange(x)``)."""
+    if not isinstance(x, Array):
+        return _count(x, "x", device, fname), None
+    array_arg(x, "x", fname, device)
+    ax = _int(f"random.{fname}", "axis", axis)
+    if not -x.ndim <= ax < x.ndim:
+        raise AxisError(
+            f"arraymux.random.{fname}: axis {ax} is out of range for an array of {x.ndim} "
+            f"dimension(s) (valid: {-x.ndim} to {x.ndim - 1})."
+        )
+    ax %= x.ndim
+    return known_shape(x.shape, fname)[ax], ax
+
+
+def draw_permutation(k: Array, n: int) -> Array:
+    return fused(_permutation_kernel, k, n)
+
+
+def _permutation_kernel(k: Array, n: int) -> Array:
+    """``jax.random.permutation``: ``ceil(3 log(n) / log(2**32 - 1))`` rounds, each a stable
+    sort by the words of the second key of ``split(k)``, the first key going on."""
+    xp = _xp()
+    order = xp.arange(n, dtype=xp.int64 if n > 1 << 31 else xp.int32, device=k.device)
+    for _ in range(math.ceil(3 * math.log(max(1, n)) / math.log(MASK32))):
+        keys = split_kernel(k, 2)
+        k = keys[0, ...]
+        words = _words(keys[1, ...], n)
+        if words.dtype == xp.int32:  # torch: the unsigned values
+            words = xp.astype(words, xp.int64) & MASK32
+        order = xp.take(order, xp.argsort(words, stable=True))
+    return order
+
+
+def choice(
+    key: Array,
+    a: int | Array,
+    shape: Shape = (),
+    replace: bool = True,
+    p: Any = None,
+    *,
+    device: DeviceLike | None = None,
+) -> Array:
+    """Values drawn from ``a`` (an array's first axis, or ``arange(a)``), with or without
+    replacement, uniformly or with probabilities ``p``.
+
+    ``p`` (an array on the key's device, or a list or NumPy array of numbers) must hold ``n``
+    finite, non-negative probabilities that sum to 1; they are checked on the host (one read)
+    except inside a transform, where they are traced. Items of probability 0 are never drawn;
+    without replacement, fewer non-zero probabilities than draws is an error, as in NumPy.
+    Without replacement and with ``p``, the draw keeps the ``n`` largest of ``log(u) / p``
+    (the Gumbel top-k trick), as NumPy's result is distributed.
+
+    Examples
+    --------
+    >>> import arraymux as xp
+    >>> c = xp.random.choice(xp.random.key(0), 10, (3,), replace=False)
+    >>> len(set(xp.to_numpy(c).tolist()))
+    3
+    """
+    k = key_on(key, device, "choice")
+    return select(a, shape, replace, p, _KeyDraws(k), "choice")
+
+
+class _KeyDraws:
+    """The draws that :func:`select` takes, from one key (each selection draws once)."""
+
+    def __init__(self, key: Array) -> None:
+        self.key = key
+        self.device = key.device
+
+    def random(self, shape: tuple[int, ...], dtype: Any) -> Array:
+        return draw_uniform(self.key, shape, dtype)
+
+    def integers(self, low: int, high: int, shape: tuple[int, ...], dtype: Any) -> Array:
+        return draw_integers(self.key, shape, low, high, dtype)
+
+    def permutation(self, n: int) -> Array:
+        return draw_permutation(self.key, n)
+
+
+def _probabilities(p: Any, n: int, m: int, replace: bool, device: Device, fname: str) -> Array:
+    """``p`` of :func:`choice` as a float array on ``device``, checked as NumPy checks it
+    (length ``n``, finite, non-negative, summing to 1, at least ``m`` non-zero entries without
+    replacement), with one read of its values where they are not traced."""
+    import numpy as np
+
+    xp = _xp()
+    host = None
+    if isinstance(p, Array):
+        same_device(p, "p", device, fname)
+        if p.dtype == xp.bool or xp.isdtype(p.dtype, "complex floating"):
+            raise TypeError(
+                f"arraymux.random.{fname}: p must hold real probabilities, got an array of "
+                f"{p.dtype}."
+            )
+        arr = p
+        if not xp.isdtype(p.dtype, "real floating"):
+            arr = xp.astype(p, draw_dtype(device, None, "real floating", fname))
+    elif isinstance(p, list | tuple) or type(p).__module__ == "numpy":
+        try:
+            host = np.asarray(p, dtype=np.float64)
+        except (TypeError, ValueError):
+            raise TypeError(
+                f"arraymux.random.{fname}: p must be a sequence of real numbers (or an "
+                f"array), got {p!r:.60}."
+            ) from None
+        arr = None
+    else:
+        raise TypeError(
+            f"arraymux.random.{fname}: p must be None, an arraymux Array or a sequence of "
+            f"probabilities, not {type(p).__module__}.{type(p).__qualname__}."
+        )
+    pshape = tuple(arr.shape) if arr is not None else host.shape  # type: ignore[union-attr]
+    if pshape != (n,):
+        raise ValueError(
+            f"arraymux.random.{fname}: p must have shape ({n},), one probability per item of "
+            f"a, got {pshape}."
+        )
+    if arr is not None and _readable(arr):
+        host = np.asarray(xp.to_numpy(arr), dtype=np.float64)
+    if host is not None:
+        _check_probabilities(host, arr.dtype if arr is not None else None, m, replace, fname)
+    if arr is None:
+        dt = draw_dtype(device, None, "real floating", fname)
+        arr = xp.asarray(host, dtype=dt, device=device)
+    return arr
+
+
+def _check_probabilities(host: Any, dtype: DType | None, m: int, replace: bool, fname: str) -> None:
+    import numpy as np
+
+    where = f"arraymux.random.{fname}"
+    if np.isnan(host).any():
+        raise ValueError(f"{where}: probabilities contain NaN (p).")
+    if (host < 0).any():
+        raise ValueError(f"{where}: probabilities are not non-negative (p has {host.min()}).")
+    # NumPy's tolerance: sqrt(eps) of float64, or of p's dtype where wider.
+    atol = math.sqrt(np.finfo(np.float64).eps)
+    if dtype is not None and dtype == _xp().float32:
+        atol = max(atol, math.sqrt(np.finfo(np.float32).eps))
+    total = float(host.sum())
+    if not math.isfinite(total) or abs(total - 1.0) > atol:
+        raise ValueError(
+            f"{where}: probabilities do not sum to 1 (p sums to {total}). Divide p by its sum."
+        )
+    nonzero = int(np.count_nonzero(host))
+    if not replace and nonzero < m:
+        raise ValueError(
+            f"{where}: Fewer non-zero entries in p than size ({nonzero} < {m}); without "
+            "replacement each draw takes another item of non-zero probability."
+        )
+
+
+def select(a: Any, shape: Any, replace: Any, p: Any, draws: Any, fname: str) -> Array:
+    """:func:`choice` with its random draws taken from ``draws`` (a key, or a generator)."""
+    xp = _xp()
+    device = draws.device
+    if isinstance(a, Array):
+        n = known_shape(array_arg(a, "a", fname, device).shape, fname)[0]
+    else:
+        n = _count(a, "a", device, fname)
+    if n <= 0:
+        raise ValueError(f"arraymux.random.{fname}: a must have at least one element.")
+    shp = draw_shape(shape, fname)
+    replace = _bool(f"random.{fname}", "replace", replace)
+    m = math.prod(shp)
+    if not replace and m > n:
+        raise ValueError(
+            f"arraymux.random.{fname}: cannot take {m} values from {n} without replacement."
+        )
+    if p is not None:
+        p = _probabilities(p, n, m, replace, device, fname)
+    idx_dtype = default_dtype(device, "integral")
+    if replace and p is None:
+        idx = draws.integers(0, n, (m,), idx_dtype)
+    elif replace:
+        # jax.random.choice's inverse CDF: r is in (0, total], so the first entry at or above
+        # it is never an item of probability 0.
+        cdf = xp.cumulative_sum(p)
+        r = cdf[-1] * (1.0 - draws.random((m,), p.dtype))
+        idx = xp.astype(xp.clip(xp.searchsorted(cdf, r, side="left"), max=n - 1), idx_dtype)
+    elif p is None:
+        idx = draws.permutation(n)[:m]
+    else:  # without replacement, with p: JAX's Gumbel top-k; items of probability 0 come last
+        tiny = float(xp.finfo(p.dtype).smallest_normal)
+        u = xp.maximum(draws.random((n,), p.dtype) + tiny, tiny)  # uniform in [tiny, 1)
+        positive = p > 0
+        scores = xp.where(positive, log(xp.where(positive, p, 1.0)) - log(-log(u)), -math.inf)
+        idx = xp.argsort(-scores, stable=True)[:m]
+    if not isinstance(a, Array):
+        return xp.reshape(idx, shp)
+    taken = xp.take(a, idx, axis=0)
+    return xp.reshape(taken, shp + tuple(a.shape[1:]))
+
+
+EAGER.update(
+    (
+        split_kernel,
+        _fold_kernel,
+        fold_block_kernel,
+        _bits_kernel,
+        _uniform_kernel,
+        normal_kernel,
+        _integers_kernel,
+        _permutation_kernel,
+    )
+)
