@@ -17,36 +17,17 @@ Examples
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Mapping, Sequence
-from functools import cache
-from typing import Any, Final
+from typing import Any
 
 from hypothesis import strategies as st
-from hypothesis.errors import HypothesisWarning
-from hypothesis.extra.array_api import make_strategies_namespace
 
 from .._devices import Device
 from .._devices import devices as _all_devices
 from .._dtypes import ALL_DTYPES, KIND_GROUPS, DType
+from ._hypothesis import namespace, reference_namespace
 
 __all__ = ["arrays", "devices", "dtypes", "mutually_broadcastable_shapes", "shapes"]
-
-_API_VERSION: Final = "2024.12"
-
-
-@cache
-def _namespace(backend: str) -> Any:
-    """The hypothesis strategies namespace over a backend's native Array API namespace."""
-    dev = next(d for d in _all_devices(backend))
-    with warnings.catch_warnings():
-        # array-api-compat's wrapped namespaces do not look like Array API modules to hypothesis.
-        warnings.simplefilter("ignore", HypothesisWarning)
-        return make_strategies_namespace(dev.namespace, api_version=_API_VERSION)
-
-
-def _reference_namespace() -> Any:
-    return _namespace("numpy")
 
 
 def _as_dtype(dtype: DType | str | Any) -> DType:
@@ -176,7 +157,7 @@ def shapes(
     ...     assert len(shape) == 2
     >>> check()
     """
-    return _reference_namespace().array_shapes(
+    return reference_namespace().array_shapes(
         min_dims=min_dims, max_dims=max_dims, min_side=min_side, max_side=max_side
     )
 
@@ -226,7 +207,7 @@ def mutually_broadcastable_shapes(
     ...     assert xp.broadcast_shapes(*s.input_shapes) == s.result_shape
     >>> check()
     """
-    return _reference_namespace().mutually_broadcastable_shapes(
+    return reference_namespace().mutually_broadcastable_shapes(
         num_shapes,
         base_shape=base_shape,
         min_dims=min_dims,
@@ -289,7 +270,7 @@ def arrays(
         from .._errors import unsupported
 
         raise unsupported(dt, dev, "testing.strategies.arrays")
-    xps = _namespace(dev.backend)
+    xps = namespace(dev.backend)
     native_dtype = dev._backend.to_native_dtype[dt]
     return xps.arrays(native_dtype, shape, elements=elements, unique=unique).map(
         lambda native: _wrap(native, dev)

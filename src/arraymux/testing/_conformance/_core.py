@@ -17,7 +17,7 @@ from ..._devices import Device
 from ..._dtypes import DType
 from .. import assert_close
 from .._deviations import excluded_dtypes
-from ..strategies import _reference_namespace
+from .._hypothesis import reference_namespace
 
 __all__ = [
     "ALL_KINDS",
@@ -81,7 +81,7 @@ class Draw:
     def shape(
         self, min_dims: int = 0, max_dims: int = 3, min_side: int = 1, max_side: int = 4
     ) -> tuple[int, ...]:
-        s = _reference_namespace().array_shapes(
+        s = reference_namespace().array_shapes(
             min_dims=min_dims, max_dims=max_dims, min_side=min_side, max_side=max_side
         )
         return self.draw(s, "shape")
@@ -96,7 +96,7 @@ class Draw:
     ) -> np.ndarray:
         """A NumPy array (the reference draw); see :meth:`dev` to move it to the device."""
         kw = _elements(dtype, elements)
-        s = _reference_namespace().arrays(np.dtype(dtype.name), shape, elements=kw, unique=unique)
+        s = reference_namespace().arrays(np.dtype(dtype.name), shape, elements=kw, unique=unique)
         return np.asarray(self.draw(s, label))
 
     def dev(self, x: np.ndarray) -> Any:

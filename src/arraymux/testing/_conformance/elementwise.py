@@ -12,7 +12,7 @@ import arraymux as ax
 
 from ..._devices import Device
 from ..._dtypes import PROMOTION_TABLE, DType
-from ..strategies import _reference_namespace
+from .._hypothesis import reference_namespace
 from ._core import (
     ALL_KINDS,
     FLOAT,
@@ -182,7 +182,7 @@ def _binary_property(name: str) -> PropertyFn:
         dt1 = d.dtype(kinds or ALL_KINDS)
         dt2 = partner_dtype(d, dt1, kinds)
         shapes = d.draw(
-            _reference_namespace().mutually_broadcastable_shapes(2, max_dims=3, max_side=3),
+            reference_namespace().mutually_broadcastable_shapes(2, max_dims=3, max_side=3),
             "shapes",
         )
         e1, e2 = _binary_elements(name, dt1, dt2)

@@ -11,7 +11,7 @@ import arraymux as ax
 
 from ..._dtypes import DType
 from .. import assert_close
-from ..strategies import _reference_namespace
+from .._hypothesis import reference_namespace
 from ._core import (
     FLOAT,
     INF,
@@ -196,7 +196,7 @@ def _qr(d: Draw, name: str) -> None:
 def _cross(d: Draw, name: str) -> None:
     dt = d.dtype(REAL if False else ("real floating", "signed integer"))
     shapes = d.draw(
-        _reference_namespace().mutually_broadcastable_shapes(2, max_dims=2, max_side=2), "batch"
+        reference_namespace().mutually_broadcastable_shapes(2, max_dims=2, max_side=2), "batch"
     )
     e = {"min_value": -10, "max_value": 10} if dt.kind != "real floating" else None
     x1 = d.array(dt, (*shapes.input_shapes[0], 3), e, label="x1")

@@ -8,7 +8,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 from ..._dtypes import PROMOTION_TABLE
-from ..strategies import _reference_namespace
+from .._hypothesis import reference_namespace
 from ._core import (
     ALL_KINDS,
     NUMERIC,
@@ -29,7 +29,7 @@ from .elementwise import partner_dtype
 def _matmul_shapes(d: Draw) -> tuple[tuple[int, ...], tuple[int, ...]]:
     n, k, m = (d.draw(st.integers(1, 4)) for _ in range(3))
     batch = d.draw(
-        _reference_namespace().mutually_broadcastable_shapes(2, max_dims=2, max_side=3), "batch"
+        reference_namespace().mutually_broadcastable_shapes(2, max_dims=2, max_side=3), "batch"
     )
     s1 = (k,) if d.draw(st.booleans(), "x1_vector") else (*batch.input_shapes[0], n, k)
     s2 = (k,) if d.draw(st.booleans(), "x2_vector") else (*batch.input_shapes[1], k, m)
@@ -90,7 +90,7 @@ def _vecdot(d: Draw, name: str) -> None:
     dt = d.dtype(("real floating", "complex floating"))
     k = d.draw(st.integers(1, 4), "k")
     shapes = d.draw(
-        _reference_namespace().mutually_broadcastable_shapes(2, max_dims=2, max_side=3), "batch"
+        reference_namespace().mutually_broadcastable_shapes(2, max_dims=2, max_side=3), "batch"
     )
     x1 = d.array(dt, (*shapes.input_shapes[0], k), label="x1")
     x2 = d.array(dt, (*shapes.input_shapes[1], k), label="x2")

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 import arraymux as ax
 
-from ..strategies import _reference_namespace
+from .._hypothesis import reference_namespace
 from ._core import ALL_KINDS, Draw, check, check_tuple, register
 
 # ---------------------------------------------------------------------------------------------
@@ -18,7 +18,7 @@ from ._core import ALL_KINDS, Draw, check, check_tuple, register
 def _broadcast(d: Draw, name: str) -> None:
     dt = d.dtype(ALL_KINDS)
     shapes = d.draw(
-        _reference_namespace().mutually_broadcastable_shapes(3, max_dims=3, max_side=3), "shapes"
+        reference_namespace().mutually_broadcastable_shapes(3, max_dims=3, max_side=3), "shapes"
     )
     xs = [d.array(dt, s, label=f"x{i}") for i, s in enumerate(shapes.input_shapes)]
     if name == "broadcast_arrays":

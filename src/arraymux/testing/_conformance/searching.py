@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 import arraymux as ax
 
 from ..._dtypes import PROMOTION_TABLE
-from ..strategies import _reference_namespace
+from .._hypothesis import reference_namespace
 from ._core import (
     ALL_KINDS,
     REAL,
@@ -89,7 +89,7 @@ def _where(d: Draw, name: str) -> None:
     dt1 = d.dtype(ALL_KINDS)
     dt2 = partner_dtype(d, dt1, ALL_KINDS)
     shapes = d.draw(
-        _reference_namespace().mutually_broadcastable_shapes(3, max_dims=3, max_side=3), "shapes"
+        reference_namespace().mutually_broadcastable_shapes(3, max_dims=3, max_side=3), "shapes"
     )
     c = d.array(ax.bool, shapes.input_shapes[0], label="condition")
     x1 = d.array(dt1, shapes.input_shapes[1], label="x1")
