@@ -130,7 +130,7 @@ def copied_bytes(torch_device: str, jax_device: str) -> list[tuple[str, int, int
     place = torch_device.split(":", 1)[1]
     crossed = xp.on_device(xp.jit(physics), jax_device)
     res = []
-    real = _transfer._move
+    real = _transfer.move
     for size in SIZES:
         p, x, _ = params_of(size)
         ap = {k: xp.asarray(torch.from_numpy(v).to(place)) for k, v in p.items()}
@@ -153,11 +153,11 @@ def copied_bytes(torch_device: str, jax_device: str) -> list[tuple[str, int, int
             return result
 
         crossing = sys.modules["arraymux.transforms._crossing"]
-        crossing._move = spy  # type: ignore[attr-defined]
+        crossing.move = spy  # type: ignore[attr-defined]
         try:
             vg(ap, ax)
         finally:
-            crossing._move = real  # type: ignore[attr-defined]
+            crossing.move = real  # type: ignore[attr-defined]
         res.append((size, moved, copied))
     return res
 

@@ -156,7 +156,7 @@ def naive(native: Any, src: xp.Device, dst: xp.Device) -> Any:
         host = native.get()
     else:
         host = np.asarray(native)
-    if _transfer._would_write_immutable(src, dst) and _transfer._memory(dst) == ("cpu", 0):
+    if _transfer._would_write_immutable(src, dst) and _transfer.memory(dst) == ("cpu", 0):
         return dst.namespace.asarray(host, device=dst.native, copy=True)
     return dst.namespace.asarray(host, device=dst.native)
 
@@ -327,7 +327,7 @@ def bench_between_gpus(
 ) -> None:
     """Moves between two GPUs (same backend or not), beside torch's own ``Tensor.to`` between
     the same two ordinals, measured in the same run: time, GB/s and the share of torch's."""
-    ordinal = {d: _transfer._memory(d)[1] for d in devices if is_gpu(d)}
+    ordinal = {d: _transfer.memory(d)[1] for d in devices if is_gpu(d)}
     pairs = [(s, d) for s in ordinal for d in ordinal if ordinal[s] != ordinal[d]]
     if not pairs:
         return

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from ._dtypes import DType
 
 __all__ = [
+    "EMBEDDED_DEFAULT",
     "Device",
     "DeviceLike",
     "default_device",
@@ -292,7 +293,8 @@ def devices(backend: str | None = None) -> list[Device]:
 _DEFAULT: contextvars.ContextVar[Device | None] = contextvars.ContextVar(
     "arraymux_default_device", default=None
 )
-_EMBEDDED_DEFAULT = "numpy:cpu"
+#: The default device where neither the program nor ``ARRAYMUX_DEVICE`` names one.
+EMBEDDED_DEFAULT = "numpy:cpu"
 _process_default: Device | None = None
 
 
@@ -386,7 +388,7 @@ def get_default_device() -> Device:
         return dev
     global _process_default
     if _process_default is None:
-        _process_default = Device(os.environ.get("ARRAYMUX_DEVICE") or _EMBEDDED_DEFAULT)
+        _process_default = Device(os.environ.get("ARRAYMUX_DEVICE") or EMBEDDED_DEFAULT)
     return _process_default
 
 

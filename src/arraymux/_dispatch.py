@@ -32,7 +32,22 @@ from ._dtype_rules import (
 from ._errors import mismatch, not_an_array
 from ._function_table import BY_NAME, VARARGS, Entry
 
-_SCALARS = (bool, int, float, complex)
+__all__ = [
+    "SCALARS",
+    "binary",
+    "binary_slow",
+    "call",
+    "call_backend",
+    "first",
+    "generic",
+    "reflected",
+    "set_device_check",
+    "unary",
+    "wrap_result",
+]
+
+#: The Python scalar types that meet arrays as operands.
+SCALARS = (bool, int, float, complex)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -118,7 +133,7 @@ def _array_arg(
     if type(value) is Array or operand(value) is not None:
         return found.take(fname, pos, value, pname)
     value = python_scalar(value)
-    if scalars_ok and isinstance(value, _SCALARS):
+    if scalars_ok and isinstance(value, SCALARS):
         return value
     raise not_an_array(fname, pos, value, scalars_ok)
 
@@ -276,7 +291,7 @@ def _checked_elementwise(
             return result
     except (AttributeError, TypeError):
         pass
-    arrays = [i for i, a in enumerate(nargs) if not isinstance(a, _SCALARS)]
+    arrays = [i for i, a in enumerate(nargs) if not isinstance(a, SCALARS)]
     kinds = {dtype_of(nargs[i], device).kind for i in arrays}
     if kinds <= {"bool", "signed integer", "unsigned integer"}:
         target = default_dtype(device, "real floating")
@@ -302,7 +317,7 @@ def _operand_kinds(entry: Entry, device: Device, nargs: list[Any]) -> Any:
     function comes back as a copy (as integer arrays do). Returns the result where the function need not be called."""
     positions = entry.promote or (0,)
     for i in positions:
-        if i >= len(nargs) or isinstance(nargs[i], _SCALARS) or _ndim(nargs[i]) is None:
+        if i >= len(nargs) or isinstance(nargs[i], SCALARS) or _ndim(nargs[i]) is None:
             continue
         dt = dtype_of(nargs[i], device)
         if entry.operands == "complex" and dt.kind != "complex floating":
@@ -333,7 +348,7 @@ def _promote(entry: Entry, device: Device, nargs: list[Any]) -> None:
     else:
         items = nargs
         idx = [i for i in entry.promote if i < len(items)]
-    arrays = [i for i in idx if not isinstance(items[i], _SCALARS)]
+    arrays = [i for i in idx if not isinstance(items[i], SCALARS)]
     if not arrays:
         return
     dts = [dtype_of(items[i], device) for i in arrays]
@@ -345,11 +360,11 @@ def _promote(entry: Entry, device: Device, nargs: list[Any]) -> None:
         raise TypeError(f"arraymux.{fname}: {e}") from None
     for i in idx:
         v = items[i]
-        if isinstance(v, _SCALARS):
+        if isinstance(v, SCALARS):
             target = scalar_dtype(fname, v, target, device)
     for i in idx:
         v = items[i]
-        if isinstance(v, _SCALARS):
+        if isinstance(v, SCALARS):
             continue
         items[i] = astype_native(v, target, device, fname)
 
@@ -438,14 +453,14 @@ def binary_slow(name: str, x1: Any, x2: Any, operator: bool = False) -> Any:
     op1 = operand(x1)
     op2 = operand(x2)
     if operator and (
-        (op1 is None and not isinstance(x1, _SCALARS))
-        or (op2 is None and not isinstance(x2, _SCALARS))
+        (op1 is None and not isinstance(x1, SCALARS))
+        or (op2 is None and not isinstance(x2, SCALARS))
     ):
         return NotImplemented
     if op1 is None and op2 is None:
-        if not isinstance(x1, _SCALARS):
+        if not isinstance(x1, SCALARS):
             raise not_an_array(name, 0, x1, scalars_ok=True)
-        if not isinstance(x2, _SCALARS):
+        if not isinstance(x2, SCALARS):
             raise not_an_array(name, 1, x2, scalars_ok=True)
         raise TypeError(
             f"arraymux.{name}: at least one operand must be an array, got two Python scalars. "
@@ -479,7 +494,7 @@ def binary_slow(name: str, x1: Any, x2: Any, operator: bool = False) -> Any:
             (a, d), value, pos = op1, x2, 1
         else:
             (a, d), value, pos = op2, x1, 0  # type: ignore[misc]
-        if not isinstance(value, _SCALARS):
+        if not isinstance(value, SCALARS):
             raise not_an_array(name, pos, value, scalars_ok=True)
         dt = standard_dtype(name, a, d)
         target = scalar_dtype(name, value, dt, d)
@@ -577,7 +592,7 @@ def generic(name: str) -> Callable[..., Any]:
 def set_device_check(device: Device, other: Any, fname: str, pos: int | str) -> Any:
     """Unwrap ``other`` for use with an array on ``device`` (scalars pass through)."""
     other = python_scalar(other)
-    if isinstance(other, _SCALARS):
+    if isinstance(other, SCALARS):
         return other
     op = operand(other)
     if op is None:

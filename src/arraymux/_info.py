@@ -8,7 +8,7 @@ from . import _default_dtypes, _dtypes
 from ._devices import Device, devices, get_default_device, resolve_device
 from ._typing import DeviceLike
 
-__all__ = ["__array_namespace_info__"]
+__all__ = ["__array_namespace_info__", "info_2024_12"]
 
 
 class Info:
@@ -106,8 +106,10 @@ def __array_namespace_info__() -> Info:
     return Info()
 
 
-def _info_2024_12() -> Info:
+def info_2024_12() -> Info:
+    """The inspection namespace of the 2024.12 version of the standard (the namespace
+    ``arraymux.__array_namespace__(api_version="2024.12")`` hands out)."""
     return Info("2024.12")
 
 
-_info_2024_12.__name__ = _info_2024_12.__qualname__ = "__array_namespace_info__"
+info_2024_12.__name__ = info_2024_12.__qualname__ = "__array_namespace_info__"

@@ -129,9 +129,9 @@ def _view(arraymux: Any, api_version: str) -> types.ModuleType:
         for name in mod.__all__:  # type: ignore[attr-defined]
             setattr(mod, name, getattr(src, name))
         setattr(view, sub, mod)
-    from ._info import _info_2024_12
+    from ._info import info_2024_12
 
-    view.__array_namespace_info__ = _info_2024_12  # type: ignore[attr-defined]
+    view.__array_namespace_info__ = info_2024_12  # type: ignore[attr-defined]
     view.__array_api_version__ = api_version  # type: ignore[attr-defined]
     return view
 

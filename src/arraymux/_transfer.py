@@ -70,7 +70,14 @@ from ._dtype_rules import dtype_of
 from ._errors import not_an_array, unsupported
 from ._typing import ArrayLike, DeviceLike
 
-__all__ = ["block_until_ready", "synchronize", "to_device", "to_numpy"]
+__all__ = [
+    "block_until_ready",
+    "memory",
+    "move",
+    "synchronize",
+    "to_device",
+    "to_numpy",
+]
 
 _CPU = ("cpu", 0)
 # What a DLPack producer or consumer raises when it cannot hand over or take the memory as it is.
@@ -90,7 +97,9 @@ def _operand_or_raise(x: Any, fname: str, pos: int = 0) -> tuple[Any, Device]:
 _MEMORY: dict[Device, tuple[str, int]] = {}
 
 
-def _memory(device: Device) -> tuple[str, int]:
+def memory(device: Device) -> tuple[str, int]:
+    """Which memory ``device`` addresses: ``("cpu", 0)``, ``("cuda", 1)``, ... (its backend's
+    ``memory`` hook, asked once per device)."""
     try:
         return _MEMORY[device]
     except KeyError:
@@ -134,7 +143,7 @@ def _handed_over(obj: Any, src: Device, target: Device, copy: bool | None) -> An
     """``obj`` (exported from ``src``) taken by ``target`` through DLPack, with the source's
     GPU current while the producer hands it over: the caller's current device may be any."""
     current = src._backend.hooks.current_gpu
-    if current is None or _memory(src)[0] != "cuda":
+    if current is None or memory(src)[0] != "cuda":
         return _from_dlpack(obj, target, target._place, copy)
     with current(src._place):
         return _from_dlpack(obj, target, target._place, copy)
@@ -208,7 +217,7 @@ def _unusable(native: Any, src: Device, target: Device, e: Exception) -> str:
     return f"{target} cannot use its memory as it is: {e}"
 
 
-def _move(
+def move(
     native: Any,
     src: Device,
     target: Device,
@@ -224,8 +233,8 @@ def _move(
     target could write into an immutable source (for a fresh array nobody else holds).
     The calling thread's current CUDA device is the same after the move as before."""
     if (
-        (src._backend.hooks.sets_current_gpu and _memory(src)[0] == "cuda")
-        or (target._backend.hooks.sets_current_gpu and _memory(target)[0] == "cuda")
+        (src._backend.hooks.sets_current_gpu and memory(src)[0] == "cuda")
+        or (target._backend.hooks.sets_current_gpu and memory(target)[0] == "cuda")
     ) and (_cuda_gpus() or 0) > 1:  # with one GPU, no other can become current
         with _current_gpu_kept():
             return _move_now(native, src, target, copy, stream, report, share)
@@ -293,7 +302,7 @@ def _move_now(
         if copy is False:
             raise _needs_copy(src, target, "the devices hold separate memory")
         if stream is None and src._backend.hooks.slow_peer_copy:
-            mem_src, mem_dst = _memory(src), _memory(target)
+            mem_src, mem_dst = memory(src), memory(target)
             if mem_src[0] == mem_dst[0] == "cuda" and mem_src != mem_dst:
                 out = _between_gpus(native, src, target)
                 if out is not None:
@@ -307,7 +316,7 @@ def _move_now(
 
         return array_api_compat.to_device(native, target.native, stream=stream), "same", True
     _check_traced(native, src, target, "to_device")
-    mem_src, mem_dst = _memory(src), _memory(target)
+    mem_src, mem_dst = memory(src), memory(target)
     if mem_src == mem_dst:
         if copy is None and not share and _would_write_immutable(src, target):
             copy = True
@@ -362,13 +371,13 @@ def _copier(src: Device, target: Device) -> tuple[Device, Device] | None:
     from ._backends import get_backend
     from ._devices import devices
 
-    mem_src, mem_dst = _memory(src), _memory(target)
+    mem_src, mem_dst = memory(src), memory(target)
     found = None
     names = [src.backend, target.backend] + [m for m in ("torch", "cupy") if m in sys.modules]
     for name in dict.fromkeys(names):
         if getattr(get_backend(name).adapter, "SLOW_PEER_COPY", False):
             continue
-        on = {_memory(d): d for d in devices(name)}
+        on = {memory(d): d for d in devices(name)}
         if mem_src in on and mem_dst in on:
             found = (on[mem_src], on[mem_dst])
             break
@@ -482,7 +491,7 @@ def to_device(
         raise unsupported(dt, target, "to_device")
     if target is src and not copy and type(x) is Array:
         return x
-    out, _, _ = _move(native, src, target, copy, stream)
+    out, _, _ = move(native, src, target, copy, stream)
     if copy is None and stream is None:
         route = _fast_route(src, target)
         if route is not None:
@@ -519,7 +528,7 @@ def move_report(x: Any, device: Device | str, copy: bool | None = None) -> tuple
     dt = dtype_of(native, src)
     if not target.supports(dt):
         raise unsupported(dt, target, "to_device")
-    out, route, copied = _move(native, src, target, copy, None, report=True)
+    out, route, copied = move(native, src, target, copy, None, report=True)
     return wrap(out, target), route, copied
 
 

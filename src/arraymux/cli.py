@@ -72,12 +72,12 @@ def _default_device(probe: bool) -> str:
     backend), else as the environment gives it."""
     import os
 
-    from ._devices import _EMBEDDED_DEFAULT, get_default_device
+    from ._devices import EMBEDDED_DEFAULT, get_default_device
 
     given = os.environ.get("ARRAYMUX_DEVICE")
     source = " (from ARRAYMUX_DEVICE)" if given else ""
     if not probe:
-        return f"{given or _EMBEDDED_DEFAULT}{source}"
+        return f"{given or EMBEDDED_DEFAULT}{source}"
     try:
         return f"{get_default_device()}{source}"
     except Exception as e:

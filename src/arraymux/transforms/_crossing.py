@@ -22,7 +22,7 @@ from .._array import Array, operand, wrap
 from .._devices import _TRANSFORM, Device, default_device, device_arg
 from .._dtype_rules import dtype_of
 from .._errors import BackendUnavailableError, TransformUnavailableError, unsupported
-from .._transfer import _memory, _move
+from .._transfer import memory, move
 from ._tree import _FLOATING, CALL, VJP, _engines, _map, _name
 
 __all__ = ["on_device"]
@@ -256,7 +256,7 @@ def _torch_func_between_gpus(natives: list[Any], source: Device, target: Device)
     work; a second derivative raises ``TransformUnavailableError``."""
     if _engine_name(source) != "torch":
         return False
-    here, there = _memory(_engine_device(source)), _memory(_engine_device(target))
+    here, there = memory(_engine_device(source)), memory(_engine_device(target))
     if here[0] != "cuda" or there[0] != "cuda" or here == there:
         return False
     import torch
@@ -273,7 +273,7 @@ def _move_leaf(native: Any, src: Device, target: Device, share: bool = False) ->
     dt = dtype_of(native, src)
     if not target.supports(dt):  # float64 into JAX without x64: never a silent downcast
         raise unsupported(dt, target, "on_device")
-    return _move(src._backend.normalize(native), src, target, None, None, share=share)[0]
+    return move(src._backend.normalize(native), src, target, None, None, share=share)[0]
 
 
 def _sole(natives: list[Any], k: int, device: Device) -> bool:
@@ -300,13 +300,13 @@ def _result_moved(natives: list[Any], k: int, src: Device, target: Device) -> An
     is copied once at most."""
     if src is target:
         native = natives[k]
-    elif _memory(src) != _memory(target):  # copied by the move itself
+    elif memory(src) != memory(target):  # copied by the move itself
         native = _move_leaf(natives[k], src, target)
     elif src._backend.spec.mutable and not target._backend.spec.mutable:
         if _sole(natives, k, src):
             native = _move_leaf(natives[k], src, target)
         else:  # the source's own copy (torch: clone), fresh, then taken as it is
-            fresh = _move(src._backend.normalize(natives[k]), src, src, True, None)[0]
+            fresh = move(src._backend.normalize(natives[k]), src, src, True, None)[0]
             native = _move_leaf(fresh, src, target)
     elif not src._backend.spec.mutable and target._backend.hooks.writable_imports:
         sole = _sole(natives, k, src)  # before natives[k] is on the stack as an argument

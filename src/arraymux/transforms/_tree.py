@@ -11,7 +11,7 @@ from .. import _compiled
 from .._array import Array, operand, wrap
 from .._backends import backend_of_type, specs
 from .._devices import Device, get_default_device
-from .._dispatch import _SCALARS
+from .._dispatch import SCALARS
 from .._errors import BackendMismatchError, DeviceMismatchError
 from ._pytrees import NODES
 
@@ -132,7 +132,7 @@ def _leaves_float(tree: Any, backend: Any, floats: frozenset[Any]) -> bool:
         else:
             children = tree
         return all(_leaves_float(v, backend, floats) for v in children)
-    if isinstance(tree, _SCALARS) or tree is None:
+    if isinstance(tree, SCALARS) or tree is None:
         return False
     dtype = getattr(tree, "dtype", None)
     if dtype is None:
@@ -257,7 +257,7 @@ def _convert(tree: Any, fn: Callable[[Any], Any], backend: Any) -> Any:
     # isinstance first: inside torch.compile, a lookup in the type cache would add guards.
     if isinstance(tree, backend.array_classes):
         return fn(tree)
-    if isinstance(tree, _SCALARS) or tree is None:
+    if isinstance(tree, SCALARS) or tree is None:
         return tree
     if backend_of_type(t) is backend:  # a class whose module was imported after the backend
         return fn(tree)
