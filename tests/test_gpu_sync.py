@@ -194,8 +194,10 @@ _TORCH_CPU = [d for d in DEVICES if d.backend == "torch" and d.place == "cpu"]
 def test_torch_makes_no_tensor_from_host_data(device, group, monkeypatch):
     # Random draws on torch's CPU compute through NumPy and share the result (no copy); a
     # GPU computes them with torch, the path run here.
+    import arraymux.random._core as random_core
+
     monkeypatch.setattr(
-        xp.random,
+        random_core,
         "_through_numpy",
         lambda kernel, k, params, static: kernel(k, *params, *static),
         raising=True,
@@ -447,3 +449,37 @@ def test_clip_leaves_other_bounds_to_array_api_compat():
     for lo, hi in [(0.5, None), (np.asarray([1, 1], dtype=np.int8), None), (300, None)]:
         clip(np, base)(x, lo, hi)
     assert len(calls) == 3
+
+
+@pytest.mark.parametrize("device", _TORCH_CPU, ids=str)
+def test_torch_maximum_with_a_scalar_fills_no_tensor(device, monkeypatch):
+    # maximum(x, 0.0) runs as torch.clamp(x, min=0.0): no 0-d tensor is filled for the 0.0
+    # (on a GPU, a kernel of its own per call); NaN, in the bound or in x, gives NaN.
+    import torch
+
+    nan = float("nan")
+    f = xp.asarray([0.5, -1.5, nan], dtype=xp.float32, device=device)
+    i = xp.asarray([1, 5, -3], dtype=xp.int16, device=device)
+    cases = [
+        (lambda: xp.maximum(f, 0.0), [0.5, 0.0, nan]),
+        (lambda: xp.minimum(0.0, f), [0.0, -1.5, nan]),
+        (lambda: xp.maximum(f, nan), [nan, nan, nan]),
+        (lambda: xp.minimum(f, nan), [nan, nan, nan]),
+        (lambda: xp.maximum(i, 2), [2, 5, 2]),
+        (lambda: xp.minimum(i, 2), [1, 2, -3]),
+    ]
+    for op, _ in cases:
+        op()  # plans are made on first use
+    full = torch.full
+
+    def refused(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("a tensor filled for a Python scalar")
+
+    monkeypatch.setattr(torch, "full", refused)
+    filling_none = [cases[i] for i in (0, 1, 4, 5)]  # a NaN bound fills the result itself
+    results = [(op(), want) for op, want in filling_none]
+    monkeypatch.setattr(torch, "full", full)
+    results += [(op(), want) for op, want in (cases[2], cases[3])]
+    for r, want in results:
+        assert r.dtype == (xp.int16 if isinstance(want[0], int) else xp.float32)
+        assert xp.to_numpy(r).tolist() == pytest.approx(want, nan_ok=True)

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from . import _dtypes
 from ._backends import TYPE_CACHE, on_load, real_base
 from ._dtype_rules import result_dtype, scalar_dtype
+from ._function_table import COMMUTATIVE
 
 if TYPE_CHECKING:
     from ._devices import Device
@@ -102,7 +103,7 @@ def _scalar_plan(name: str, device: Device, dtype: Any, kind: type, position: in
         # the scalar itself: for functions whose operands commute, and those the adapter
         # computes in reverse (torch.rsub for subtract), the scalar goes on the right.
         reverse = backend.hooks.reversed.get(name)
-        if name in _COMMUTATIVE or reverse is not None:
+        if name in COMMUTATIVE or reverse is not None:
             passes = _scalar_passes(backend, name, value, 1, probes)
             if reverse is not None:
                 fn = (
@@ -117,6 +118,9 @@ def _scalar_plan(name: str, device: Device, dtype: Any, kind: type, position: in
     if kind is int and dt.kind in ("signed integer", "unsigned integer"):
         lo, hi = _dtypes.int_range(dt)
     zero_d: Any = False if passes[1] else _zero_d(backend, name, fn, position == 1 or swap)
+    kernel = backend.hooks.scalar_kernels.get(name)
+    if kernel is not None:
+        fn = kernel  # the backend's function takes arrays only; this one, the scalar itself
     return (fn, rt, lo, hi, zero_d, swap)
 
 
@@ -129,23 +133,6 @@ def _zero_d(backend: Any, name: str, fn: Any, array_first: bool) -> Callable[...
     return lambda s, a: fn(made(name, s, a, 0), a)
 
 
-# Functions whose operands commute exactly (in IEEE arithmetic too).
-_COMMUTATIVE = frozenset(
-    {
-        "add",
-        "multiply",
-        "equal",
-        "not_equal",
-        "maximum",
-        "minimum",
-        "logical_and",
-        "logical_or",
-        "logical_xor",
-        "bitwise_and",
-        "bitwise_or",
-        "bitwise_xor",
-    }
-)
 
 
 def _scalar_passes(

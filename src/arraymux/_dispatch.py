@@ -30,7 +30,7 @@ from ._dtype_rules import (
     standard_dtype,
 )
 from ._errors import mismatch, not_an_array
-from ._function_table import BY_NAME, VARARGS, Entry
+from ._function_table import BY_NAME, COMMUTATIVE, VARARGS, Entry
 
 __all__ = [
     "SCALARS",
@@ -502,6 +502,15 @@ def binary_slow(name: str, x1: Any, x2: Any, operator: bool = False) -> Any:
             target = floating_operands_dtype(target, d)
         if target is not dt:
             a = astype_native(a, target, d, name)
+        kernel = d._backend.hooks.scalar_kernels.get(name)
+        if kernel is not None and (pos == 1 or name in COMMUTATIVE):
+            # The backend's function takes arrays only; the kernel takes (x, scalar).
+            s = d._backend.adapter.scalar_operand(name, value, a, 1)
+            if s is value:
+                try:
+                    return wrap(kernel(a, s), d, result_dtype(d, name, target))
+                except BACKEND_ERRORS as e:
+                    raise_annotated(name, d, e)
         s = d._backend.adapter.scalar_operand(name, value, a, pos)
         nargs = [a, s] if pos == 1 else [s, a]
     try:

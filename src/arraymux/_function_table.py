@@ -320,4 +320,23 @@ BY_NAME: Final = {e.name: e for e in TABLE}
 # Names new in 2025.12; absent from the namespace when 2024.12 is selected.
 NEW_IN_2025_12: Final = frozenset(e.name for e in TABLE if e.since == "2025.12")
 
+#: Functions whose operands commute exactly (in IEEE arithmetic too): a Python scalar on
+#: the left may be passed on the right.
+COMMUTATIVE: Final = frozenset(
+    {
+        "add",
+        "multiply",
+        "equal",
+        "not_equal",
+        "maximum",
+        "minimum",
+        "logical_and",
+        "logical_or",
+        "logical_xor",
+        "bitwise_and",
+        "bitwise_or",
+        "bitwise_xor",
+    }
+)
+
 CONSTANTS: Final = ("e", "inf", "nan", "newaxis", "pi")

@@ -159,7 +159,10 @@ class Hooks:
     operands of a dtype the backend holds but lacks kernels for, or ``NotImplemented``),
     ``index_array(native)`` (an integer index array as the backend indexes with it: torch
     takes int64 only), ``reversed`` (standard names mapped to functions that compute
-    ``name(scalar, x)`` when called as ``f(x, scalar)``: torch's ``rsub``), ``placed(fn)``
+    ``name(scalar, x)`` when called as ``f(x, scalar)``: torch's ``rsub``), ``scalar_kernels``
+    (standard names mapped to functions that compute ``name(x, scalar)`` from the Python
+    scalar itself, where the backend's own function takes arrays only: ``torch.maximum`` as
+    ``torch.clamp``; the adapter's ``scalar_operand`` then passes the scalar as it is), ``placed(fn)``
     (``fn`` made to run on the device of its operands, for a backend that computes on a
     current device: CuPy) and ``stop_gradient(native)`` (``native`` as a constant of the
     backend's autodiff engine).
@@ -191,6 +194,7 @@ class Hooks:
     emulate: Callable[[str, dict[str, Any], Any, dict[str, Any]], Any] | None = None
     index_array: Callable[[Any], Any] | None = None
     reversed: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
+    scalar_kernels: Mapping[str, Callable[[Any, Any], Any]] = field(default_factory=dict)
     placed: Callable[[Any], Any] | None = None
     stop_gradient: Callable[[Any], Any] | None = None
 

@@ -193,6 +193,23 @@ REVERSED = {
 }
 
 
+
+
+def _maximum_scalar(x: Any, s: Any) -> Any:
+    # torch.maximum takes tensors only; clamp takes the bound as a number. A NaN bound gives
+    # NaN, as maximum does (torch.clamp(x, nan) gives x: pytorch/pytorch#172067).
+    return torch.clamp(x, min=s) if s == s else torch.full_like(x, s)
+
+
+def _minimum_scalar(x: Any, s: Any) -> Any:
+    return torch.clamp(x, max=s) if s == s else torch.full_like(x, s)
+
+
+#: ``maximum(x, 0.0)`` as ``torch.clamp(x, min=0.0)``: no 0-d tensor is filled for the scalar
+#: (a kernel of its own on a GPU, and about 1 us of host time).
+SCALAR_KERNELS = {"maximum": _maximum_scalar, "minimum": _minimum_scalar}
+
+
 def namespace() -> Any:
     return _xp
 
@@ -353,6 +370,14 @@ def scalar_operand(name: str, value: Any, other: Any, position: int) -> Any:
     # tangent (torch 2.11 to 2.13), while a tensor of their dtype keeps it.
     if other.dim() and name in (_SCALAR_RIGHT if position else _SCALAR_LEFT):
         return value
+    if (
+        position
+        and other.dim()
+        and name in SCALAR_KERNELS
+        and not isinstance(value, complex)
+        and other.dtype not in _unsigned.UNSIGNED  # emulated: torch has no clamp for them
+    ):
+        return value  # computed by SCALAR_KERNELS[name](other, value)
     return torch.full((), value, dtype=other.dtype, device=other.device)
 
 
