@@ -23,8 +23,11 @@ __all__ = [
     "MAX_BYTES",
     "Params",
     "as_keywords",
+    "check_bool",
     "check_call",
     "check_index",
+    "check_int",
+    "check_number",
     "check_shape",
     "check_size",
     "check_value",
@@ -234,7 +237,9 @@ def _not_an_array(fname: str, pname: str, v: Any, what: str) -> TypeError:
     )
 
 
-def _int(fname: str, pname: str, v: Any, what: str = "an int") -> int:
+def check_int(fname: str, pname: str, v: Any, what: str = "an int") -> int:
+    """``v`` as a Python int (anything with ``__index__``); a bool, an array or another value
+    raises a ``TypeError`` that names ``arraymux.<fname>``, ``pname`` and ``what`` it must be."""
     if isinstance(v, bool) or _is_array(v):
         if _is_array(v):
             raise _not_an_array(fname, pname, v, what)
@@ -247,7 +252,7 @@ def _int(fname: str, pname: str, v: Any, what: str = "an int") -> int:
 
 def _ints(fname: str, pname: str, v: Any, what: str) -> tuple[int, ...]:
     if isinstance(v, tuple | list):
-        return tuple(_int(fname, f"{pname}[{i}]", a, what) for i, a in enumerate(v))
+        return tuple(check_int(fname, f"{pname}[{i}]", a, what) for i, a in enumerate(v))
     if _is_array(v):
         raise _not_an_array(fname, pname, v, what)
     raise TypeError(f"arraymux.{fname}: {pname} must be {what}, not {_type_name(v)}.")
@@ -270,16 +275,18 @@ def _axes(fname: str, pname: str, v: Any, ndim: int | None, *, none: bool, many:
         raise TypeError(f"arraymux.{fname}: {pname} must be {what}, not None.")
     if isinstance(v, tuple | list) and many:
         axes = tuple(
-            _axis_range(fname, pname, _int(fname, f"{pname}[{i}]", a, what), ndim)
+            _axis_range(fname, pname, check_int(fname, f"{pname}[{i}]", a, what), ndim)
             for i, a in enumerate(v)
         )
         if ndim is not None and len({a % max(ndim, 1) for a in axes}) != len(axes):
             raise ValueError(f"arraymux.{fname}: {pname} {tuple(axes)} repeats an axis.")
         return axes
-    return _axis_range(fname, pname, _int(fname, pname, v, what), ndim)
+    return _axis_range(fname, pname, check_int(fname, pname, v, what), ndim)
 
 
-def _bool(fname: str, pname: str, v: Any) -> bool:
+def check_bool(fname: str, pname: str, v: Any) -> bool:
+    """``v`` as True or False (a NumPy bool read as one); anything else
+    raises a ``TypeError`` that names ``arraymux.<fname>`` and ``pname``."""
     if isinstance(v, bool):
         return v
     v = python_scalar(v)
@@ -288,7 +295,10 @@ def _bool(fname: str, pname: str, v: Any) -> bool:
     raise TypeError(f"arraymux.{fname}: {pname} must be True or False, not {_type_name(v)}.")
 
 
-def _number(fname: str, pname: str, v: Any, *, complex_ok: bool = True) -> Any:
+def check_number(fname: str, pname: str, v: Any, *, complex_ok: bool = True) -> Any:
+    """``v`` as a Python number (a bool, int or float, or a complex where ``complex_ok``); an
+    array or another value raises a ``TypeError`` that names ``arraymux.<fname>`` and
+    ``pname``."""
     if _is_array(v):
         raise _not_an_array(fname, pname, v, "a Python number")
     v = python_scalar(v)
@@ -354,7 +364,7 @@ def _choice(fname: str, pname: str, v: Any, options: tuple[Any, ...]) -> Any:
 def _ord(fname: str, pname: str, v: Any, names: tuple[str, ...]) -> Any:
     if isinstance(v, str):
         return _choice(fname, pname, v, names)
-    return _number(fname, pname, v, complex_ok=False)
+    return check_number(fname, pname, v, complex_ok=False)
 
 
 def check_shape(fname: str, pname: str, v: Any, *, minus_one: bool = False) -> tuple[int, ...]:
@@ -363,7 +373,7 @@ def check_shape(fname: str, pname: str, v: Any, *, minus_one: bool = False) -> t
         v = read_zero_d(fname, pname, v)
     what = "an int or a tuple of ints"
     dims = (
-        (_int(fname, pname, v, what),)
+        (check_int(fname, pname, v, what),)
         if not isinstance(v, tuple | list)
         else _ints(fname, pname, v, what)
     )
@@ -526,7 +536,7 @@ def check_value(fname: str, pname: str, v: Any, ndim: int | None) -> Any:
                 return tuple(
                     _ints(fname, f"axes[{i}]", a, "a sequence of ints") for i, a in enumerate(v)
                 )
-            n = _int(fname, pname, v, "an int or a pair of sequences of ints")
+            n = check_int(fname, pname, v, "an int or a pair of sequences of ints")
             if n < 0:
                 raise ValueError(f"arraymux.{fname}: axes must be 0 or more, not {n}.")
             return n
@@ -543,7 +553,7 @@ def check_value(fname: str, pname: str, v: Any, ndim: int | None) -> Any:
     if pname in ("shift",):
         if isinstance(v, tuple | list):
             return _ints(fname, pname, v, "an int or a tuple of ints")
-        return _int(fname, pname, v, "an int or a tuple of ints")
+        return check_int(fname, pname, v, "an int or a tuple of ints")
     if pname in ("repetitions", "s"):
         if v is None and pname == "s":
             return None
@@ -556,11 +566,11 @@ def check_value(fname: str, pname: str, v: Any, ndim: int | None) -> Any:
         check_size(fname, dims, _FFT_ITEMSIZE if pname == "s" else 1)
         return dims
     if pname in ("k", "offset"):
-        return _int(fname, pname, v)
+        return check_int(fname, pname, v)
     if pname == "n":
         if v is None and fname.startswith("fft."):
             return None
-        n = _int(fname, pname, v)
+        n = check_int(fname, pname, v)
         if fname == "diff" and n < 0:
             raise ValueError(f"arraymux.{fname}: n must be 0 or more, not {n}.")
         if fname.startswith("fft.") and n < 1:
@@ -571,7 +581,7 @@ def check_value(fname: str, pname: str, v: Any, ndim: int | None) -> Any:
     if pname in ("n_rows", "n_cols", "num"):
         if v is None and pname == "n_cols":
             return None
-        n = _int(fname, pname, v)
+        n = check_int(fname, pname, v)
         if n < 0:
             raise ValueError(f"arraymux.{fname}: {pname} must be 0 or more, not {n}.")
         return n
@@ -585,18 +595,18 @@ def check_value(fname: str, pname: str, v: Any, ndim: int | None) -> Any:
         "full_matrices",
         "include_initial",
     ):
-        return _bool(fname, pname, v)
+        return check_bool(fname, pname, v)
     if pname == "copy":
-        return None if v is None else _bool(fname, pname, v)
+        return None if v is None else check_bool(fname, pname, v)
     if pname == "correction":
-        c = _number(fname, pname, v, complex_ok=False)
+        c = check_number(fname, pname, v, complex_ok=False)
         if isinstance(c, bool):
             raise TypeError(f"arraymux.{fname}: correction must be a number, not a bool.")
         return c
     if pname in ("d", "start", "stop", "step", "fill_value", "min", "max", "rtol"):
         if v is None and pname in ("stop", "min", "max", "rtol"):
             return None
-        return _number(fname, pname, v)
+        return check_number(fname, pname, v)
     if pname == "ord":
         if fname == "linalg.matrix_norm":
             return _ord(fname, pname, v, _MATRIX_ORDS)

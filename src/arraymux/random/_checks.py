@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .. import _default_dtypes
-from .._arguments import _int, _number, check_shape, check_size, python_scalar
+from .._arguments import check_int, check_number, check_shape, check_size, python_scalar
 from .._array import Array
 from .._devices import Device
 from .._dtype_rules import as_dtype
@@ -120,7 +120,7 @@ def draw_dtype(device: Device, dtype: Any, kind: str, fname: str) -> DType:
 
 def finite_real(value: Any, pname: str, fname: str) -> float:
     """A finite real Python number (NumPy scalars too, not bools, complex or arrays)."""
-    v = _number(f"random.{fname}", pname, value, complex_ok=False)
+    v = check_number(f"random.{fname}", pname, value, complex_ok=False)
     if isinstance(v, bool):
         raise TypeError(f"arraymux.random.{fname}: {pname} must be a real number, not a bool.")
     if not math.isfinite(v):
@@ -134,11 +134,11 @@ def integer_bounds(
     """``[low, high)`` of :func:`integers` as ints (``[0, low)`` if ``high`` is None), checked
     to be non-empty and to fit ``dt``; at most 2**32 wide where ``limit``."""
     if type(low) is not int:
-        low = _int(f"random.{fname}", "low", low)
+        low = check_int(f"random.{fname}", "low", low)
     if high is None:
         low, high = 0, low
     elif type(high) is not int:
-        high = _int(f"random.{fname}", "high", high)
+        high = check_int(f"random.{fname}", "high", high)
     if low >= high:
         raise ValueError(f"arraymux.random.{fname}: needs low < high, got [{low}, {high}).")
     least, most = _int_range(dt)

@@ -11,7 +11,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from .._arguments import _bool, _int, python_scalar
+from .._arguments import check_bool, check_int, python_scalar
 from .._array import Array
 from .._array import wrap as _wrap
 from .._devices import _TRANSFORM, Device, resolve_device
@@ -309,7 +309,7 @@ def split(key: Array, num: int = 2) -> Array:
     (2,)
     """
     k = check_key(key, "split")
-    num = _int("random.split", "num", num)
+    num = check_int("random.split", "num", num)
     if num < 0:
         raise ValueError(f"arraymux.random.split: num must be >= 0, got {num}.")
     if num > MAX_DRAW // 2:
@@ -368,7 +368,7 @@ def fold_in(key: Array, data: int) -> Array:
     (2,)
     """
     k = check_key(key, "fold_in")
-    data = _int("random.fold_in", "data", data, "an int in [0, 2**32)")
+    data = check_int("random.fold_in", "data", data, "an int in [0, 2**32)")
     if not 0 <= data <= MASK32:
         raise ValueError(
             f"arraymux.random.fold_in: data must be an int in [0, 2**32), got {data!r}."
@@ -707,7 +707,7 @@ def _count(v: Any, pname: str, device: Device, fname: str) -> int:
     """An int ``v`` (``x`` of :func:`permutation`, ``a`` of :func:`choice`), 0 to 2**31."""
     if isinstance(v, bool) or not isinstance(python_scalar(v), int):
         array_arg(v, pname, fname, device)  # raises: neither an int nor an Array
-    n = _int(f"random.{fname}", pname, v)
+    n = check_int(f"random.{fname}", pname, v)
     if not 0 <= n <= MAX_DRAW:
         raise ValueError(f"arraymux.random.{fname}: {pname} must be in [0, 2**31], got {n}.")
     return n
@@ -718,7 +718,7 @@ def permutation_args(x: Any, axis: Any, device: Device, fname: str) -> tuple[int
     if not isinstance(x, Array):
         return _count(x, "x", device, fname), None
     array_arg(x, "x", fname, device)
-    ax = _int(f"random.{fname}", "axis", axis)
+    ax = check_int(f"random.{fname}", "axis", axis)
     if not -x.ndim <= ax < x.ndim:
         raise AxisError(
             f"arraymux.random.{fname}: axis {ax} is out of range for an array of {x.ndim} "
@@ -878,7 +878,7 @@ def select(a: Any, shape: Any, replace: Any, p: Any, draws: Any, fname: str) -> 
     if n <= 0:
         raise ValueError(f"arraymux.random.{fname}: a must have at least one element.")
     shp = draw_shape(shape, fname)
-    replace = _bool(f"random.{fname}", "replace", replace)
+    replace = check_bool(f"random.{fname}", "replace", replace)
     m = math.prod(shp)
     if not replace and m > n:
         raise ValueError(

@@ -20,7 +20,7 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .._arguments import _bool, _int, python_scalar
+from .._arguments import check_bool, check_int, python_scalar
 from .._array import Array
 from .._devices import Device
 from .._dtypes import DType
@@ -1381,13 +1381,13 @@ def categorical(
     lshape = pl.shape
     if not lshape:
         raise ValueError(f"arraymux.random.{fname}: logits must have at least one dimension.")
-    ax = _int(f"random.{fname}", "axis", axis)
+    ax = check_int(f"random.{fname}", "axis", axis)
     if not -len(lshape) <= ax < len(lshape):
         raise AxisError(
             f"arraymux.random.{fname}: axis {ax} is out of range for logits of "
             f"{len(lshape)} dimension(s)."
         )
-    replace = _bool(f"random.{fname}", "replace", replace)
+    replace = check_bool(f"random.{fname}", "replace", replace)
     batch = tuple(n for i, n in enumerate(lshape) if i != ax % len(lshape))
     if shape is None:
         shp = draw_shape(batch, fname)

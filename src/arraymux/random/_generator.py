@@ -10,7 +10,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from .._arguments import _bool
+from .._arguments import check_bool
 from .._array import Array
 from .._array import wrap as _wrap
 from .._devices import Device, resolve_device
@@ -146,7 +146,7 @@ class Generator:
         self._words = seed_words(seed, "Generator")
         self.seed = (self._words[0] << 32) | self._words[1]
         self.device: Device = resolve_device(device, "random.Generator")
-        self.fast = _bool("random.Generator", "fast", fast)
+        self.fast = check_bool("random.Generator", "fast", fast)
         self._calls = 0
         self._lock = threading.Lock()
         self._native = _native_generator(self.device, self.seed) if self.fast else None
