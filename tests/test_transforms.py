@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 import arraymux as xp
 from arraymux import _compiled
-from arraymux.transforms import _Engine
+from arraymux.transforms._engine import Engine
 
 pytestmark = [
     # torch's own modules use torch.jit.script / script_method when torch.func.jvp (and so
@@ -314,7 +314,7 @@ def mlp_params(device, seed=0):
 def test_torch_compile_has_no_graph_break():
     import torch
 
-    e = _Engine("jit", xp.Device("torch:cpu"))
+    e = Engine("jit", xp.Device("torch:cpu"))
     f = e.native_fun(mlp_loss)
     params, x, y = mlp_params("torch:cpu")
     native = ({k: v.native for k, v in params.items()}, x.native, y.native)

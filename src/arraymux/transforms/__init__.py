@@ -41,14 +41,14 @@ from ._control import cond, fori_loop, scan, switch, while_loop
 from ._crossing import on_device
 from ._custom import custom_jvp, custom_vjp
 from ._engine import (
-    _argnums,
-    _aux_check,
-    _cached,
-    _check_fun,
-    _diff_inputs,
-    _Engine,
-    _scalar_check,
+    Engine,
     as_constants,
+    aux_check,
+    cached_transform,
+    check_argnums,
+    check_function,
+    diff_inputs,
+    scalar_check,
 )
 from ._jit import jit
 from ._pytrees import (
@@ -197,14 +197,14 @@ def _gradient(
     tname: str, fun: Callable[..., Any], argnums: int | Sequence[int], has_aux: bool
 ) -> Callable[..., Any]:
     """``grad`` or ``value_and_grad`` (``tname``, the engine's function of that name)."""
-    _check_fun(tname, fun)
-    nums = _argnums(tname, argnums)
+    check_function(tname, fun)
+    nums = check_argnums(tname, argnums)
 
-    def build(e: _Engine) -> Callable[..., Any]:
-        f = e.native_fun(fun, _scalar_check(e, has_aux))
+    def build(e: Engine) -> Callable[..., Any]:
+        f = e.native_fun(fun, scalar_check(e, has_aux))
         return getattr(e.mod, tname)(f, argnums, has_aux=has_aux)  # type: ignore[no-any-return]
 
-    return _cached(tname, fun, build, nums)
+    return cached_transform(tname, fun, build, nums)
 
 
 def vjp(fun: Callable[..., Any], *primals: Any, has_aux: bool = False) -> tuple[Any, ...]:
@@ -238,11 +238,11 @@ def vjp(fun: Callable[..., Any], *primals: Any, has_aux: bool = False) -> tuple[
     >>> pull(xp.asarray([1.0, 10.0]))
     (Array([ 2., 40.], dtype=float64, device='numpy:cpu'),)
     """
-    _check_fun("vjp", fun)
+    check_function("vjp", fun)
     primals = as_constants(primals)
-    e = _Engine.of("vjp", primals)
-    nargs = _diff_inputs(e, primals, tuple(range(len(primals))))
-    f = e.native_fun(fun, _aux_check(e) if has_aux else None)
+    e = Engine.of("vjp", primals)
+    nargs = diff_inputs(e, primals, tuple(range(len(primals))))
+    f = e.native_fun(fun, aux_check(e) if has_aux else None)
     res = e.run(fun, e.mod.vjp, f, *nargs, has_aux=has_aux)
     pull = res[1]
 
@@ -287,7 +287,7 @@ def jvp(
     >>> xp.jvp(lambda x: x**3, (xp.asarray([1.0, 2.0]),), (xp.asarray([1.0, 1.0]),))
     (Array([1., 8.], dtype=float64, device='numpy:cpu'), Array([ 3., 12.], dtype=float64, device='numpy:cpu'))
     """
-    _check_fun("jvp", fun)
+    check_function("jvp", fun)
     if not isinstance(primals, tuple | list) or not isinstance(tangents, tuple | list):
         raise TypeError("arraymux.jvp: primals and tangents must be tuples or lists.")
     if len(primals) != len(tangents):
@@ -296,8 +296,8 @@ def jvp(
         )
     primals, tangents = as_constants((tuple(primals), tuple(tangents)))
     user = device_of("jvp", ("primals", primals), ("tangents", tangents))
-    e = _Engine.get("jvp", user)
-    nprimals = tuple(_diff_inputs(e, primals, tuple(range(len(primals)))))
+    e = Engine.get("jvp", user)
+    nprimals = tuple(diff_inputs(e, primals, tuple(range(len(primals)))))
     ntangents = tuple(e.into(t, f"tangents[{i}]") for i, t in enumerate(tangents))
     f = e.native_fun(fun)
     out, tangent_out = e.out(tuple(e.run(fun, e.mod.jvp, f, nprimals, ntangents)))
@@ -332,9 +332,9 @@ def jacobian(fun: Callable[..., Any], argnums: int | Sequence[int] = 0) -> Calla
     Array([[2., 0.],
            [0., 4.]], dtype=float64, device='numpy:cpu')
     """
-    _check_fun("jacobian", fun)
-    nums = _argnums("jacobian", argnums)
-    return _cached(
+    check_function("jacobian", fun)
+    nums = check_argnums("jacobian", argnums)
+    return cached_transform(
         "jacobian", fun, lambda e: e.mod.jacobian(e.native_fun(fun), argnums=argnums), nums
     )
 
@@ -366,12 +366,12 @@ def hessian(fun: Callable[..., Any], argnums: int | Sequence[int] = 0) -> Callab
     Array([[ 6.,  0.],
            [ 0., 12.]], dtype=float64, device='numpy:cpu')
     """
-    _check_fun("hessian", fun)
-    nums = _argnums("hessian", argnums)
-    return _cached(
+    check_function("hessian", fun)
+    nums = check_argnums("hessian", argnums)
+    return cached_transform(
         "hessian",
         fun,
-        lambda e: e.mod.hessian(e.native_fun(fun, _scalar_check(e, False)), argnums=argnums),
+        lambda e: e.mod.hessian(e.native_fun(fun, scalar_check(e, False)), argnums=argnums),
         nums,
     )
 
@@ -406,11 +406,11 @@ def vmap(fun: Callable[..., Any], in_axes: Any = 0, out_axes: Any = 0) -> Callab
     >>> xp.vmap(dot, in_axes=(0, None))(xp.asarray([[1.0, 2.0], [3.0, 4.0]]), xp.asarray([1.0, 1.0]))
     Array([3., 7.], dtype=float64, device='numpy:cpu')
     """
-    _check_fun("vmap", fun)
+    check_function("vmap", fun)
     if type(in_axes) is list:
         in_axes = tuple(in_axes)
 
-    return _cached("vmap", fun, lambda e: e.mod.vmap(e.native_fun(fun), in_axes, out_axes))
+    return cached_transform("vmap", fun, lambda e: e.mod.vmap(e.native_fun(fun), in_axes, out_axes))
 
 
 def checkpoint(fun: Callable[..., Any], policy: str | Callable[..., Any] | None = None) -> Any:
@@ -452,13 +452,13 @@ def checkpoint(fun: Callable[..., Any], policy: str | Callable[..., Any] | None 
     >>> xp.to_numpy(g).round(4)
     array([1.  , 0.36])
     """
-    _check_fun("checkpoint", fun)
+    check_function("checkpoint", fun)
     if policy is not None and not isinstance(policy, str) and not callable(policy):
         raise TypeError(
             "arraymux.checkpoint: policy must be None, a policy name, or a callable, not "
             f"{type(policy).__name__}."
         )
-    return _cached(
+    return cached_transform(
         "checkpoint",
         fun,
         lambda e: e.mod.checkpoint(e.native_fun(fun), policy),

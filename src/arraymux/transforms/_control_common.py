@@ -15,7 +15,7 @@ from typing import Any
 from .._array import Array, operand, wrap
 from .._devices import _TRANSFORM, Device, closure_constant
 from .._errors import BackendMismatchError, DeviceMismatchError
-from ._pytrees import TreeDef, _node_of, tree_flatten, tree_unflatten
+from ._pytrees import TreeDef, node_of, tree_flatten, tree_unflatten
 from ._tree import device_of
 
 __all__ = [
@@ -53,7 +53,7 @@ def unflatten(structure: TreeDef, leaves: Any) -> Any:
 
 def leaf_paths(tree: Any, prefix: str = "") -> list[str]:
     """The path of each leaf of ``tree`` (``[0]['w']``, ``.field``), in order."""
-    got = _node_of(tree, None)
+    got = node_of(tree, None)
     if got is None:
         return [prefix]
     _, _, children, labels = got

@@ -23,7 +23,7 @@ from .._devices import _TRANSFORM, Device, default_device, device_arg
 from .._dtype_rules import dtype_of
 from .._errors import BackendUnavailableError, TransformUnavailableError, unsupported
 from .._transfer import memory, move
-from ._tree import _FLOATING, CALL, VJP, _engines, _map, _name
+from ._tree import CALL, FLOATING, VJP, engine_backends, function_name, map_leaves
 
 __all__ = ["on_device"]
 
@@ -179,10 +179,10 @@ def _leaves(tree: Any) -> tuple[list[Any], Callable[[list[Any]], Any]]:
         leaves.append(leaf)
         return len(leaves) - 1
 
-    skeleton = _map(take, tree)
+    skeleton = map_leaves(take, tree)
 
     def rebuild(new: list[Any]) -> Any:
-        return _map(lambda i, path: new[i], skeleton)
+        return map_leaves(lambda i, path: new[i], skeleton)
 
     return leaves, rebuild
 
@@ -241,7 +241,7 @@ def _cross(fun: Callable[..., Any], target: Device, args: tuple[Any, ...], kwarg
         if dev is not home:
             raise TransformUnavailableError(
                 f"arraymux.on_device: inside a transform, the traced arrays passed to "
-                f"{_name(fun)} must all be on {home}, but one is on {dev}."
+                f"{function_name(fun)} must all be on {home}, but one is on {dev}."
             )
     foreign = _Foreign(fun, target, _Args(leaves, ops, where, rebuild, back, native_out), home)
     return foreign.apply(engine)
@@ -322,7 +322,7 @@ def _noted(fun: Callable[..., Any], target: Device, args: Any, kwargs: Any) -> A
     try:
         return fun(*args, **kwargs)
     except Exception as e:
-        note = f"raised by {_name(fun)} running on {target} through arraymux.on_device"
+        note = f"raised by {function_name(fun)} running on {target} through arraymux.on_device"
         if note not in getattr(e, "__notes__", ()):
             e.add_note(note)
         raise
@@ -337,7 +337,7 @@ def _result_leaves(fun: Callable[..., Any], result: Any) -> tuple[list[Any], Any
             leaf is None or isinstance(leaf, bool | int | float | complex)
         ):
             raise TypeError(
-                f"arraymux.on_device: leaf {k} of what {_name(fun)} returned is of type "
+                f"arraymux.on_device: leaf {k} of what {function_name(fun)} returned is of type "
                 f"{type(leaf).__name__}; a crossed function returns arrays and Python "
                 "scalars, in pytrees (tuples, lists, dicts, registered classes)."
             )
@@ -393,9 +393,9 @@ def _within(fun: Callable[..., Any], target: Device, call: _Args, engine: str | 
     outer, _TRANSFORM.device = _TRANSFORM.device, place
     outer_bridge = _TRANSFORM.bridge
     if place is not target:  # NumPy or CuPy computed by torch: their closures are constants
-        from ._engine import _Engine
+        from ._engine import Engine
 
-        _TRANSFORM.bridge = _Engine.get("on_device", target)
+        _TRANSFORM.bridge = Engine.get("on_device", target)
     try:
         box = [_noted(fun, target, a, kw)]
     finally:
@@ -501,7 +501,7 @@ class _Foreign:
         )
 
     def __repr__(self) -> str:
-        return f"on_device({_name(self.fun)}, {self.target})"
+        return f"on_device({function_name(self.fun)}, {self.target})"
 
     # -- the caller's side --------------------------------------------------------------------
 
@@ -568,15 +568,15 @@ class _Foreign:
         if self.out_leaves is None:
             self.out_leaves = [_ARRAY if operand(v) is not None else v for v in leaves]
             self.rebuild_out = rebuild_out
-            self.out_floats = [o.dtype.kind in _FLOATING for o in outs]
+            self.out_floats = [o.dtype.kind in FLOATING for o in outs]
         return outs
 
     def _forward_keeping_pull(self, natives: list[Any]) -> list[Any]:
         """The forward pass on the target's own engine (torch or JAX), as a vjp whose
         pullback (natives to natives) the backward pass will use."""
-        from ._engine import _Engine
+        from ._engine import Engine
 
-        e = _Engine.get("vjp", self.target)
+        e = Engine.get("vjp", self.target)
         device, floats, out_floats = e.device, self.floats, None
         fl = [i for i, f in enumerate(floats) if f]
 
@@ -607,9 +607,9 @@ class _Foreign:
             return list(_batched(self._call, nb, self.target)(*inputs))
         if engine is None:
             raise TransformUnavailableError(
-                f"arraymux.on_device: {_name(self.fun)} runs on {self.target}, which has no "
+                f"arraymux.on_device: {function_name(self.fun)} runs on {self.target}, which has no "
                 f"autodiff engine, so derivatives cannot flow through it (the caller "
-                f"differentiates on {self.home}). Transforms run on: {_engines()}. Call it "
+                f"differentiates on {self.home}). Transforms run on: {engine_backends()}. Call it "
                 "outside the transform, or cross to a device with an engine."
             )
         fl = [i for i in range(n) if self.floats[i]]
@@ -671,7 +671,7 @@ _transforms: Any = _Transforms()
 
 
 def _is_float(native: Any, device: Device) -> bool:
-    return device._backend.dtype_from_native(native.dtype).kind in _FLOATING
+    return device._backend.dtype_from_native(native.dtype).kind in FLOATING
 
 
 def _unbatched(xs: Sequence[Array], nb: int) -> list[Array]:

@@ -23,7 +23,7 @@ from typing import Any
 from .._array import Array, operand, wrap
 from .._devices import Device
 from ._control_common import flatten, unflatten
-from ._tree import _name, device_of
+from ._tree import device_of, function_name
 
 __all__ = ["custom_jvp", "custom_vjp"]
 
@@ -61,7 +61,7 @@ class _Custom:
         raise NotImplementedError
 
     def __call__(self, *args: Any) -> Any:
-        name = _name(self.fun)
+        name = function_name(self.fun)
         if not self._ruled():
             rule = "defvjp(fwd, bwd)" if self._kind == "custom_vjp" else "defjvp(jvp)"
             raise TypeError(

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from ._control_common import flatten, show
-from ._tree import _name
+from ._tree import function_name
 
 __all__ = ["CustomFunction", "cotangents_of", "pair"]
 
@@ -34,7 +34,7 @@ def cotangents_of(
 ) -> list[list[Any]]:
     """The leaves of the cotangents ``bwd`` returned (``cts``), one list per differentiated
     argument in the structure of its argument (None for zero), checked."""
-    name = _name(spec.fun)
+    name = function_name(spec.fun)
     if not isinstance(cts, tuple | list):
         raise TypeError(
             f"arraymux.custom_vjp: the bwd rule of {name} must return a tuple with one "
@@ -66,7 +66,7 @@ def cotangents_of(
 def pair(kind: str, spec: CustomFunction, what: str, out: Any) -> tuple[Any, Any]:
     if not (isinstance(out, tuple | list) and len(out) == 2):
         raise TypeError(
-            f"arraymux.{kind}: {what} of {_name(spec.fun)} must return a pair, not "
+            f"arraymux.{kind}: {what} of {function_name(spec.fun)} must return a pair, not "
             f"{type(out).__name__}."
         )
     return out[0], out[1]

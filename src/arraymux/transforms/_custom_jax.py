@@ -12,7 +12,7 @@ from .._devices import Device
 from .._errors import TransformUnavailableError
 from ._control_jax import traced
 from ._custom_common import CustomFunction, pair
-from ._tree import _name
+from ._tree import function_name
 
 
 def call(spec: CustomFunction, args: tuple[Any, ...], diff: list[int], dev: Device) -> Any:
@@ -29,7 +29,7 @@ def call(spec: CustomFunction, args: tuple[Any, ...], diff: list[int], dev: Devi
     except TypeError as e:
         if "forward-mode autodiff" in str(e) and "custom_vjp" in str(e):
             raise TransformUnavailableError(
-                f"arraymux.custom_vjp: {_name(spec.fun)} has a reverse-mode rule only, so "
+                f"arraymux.custom_vjp: {function_name(spec.fun)} has a reverse-mode rule only, so "
                 "forward mode (jvp, hessian, jacobian in forward mode) cannot differentiate "
                 "it, as with jax.custom_vjp. Define a forward-mode rule with "
                 "arraymux.custom_jvp instead."

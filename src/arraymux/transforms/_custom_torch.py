@@ -20,8 +20,8 @@ from .._devices import Device
 from .._errors import BackendMismatchError, TransformUnavailableError
 from ._control_common import flatten, unflatten
 from ._custom_common import CustomFunction, cotangents_of, pair
-from ._torch import FUNC_LEVELS, _first_order
-from ._tree import _name
+from ._torch import FUNC_LEVELS, first_order
+from ._tree import function_name
 
 _peek = torch._C._functorch.peek_interpreter_stack
 _TENSOR = object()  # the place of a tensor among the leaves of a result
@@ -131,7 +131,7 @@ class _Call:
             if type(v) is Array:
                 if v._device is not self.dev:
                     raise BackendMismatchError(
-                        f"arraymux.{self.kind}: {what} of {_name(self.spec.fun)} holds an "
+                        f"arraymux.{self.kind}: {what} of {function_name(self.spec.fun)} holds an "
                         f"array on {v._device}, but the call computes on {self.dev}."
                     )
                 t = v._native
@@ -190,7 +190,7 @@ class _Call:
                 g = torch.as_tensor(g, dtype=x.dtype, device=x.device)
             if tuple(g.shape) != tuple(x.shape):
                 raise TypeError(
-                    f"arraymux.custom_vjp: the bwd rule of {_name(self.spec.fun)} returned a "
+                    f"arraymux.custom_vjp: the bwd rule of {function_name(self.spec.fun)} returned a "
                     f"cotangent of shape {tuple(g.shape)} for an argument of shape "
                     f"{tuple(x.shape)} (argument {self.diff[k]})."
                 )
@@ -223,7 +223,7 @@ class _Call:
             from ._control_common import show
 
             raise TypeError(
-                f"arraymux.custom_jvp: the jvp rule of {_name(spec.fun)} returned a tangent of "
+                f"arraymux.custom_jvp: the jvp rule of {function_name(spec.fun)} returned a tangent of "
                 f"structure {show(tan_structure)}, but the output has structure "
                 f"{show(self.out_structure)}."
             )
@@ -267,7 +267,7 @@ class _VJP(torch.autograd.Function):
         saved = ctx.saved_tensors
         inputs = saved[: ctx.n_in]
         args = c.rebuild(inputs)
-        if torch.is_grad_enabled() and not _first_order():
+        if torch.is_grad_enabled() and not first_order():
             # Differentiated again: the residuals from the inputs, so that their own
             # derivatives count.
             res = pair("custom_vjp", spec, "the fwd rule", spec.fwd(*args))[1]  # type: ignore[attr-defined]
@@ -280,7 +280,7 @@ class _VJP(torch.autograd.Function):
 
     @staticmethod
     def jvp(ctx: Any, *tangents: Any) -> Any:
-        name = _name(ctx.c.spec.fun)
+        name = function_name(ctx.c.spec.fun)
         raise TransformUnavailableError(
             f"arraymux.custom_vjp: {name} has a reverse-mode rule only, so forward mode "
             "(jvp, hessian, jacobian in forward mode) cannot differentiate it, as with "

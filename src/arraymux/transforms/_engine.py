@@ -17,20 +17,32 @@ from .._errors import (
     TransformUnavailableError,
 )
 from ._tree import (
-    _FLOATING,
-    _convert,
-    _engines,
-    _floats,
-    _is_float,
-    _map,
-    _name,
-    _natives,
-    _Slow,
-    _unwrap_all,
-    _where,
-    _wrap_all,
+    FLOATING,
+    Slow,
+    argument_path,
+    convert_natives,
+    engine_backends,
     find,
+    float_natives,
+    function_name,
+    is_float,
+    map_leaves,
+    natives_of,
+    unwrap_all,
+    wrap_all,
 )
+
+__all__ = [
+    "as_constants",
+    "aux_check",
+    "cached_transform",
+    "check_argnums",
+    "check_function",
+    "diff_inputs",
+    "Engine",
+    "for_tracing",
+    "scalar_check",
+]
 
 # Marks a mismatch already explained by an inner transform (raised as it is by outer ones):
 # an attribute rather than a subclass, so that what users catch and see is exactly
@@ -38,11 +50,11 @@ from ._tree import (
 _EXPLAINED = "_arraymux_explained"
 
 
-_ENGINES: dict[tuple[str, str, bool], _Engine] = {}  # (transform, device, bridge)
+_ENGINES: dict[tuple[str, str, bool], Engine] = {}  # (transform, device, bridge)
 _WANTED: dict[tuple[tuple[int, ...], int], frozenset[int]] = {}
 
 
-class _Engine:
+class Engine:
     """The engine for one call: the user's device, the engine's device and its adapter."""
 
     __slots__ = (
@@ -84,7 +96,7 @@ class _Engine:
         else:
             raise TransformUnavailableError(
                 f"arraymux.{tname}: the {name} backend ({user}) has no autodiff or tracing "
-                f"engine. Transforms run on: {_engines()}. Move the arrays first, e.g. "
+                f"engine. Transforms run on: {engine_backends()}. Move the arrays first, e.g. "
                 'x = arraymux.to_device(x, "torch:cpu").'
             )
         self.mod: Any = mod
@@ -98,7 +110,7 @@ class _Engine:
             self.leaf_out = (self.backend.array_classes[0], mod.from_engine_to(name))
 
     @classmethod
-    def get(cls, tname: str, user: Device, *, bridge: bool = True) -> _Engine:
+    def get(cls, tname: str, user: Device, *, bridge: bool = True) -> Engine:
         """The (cached) engine of ``tname`` for arrays on ``user``."""
         key = (tname, user._str, bridge)  # a Device is hashed in Python: dynamo < 2.13 breaks there
         e = _ENGINES.get(key)
@@ -107,7 +119,7 @@ class _Engine:
         return e
 
     @classmethod
-    def of(cls, tname: str, args: Sequence[Any], *, bridge: bool = True) -> _Engine:
+    def of(cls, tname: str, args: Sequence[Any], *, bridge: bool = True) -> Engine:
         """The (cached) engine for the arrays of ``args``."""
         return cls.get(tname, _user_device(tname, tuple(args)), bridge=bridge)
 
@@ -118,7 +130,7 @@ class _Engine:
         args: tuple[Any, ...],
         found: tuple[Device, Any, bool],
         wanted: frozenset[int] = frozenset(),
-    ) -> tuple[_Engine, Sequence[Any]]:
+    ) -> tuple[Engine, Sequence[Any]]:
         """The engine for ``args`` and the args as engine natives, from the device and natives
         that ``find`` gave; ``wanted``: the positions to differentiate (checked to be
         floating)."""
@@ -142,17 +154,17 @@ class _Engine:
         return (
             fast
             if fast is not None
-            else _convert(list(natives), self.to_engine, self.user._backend)
+            else convert_natives(list(natives), self.to_engine, self.user._backend)
         )
 
     def into(self, tree: Any, pos: int | str = 0, diff: bool = False) -> Any:
         """A pytree of the user's values with its arrays made the engine's native arrays."""
         try:
-            out = _natives(tree, [self.user], diff)
+            out = natives_of(tree, [self.user], diff)
             if self.bridged:
-                out = _convert(out, self.to_engine, self.user._backend)
+                out = convert_natives(out, self.to_engine, self.user._backend)
             return out
-        except _Slow:
+        except Slow:
             pass
 
         def leaf_in(leaf: Any, path: str) -> Any:
@@ -162,14 +174,14 @@ class _Engine:
                 op = operand(leaf)
                 if op is None:
                     if diff:
-                        return self._scalar_in(leaf, _where(pos, path))
+                        return self._scalar_in(leaf, argument_path(pos, path))
                     return leaf
                 native, dev = op
             if diff:
                 dt = dev._backend.dtype_from_native(native.dtype)
-                if dt.kind not in _FLOATING:
+                if dt.kind not in FLOATING:
                     raise TypeError(
-                        f"arraymux.{self.tname}: {_where(pos, path)} has dtype {dt.name}, but only "
+                        f"arraymux.{self.tname}: {argument_path(pos, path)} has dtype {dt.name}, but only "
                         "floating-point inputs can be differentiated. Cast it first, e.g. "
                         "x = arraymux.astype(x, arraymux.float32), or leave it out of argnums."
                     )
@@ -177,7 +189,7 @@ class _Engine:
                 return self.mod.to_engine(dev._backend.normalize(native))
             return native
 
-        return _map(leaf_in, tree)
+        return map_leaves(leaf_in, tree)
 
     def _scalar_in(self, leaf: Any, where: str) -> Any:
         if isinstance(leaf, float | complex):
@@ -195,9 +207,11 @@ class _Engine:
         if self.bridged:
             assert self.leaf_out is not None
             fast = convert_tree(tree, *self.leaf_out, self.user)
-            return fast if fast is not None else _convert(tree, self._from_engine, self.backend)
+            return (
+                fast if fast is not None else convert_natives(tree, self._from_engine, self.backend)
+            )
         fast = wrap_tree(tree, self.device)
-        return fast if fast is not None else _wrap_all(tree, self.backend, self.device)
+        return fast if fast is not None else wrap_all(tree, self.backend, self.device)
 
     def _from_engine(self, leaf: Any) -> Array:
         assert self.leaf_out is not None
@@ -217,7 +231,7 @@ class _Engine:
                     return self.to_engine(leaf._native)
                 if leaf._device._backend is not backend:
                     raise BackendMismatchError(
-                        f"arraymux.{tname}: {_name(fun)} returned an array on {leaf._device}"
+                        f"arraymux.{tname}: {function_name(fun)} returned an array on {leaf._device}"
                         f"{path and ' at ' + path}, but it computes on {device}. Return arrays "
                         "of the backend of its arguments."
                     )
@@ -226,17 +240,17 @@ class _Engine:
 
         def unwrap_out(result: Any) -> Any:
             try:
-                return _unwrap_all(result, backend)
-            except _Slow:
-                return _map(nat, result)
+                return unwrap_all(result, backend)
+            except Slow:
+                return map_leaves(nat, result)
 
         # This runs inside the engine on every call, right after the engine's own work has
         # taken the CPU's caches: the compiled walks come first, the Python ones after them.
         def f(*nargs: Any, **nkwargs: Any) -> Any:
             args = wrap_tree(nargs, device)
             if args is None:
-                args = _wrap_all(nargs, backend, device)
-            kwargs = _wrap_all(nkwargs, backend, device) if nkwargs else nkwargs
+                args = wrap_all(nargs, backend, device)
+            kwargs = wrap_all(nkwargs, backend, device) if nkwargs else nkwargs
             result = fun(*args, **kwargs)
             fast = natives(result)
             if fast is not None and fast[1]._backend is backend:
@@ -285,7 +299,7 @@ class _Engine:
             return e
         via = f" (its {self.user} arguments are computed by torch there)" if self.bridged else ""
         err = BackendMismatchError(
-            f"{e}\nInside arraymux.{self.tname}, {_name(fun)} computes on {self.device}{via}; "
+            f"{e}\nInside arraymux.{self.tname}, {function_name(fun)} computes on {self.device}{via}; "
             f"arrays it reads from an enclosing scope (a closure) must be on {self.user}, the "
             "device of its arguments. Move them there with arraymux.to_device, or pass them "
             "as arguments (outside argnums if they are not differentiated)."
@@ -294,7 +308,7 @@ class _Engine:
         return err
 
 
-def _argnums(tname: str, argnums: int | Sequence[int]) -> tuple[int, ...]:
+def check_argnums(tname: str, argnums: int | Sequence[int]) -> tuple[int, ...]:
     nums = (argnums,) if isinstance(argnums, int) else tuple(argnums)
     if not nums or not all(isinstance(i, int) for i in nums):
         raise TypeError(f"arraymux.{tname}: argnums must be an int or a tuple of ints.")
@@ -320,7 +334,7 @@ def _user_device(tname: str, args: tuple[Any, ...], kwargs: dict[str, Any] | Non
     return find(tname, args, kwargs)[0]
 
 
-def _diff_inputs(e: _Engine, args: Sequence[Any], nums: tuple[int, ...]) -> list[Any]:
+def diff_inputs(e: Engine, args: Sequence[Any], nums: tuple[int, ...]) -> list[Any]:
     n = len(args)
     for i in nums:
         if not -n <= i < n:
@@ -331,13 +345,13 @@ def _diff_inputs(e: _Engine, args: Sequence[Any], nums: tuple[int, ...]) -> list
     return [e.into(a, i, diff=i in wanted) for i, a in enumerate(args)]
 
 
-def _scalar_check(e: _Engine, has_aux: bool) -> Callable[[Any, Any], None]:
+def scalar_check(e: Engine, has_aux: bool) -> Callable[[Any, Any], None]:
     tname = e.tname
     backend = e.backend
     # An Array result of a real floating dtype needs only that and its number of dimensions
     # read: the general checks below cost microseconds inside an engine's call, where the
     # engine's own work has just taken the CPU's caches.
-    real = _floats(backend, real=True)
+    real = float_natives(backend, real=True)
 
     def check(out: Any, result: Any = None) -> None:
         if has_aux:
@@ -368,7 +382,7 @@ def _scalar_check(e: _Engine, has_aux: bool) -> Callable[[Any, Any], None]:
                 f"returned an array of shape {shape}. Reduce it first (arraymux.sum, ...), or "
                 "use arraymux.jacobian or arraymux.vjp for non-scalar outputs."
             )
-        if not _is_float(e.backend, out.dtype, real=True):
+        if not is_float(e.backend, out.dtype, real=True):
             raise TypeError(
                 f"arraymux.{tname}: the function must return a real floating-point scalar, "
                 f"not {e.backend.dtype_from_native(out.dtype).name}."
@@ -377,12 +391,12 @@ def _scalar_check(e: _Engine, has_aux: bool) -> Callable[[Any, Any], None]:
     return check
 
 
-def _check_fun(tname: str, fun: Any) -> None:
+def check_function(tname: str, fun: Any) -> None:
     if not callable(fun):
         raise TypeError(f"arraymux.{tname}: expected a function, got {type(fun).__name__}.")
 
 
-def _aux_check(e: _Engine) -> Callable[[Any, Any], None]:
+def aux_check(e: Engine) -> Callable[[Any, Any], None]:
     def check(out: Any, result: Any = None) -> None:
         if not (isinstance(out, tuple | list) and len(out) == 2):
             raise TypeError(
@@ -393,10 +407,10 @@ def _aux_check(e: _Engine) -> Callable[[Any, Any], None]:
     return check
 
 
-def _cached(
+def cached_transform(
     name: str,
     fun: Callable[..., Any],
-    build: Callable[[_Engine], Callable[..., Any]],
+    build: Callable[[Engine], Callable[..., Any]],
     nums: tuple[int, ...] | None = None,
     *,
     bridged_as_is: bool = False,
@@ -406,7 +420,7 @@ def _cached(
     (``nums``: the positions differentiated, checked to be floating). With
     ``bridged_as_is``, arguments of a bridged backend (outside any transform) call ``fun``
     itself."""
-    made: dict[_Engine, Callable[..., Any]] = {}
+    made: dict[Engine, Callable[..., Any]] = {}
     # The last call's (device, number of arguments, positions differentiated, floating
     # dtypes, engine, engine's function). A call like it (Arrays and Python scalars of the
     # same device, the differentiated ones with a floating dtype already known) skips the
@@ -436,12 +450,12 @@ def _cached(
         dev = found[0]
         if bridged_as_is and dev._backend.spec.bridged:
             return fun(*args)
-        e, nargs = _Engine.prepared(name, args, found, wanted)
+        e, nargs = Engine.prepared(name, args, found, wanted)
         t = made.get(e)
         if t is None:
             t = made[e] = build(e)
         if fast is not None and fast[1] is dev:
-            last[0] = (dev, len(args), wanted, _floats(dev._backend), e, t)
+            last[0] = (dev, len(args), wanted, float_natives(dev._backend), e, t)
         return e.out(e.run(fun, t, *nargs))
 
     return transformed
@@ -468,10 +482,10 @@ def as_constants(tree: Any) -> Any:
             return x
         return wrap(bridge.to_engine(op[0]), device)
 
-    return _map(leaf, tree)
+    return map_leaves(leaf, tree)
 
 
-def _traced(e: _Engine, fun: Callable[..., Any]) -> Callable[..., Any]:
+def for_tracing(e: Engine, fun: Callable[..., Any]) -> Callable[..., Any]:
     """``fun`` as a function of natives for a tracing compiler (jax.jit): it runs only while
     the compiler traces, and sets the device for creation functions then."""
     inner = e.native_fun(fun)

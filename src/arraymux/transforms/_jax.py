@@ -14,7 +14,7 @@ from typing import Any
 
 import jax
 
-from ._tree import CALL, JVP, VJP, _name
+from ._tree import CALL, JVP, VJP, function_name
 
 grad = jax.grad
 value_and_grad = jax.value_and_grad
@@ -254,7 +254,7 @@ def _data_dependent(
         return ", ".join(str(tuple(s)) for s in shapes) or "no arrays"
 
     return TransformUnavailableError(
-        f"arraymux.on_device: the shape of what {_name(foreign.fun)} returns depends on the "
+        f"arraymux.on_device: the shape of what {function_name(foreign.fun)} returns depends on the "
         f"values of its arguments ({listed(shapes)} {when}, {listed(others)} {other_when}), "
         f"so it cannot be traced under jit (jax.jit needs the shapes before it runs "
         f"{foreign.target}). Call the crossed function outside jit (jit the parts before and "

@@ -14,7 +14,7 @@ from .._devices import _TRANSFORM, Device
 from .._errors import (
     BackendMismatchError,
 )
-from ._engine import _check_fun, _Engine, _traced
+from ._engine import Engine, check_function, for_tracing
 from ._tree import find
 
 
@@ -80,7 +80,7 @@ def jit(
     >>> xp.jit(power, static_argnames="n")(xp.asarray([3.0], device="jax:cpu"), 2)
     Array([9.], dtype=float32, device='jax:cpu:0')
     """
-    _check_fun("jit", fun)
+    check_function("jit", fun)
     nums, names = _static_parameters(fun, static_argnums, static_argnames)
     if nums or names:
         return _jit_static(fun, nums, names)
@@ -91,23 +91,23 @@ def _jit_dynamic(fun: Callable[..., Any]) -> Callable[..., Any]:
     """:func:`jit` of a function whose arguments are all traced."""
     # Per device of the arguments: its engine, the compiled function and whether that takes
     # Arrays (torch.compile traces through them) or natives (jax.jit); None: run as is.
-    compiled: dict[Device, tuple[_Engine, Callable[..., Any], bool] | None] = {}
+    compiled: dict[Device, tuple[Engine, Callable[..., Any], bool] | None] = {}
     # The last call's device, compiled function, engine and whether that function takes
     # Arrays: the next call with Arrays on the same device goes straight to it.
-    hot: list[tuple[Device | None, Callable[..., Any], _Engine | None, bool]] = [
+    hot: list[tuple[Device | None, Callable[..., Any], Engine | None, bool]] = [
         (None, fun, None, False)
     ]
     transform = _TRANSFORM
 
-    def compile_for(user: Device) -> tuple[_Engine, Callable[..., Any], bool] | None:
-        entry: tuple[_Engine, Callable[..., Any], bool] | None = None
+    def compile_for(user: Device) -> tuple[Engine, Callable[..., Any], bool] | None:
+        entry: tuple[Engine, Callable[..., Any], bool] | None = None
         if user._name not in ("numpy", "cupy"):
-            e = _Engine.get("jit", user)
+            e = Engine.get("jit", user)
             if e.mod.JIT_TAKES_ARRAYS:  # torch.compile traces arraymux's Python code
                 parse_all()
                 entry = (e, e.mod.jit(fun), True)
             else:
-                c = e.mod.jit(_traced(e, fun))
+                c = e.mod.jit(for_tracing(e, fun))
                 if e.placement is not None:
                     c = e.mod.placed(c, e.placement)
                 entry = (e, c, False)
@@ -120,7 +120,7 @@ def _jit_dynamic(fun: Callable[..., Any]) -> Callable[..., Any]:
         # call. torch's compiled function takes and returns Arrays (the device for creation
         # functions is set around it, for what runs outside its graphs); JAX's takes natives,
         # unwrapped and wrapped by walks in C, and sets the device itself, as it runs Python
-        # only while it traces. What _Engine.run does is written out here: each Python call on
+        # only while it traces. What Engine.run does is written out here: each Python call on
         # this path costs about 1 us next to a compiled call (a 1k-parameter MLP on the CPU).
         try:  # free in CPython 3.11+ until something raises
             last, c, e, takes_arrays = hot[0]
@@ -141,7 +141,7 @@ def _jit_dynamic(fun: Callable[..., Any]) -> Callable[..., Any]:
                         explained = e.explained(fun, err)
                         if explained is err:
                             raise
-                        raise explained  # noqa: B904 (see _Engine.run)
+                        raise explained  # noqa: B904 (see Engine.run)
                     finally:
                         transform.device = outer
             return call(args, kwargs)

@@ -26,6 +26,7 @@ from .._backends import on_load
 __all__ = [
     "NODES",
     "TreeDef",
+    "node_of",
     "register_dataclass",
     "register_tree_node",
     "tree_flatten",
@@ -360,7 +361,7 @@ class TreeDef:
         if kind is _LEAF:
             out.append(tree)
             return
-        got = _node_of(tree, None)
+        got = node_of(tree, None)
         if got is None or got[0] is not kind:
             raise _differs(fname, which, path, self, tree)
         _, meta, children, labels = got
@@ -398,7 +399,7 @@ def _short(x: Any) -> str:
     return text if len(text) <= 80 else text[:77] + "..."
 
 
-def _node_of(tree: Any, is_leaf: Callable[[Any], bool] | None) -> Any:
+def node_of(tree: Any, is_leaf: Callable[[Any], bool] | None) -> Any:
     """``(kind, meta, children, labels)`` of a node, or None for a leaf."""
     if is_leaf is not None and is_leaf(tree):
         return None
@@ -420,7 +421,7 @@ def _node_of(tree: Any, is_leaf: Callable[[Any], bool] | None) -> Any:
 
 
 def _flatten(tree: Any, is_leaf: Callable[[Any], bool] | None, leaves: list[Any]) -> TreeDef:
-    got = _node_of(tree, is_leaf)
+    got = node_of(tree, is_leaf)
     if got is None:
         leaves.append(tree)
         return _LEAF_DEF

@@ -26,6 +26,26 @@ from .._backends._torch import DIFFERENTIATING
 from .._devices import _TRANSFORM
 from ._tree import CALL, JVP, VJP
 
+__all__ = [
+    "checkpoint",
+    "CHECKPOINT_POLICIES",
+    "crossing",
+    "first_order",
+    "from_engine",
+    "from_engine_to",
+    "FUNC_LEVELS",
+    "grad",
+    "hessian",
+    "jacobian",
+    "jit",
+    "JIT_TAKES_ARRAYS",
+    "jvp",
+    "to_engine",
+    "value_and_grad",
+    "vjp",
+    "vmap",
+]
+
 
 class _FuncLevels(threading.local):
     """How many of torch.func's reverse-mode, forward-mode and batching transforms that
@@ -460,7 +480,7 @@ def checkpoint(f: Callable[..., Any], policy: Any) -> Callable[..., Any]:
             out_spec[:] = [ospec]
             return tuple(out_leaves)
 
-        outs = _Recompute.apply(flat, _first_order(), *(leaves[i] for i in where))
+        outs = _Recompute.apply(flat, first_order(), *(leaves[i] for i in where))
         return pytree.tree_unflatten(list(outs), out_spec[0])
 
     return run
@@ -493,7 +513,7 @@ def _single_grad_level() -> bool:
     return kinds == [torch._C._functorch.TransformType.Grad]
 
 
-def _first_order() -> bool:
+def first_order() -> bool:
     """Whether one reverse-mode level (with any vmaps) is all that differentiates now.
 
     torch.func differentiates with ``create_graph=True``, so the recomputation in a backward

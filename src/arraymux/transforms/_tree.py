@@ -15,23 +15,43 @@ from .._dispatch import SCALARS
 from .._errors import BackendMismatchError, DeviceMismatchError
 from ._pytrees import NODES
 
+__all__ = [
+    "argument_path",
+    "CALL",
+    "convert_natives",
+    "device_of",
+    "engine_backends",
+    "find",
+    "float_natives",
+    "FLOATING",
+    "function_name",
+    "is_float",
+    "JVP",
+    "map_leaves",
+    "natives_of",
+    "Slow",
+    "unwrap_all",
+    "VJP",
+    "wrap_all",
+]
+
 # The kinds of foreign computation a crossing primitive performs (see _crossing).
 CALL, VJP, JVP = 0, 1, 2
 
-_FLOATING = ("real floating", "complex floating")
+FLOATING = ("real floating", "complex floating")
 
 
 # -- pytrees ----------------------------------------------------------------------------------
 
 
-def _map(fn: Callable[[Any, str], Any], tree: Any, path: str = "") -> Any:
+def map_leaves(fn: Callable[[Any, str], Any], tree: Any, path: str = "") -> Any:
     """``tree`` with every leaf replaced by ``fn(leaf, path)``; the nodes are those of
     :mod:`._pytrees` (tuple, list, dict, named tuples, registered classes)."""
     t = type(tree)
     if t is tuple or t is list:
-        return t(_map(fn, v, f"{path}[{i}]") for i, v in enumerate(tree))
+        return t(map_leaves(fn, v, f"{path}[{i}]") for i, v in enumerate(tree))
     if t is dict:
-        return {k: _map(fn, v, f"{path}[{k!r}]") for k, v in tree.items()}
+        return {k: map_leaves(fn, v, f"{path}[{k!r}]") for k, v in tree.items()}
     node = NODES.get(t)
     if node is not None:
         children, aux = node.flatten(tree)
@@ -39,28 +59,28 @@ def _map(fn: Callable[[Any, str], Any], tree: Any, path: str = "") -> Any:
         return node.unflatten(
             aux,
             [
-                _map(fn, v, f"{path}.{names[i]}" if names else f"{path}[{i}]")
+                map_leaves(fn, v, f"{path}.{names[i]}" if names else f"{path}[{i}]")
                 for i, v in enumerate(children)
             ],
         )
     if isinstance(tree, tuple) and hasattr(tree, "_fields"):  # a named tuple
-        return t(*(_map(fn, v, f"{path}.{f}") for f, v in zip(tree._fields, tree)))
+        return t(*(map_leaves(fn, v, f"{path}.{f}") for f, v in zip(tree._fields, tree)))
     return fn(tree, path)
 
 
 def _visit_at(visit: Callable[[Any, str], Any], pos: int | str, leaf: Any, path: str) -> Any:
-    return visit(leaf, _where(pos, path))
+    return visit(leaf, argument_path(pos, path))
 
 
-def _where(pos: int | str, path: str) -> str:
+def argument_path(pos: int | str, path: str) -> str:
     return f"argument {pos}{path}" if isinstance(pos, int) else f"{pos}{path}"
 
 
-def _name(fun: Any) -> str:
+def function_name(fun: Any) -> str:
     return getattr(fun, "__name__", None) or type(fun).__name__
 
 
-def _engines() -> str:
+def engine_backends() -> str:
     out = []
     for s in specs():
         if s.autodiff:
@@ -72,11 +92,11 @@ def _engines() -> str:
 #
 # The walks below run on every call of a transformed function, so they build no paths and
 # no closures. Anything unusual (arrays on two devices, a Python scalar to differentiate, a
-# non-floating input) raises ``_Slow``, and the call redoes its work on the slow path, which
+# non-floating input) raises ``Slow``, and the call redoes its work on the slow path, which
 # knows where each leaf is and explains the problem.
 
 
-class _Slow(Exception):
+class Slow(Exception):
     """The fast path cannot handle these arguments: take the slow one."""
 
 
@@ -84,7 +104,7 @@ _REAL: set[Any] = set()  # native dtypes known to be real floating
 _FLOAT: set[Any] = set()  # native dtypes known to be real or complex floating
 
 
-def _is_float(backend: Any, dtype: Any, real: bool = False) -> bool:
+def is_float(backend: Any, dtype: Any, real: bool = False) -> bool:
     known = _REAL if real else _FLOAT
     key = (type(dtype), dtype)  # some dtypes refuse comparisons with other backends' ones
     try:
@@ -93,7 +113,7 @@ def _is_float(backend: Any, dtype: Any, real: bool = False) -> bool:
         kind = backend.dtype_from_native(dtype).kind
     except Exception:
         return False
-    ok = kind == "real floating" if real else kind in _FLOATING
+    ok = kind == "real floating" if real else kind in FLOATING
     if ok:
         known.add(key)
     return ok
@@ -103,19 +123,19 @@ def _all_float(tree: Any, device: Device) -> bool:
     """Whether every leaf of ``tree`` (natives, in tuples, lists and dicts) is a floating
     array of ``device``'s backend."""
     backend = device._backend
-    return _leaves_float(tree, backend, _floats(backend))
+    return _leaves_float(tree, backend, float_natives(backend))
 
 
 # (backend name, real only) -> the native dtypes of that backend's floating arrays
 _FLOAT_NATIVES: dict[tuple[str, bool], frozenset[Any]] = {}
 
 
-def _floats(backend: Any, real: bool = False) -> frozenset[Any]:
+def float_natives(backend: Any, real: bool = False) -> frozenset[Any]:
     """The native dtypes of ``backend``'s floating arrays (real ones only with ``real``)."""
     key = (backend.name, real)
     floats = _FLOAT_NATIVES.get(key)
     if floats is None:
-        kinds = ("real floating",) if real else _FLOATING
+        kinds = ("real floating",) if real else FLOATING
         floats = _FLOAT_NATIVES[key] = frozenset(
             n for d, n in backend.array_dtypes.items() if d.kind in kinds
         )
@@ -142,37 +162,37 @@ def _leaves_float(tree: Any, backend: Any, floats: frozenset[Any]) -> bool:
             return True
     except TypeError:  # an unhashable dtype
         pass
-    return _is_float(backend, dtype)
+    return is_float(backend, dtype)
 
 
-def _natives(tree: Any, found: list[Device], diff: bool) -> Any:
+def natives_of(tree: Any, found: list[Device], diff: bool) -> Any:
     """``tree`` with its arrays replaced by their natives, all on ``found[0]`` (set by the
     first array when ``found`` is empty); with ``diff``, every leaf must be a floating array."""
     t = type(tree)
     if t is Array:
         native, dev = tree._native, tree._device
     elif t is tuple or t is list:
-        return t([_natives(v, found, diff) for v in tree])
+        return t([natives_of(v, found, diff) for v in tree])
     elif t is dict:
-        return {k: _natives(v, found, diff) for k, v in tree.items()}
+        return {k: natives_of(v, found, diff) for k, v in tree.items()}
     elif t in NODES:
         children, aux = NODES[t].flatten(tree)
-        return NODES[t].unflatten(aux, [_natives(v, found, diff) for v in children])
+        return NODES[t].unflatten(aux, [natives_of(v, found, diff) for v in children])
     elif isinstance(tree, tuple) and hasattr(tree, "_fields"):
-        return t(*[_natives(v, found, diff) for v in tree])
+        return t(*[natives_of(v, found, diff) for v in tree])
     else:
         op = operand(tree)
         if op is None:
             if diff:
-                raise _Slow
+                raise Slow
             return tree
         native, dev = op
     if not found:
         found.append(dev)
     elif dev is not found[0]:
-        raise _Slow
-    if diff and not _is_float(dev._backend, native.dtype):
-        raise _Slow
+        raise Slow
+    if diff and not is_float(dev._backend, native.dtype):
+        raise Slow
     return native
 
 
@@ -200,7 +220,7 @@ def device_of(
         return leaf
 
     for pos, tree in groups:
-        _map(functools.partial(_visit_at, visit, pos), tree)
+        map_leaves(functools.partial(_visit_at, visit, pos), tree)
     return found[0][0] if found else get_default_device()
 
 
@@ -225,7 +245,7 @@ def find(
     if fast is not None:
         natives, dev = fast
         pos = natives if kwargs is None else natives[0]
-        floats = _floats(dev._backend)
+        floats = float_natives(dev._backend)
         for i in wanted:
             if not (_compiled.dtypes_in(args[i], floats) or _all_float(pos[i], dev)):
                 break
@@ -233,27 +253,27 @@ def find(
             return dev, natives, True
     found: list[Device] = []
     try:
-        pos = tuple([_natives(a, found, i in wanted) for i, a in enumerate(args)])
-        natives = pos if kwargs is None else (pos, _natives(kwargs, found, False))
+        pos = tuple([natives_of(a, found, i in wanted) for i, a in enumerate(args)])
+        natives = pos if kwargs is None else (pos, natives_of(kwargs, found, False))
         if found:
             return found[0], natives, False
-    except _Slow:
+    except Slow:
         pass
     return device_of(tname, *enumerate(args), *(kwargs or {}).items()), None, False
 
 
-def _convert(tree: Any, fn: Callable[[Any], Any], backend: Any) -> Any:
+def convert_natives(tree: Any, fn: Callable[[Any], Any], backend: Any) -> Any:
     """``tree`` with every native array of ``backend`` replaced by ``fn(array)``."""
     t = type(tree)
     if t is tuple or t is list:
-        return t([_convert(v, fn, backend) for v in tree])
+        return t([convert_natives(v, fn, backend) for v in tree])
     if t is dict:
-        return {k: _convert(v, fn, backend) for k, v in tree.items()}
+        return {k: convert_natives(v, fn, backend) for k, v in tree.items()}
     if t in NODES:
         children, aux = NODES[t].flatten(tree)
-        return NODES[t].unflatten(aux, [_convert(v, fn, backend) for v in children])
+        return NODES[t].unflatten(aux, [convert_natives(v, fn, backend) for v in children])
     if isinstance(tree, tuple) and hasattr(tree, "_fields"):
-        return t(*[_convert(v, fn, backend) for v in tree])
+        return t(*[convert_natives(v, fn, backend) for v in tree])
     # isinstance first: inside torch.compile, a lookup in the type cache would add guards.
     if isinstance(tree, backend.array_classes):
         return fn(tree)
@@ -268,16 +288,16 @@ def _convert(tree: Any, fn: Callable[[Any], Any], backend: Any) -> Any:
     return tree
 
 
-def _wrap_all(tree: Any, backend: Any, device: Device) -> Any:
+def wrap_all(tree: Any, backend: Any, device: Device) -> Any:
     """``tree`` with every native array of ``backend`` wrapped as an Array on ``device``."""
     if device._backend is backend:
         fast = _compiled.wrap_tree(tree, device)
         if fast is not None:
             return fast
-    return _convert(tree, lambda native: wrap(native, device), backend)
+    return convert_natives(tree, lambda native: wrap(native, device), backend)
 
 
-def _unwrap_all(tree: Any, backend: Any) -> Any:
+def unwrap_all(tree: Any, backend: Any) -> Any:
     """``tree`` with its Arrays (which must be of ``backend``) replaced by their natives."""
     fast = _compiled.natives(tree)
     if fast is not None and fast[1]._backend is backend:
@@ -285,15 +305,15 @@ def _unwrap_all(tree: Any, backend: Any) -> Any:
     t = type(tree)
     if t is Array:
         if tree._device._backend is not backend:
-            raise _Slow
+            raise Slow
         return tree._native
     if t is tuple or t is list:
-        return t([_unwrap_all(v, backend) for v in tree])
+        return t([unwrap_all(v, backend) for v in tree])
     if t is dict:
-        return {k: _unwrap_all(v, backend) for k, v in tree.items()}
+        return {k: unwrap_all(v, backend) for k, v in tree.items()}
     if t in NODES:
         children, aux = NODES[t].flatten(tree)
-        return NODES[t].unflatten(aux, [_unwrap_all(v, backend) for v in children])
+        return NODES[t].unflatten(aux, [unwrap_all(v, backend) for v in children])
     if isinstance(tree, tuple) and hasattr(tree, "_fields"):
-        return t(*[_unwrap_all(v, backend) for v in tree])
+        return t(*[unwrap_all(v, backend) for v in tree])
     return tree
