@@ -86,6 +86,16 @@ class Draw:
         )
         return self.draw(s, "shape")
 
+    def axis(self, ndim: int, label: str = "axis") -> int:
+        """An axis of an array of ``ndim >= 1`` dimensions, negative ones included."""
+        return self.draw(st.integers(-ndim, ndim - 1), label)  # type: ignore[no-any-return]
+
+    def axis_or_none(self, ndim: int, label: str = "axis") -> int | None:
+        """An axis of an array of ``ndim`` dimensions, negative ones included, or None (the
+        only choice where ``ndim`` is 0)."""
+        axes = st.none() | st.integers(-ndim, ndim - 1) if ndim else st.none()
+        return self.draw(axes, label)  # type: ignore[no-any-return]
+
     def array(
         self,
         dtype: DType,
@@ -258,6 +268,13 @@ def reference_fn(name: str) -> Any:
 
 
 # Shared by several sections
+
+
+def check_reduction(d: Draw, name: str, x: np.ndarray, tuples: bool = True, **options: Any) -> None:
+    """``name`` over a drawn ``axis`` (a tuple of axes too, with ``tuples``) and ``keepdims``
+    of ``x`` on the device, checked against the reference (``options`` go to :func:`check`)."""
+    kw = axis_kwargs(d, x.ndim, tuples=tuples)
+    check(fn_of(name)(d.dev(x), **kw), reference_fn(name)(x, **kw), d.device, **options)
 
 
 def axis_kwargs(d: Draw, ndim: int, tuples: bool = False) -> dict[str, Any]:

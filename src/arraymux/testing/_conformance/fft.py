@@ -37,7 +37,7 @@ def _fft_case(d: Draw, name: str) -> None:
                 )
             )
     else:
-        kw["axis"] = d.draw(st.integers(-x.ndim, x.ndim - 1), "axis")
+        kw["axis"] = d.axis(x.ndim)
         if d.draw(st.booleans(), "with_n"):
             kw["n"] = d.draw(st.integers(2, 6), "n")
     wide = x.astype(np.complex128 if dt.kind == "complex floating" else np.float64)

@@ -20,7 +20,7 @@ def _take(d: Draw, name: str) -> None:
     dt = d.dtype(ALL_KINDS)
     shape = d.shape(min_dims=1)
     x = d.array(dt, shape)
-    axis = d.draw(st.integers(-len(shape), len(shape) - 1), "axis")
+    axis = d.axis(len(shape))
     n = shape[axis]
     idx: Any = np.asarray(
         d.draw(st.lists(st.integers(0, n - 1), min_size=0, max_size=5), "indices"),
@@ -37,7 +37,7 @@ def _take_along_axis(d: Draw, name: str) -> None:
     dt = d.dtype(ALL_KINDS)
     shape = d.shape(min_dims=1)
     x = d.array(dt, shape)
-    axis = d.draw(st.integers(-len(shape), len(shape) - 1), "axis")
+    axis = d.axis(len(shape))
     ishape = list(shape)
     ishape[axis] = d.draw(st.integers(1, 4), "count")
     idx = d.array(

@@ -44,7 +44,7 @@ def _concat(d: Draw, name: str) -> None:
     n = d.draw(st.integers(1, 3), "count")
     xs = [d.array(dt, shape, label=f"x{i}") for i in range(n)]
     if name == "concat":
-        axis = d.draw(st.none() | st.integers(-len(shape), len(shape) - 1), "axis")
+        axis = d.axis_or_none(len(shape))
         check(
             ax.concat([d.dev(x) for x in xs], axis=axis),
             np.concatenate(xs, axis=axis),
@@ -76,9 +76,7 @@ def _flip(d: Draw, name: str) -> None:
     dt = d.dtype(ALL_KINDS)
     shape = d.shape()
     x = d.array(dt, shape)
-    axis = d.draw(
-        st.none() | st.integers(-len(shape), len(shape) - 1) if shape else st.none(), "axis"
-    )
+    axis = d.axis_or_none(len(shape))
     check(ax.flip(d.dev(x), axis=axis), np.flip(x, axis=axis), d.device, dtype=dt)
 
 
@@ -91,8 +89,8 @@ def _permute(d: Draw, name: str) -> None:
         perm = d.draw(st.permutations(range(len(shape))), "axes")
         check(ax.permute_dims(d.dev(x), tuple(perm)), np.transpose(x, perm), d.device, dtype=dt)
         return
-    src = d.draw(st.integers(-len(shape), len(shape) - 1), "source")
-    dst = d.draw(st.integers(-len(shape), len(shape) - 1), "destination")
+    src = d.axis(len(shape), "source")
+    dst = d.axis(len(shape), "destination")
     check(ax.moveaxis(d.dev(x), src, dst), np.moveaxis(x, src, dst), d.device, dtype=dt)
 
 
@@ -101,7 +99,7 @@ def _repeat(d: Draw, name: str) -> None:
     dt = d.dtype(ALL_KINDS)
     shape = d.shape(min_dims=1)
     x = d.array(dt, shape)
-    axis = d.draw(st.none() | st.integers(-len(shape), len(shape) - 1), "axis")
+    axis = d.axis_or_none(len(shape))
     r = d.draw(st.integers(0, 3), "repeats")
     check(ax.repeat(d.dev(x), r, axis=axis), np.repeat(x, r, axis=axis), d.device, dtype=dt)
 
@@ -120,7 +118,7 @@ def _roll(d: Draw, name: str) -> None:
     shape = d.shape(min_dims=1)
     x = d.array(dt, shape)
     shift = d.draw(st.integers(-5, 5), "shift")
-    axis = d.draw(st.none() | st.integers(-len(shape), len(shape) - 1), "axis")
+    axis = d.axis_or_none(len(shape))
     check(ax.roll(d.dev(x), shift, axis=axis), np.roll(x, shift, axis=axis), d.device, dtype=dt)
 
 
@@ -137,6 +135,6 @@ def _unstack(d: Draw, name: str) -> None:
     dt = d.dtype(ALL_KINDS)
     shape = d.shape(min_dims=1)
     x = d.array(dt, shape)
-    axis = d.draw(st.integers(-len(shape), len(shape) - 1), "axis")
+    axis = d.axis(len(shape))
     ref = [np.take(x, i, axis=axis) for i in range(shape[axis])]
     check_tuple(ax.unstack(d.dev(x), axis=axis), ref, d.device, dtype=dt)

@@ -15,10 +15,9 @@ from ._core import (
     Draw,
     axis_kwargs,
     check,
+    check_reduction,
     check_tuple,
-    fn_of,
     numpy_dtype,
-    reference_fn,
     reference_ns,
     register,
 )
@@ -29,8 +28,7 @@ from .elementwise import partner_dtype
 def _argminmax(d: Draw, name: str) -> None:
     dt = d.dtype(REAL)
     x = d.array(dt, d.shape())
-    kw = axis_kwargs(d, x.ndim)
-    check(fn_of(name)(d.dev(x), **kw), reference_fn(name)(x, **kw), d.device, defaults=True)
+    check_reduction(d, name, x, tuples=False, defaults=True)
 
 
 @register("count_nonzero")

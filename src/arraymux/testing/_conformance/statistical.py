@@ -14,6 +14,7 @@ from ._core import (
     Draw,
     axis_kwargs,
     check,
+    check_reduction,
     fn_of,
     reference_fn,
     register,
@@ -37,14 +38,11 @@ def _sum_prod(d: Draw, name: str) -> None:
     if name == "prod" and dt.kind == "complex floating":
         elements = {"max_magnitude": 2.0}
     x = d.array(dt, d.shape(), elements)
-    kw = axis_kwargs(d, x.ndim, tuples=True)
-    ref = reference_fn(name)(x, **kw)
-    out = fn_of(name)(d.dev(x), **kw)
     scale = scale_of(x) ** (1 if name == "sum" else x.size) * max(x.size, 1)
-    check(
-        out,
-        ref,
-        d.device,
+    check_reduction(
+        d,
+        name,
+        x,
         defaults=dt.kind in ("signed integer", "unsigned integer", "bool"),
         scale=min(scale, 1e6),
     )
@@ -53,9 +51,7 @@ def _sum_prod(d: Draw, name: str) -> None:
 @register("max", "min")
 def _max_min(d: Draw, name: str) -> None:
     dt = d.dtype(REAL)
-    x = d.array(dt, d.shape())
-    kw = axis_kwargs(d, x.ndim, tuples=True)
-    check(fn_of(name)(d.dev(x), **kw), reference_fn(name)(x, **kw), d.device, dtype=dt)
+    check_reduction(d, name, d.array(dt, d.shape()), dtype=dt)
 
 
 @register("mean", "std", "var")
@@ -79,7 +75,7 @@ def _cumulative(d: Draw, name: str) -> None:
         if dt.kind == "real floating"
         else {"max_magnitude": 2.0},
     )
-    axis = d.draw(st.integers(-x.ndim, x.ndim - 1), "axis") if x.ndim > 1 else None
+    axis = d.axis(x.ndim) if x.ndim > 1 else None
     include_initial = d.draw(st.booleans(), "include_initial")
     out = fn_of(name)(d.dev(x), axis=axis, include_initial=include_initial)
     ref = reference_fn(name)(x, axis=axis, include_initial=include_initial)

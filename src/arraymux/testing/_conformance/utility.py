@@ -11,10 +11,8 @@ from ._core import (
     ALL_KINDS,
     NUMERIC,
     Draw,
-    axis_kwargs,
     check,
-    fn_of,
-    reference_fn,
+    check_reduction,
     register,
     scale_of,
 )
@@ -28,8 +26,7 @@ def _all_any(d: Draw, name: str) -> None:
         d.shape(),
         {"min_value": 0, "max_value": 1} if dt.kind not in ("bool", "complex floating") else None,
     )
-    kw = axis_kwargs(d, x.ndim, tuples=True)
-    check(fn_of(name)(d.dev(x), **kw), reference_fn(name)(x, **kw), d.device, dtype=ax.bool)
+    check_reduction(d, name, x, dtype=ax.bool)
 
 
 @register("diff")
@@ -37,7 +34,7 @@ def _diff(d: Draw, name: str) -> None:
     dt = d.dtype(NUMERIC)
     shape = d.shape(min_dims=1)
     x = d.array(dt, shape)
-    axis = d.draw(st.integers(-len(shape), len(shape) - 1), "axis")
+    axis = d.axis(len(shape))
     n = d.draw(st.integers(0, 2), "n")
     check(
         ax.diff(d.dev(x), axis=axis, n=n),
