@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "EMBEDDED_DEFAULT",
+    "TRANSFORM",
     "Device",
     "DeviceLike",
     "default_device",
@@ -327,7 +328,8 @@ class Bridge(Protocol):
         """A native array of ``user`` as one of ``device``, sharing its memory."""
 
 
-_TRANSFORM = _TransformDevice()
+#: The transform state of the calling thread (each thread sees its own).
+TRANSFORM = _TransformDevice()
 
 
 def constant_bridge(dev: Device, other: Device) -> Bridge | None:
@@ -339,12 +341,12 @@ def constant_bridge(dev: Device, other: Device) -> Bridge | None:
     tensors. They are constants of the computation: each crosses to torch without a copy where
     it meets one (:func:`closure_constant`), and nothing is differentiated with respect to it.
     Arrays of any other device still do not mix."""
-    bridge = _TRANSFORM.bridge
+    bridge = TRANSFORM.bridge
     if (
         bridge is None
         or dev is not bridge.user
         or other is not bridge.device
-        or _TRANSFORM.device is not other
+        or TRANSFORM.device is not other
     ):
         return None
     return bridge
@@ -380,7 +382,7 @@ def get_default_device() -> Device:
     ...     xp.get_default_device()
     Device('torch:cpu')
     """
-    dev = _TRANSFORM.device
+    dev = TRANSFORM.device
     if dev is not None:
         return dev
     dev = _DEFAULT.get()
@@ -445,11 +447,11 @@ def default_device(device: str | Device) -> Iterator[Device]:
     dev = Device(device)
     token = _DEFAULT.set(dev)
     # Inside a transformed function, this block's device wins over the transform's.
-    shadowed, _TRANSFORM.device = _TRANSFORM.device, None
+    shadowed, TRANSFORM.device = TRANSFORM.device, None
     try:
         yield dev
     finally:
-        _TRANSFORM.device = shadowed
+        TRANSFORM.device = shadowed
         _DEFAULT.reset(token)
 
 

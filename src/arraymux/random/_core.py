@@ -14,7 +14,7 @@ from typing import Any
 from .._arguments import check_bool, check_int, python_scalar
 from .._array import Array
 from .._array import wrap as _wrap
-from .._devices import _TRANSFORM, Device, resolve_device
+from .._devices import TRANSFORM, Device, resolve_device
 from .._dtypes import DType
 from .._errors import (
     AxisError,
@@ -85,7 +85,7 @@ def _xp() -> Any:
 def _readable(x: Array) -> bool:
     """Whether ``x`` holds values that the host can read: outside arraymux's transforms (their
     thread-local device is set while they run), jax.jit, torch.func and torch.compile."""
-    if _TRANSFORM.device is not None:
+    if TRANSFORM.device is not None:
         return False
     if x.device.backend == "torch":
         import torch

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from .._array import Array, operand, wrap
-from .._devices import _TRANSFORM, Device, closure_constant
+from .._devices import TRANSFORM, Device, closure_constant
 from .._errors import BackendMismatchError, DeviceMismatchError
 from ._pytrees import TreeDef, node_of, tree_flatten, tree_unflatten
 from ._tree import device_of
@@ -217,7 +217,7 @@ def placed(fname: str, *groups: tuple[str, Any]) -> tuple[Device, list[Any]]:
     try:
         return device_of(fname, *groups), [t for _, t in groups]
     except (BackendMismatchError, DeviceMismatchError):
-        engine = _TRANSFORM.device
+        engine = TRANSFORM.device
         if engine is None:
             raise
         trees = []

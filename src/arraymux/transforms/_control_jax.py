@@ -19,7 +19,7 @@ import jax.numpy as jnp
 from jax import lax
 
 from .._array import Array, wrap
-from .._devices import _TRANSFORM, Device
+from .._devices import TRANSFORM, Device
 from .._errors import TransformUnavailableError
 from ._control_common import REVERSE_MESSAGE, Carry, flatten, scalar, unflatten
 
@@ -62,7 +62,7 @@ def traced(dev: Device) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     def decorate(call: Callable[..., Any]) -> Callable[..., Any]:
         @functools.wraps(call)
         def run(*args: Any, **kwargs: Any) -> Any:
-            transform = _TRANSFORM
+            transform = TRANSFORM
             if transform.device is not None:
                 return call(*args, **kwargs)
             transform.device = dev

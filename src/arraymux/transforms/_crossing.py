@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, overload
 
 from .._array import Array, operand, wrap
-from .._devices import _TRANSFORM, Device, default_device, device_arg
+from .._devices import TRANSFORM, Device, default_device, device_arg
 from .._dtype_rules import dtype_of
 from .._errors import BackendUnavailableError, TransformUnavailableError, unsupported
 from .._transfer import memory, move
@@ -390,16 +390,16 @@ def _within(fun: Callable[..., Any], target: Device, call: _Args, engine: str | 
         else:  # a constant of another backend
             moved[i] = wrap(_move_leaf(native, dev, place), place)
     a, kw = call.rebuild(moved)
-    outer, _TRANSFORM.device = _TRANSFORM.device, place
-    outer_bridge = _TRANSFORM.bridge
+    outer, TRANSFORM.device = TRANSFORM.device, place
+    outer_bridge = TRANSFORM.bridge
     if place is not target:  # NumPy or CuPy computed by torch: their closures are constants
         from ._engine import Engine
 
-        _TRANSFORM.bridge = Engine.get("on_device", target)
+        TRANSFORM.bridge = Engine.get("on_device", target)
     try:
         box = [_noted(fun, target, a, kw)]
     finally:
-        _TRANSFORM.device, _TRANSFORM.bridge = outer, outer_bridge
+        TRANSFORM.device, TRANSFORM.bridge = outer, outer_bridge
     assert call.back is not None
     home = _engine_device(call.back)
     return _results_back(
@@ -537,7 +537,7 @@ class _Foreign:
         target = self.target
         moved = [_move_leaf(n, operand(n)[1], target) for n in natives]  # type: ignore[index]
         # The target is the default device while fun runs (as in a transform).
-        outer, _TRANSFORM.device = _TRANSFORM.device, target
+        outer, TRANSFORM.device = TRANSFORM.device, target
         try:
             if pull is not None:
                 outs = pull(moved)
@@ -546,7 +546,7 @@ class _Foreign:
             else:
                 outs = [o._native for o in self._on_target(kind, nb, moved)]
         finally:
-            _TRANSFORM.device = outer
+            TRANSFORM.device = outer
         del moved  # an argument returned as it is: held by outs only (see _sole)
         return [_result_moved(outs, k, target, back) for k in range(len(outs))]
 

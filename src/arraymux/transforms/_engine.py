@@ -10,7 +10,7 @@ from typing import Any
 from .._array import Array, operand, wrap
 from .._backends import backend_of_type
 from .._compiled import convert_tree, dtypes_in, natives, wrap_tree
-from .._devices import _TRANSFORM, Device
+from .._devices import TRANSFORM, Device
 from .._errors import (
     BackendMismatchError,
     BackendUnavailableError,
@@ -268,7 +268,7 @@ class Engine:
     ) -> Any:
         """``call(*args, **kwargs)`` with the engine's device as default; explain backend
         clashes."""
-        transform = _TRANSFORM
+        transform = TRANSFORM
         outer, transform.device = transform.device, self.device
         # Bridged: the user's arrays that fun reads from enclosing scopes meet the engine's
         # (see _devices.constant_bridge). Other engines leave an enclosing bridge as it is:
@@ -428,7 +428,7 @@ def cached_transform(
     # calls, which makes every lookup here cost several times what it costs in isolation.
     last: list[tuple[Any, ...]] = [(None, -1)]
 
-    transform = _TRANSFORM
+    transform = TRANSFORM
 
     @functools.wraps(fun)
     def transformed(*args: Any) -> Any:
@@ -471,8 +471,8 @@ def as_constants(tree: Any) -> Any:
     :func:`arraymux._devices.constant_bridge`). A transform called there with such arrays
     computes with torch as well, and its results stay torch tensors: moved back to NumPy,
     they would lose the derivatives that the enclosing transform follows through them."""
-    bridge = _TRANSFORM.bridge
-    if bridge is None or _TRANSFORM.device is not bridge.device:
+    bridge = TRANSFORM.bridge
+    if bridge is None or TRANSFORM.device is not bridge.device:
         return tree
     user, device = bridge.user, bridge.device
 

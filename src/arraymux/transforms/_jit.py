@@ -10,7 +10,7 @@ from typing import Any
 
 from .. import _compiled
 from .._arguments import parse_all
-from .._devices import _TRANSFORM, Device
+from .._devices import TRANSFORM, Device
 from .._errors import (
     BackendMismatchError,
 )
@@ -97,7 +97,7 @@ def _jit_dynamic(fun: Callable[..., Any]) -> Callable[..., Any]:
     hot: list[tuple[Device | None, Callable[..., Any], Engine | None, bool]] = [
         (None, fun, None, False)
     ]
-    transform = _TRANSFORM
+    transform = TRANSFORM
 
     def compile_for(user: Device) -> tuple[Engine, Callable[..., Any], bool] | None:
         entry: tuple[Engine, Callable[..., Any], bool] | None = None

@@ -23,7 +23,7 @@ from torch.utils.checkpoint import checkpoint as _torch_checkpoint
 
 from .. import _compiled
 from .._backends._torch import DIFFERENTIATING
-from .._devices import _TRANSFORM
+from .._devices import TRANSFORM
 from ._tree import CALL, JVP, VJP
 
 __all__ = [
@@ -491,7 +491,7 @@ def _in_this_state(f: Callable[..., Any]) -> Callable[..., Any]:
     creation functions, the bridge of closures): torch runs the backward pass of GPU tensors on
     threads of its own, where that state is unset, and a checkpoint's recomputation runs
     there."""
-    state = _TRANSFORM
+    state = TRANSFORM
     device, bridge = state.device, state.bridge
 
     def g(*args: Any) -> Any:
