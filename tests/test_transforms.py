@@ -1353,3 +1353,17 @@ def test_torch_autograd_path_refuses_to_move_what_it_differentiates(device):
     close(g, 2 * np.asarray(X) * 2)
     g = xp.grad(lambda v: xp.sum(v**2) if xp.sum(v) > 0 else -xp.sum(v))(x)
     close(g, 2 * np.asarray(X))
+
+
+@pytest.mark.parametrize("device", ENGINE_DEVICES)
+def test_a_function_among_the_arguments_passes_through(device):
+    # A callable beside the arrays (a simulator handed to a loss) reaches the function as it
+    # is: NumPy's results are normalised to arrays, other objects are not.
+    def loss(w, model):
+        return xp.sum(model(w))
+
+    w = xp.asarray(X, device=device)
+    value, g = xp.value_and_grad(loss)(w, lambda v: v * v)
+    assert float(value) == pytest.approx(sum(v * v for v in X))
+    assert g.device == w.device
+    assert xp.to_numpy(g).tolist() == pytest.approx([2 * v for v in X])

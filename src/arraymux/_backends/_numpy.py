@@ -27,7 +27,15 @@ def _ensure_array(x: Any) -> Any:
     return x if type(x) is np.ndarray else np.asarray(x)
 
 
-normalize = _ensure_array
+def normalize(x: Any) -> Any:
+    """``x``, a native result, as an array: NumPy gives scalars for 0-d results. Objects that
+    are no result (a function among a transform's arguments) stay as they are: ``np.asarray``
+    would make a 0-d object array of one."""
+    if type(x) is np.ndarray:
+        return x
+    if isinstance(x, np.generic | bool | int | float | complex):
+        return np.asarray(x)
+    return x
 
 
 def overrides(ns: Any) -> dict[str, Any]:
