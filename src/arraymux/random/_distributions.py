@@ -73,6 +73,7 @@ __all__ = [
     "lognormal",
     "lognormal_kernel",
     "multivariate_normal",
+    "mvn_arguments",
     "mvn_kernel",
     "NON_NEGATIVE",
     "on_device",
@@ -1454,21 +1455,28 @@ def multivariate_normal(
     """
     fname = "multivariate_normal"
     k = key_on(key, device, fname)
+    shp, dt, pm, pc = mvn_arguments(fname, k.device, mean, cov, shape, dtype, method)
+    params = (on_device(pm, dt, k.device), on_device(pc, dt, k.device))
+    return draw(mvn_kernel, k, params, (shp, dt, method), fname)
+
+
+def mvn_arguments(
+    fname: str, device: Device, mean: Any, cov: Any, shape: Any, dtype: Any, method: Any
+) -> tuple[tuple[int, ...], DType, Param, Param]:
+    """The shape, dtype, mean and covariance of :func:`multivariate_normal` (and of
+    ``Generator.multivariate_normal``: ``fname``), checked before anything is drawn."""
     if method not in ("cholesky", "eigh", "svd"):
         raise ValueError(
             f'arraymux.random.{fname}: method must be "cholesky", "eigh" or "svd", got {method!r}.'
         )
-    pm = param(mean, "mean", fname, k.device, REAL)
-    pc = param(cov, "cov", fname, k.device, REAL)
+    pm = param(mean, "mean", fname, device, REAL)
+    pc = param(cov, "cov", fname, device, REAL)
     ms, cs = pm.shape, pc.shape
     if len(ms) < 1 or len(cs) < 2 or cs[-2:] != (ms[-1], ms[-1]):
         raise ValueError(
             f"arraymux.random.{fname}: needs mean of shape (..., n) and cov of shape (..., n, "
             f"n), got {ms} and {cs}."
         )
-    shp = out_shape(
-        shape, [("the batch shape of mean", ms[:-1]), ("the batch shape of cov", cs[:-2])], fname
-    )
-    dt = float_dtype(k.device, dtype, [pm, pc], fname)
-    params = (on_device(pm, dt, k.device), on_device(pc, dt, k.device))
-    return draw(mvn_kernel, k, params, (shp, dt, method), fname)
+    batches = [("the batch shape of mean", ms[:-1]), ("the batch shape of cov", cs[:-2])]
+    shp = out_shape(shape, batches, fname)
+    return shp, float_dtype(device, dtype, [pm, pc], fname), pm, pc

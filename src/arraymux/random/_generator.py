@@ -51,6 +51,7 @@ from ._distributions import (
     laplace_kernel,
     logistic_kernel,
     lognormal_kernel,
+    mvn_arguments,
     mvn_kernel,
     on_device,
     out_shape,
@@ -507,22 +508,7 @@ class Generator:
         ``size`` is the batch shape (as :func:`arraymux.random.multivariate_normal`, whose
         ``method`` it takes; NumPy's default is ``"svd"``)."""
         where = "Generator.multivariate_normal"
-        if method not in ("cholesky", "eigh", "svd"):
-            raise ValueError(
-                f'arraymux.random.{where}: method must be "cholesky", "eigh" or "svd", got '
-                f"{method!r}."
-            )
-        pm = param(mean, "mean", where, self.device, REAL)
-        pc = param(cov, "cov", where, self.device, REAL)
-        ms, cs = pm.shape, pc.shape
-        if len(ms) < 1 or len(cs) < 2 or cs[-2:] != (ms[-1], ms[-1]):
-            raise ValueError(
-                f"arraymux.random.{where}: needs mean of shape (..., n) and cov of shape (..., "
-                f"n, n), got {ms} and {cs}."
-            )
-        batches = [("the batch shape of mean", ms[:-1]), ("the batch shape of cov", cs[:-2])]
-        shp = out_shape(size, batches, where)
-        dt = float_dtype(self.device, dtype, [pm, pc], where)
+        shp, dt, pm, pc = mvn_arguments(where, self.device, mean, cov, size, dtype, method)
         out = self._native_draw("multivariate_normal", [pm, pc], shp, dt, method=method)
         if out is not None:
             return out
