@@ -22,6 +22,7 @@ from .._array import Array, wrap
 from .._devices import TRANSFORM, Device
 from .._errors import TransformUnavailableError
 from ._control_common import REVERSE_MESSAGE, Carry, flatten, scalar, unflatten
+from ._jax import define_primitive
 
 
 def _arrays(tree: Any, dev: Device, what: str, fname: str) -> Any:
@@ -218,7 +219,7 @@ def forward_only(fname: str, tree: Any) -> Any:
 @functools.cache
 def _forward_only_p() -> Any:
     from jax.extend.core import Primitive
-    from jax.interpreters import ad, batching, mlir
+    from jax.interpreters import ad
 
     p = Primitive("arraymux_forward_only")
 
@@ -235,13 +236,7 @@ def _forward_only_p() -> Any:
     def batch(args: Any, dims: Any, *, fname: str) -> Any:
         return p.bind(args[0], fname=fname), dims[0]
 
-    p.def_impl(identity)
-    p.def_abstract_eval(identity)
-    mlir.register_lowering(p, mlir.lower_fun(identity, multiple_results=False))
-    ad.primitive_jvps[p] = jvp
-    ad.primitive_transposes[p] = transpose
-    batching.primitive_batchers[p] = batch
-    return p
+    return define_primitive(p, identity, identity, identity, jvp, transpose, batch)
 
 
 # JAX's messages for a carry or branches that do not agree; arraymux's own is put in front

@@ -16,6 +16,25 @@ import jax
 
 from ._tree import CALL, JVP, VJP, function_name
 
+__all__ = [
+    "checkpoint",
+    "CHECKPOINT_POLICIES",
+    "crossing",
+    "define_primitive",
+    "grad",
+    "hessian",
+    "jacobian",
+    "jit",
+    "JIT_TAKES_ARRAYS",
+    "jvp",
+    "placed",
+    "placement",
+    "raised_in_callback",
+    "value_and_grad",
+    "vjp",
+    "vmap",
+]
+
 grad = jax.grad
 value_and_grad = jax.value_and_grad
 jacobian = jax.jacrev
@@ -94,7 +113,7 @@ def crossing(foreign: Any, natives: list[Any]) -> list[Any]:
 def _crossing_p() -> Any:
     import numpy as np
     from jax.extend.core import Primitive
-    from jax.interpreters import ad, batching, mlir
+    from jax.interpreters import ad, batching
 
     p = Primitive("arraymux_on_device")
     p.multiple_results = True
@@ -213,9 +232,26 @@ def _crossing_p() -> Any:
         outs = p.bind(*moved, foreign=foreign, kind=kind, nb=nb + 1, out_avals=avals)
         return outs, [0] * len(outs)
 
+    return define_primitive(p, impl, abstract, lowered, jvp, transpose, batch)
+
+
+def define_primitive(
+    p: Any,
+    impl: Callable[..., Any],
+    abstract: Callable[..., Any],
+    lowered: Callable[..., Any],
+    jvp: Callable[..., Any],
+    transpose: Callable[..., Any],
+    batch: Callable[..., Any],
+) -> Any:
+    """The JAX primitive ``p`` with its rules: its evaluation (``impl``), its shapes and dtypes
+    (``abstract``), its lowering (``lowered``, in ``jax.numpy``), its forward and reverse
+    derivatives (``jvp``, ``transpose``) and its batching (``batch``)."""
+    from jax.interpreters import ad, batching, mlir
+
     p.def_impl(impl)
     p.def_abstract_eval(abstract)
-    mlir.register_lowering(p, mlir.lower_fun(lowered, multiple_results=True))
+    mlir.register_lowering(p, mlir.lower_fun(lowered, multiple_results=p.multiple_results))
     ad.primitive_jvps[p] = jvp
     ad.primitive_transposes[p] = transpose
     batching.primitive_batchers[p] = batch
