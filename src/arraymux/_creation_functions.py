@@ -293,11 +293,53 @@ def _of_arrays(name: str, d: Device, bound: dict[str, Any], dtype: Any) -> Array
     return _linspace_of_arrays(d, start, stop, num, endpoint, dtype)
 
 
+#: The creation functions with a fast path for their commonest call (see :func:`_common_call`).
+_COMMON = frozenset({"zeros", "ones", "empty", "arange"})
+
+
+def _common_call(name: str, a: Any, dtype: Any, device: Any) -> Array | None:
+    """``zeros``, ``ones`` or ``empty`` of a shape of Python ints, or ``arange`` of one
+    Python int, checked as the general path checks it (sizes, the values stored, the dtype);
+    None for any other call, which the general path takes."""
+    if type(a) is int:
+        if a < 0 or (name == "arange" and a >= 2**31):
+            return None  # an empty shape's error, or values a default dtype may not hold
+        shape: tuple[int, ...] = (a,)
+    elif type(a) is tuple and name != "arange":
+        for n in a:
+            if type(n) is not int or n < 0:
+                return None
+        shape = a
+    else:
+        return None
+    d = resolve_device(device, name)
+    kwargs = {"device": d.native}
+    itemsize = 16
+    if dtype is not None:
+        kwargs["dtype"] = native_dtype(dtype, d, name)
+        dt = as_dtype(dtype)
+        itemsize = dt.itemsize
+        if name == "arange" and a:
+            check_stored(name, d, [0, a - 1], dt)
+    check_size(name, shape, itemsize)
+    try:
+        r = call_backend(name, d, (a if name == "arange" else shape,), kwargs)
+    except BACKEND_ERRORS as e:
+        raise_annotated(name, d, e)
+    standard_dtype(name, r, d)
+    return wrap(r, d)
+
+
 def creation(name: str) -> Callable[..., Array]:
     params = params_of(name)
     stored = name in _STORED
+    common = name in _COMMON
 
     def fn(*args: Any, dtype: Any = None, device: Any = None, **kwargs: Any) -> Array:
+        if common and len(args) == 1 and not kwargs and not _default_dtypes.active:
+            r = _common_call(name, args[0], dtype, device)
+            if r is not None:
+                return r
         if params is None:
             d = resolve_device(device, name)
         else:
