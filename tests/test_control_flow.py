@@ -14,26 +14,19 @@ import pytest
 
 import arraymux as xp
 
-pytestmark = [
-    # torch.func.jvp and inductor load modules that use torch.jit.script, which warns.
-    pytest.mark.filterwarnings(
-        "ignore:`torch.jit.script(_method)?` is deprecated:DeprecationWarning"
-    ),
-    pytest.mark.filterwarnings("ignore:`torch.jit.script(_method)?` is deprecated:FutureWarning"),
-]
+sys.path.insert(0, os.path.dirname(__file__))
+from _transform_checks import (
+    CPU_ENGINES,
+    GPUS,
+    NEEDS_TORCH,
+    TORCH_SCRIPT_WARNINGS,
+    arr,
+    close,
+)
 
-NEEDS_TORCH = pytest.mark.skipif(importlib.util.find_spec("torch") is None, reason="torch")
-ENGINES = [
-    pytest.param(d, id=d, marks=pytest.mark.skipif(importlib.util.find_spec(m) is None, reason=m))
-    for d, m in (("numpy", "torch"), ("torch:cpu", "torch"), ("jax:cpu", "jax"))
-]
-# The GPUs present, beside them: torch's, JAX's and CuPy's (which torch differentiates).
-GPUS = [
-    str(d)
-    for d in xp.devices()
-    if not d.simulated and (d.backend == "cupy" or d.place.split(":")[0] in ("cuda", "gpu"))
-]
-ENGINES += GPUS
+pytestmark = TORCH_SCRIPT_WARNINGS
+
+ENGINES = [*CPU_ENGINES, *GPUS]
 
 
 def _cpu_devices() -> list[str]:
@@ -48,16 +41,6 @@ def _cpu_devices() -> list[str]:
 
 CPU = _cpu_devices() + GPUS
 NO_ENGINE = [d for d in CPU if xp.Device(d).backend in ("dask", "array_api_strict")]
-
-
-def arr(values, device, dtype=np.float32):
-    return xp.asarray(np.asarray(values, dtype=dtype), device=device)
-
-
-def close(a, b, tol=1e-5):
-    a = xp.to_numpy(a) if isinstance(a, xp.Array) else np.asarray(a)
-    b = xp.to_numpy(b) if isinstance(b, xp.Array) else np.asarray(b)
-    np.testing.assert_allclose(np.asarray(a, np.float64), np.asarray(b, np.float64), tol, tol)
 
 
 @pytest.fixture(params=CPU)

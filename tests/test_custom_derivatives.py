@@ -4,35 +4,32 @@ engine, torch's own autograd and torch.compile; plain calls elsewhere; the error
 from __future__ import annotations
 
 import functools
-import importlib.util
+import os
+import sys
 
 import numpy as np
 import pytest
 
 import arraymux as xp
 
+sys.path.insert(0, os.path.dirname(__file__))
+from _transform_checks import (
+    CPU_ENGINES,
+    GPUS,
+    NEEDS_TORCH,
+    TORCH_SCRIPT_WARNINGS,
+    arr,
+    close,
+)
+
 pytestmark = [
-    pytest.mark.filterwarnings(
-        "ignore:`torch.jit.script(_method)?` is deprecated:DeprecationWarning"
-    ),
-    pytest.mark.filterwarnings("ignore:`torch.jit.script(_method)?` is deprecated:FutureWarning"),
+    *TORCH_SCRIPT_WARNINGS,
     # dynamo (torch 2.13) instantiates an autograd.Function that it traces inside torch.func's
     # transforms, which torch itself deprecates.
     pytest.mark.filterwarnings("ignore:<class .*> should not be instantiated:DeprecationWarning"),
 ]
 
-NEEDS_TORCH = pytest.mark.skipif(importlib.util.find_spec("torch") is None, reason="torch")
-ENGINES = [
-    pytest.param(d, id=d, marks=pytest.mark.skipif(importlib.util.find_spec(m) is None, reason=m))
-    for d, m in (("numpy", "torch"), ("torch:cpu", "torch"), ("jax:cpu", "jax"))
-]
-# The GPUs present, beside them: torch's, JAX's and CuPy's (which torch differentiates).
-GPUS = [
-    str(d)
-    for d in xp.devices()
-    if not d.simulated and (d.backend == "cupy" or d.place.split(":")[0] in ("cuda", "gpu"))
-]
-ENGINES += GPUS
+ENGINES = [*CPU_ENGINES, *GPUS]
 NO_ENGINE = [
     str(d) for d in xp.devices() if not d.simulated and d.backend in ("dask", "array_api_strict")
 ]
@@ -41,16 +38,6 @@ NO_ENGINE = [
 @pytest.fixture(params=ENGINES)
 def engine(request):
     return request.param
-
-
-def arr(values, device):
-    return xp.asarray(np.asarray(values, dtype=np.float32), device=device)
-
-
-def close(a, b, tol=1e-5):
-    a = xp.to_numpy(a) if isinstance(a, xp.Array) else np.asarray(a)
-    b = xp.to_numpy(b) if isinstance(b, xp.Array) else np.asarray(b)
-    np.testing.assert_allclose(np.asarray(a, np.float64), np.asarray(b, np.float64), tol, tol)
 
 
 # -- the functions: rules that differ from the functions' own derivatives ---------------------

@@ -17,22 +17,19 @@ import arraymux as xp
 from arraymux import _compiled
 from arraymux.transforms._engine import Engine
 
-pytestmark = [
-    # torch's own modules use torch.jit.script / script_method when torch.func.jvp (and so
-    # hessian) or torch.compile's inductor first loads them, which warns that both are
-    # deprecated (DeprecationWarning up to torch 2.13, FutureWarning from 2.14).
-    pytest.mark.filterwarnings(
-        "ignore:`torch.jit.script(_method)?` is deprecated:DeprecationWarning"
-    ),
-    pytest.mark.filterwarnings("ignore:`torch.jit.script(_method)?` is deprecated:FutureWarning"),
-]
+sys.path.insert(0, os.path.dirname(__file__))
+from _transform_checks import (
+    CPU_ENGINES,
+    NEEDS_JAX,
+    NEEDS_TORCH,
+    TORCH_SCRIPT_WARNINGS,
+    arr,
+    close,
+)
 
-ENGINE_DEVICES = [
-    pytest.param(d, id=d, marks=pytest.mark.skipif(importlib.util.find_spec(m) is None, reason=m))
-    for d, m in (("numpy", "torch"), ("torch:cpu", "torch"), ("jax:cpu", "jax"))
-]
-NEEDS_TORCH = pytest.mark.skipif(importlib.util.find_spec("torch") is None, reason="torch")
-NEEDS_JAX = pytest.mark.skipif(importlib.util.find_spec("jax") is None, reason="jax")
+pytestmark = TORCH_SCRIPT_WARNINGS
+
+ENGINE_DEVICES = CPU_ENGINES
 
 
 def _torch_older_than(major: int, minor: int) -> bool:
@@ -44,17 +41,6 @@ def _torch_older_than(major: int, minor: int) -> bool:
 
 
 X = [0.3, -1.2, 2.0]
-
-
-def arr(values, device):
-    # JAX's x64 mode is off by default: float32 everywhere keeps the backends comparable.
-    return xp.asarray(np.asarray(values, dtype=np.float32), device=device)
-
-
-def close(a, b, tol=1e-5):
-    a = np.asarray(xp.to_numpy(a) if isinstance(a, xp.Array) else a, dtype=np.float64)
-    b = np.asarray(xp.to_numpy(b) if isinstance(b, xp.Array) else b, dtype=np.float64)
-    np.testing.assert_allclose(a, b, rtol=tol, atol=tol)
 
 
 def loss(x):

@@ -21,17 +21,11 @@ import pytest
 
 import arraymux as xp
 
-pytestmark = [
-    # torch.func.jvp (hessian) and inductor load modules that use torch.jit.script, which torch
-    # deprecates (DeprecationWarning up to torch 2.13, FutureWarning from 2.14).
-    pytest.mark.filterwarnings(
-        "ignore:`torch.jit.script(_method)?` is deprecated:DeprecationWarning"
-    ),
-    pytest.mark.filterwarnings("ignore:`torch.jit.script(_method)?` is deprecated:FutureWarning"),
-]
+sys.path.insert(0, os.path.dirname(__file__))
+from _transform_checks import NEEDS_JAX, NEEDS_TORCH, TORCH_SCRIPT_WARNINGS, arr, close
 
-NEEDS_TORCH = pytest.mark.skipif(importlib.util.find_spec("torch") is None, reason="torch")
-NEEDS_JAX = pytest.mark.skipif(importlib.util.find_spec("jax") is None, reason="jax")
+pytestmark = TORCH_SCRIPT_WARNINGS
+
 
 A_NP = np.array([[1.0, -2.0, 0.5, 0.0], [0.3, 0.2, -0.1, 1.0], [2.0, 0.0, 1.0, -1.0]])
 W_NP = np.array([0.5, -0.25, 1.0, 2.0])
@@ -40,17 +34,6 @@ W_NP = np.array([0.5, -0.25, 1.0, 2.0])
 def engine(device: xp.Device) -> bool:
     """Whether transforms run for arrays of ``device``."""
     return device.backend in ("numpy", "torch", "jax", "cupy")
-
-
-def arr(values, device):
-    # float32 everywhere: JAX's default, and the backends stay comparable.
-    return xp.asarray(np.asarray(values, dtype=np.float32), device=device)
-
-
-def close(a, b, tol=1e-5):
-    a = np.asarray(xp.to_numpy(a) if isinstance(a, xp.Array) else a, dtype=np.float64)
-    b = np.asarray(xp.to_numpy(b) if isinstance(b, xp.Array) else b, dtype=np.float64)
-    np.testing.assert_allclose(a, b, rtol=tol, atol=tol)
 
 
 def refused(device, call):
