@@ -594,25 +594,30 @@ def pi_cases(device: xp.Device) -> list[Case]:
 # -- 5. a chain of small elementwise operations -----------------------------------------------
 
 
-def chain_xp(x: Any) -> Any:
+def chain(ns: Any, x: Any) -> Any:
+    """The program, in the names that arraymux, NumPy, CuPy, torch and jax.numpy share."""
     y = x * 1.5
     y = y + 0.25
-    y = xp.sin(y)
+    y = ns.sin(y)
     y = y * y
     y = y + x
-    y = xp.abs(y)
-    y = xp.sqrt(y)
+    y = ns.abs(y)
+    y = ns.sqrt(y)
     y = y - 0.5
-    y = xp.tanh(y)
+    y = ns.tanh(y)
     y = y * 2.0
-    y = xp.exp(-y)
-    y = xp.log1p(y)
+    y = ns.exp(-y)
+    y = ns.log1p(y)
     y = y / 3.0
-    y = xp.maximum(y, x)
-    y = xp.cos(y)
+    y = ns.maximum(y, x)
+    y = ns.cos(y)
     y = y**2
     y = 1.0 - y
-    return xp.where(y > 0.5, y, x)  # 20 operations with the negation and the comparison
+    return ns.where(y > 0.5, y, x)  # 20 operations with the negation and the comparison
+
+
+def chain_xp(x: Any) -> Any:
+    return chain(xp, x)
 
 
 def chain_cases(device: xp.Device) -> list[Case]:
@@ -621,24 +626,7 @@ def chain_cases(device: xp.Device) -> list[Case]:
 
     # NumPy, CuPy, torch and jax.numpy spell this program the same way.
     def native(x: Any) -> Any:
-        y = x * 1.5
-        y = y + 0.25
-        y = lib.sin(y)
-        y = y * y
-        y = y + x
-        y = lib.abs(y)
-        y = lib.sqrt(y)
-        y = y - 0.5
-        y = lib.tanh(y)
-        y = y * 2.0
-        y = lib.exp(-y)
-        y = lib.log1p(y)
-        y = y / 3.0
-        y = lib.maximum(y, x)
-        y = lib.cos(y)
-        y = y**2
-        y = 1.0 - y
-        return lib.where(y > 0.5, y, x)
+        return chain(lib, x)
 
     def make(variant: str, name: str, native_step: Any, ours_step: Any) -> Case:
         def result(x: Any) -> Results:
