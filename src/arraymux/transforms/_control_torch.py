@@ -30,7 +30,7 @@ Under ``torch.compile`` (torch 2.13):
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 import torch
 from torch._higher_order_ops import while_loop as _while_op
@@ -52,20 +52,23 @@ def _batched(e: RuntimeError) -> bool:
     return text.startswith("vmap:") and ("data-dependent control flow" in text or ".item()" in text)
 
 
+_T = TypeVar("_T")
+
+
 def truth(t: Any) -> bool | None:
     """The truth of a 0-d tensor, or None where vmap batches it."""
-    try:
-        return bool(t)
-    except RuntimeError as e:
-        if _batched(e):
-            return None
-        raise
+    return _read(t, bool)
 
 
 def index(t: Any) -> int | None:
     """The value of a 0-d integer tensor, or None where vmap batches it."""
+    return _read(t, int)
+
+
+def _read(t: Any, as_type: Callable[[Any], _T]) -> _T | None:
+    """``as_type(t)`` of a 0-d tensor, or None where vmap batches it (its value is not one)."""
     try:
-        return int(t)
+        return as_type(t)
     except RuntimeError as e:
         if _batched(e):
             return None
