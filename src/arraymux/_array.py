@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import operator
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from . import _dtypes
@@ -20,7 +21,7 @@ if TYPE_CHECKING:
     from ._devices import Bridge, Device, DeviceLike
     from ._dtypes import DType
 
-__all__ = ["Array", "operand", "wrap"]
+__all__ = ["Array", "connect", "operand", "wrap"]
 
 
 class Array:
@@ -670,17 +671,34 @@ def _conversion_error(x: Array, kind: str, e: Exception) -> Exception:
     return TypeError(f"{what} ({type(e).__name__}: {e}).")
 
 
-# Installed by ``_operators.install`` once the layers above exist (this module is below
-# them): the namespace's functions (``x.T`` calls ``permute_dims``), ``namespace(version)``,
-# the moves module (``to_device``, ``repr``, ``__array__``), and the check that unwraps an
-# index or a value of ``x[key] = value`` on the array's device.
+# What the layers above this module give ``Array`` once they exist (see :func:`connect`).
 _ops: Any = None
 _namespace_of: Any = None
 _transfer: Any = None
 
 
-def _set_operand(device: Device, other: Any, fname: str, pos: str) -> Any:
+def _not_imported(device: Device, other: Any, fname: str, pos: str) -> Any:
     raise RuntimeError("arraymux is not fully imported: import arraymux first")
+
+
+_set_operand: Callable[[Device, Any, str, str], Any] = _not_imported
+
+
+def connect(
+    *,
+    ops: ModuleType,
+    namespace_of: Callable[..., Any],
+    transfer: ModuleType,
+    set_operand: Callable[[Device, Any, str, str], Any],
+) -> None:
+    """Give ``Array`` what the layers above this module provide, once they exist (this module
+    is below them; ``arraymux._operators.install`` calls this once): the namespace's functions
+    (``x.T`` calls ``permute_dims``), ``namespace(version, device=)`` for
+    ``__array_namespace__``, the moves module (``to_device``, ``repr``, ``__array__``), and the
+    check that unwraps an index or the value of ``x[key] = value`` on the array's device."""
+    global _ops, _namespace_of, _transfer, _set_operand
+    _ops, _namespace_of, _transfer = ops, namespace_of, transfer
+    _set_operand = set_operand
 
 
 def _wrap(native: Any, device: Device, dtype: Any = None) -> Array:

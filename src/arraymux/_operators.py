@@ -13,12 +13,15 @@ from typing import Any
 from . import _array, _compiled, _dispatch, _namespace, _transfer
 from ._array import Array
 
+# The arraymux namespace, once built (``install``): in-place operators call its functions.
+_namespace_module: Any = None
+
 
 def _inplace(name: str) -> Any:
     symbol = _SYMBOLS[name]
 
     def op(self: Array, other: Any, /) -> Array:
-        result = getattr(_array._ops, name)(self, other)
+        result = getattr(_namespace_module, name)(self, other)
         if result.dtype is not self.dtype:
             raise TypeError(
                 f"arraymux.{name}: x {symbol}= y would change the dtype of x from {self.dtype} "
@@ -89,10 +92,14 @@ _UNARY = {"negative": "neg", "positive": "pos", "abs": "abs", "bitwise_invert": 
 def install(namespace: ModuleType) -> None:
     """Bind the operators of ``Array`` to the hot-path functions of ``_dispatch``, and give
     ``_array`` the ``namespace`` (arraymux) it calls back."""
-    _array._ops = namespace
-    _array._namespace_of = _namespace.namespace
-    _array._transfer = _transfer
-    _array._set_operand = _dispatch.set_device_check
+    global _namespace_module
+    _namespace_module = namespace
+    _array.connect(
+        ops=namespace,
+        namespace_of=_namespace.namespace,
+        transfer=_transfer,
+        set_operand=_dispatch.set_device_check,
+    )
     builtins: dict[str, Any] = {}
     for name, op in (_OPERATORS | _COMPARISONS).items():
         # The operator form returns NotImplemented for operands it does not know.
