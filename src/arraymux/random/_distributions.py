@@ -819,7 +819,7 @@ def draw(
     static: tuple[Any, ...],
     fname: str,
 ) -> Array:
-    """``kernel`` on a checked key and parameters (see :func:`arraymux.random.run`)."""
+    """``kernel`` on a checked key and parameters (see :func:`arraymux.random._core.run`)."""
     return run(kernel, k, params, static, fname)  # type: ignore[no-any-return]
 
 

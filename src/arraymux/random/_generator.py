@@ -528,7 +528,7 @@ _EXTRA: dict[str, tuple[Any, ...]] = {"gumbel": ("low",)}
 
 
 class _Draws:
-    """The draws that :func:`arraymux.random.select` takes, from a generator."""
+    """The draws that :func:`arraymux.random._core.select` takes, from a generator."""
 
     def __init__(self, g: Generator) -> None:
         self.device = g.device
