@@ -41,7 +41,6 @@ __all__ = [
     "first",
     "generic",
     "reflected",
-    "set_device_check",
     "unary",
     "wrap_result",
 ]
@@ -596,20 +595,3 @@ def generic(name: str) -> Callable[..., Any]:
         return call(name, args, kwargs)
 
     return finish(fn, name, BY_NAME[name].rule)
-
-
-def set_device_check(device: Device, other: Any, fname: str, pos: int | str) -> Any:
-    """Unwrap ``other`` for use with an array on ``device`` (scalars pass through)."""
-    other = python_scalar(other)
-    if isinstance(other, SCALARS):
-        return other
-    op = operand(other)
-    if op is None:
-        raise not_an_array(fname, pos, other, scalars_ok=True)
-    native, dev = op
-    if dev is not device:
-        constant = closure_constant(native, dev, device)
-        if constant is None:
-            raise mismatch(fname, pos, dev, "self", device)
-        return constant
-    return native

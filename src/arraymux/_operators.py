@@ -8,10 +8,17 @@
 from __future__ import annotations
 
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import _array, _compiled, _dispatch, _namespace, _transfer
-from ._array import Array
+from ._arguments import python_scalar
+from ._array import Array, operand
+from ._devices import closure_constant
+from ._dispatch import SCALARS
+from ._errors import mismatch, not_an_array
+
+if TYPE_CHECKING:
+    from ._devices import Device
 
 # The arraymux namespace, once built (``install``): in-place operators call its functions.
 _namespace_module: Any = None
@@ -98,7 +105,7 @@ def install(namespace: ModuleType) -> None:
         ops=namespace,
         namespace_of=_namespace.namespace,
         transfer=_transfer,
-        set_operand=_dispatch.set_device_check,
+        set_operand=_set_device_check,
     )
     builtins: dict[str, Any] = {}
     for name, op in (_OPERATORS | _COMPARISONS).items():
@@ -124,3 +131,20 @@ def install_slots() -> None:
     """Put the compiled operators in ``Array``'s slots (again: assigning an operator on the
     class puts CPython's own slot back, which calls the Python method)."""
     _compiled.operator_slots(_SLOT_BUILTINS)
+
+
+def _set_device_check(device: Device, other: Any, fname: str, pos: int | str) -> Any:
+    """Unwrap ``other`` for use with an array on ``device`` (scalars pass through)."""
+    other = python_scalar(other)
+    if isinstance(other, SCALARS):
+        return other
+    op = operand(other)
+    if op is None:
+        raise not_an_array(fname, pos, other, scalars_ok=True)
+    native, dev = op
+    if dev is not device:
+        constant = closure_constant(native, dev, device)
+        if constant is None:
+            raise mismatch(fname, pos, dev, "self", device)
+        return constant
+    return native
