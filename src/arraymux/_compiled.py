@@ -133,8 +133,6 @@ def _zero_d(backend: Any, name: str, fn: Any, array_first: bool) -> Callable[...
     return lambda s, a: fn(made(name, s, a, 0), a)
 
 
-
-
 def _scalar_passes(
     backend: Any, name: str, value: Any, position: int, probes: list[Any]
 ) -> list[bool] | None:

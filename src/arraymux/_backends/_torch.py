@@ -193,8 +193,6 @@ REVERSED = {
 }
 
 
-
-
 def _maximum_scalar(x: Any, s: Any) -> Any:
     # torch.maximum takes tensors only; clamp takes the bound as a number. A NaN bound gives
     # NaN, as maximum does (torch.clamp(x, nan) gives x: pytorch/pytorch#172067).
