@@ -375,3 +375,50 @@ def test_asarray_of_a_numpy_array_still_wraps_it():
     assert xp.asarray(a, dtype=xp.float64, copy=False).native is a
     view = memoryview(bytearray(16))
     assert np.shares_memory(xp.asarray(view, device="numpy").native, np.asarray(view))
+
+
+def _outcome(fn):
+    try:
+        r = fn()
+    except Exception as e:  # the error's type and the function it names
+        return type(e), str(e).split(":")[0]
+    return r.dtype, r.device, r.shape, xp.to_numpy(r).tolist()
+
+
+_DEVICE_NAMES = [str(d) for d in xp.devices() if d.place != "meta"]
+
+
+@pytest.mark.parametrize("device", _DEVICE_NAMES)
+@pytest.mark.parametrize(
+    ("name", "value", "dtype"),
+    [
+        ("zeros", 3, None),
+        ("ones", (2, 3), None),
+        ("empty", (0, 2), None),
+        ("zeros", (2, 3), xp.int8),
+        ("ones", 4, xp.float64),  # refused where the device lacks float64
+        ("zeros", -1, None),
+        ("zeros", (2, -1), None),
+        ("zeros", True, None),
+        ("zeros", 2.0, None),
+        ("zeros", (2**62, 4), None),  # more bytes than any device addresses
+        ("zeros", np.int64(3), None),
+        ("arange", 5, None),
+        ("arange", 0, None),
+        ("arange", -3, None),
+        ("arange", 300, xp.int8),  # 299 does not fit
+        ("arange", 2**31, xp.int16),  # beyond the direct path, and refused
+        ("arange", 4, xp.float32),
+    ],
+)
+def test_the_direct_creation_path_answers_as_the_general_one(device, name, value, dtype):
+    # zeros/ones/empty(shape) and arange(n) take a direct path; the same call written so that
+    # it takes the general one (a keyword, or arange's start given) must give the same array
+    # or the same error.
+    fn = getattr(xp, name)
+    direct = lambda: fn(value, dtype=dtype, device=device)  # noqa: E731
+    if name == "arange":
+        general = lambda: fn(0, value, dtype=dtype, device=device)  # noqa: E731
+    else:
+        general = lambda: fn(shape=value, dtype=dtype, device=device)  # noqa: E731
+    assert _outcome(direct) == _outcome(general)

@@ -483,3 +483,11 @@ def test_torch_maximum_with_a_scalar_fills_no_tensor(device, monkeypatch):
     for r, want in results:
         assert r.dtype == (xp.int16 if isinstance(want[0], int) else xp.float32)
         assert xp.to_numpy(r).tolist() == pytest.approx(want, nan_ok=True)
+    # Where torch has no clamp (bool, unsigned) or beside 0-d arrays, torch.maximum and
+    # torch.minimum compute as before.
+    b = xp.asarray([True, False], device=device)
+    assert xp.to_numpy(xp.minimum(b, True)).tolist() == [True, False]
+    u = xp.asarray([1, 5], dtype=xp.uint32, device=device)
+    assert xp.to_numpy(xp.maximum(u, 2)).tolist() == [2, 5]
+    z = xp.maximum(xp.asarray(-1.0, dtype=xp.float32, device=device), 0.0)
+    assert z.dtype == xp.float32 and float(z) == 0.0

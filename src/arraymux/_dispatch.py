@@ -465,6 +465,7 @@ def binary_slow(name: str, x1: Any, x2: Any, operator: bool = False) -> Any:
             f"arraymux.{name}: at least one operand must be an array, got two Python scalars. "
             "Wrap one with arraymux.asarray(...)."
         )
+    kernel = None  # a function of (array, Python scalar): the adapter's scalar_kernels
     if op1 is not None and op2 is not None:
         (a, d), (b, d2) = op1, op2
         if d2 is not d:
@@ -502,18 +503,14 @@ def binary_slow(name: str, x1: Any, x2: Any, operator: bool = False) -> Any:
         if target is not dt:
             a = astype_native(a, target, d, name)
         kernel = d._backend.hooks.scalar_kernels.get(name)
-        if kernel is not None and (pos == 1 or name in COMMUTATIVE):
-            # The backend's function takes arrays only; the kernel takes (x, scalar).
-            s = d._backend.adapter.scalar_operand(name, value, a, 1)
-            if s is value:
-                try:
-                    return wrap(kernel(a, s), d, result_dtype(d, name, target))
-                except BACKEND_ERRORS as e:
-                    raise_annotated(name, d, e)
+        if kernel is not None and name in COMMUTATIVE:
+            pos = 1  # the scalar on the right, where the kernel takes it
         s = d._backend.adapter.scalar_operand(name, value, a, pos)
         nargs = [a, s] if pos == 1 else [s, a]
+        if s is not value or pos != 1:
+            kernel = None  # the backend's function takes the array the adapter made
     try:
-        r = call_backend(name, d, nargs, {})
+        r = call_backend(name, d, nargs, {}) if kernel is None else kernel(a, s)
     except BACKEND_ERRORS as e:
         raise_annotated(name, d, e)
     # A target the device cannot hold was narrowed: the result's dtype is read, not known.

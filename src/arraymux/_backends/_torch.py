@@ -374,6 +374,7 @@ def scalar_operand(name: str, value: Any, other: Any, position: int) -> Any:
         and name in SCALAR_KERNELS
         and not isinstance(value, complex)
         and other.dtype not in _unsigned.UNSIGNED  # emulated: torch has no clamp for them
+        and other.dtype != torch.bool  # nor for bool
     ):
         return value  # computed by SCALAR_KERNELS[name](other, value)
     return torch.full((), value, dtype=other.dtype, device=other.device)
