@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import inspect
+import os
+from pathlib import Path
+
 import pytest
 
 import arraymux as xp
 from arraymux._dtypes import ALL_DTYPES
-from arraymux._function_table import BY_NAME, CONSTANTS, NEW_IN_2025_12, TABLE
+from arraymux._function_table import BY_NAME, CONSTANTS, NEW_IN_2025_12, TABLE, Record
 
 # The names of the Array API standard, revision 2025.12, one string per section.
 STANDARD_2025_12: dict[str, str] = {
@@ -222,3 +226,225 @@ def test_each_function_is_made_by_its_rule(entry):
         pytest.skip(f"{entry.name} is written out by hand, not made by a factory")
     assert f"``{entry.name}`` of the Array API standard" in doc
     assert _RULE_DOC[entry.rule] in doc, f"{entry.name} is not made by the {entry.rule} factory"
+
+
+# ---------------------------------------------------------------------------------------------
+# The records: one per function, the namespace generated from them, the standard's signatures
+
+
+def test_the_generated_namespace_is_up_to_date():
+    # `python -m arraymux._records` writes the section modules' generated blocks.
+    from arraymux._records.__main__ import main
+
+    assert main(["--check"]) == 0, "run `python -m arraymux._records` after editing a record"
+
+
+def _parameters(sig: inspect.Signature) -> list[tuple[str, str, str | None]]:
+    """A signature without its annotations: (name, kind, default) of each parameter."""
+    return [
+        (p.name, p.kind.name, None if p.default is p.empty else repr(p.default))
+        for p in sig.parameters.values()
+    ]
+
+
+def _record_signature(record: Record) -> inspect.Signature:
+    from arraymux._signatures import signature
+
+    sig = signature(record.name)
+    if sig is None:
+        assert record.rule in ("unary", "binary"), record.name
+        text = "(x, /)" if record.rule == "unary" else "(x1, x2, /)"
+        sig = _signature_of_text(text)
+    return sig
+
+
+def _signature_of_text(text: str) -> inspect.Signature:
+    ns: dict[str, object] = {}
+    exec(f"def f{text}: pass", ns)
+    return inspect.signature(ns["f"])  # type: ignore[arg-type]
+
+
+def _compare_signatures(
+    ns: object, *, sentinel_defaults: frozenset[str] = frozenset(), extras: tuple[str, ...] = ()
+) -> None:
+    """Every record against the function of the same name in ``ns``, and every function of
+    ``ns`` (but its ``extras``) against the records: both ways."""
+    wrong = []
+    for record in TABLE:
+        theirs = inspect.signature(_lookup(ns, record.name))
+        ours = _parameters(_record_signature(record))
+        got = _parameters(theirs)
+        if record.name in sentinel_defaults:
+            # a sentinel default ("not given") where the standard writes None
+            got = [(n, k, "None" if d and d.startswith("<") else d) for n, k, d in got]
+        if got != ours:
+            wrong.append(f"{record.name}: record {ours}, standard {got}")
+    assert not wrong, "\n".join(wrong)
+    # The other way: every function ``ns`` exports has its record (records it does not list
+    # in ``__all__``, as the stubs' linalg.eig, were looked up above).
+    unknown = _functions_of(ns) - set(extras) - {r.name for r in TABLE}
+    assert not unknown, f"functions of the standard without a record: {sorted(unknown)}"
+
+
+def _functions_of(ns: object) -> set[str]:
+    """The functions a namespace exports (its ``__all__``, or its public names), with those
+    of its ``linalg`` and ``fft`` extensions."""
+    out = set()
+    for prefix, module in (("", ns), ("linalg.", ns.linalg), ("fft.", ns.fft)):  # type: ignore[attr-defined]
+        names = getattr(module, "__all__", None) or [n for n in dir(module) if n[0] != "_"]
+        for name in names:
+            obj = getattr(module, name)
+            if inspect.isfunction(obj) or inspect.isbuiltin(obj):
+                out.add(prefix + name)
+    return out
+
+
+def _standard_stubs() -> object:
+    """The standard's own stubs (``array_api_stubs._2025_12``, from the data-apis/array-api
+    repository), where ``ARRAY_API_STUBS`` names their ``src`` folder or they are installed."""
+    import importlib
+    import os
+    import sys
+
+    path = os.environ.get("ARRAY_API_STUBS")
+    if path:
+        sys.path.insert(0, path)
+    try:
+        return importlib.import_module("array_api_stubs._2025_12")
+    except ImportError:
+        pytest.skip("the standard's stubs are not installed (set ARRAY_API_STUBS to their src)")
+    finally:
+        if path:
+            sys.path.remove(path)
+
+
+def test_records_match_the_standards_stubs_both_ways():
+    stubs = _standard_stubs()
+    _compare_signatures(stubs)
+    for record in TABLE:
+        module = getattr(stubs, record.section if "." not in record.name else "", None)
+        if module is not None and "." not in record.name:
+            assert hasattr(module, record.name), f"{record.name} is not in {record.section}"
+
+
+def test_records_match_array_api_strict_both_ways():
+    # array-api-strict spells out the standard's signatures (a sentinel for "not given"
+    # where the standard writes None): every record against it, and it against the records.
+    strict = pytest.importorskip("array_api_strict")
+    _compare_signatures(
+        strict,
+        sentinel_defaults=frozenset({"from_dlpack", "astype"}),
+        extras=(
+            "__array_namespace_info__",
+            "get_array_api_strict_flags",
+            "reset_array_api_strict_flags",
+            "set_array_api_strict_flags",
+        ),
+    )
+
+
+def test_records_are_well_formed():
+    from arraymux._records import CATEGORIES, RULES
+
+    for r in TABLE:
+        assert r.rule in RULES, r.name
+        for category in (r.dtypes, r.tested):
+            assert category is None or category in CATEGORIES, (r.name, category)
+        if r.result_dtypes is not None:
+            rule, category = r.result_dtypes.split(" ", 1)
+            assert rule in ("same", "bool", "real") and category in CATEGORIES, r.name
+        assert r.yields in (None, "same", "real", "bool"), r.name
+        assert r.axis in (None, "tuple or None", "tuple", "int or None"), r.name
+        assert r.operands in ("any", "floating", "numeric", "complex"), r.name
+        assert r.since in ("2024.12", "2025.12"), r.name
+        if not r.by_hand:
+            # what the factories need to make the function and its docstring
+            assert r.summary and r.returns and r.example, r.name
+        if r.signature is not None:
+            assert r.rule not in ("unary", "binary"), f"{r.name}: its rule gives the signature"
+            _signature_of_text(r.signature)
+        elif r.rule not in ("unary", "binary"):
+            raise AssertionError(f"{r.name}: a {r.rule} function needs its signature")
+        if r.special_cases:
+            assert r.section == "elementwise_functions", r.name
+
+
+_NEW_RECORD = '''\
+    Record(
+        "exp2",
+        "unary",
+        summary="``2**x`` of each element of ``x``.",
+        dtypes="real-valued floating-point",
+        returns=("Array", "Two raised to the power of each element of ``x``, with its dtype."),
+        operands="floating",
+        result_dtypes="same real-valued floating-point",
+        special_cases=(((-INF,), 0.0), ((3.0,), 8.0)),
+        example="""\\
+>>> xp.exp2(xp.asarray([0.0, 1.0, 3.0]))
+Array([1., 2., 8.], dtype=float64, device='numpy:cpu')
+""",
+    ),
+)
+'''
+
+_USE_NEW_RECORD = r"""
+import inspect
+import arraymux as xp
+from arraymux import _result_dtypes
+from arraymux.testing._conformance import elementwise, run_property
+
+x = xp.asarray([0.0, 1.0, 3.0], dtype=xp.float32)
+for device in ("numpy", "torch:cpu"):
+    y = xp.exp2(xp.to_device(x, device))
+    assert y.dtype == xp.float32 and y.device == xp.Device(device), y
+    assert xp.to_numpy(y).tolist() == [1.0, 2.0, 8.0]
+assert xp.exp2(xp.asarray([1, 2])).dtype == xp.float64  # floating operands only
+assert "exp2" in xp.__all__
+assert str(inspect.signature(xp.exp2)) == "(x, /)"
+assert xp.exp2.__doc__.startswith("``2**x`` of each element of ``x``.")
+assert "Should have a real-valued floating-point dtype" in xp.exp2.__doc__
+assert ">>> xp.exp2(" in xp.exp2.__doc__
+assert _result_dtypes.RESULT_DTYPES["exp2"][xp.float32] is xp.float32
+assert "exp2" in elementwise.PROPERTIES
+assert [c for c in elementwise.SPECIAL_CASES if c[0] == "exp2"] == [
+    ("exp2", (-float("inf"),), 0.0), ("exp2", (3.0,), 8.0)
+]
+elementwise.check_special_cases("exp2", xp.Device("numpy"))
+for device in ("numpy", "torch:cpu"):
+    run_property("exp2", device, max_examples=5)
+print("exp2: made, documented, cached and tested")
+"""
+
+
+def test_a_new_function_is_one_record(tmp_path):
+    # Adding a function of the standard: its record, then `python -m arraymux._records`.
+    # The namespace, the signature, the docstring, the result dtypes the hot paths cache and
+    # the conformance suite's property and special cases all follow from it.
+    import shutil
+    import subprocess
+    import sys
+
+    pytest.importorskip("torch")
+    src = Path(xp.__file__).parent
+    copy = tmp_path / "arraymux"
+    shutil.copytree(src, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    records = copy / "_records" / "elementwise_functions.py"
+    text = records.read_text()
+    assert text.endswith("    ),\n)\n")
+    records.write_text(text[: -len(")\n")] + _NEW_RECORD)
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    run = [sys.executable, "-m", "arraymux._records"]
+    done = subprocess.run(run, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["_elementwise_functions.py:", "rewritten"]
+    generated = (copy / "_elementwise_functions.py").read_text()
+    assert 'exp2 = unary("exp2")' in generated and '    "exp2",\n' in generated
+    done = subprocess.run(
+        [sys.executable, "-c", _USE_NEW_RECORD],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "exp2" in done.stdout

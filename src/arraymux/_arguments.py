@@ -16,6 +16,7 @@ from typing import Any, NamedTuple
 
 from ._backends import backend_of_type
 from ._errors import AxisError
+from ._records import RECORDS
 from ._signatures import ZERO_D
 
 __all__ = [
@@ -624,31 +625,7 @@ def check_value(fname: str, pname: str, v: Any, ndim: int | None) -> Any:
     return python_scalar(v)
 
 
-# Functions whose ``axis`` may be a tuple of axes, and those whose ``axis`` may be None.
-_MANY_AXES = frozenset(
-    {
-        "sum",
-        "prod",
-        "mean",
-        "std",
-        "var",
-        "max",
-        "min",
-        "all",
-        "any",
-        "count_nonzero",
-        "linalg.vector_norm",
-        "flip",
-        "roll",
-        "squeeze",
-    }
-)
-_AXIS_NONE = (_MANY_AXES - {"squeeze"}) | {
-    "argmax",
-    "argmin",
-    "take",
-    "repeat",
-    "cumulative_sum",
-    "cumulative_prod",
-    "concat",
-}
+# Functions whose ``axis`` may be a tuple of axes, and those whose ``axis`` may be None
+# (their records' ``axis``).
+_MANY_AXES = frozenset(r.name for r in RECORDS if r.axis in ("tuple or None", "tuple"))
+_AXIS_NONE = frozenset(r.name for r in RECORDS if r.axis in ("tuple or None", "int or None"))

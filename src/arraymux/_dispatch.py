@@ -30,7 +30,7 @@ from ._dtype_rules import (
     standard_dtype,
 )
 from ._errors import mismatch, not_an_array
-from ._function_table import BY_NAME, COMMUTATIVE, VARARGS, Entry
+from ._function_table import BY_NAME, COMMUTATIVE, VARARGS, Record
 
 __all__ = [
     "SCALARS",
@@ -308,7 +308,7 @@ def _checked_elementwise(
     )
 
 
-def _operand_kinds(entry: Entry, device: Device, nargs: list[Any]) -> Any:
+def _operand_kinds(entry: Record, device: Device, nargs: list[Any]) -> Any:
     """Apply the rule for operand kinds outside a function's domain, in place: bool and
     integer arrays of a function defined for floating operands are cast to the device's
     default real floating dtype (complex: real arrays to the complex dtype of their precision,
@@ -338,7 +338,7 @@ def _operand_kinds(entry: Entry, device: Device, nargs: list[Any]) -> Any:
     return None
 
 
-def _promote(entry: Entry, device: Device, nargs: list[Any]) -> None:
+def _promote(entry: Record, device: Device, nargs: list[Any]) -> None:
     """Bring the array operands of ``nargs`` that ``entry`` promotes to one dtype, in place."""
     fname = entry.name
     if entry.rule == "sequence":

@@ -2,9 +2,10 @@
 paths so that the next call compares dtypes without reading them from the native arrays.
 
 Reading a native dtype costs 50-250 ns (torch, JAX): a large share of a call on small
-arrays. The rules are written once in arraymux dtypes (:data:`RESULT_DTYPES`) and turned into
-the native dtype objects of each backend as it loads (:func:`native_table`), since the cache
-holds the native dtype object, as ``x.native.dtype`` reports it.
+arrays. The rules are written once, in each function's record (:mod:`arraymux._records`), in
+arraymux dtypes (:data:`RESULT_DTYPES`) and turned into the native dtype objects of each
+backend as it loads (:func:`native_table`), since the cache holds the native dtype object, as
+``x.native.dtype`` reports it.
 """
 
 from __future__ import annotations
@@ -13,31 +14,35 @@ from collections.abc import Callable
 from typing import Any
 
 from . import _dtypes
+from ._records import CATEGORIES, RECORDS
 
-__all__ = ["RESULT_DTYPES", "native_table"]
-
-
-def _kinds(*kinds: str) -> tuple[_dtypes.DType, ...]:
-    return tuple(dt for dt in _dtypes.ALL_DTYPES if dt.kind in kinds)
+__all__ = ["CATEGORY_DTYPES", "RESULT_DTYPES", "native_table", "result_table"]
 
 
-_INTS = _kinds("signed integer", "unsigned integer")
-_REAL_FLOATS = _kinds("real floating")
-_COMPLEX = _kinds("complex floating")
-_FLOATS = _REAL_FLOATS + _COMPLEX
-_REAL_NUMERIC = _INTS + _REAL_FLOATS
-_NUMERIC = _INTS + _FLOATS
-
-
-def _same(*groups: tuple[_dtypes.DType, ...]) -> dict[_dtypes.DType, _dtypes.DType]:
-    return {dt: dt for group in groups for dt in group}
-
-
-def _to_bool(*groups: tuple[_dtypes.DType, ...]) -> dict[_dtypes.DType, _dtypes.DType]:
-    return {dt: _dtypes.bool for group in groups for dt in group}
-
+#: The dtypes of each category that records name (``Record.result_dtypes``).
+CATEGORY_DTYPES: dict[str, tuple[_dtypes.DType, ...]] = {
+    category: tuple(
+        dt
+        for dt in _dtypes.ALL_DTYPES
+        if any(dt.kind in _dtypes.KIND_GROUPS[kind] for kind in kinds)
+    )
+    for category, kinds in CATEGORIES.items()
+}
 
 _REAL_OF = {_dtypes.complex64: _dtypes.float32, _dtypes.complex128: _dtypes.float64}
+_RULES: dict[str, Callable[[_dtypes.DType], _dtypes.DType]] = {
+    "same": lambda dt: dt,
+    "bool": lambda dt: _dtypes.bool,
+    "real": lambda dt: _REAL_OF.get(dt, dt),
+}
+
+
+def result_table(spec: str) -> dict[_dtypes.DType, _dtypes.DType]:
+    """Operand dtype -> result dtype for a record's ``result_dtypes`` (``"same numeric"``:
+    the rule, then the category of operand dtypes it holds for)."""
+    rule, category = spec.split(" ", 1)
+    return {dt: _RULES[rule](dt) for dt in CATEGORY_DTYPES[category]}
+
 
 # The dtype of an elementwise result, by function and operand dtype (the operands of a binary
 # function brought to one dtype first), where it is the same on every backend. The hot paths
@@ -45,58 +50,7 @@ _REAL_OF = {_dtypes.complex64: _dtypes.float32, _dtypes.complex128: _dtypes.floa
 # dtype missing here leaves the result's dtype to be read when it is needed. A test checks
 # every entry against the native result on every installed backend.
 RESULT_DTYPES: dict[str, dict[_dtypes.DType, _dtypes.DType]] = {
-    **dict.fromkeys(("add", "subtract", "multiply", "matmul", "linalg.matmul"), _same(_NUMERIC)),
-    **dict.fromkeys(("divide", "pow"), _same(_FLOATS)),
-    **dict.fromkeys(("maximum", "minimum", "floor_divide", "remainder"), _same(_REAL_NUMERIC)),
-    **dict.fromkeys(
-        (
-            "bitwise_and",
-            "bitwise_or",
-            "bitwise_xor",
-            "bitwise_left_shift",
-            "bitwise_right_shift",
-            "bitwise_invert",
-        ),
-        _same(_INTS),
-    ),
-    **dict.fromkeys(("atan2", "hypot", "copysign", "logaddexp", "nextafter"), _same(_REAL_FLOATS)),
-    **dict.fromkeys(("equal", "not_equal"), _to_bool((_dtypes.bool,), _NUMERIC)),
-    **dict.fromkeys(("less", "less_equal", "greater", "greater_equal"), _to_bool(_REAL_NUMERIC)),
-    **dict.fromkeys(
-        ("logical_and", "logical_or", "logical_xor", "logical_not"), _same((_dtypes.bool,))
-    ),
-    **dict.fromkeys(("negative", "positive", "square"), _same(_NUMERIC)),
-    **dict.fromkeys(("floor", "ceil", "trunc"), _same(_REAL_FLOATS)),
-    "abs": {**_same(_REAL_NUMERIC), **_REAL_OF},
-    # real takes every numeric dtype since the 2024.12 standard; imag complex ones only.
-    "real": {**_same(_REAL_NUMERIC), **_REAL_OF},
-    "imag": _REAL_OF,
-    **dict.fromkeys(
-        [
-            "sin",
-            "cos",
-            "tan",
-            "asin",
-            "acos",
-            "atan",
-            "sinh",
-            "cosh",
-            "tanh",
-            "asinh",
-            "acosh",
-            "atanh",
-            "exp",
-            "expm1",
-            "log",
-            "log1p",
-            "log2",
-            "log10",
-            "sqrt",
-        ],
-        _same(_FLOATS),
-    ),
-    **dict.fromkeys(("isnan", "isinf", "isfinite"), _to_bool(_FLOATS)),
-    "signbit": _to_bool(_REAL_FLOATS),
+    r.name: result_table(r.result_dtypes) for r in RECORDS if r.result_dtypes
 }
 
 

@@ -12,15 +12,10 @@ import arraymux as ax
 
 from ..._devices import Device
 from ..._dtypes import PROMOTION_TABLE, DType
+from ..._records import CATEGORIES, RECORDS
 from .._hypothesis import reference_namespace
 from ._core import (
     ALL_KINDS,
-    FLOAT,
-    INEXACT,
-    INF,
-    INT_BOOL,
-    NAN,
-    NUMERIC,
     PROPERTIES,
     REAL,
     Draw,
@@ -38,78 +33,21 @@ from ._core import (
 # Elementwise functions
 
 
-# name: (dtype kinds, result rule, extra element bounds)
-_UNARY: dict[str, tuple[Any, str]] = {
-    "abs": (NUMERIC, "real"),
-    "acos": (FLOAT, "same"),
-    "acosh": (FLOAT, "same"),
-    "asin": (FLOAT, "same"),
-    "asinh": (FLOAT, "same"),
-    "atan": (FLOAT, "same"),
-    "atanh": (FLOAT, "same"),
-    "bitwise_invert": (INT_BOOL, "same"),
-    "ceil": (REAL, "same"),
-    "conj": (NUMERIC, "same"),
-    "cos": (INEXACT, "same"),
-    "cosh": (INEXACT, "same"),
-    "exp": (INEXACT, "same"),
-    "expm1": (FLOAT, "same"),
-    "floor": (REAL, "same"),
-    "imag": ("complex floating", "real"),
-    "isfinite": (NUMERIC, "bool"),
-    "isinf": (NUMERIC, "bool"),
-    "isnan": (NUMERIC, "bool"),
-    "log": (FLOAT, "same"),
-    "log1p": (FLOAT, "same"),
-    "log2": (FLOAT, "same"),
-    "log10": (FLOAT, "same"),
-    "logical_not": ("bool", "same"),
-    "negative": (NUMERIC, "same"),
-    "positive": (NUMERIC, "same"),
-    "real": (NUMERIC, "real"),
-    "reciprocal": (INEXACT, "same"),
-    "round": (REAL, "same"),
-    "sign": (NUMERIC, "same"),
-    "signbit": (FLOAT, "bool"),
-    "sin": (INEXACT, "same"),
-    "sinh": (INEXACT, "same"),
-    "square": (NUMERIC, "same"),
-    "sqrt": (FLOAT, "same"),
-    "tan": (FLOAT, "same"),
-    "tanh": (INEXACT, "same"),
-    "trunc": (REAL, "same"),
-}
+def _properties_of(rule: str) -> dict[str, tuple[tuple[str, ...], str]]:
+    """name: (the kinds of dtypes drawn, the rule of the result's dtype) of the elementwise
+    functions of ``rule``, from their records."""
+    return {
+        r.name: (
+            CATEGORIES[r.tested or r.dtypes or "any"],
+            r.yields or (r.result_dtypes.split(" ", 1)[0] if r.result_dtypes else "same"),
+        )
+        for r in RECORDS
+        if r.section == "elementwise_functions" and r.rule == rule
+    }
 
-_BINARY: dict[str, tuple[Any, str]] = {
-    "add": (NUMERIC, "same"),
-    "atan2": (FLOAT, "same"),
-    "bitwise_and": (INT_BOOL, "same"),
-    "bitwise_left_shift": ("integral", "same"),
-    "bitwise_or": (INT_BOOL, "same"),
-    "bitwise_right_shift": ("integral", "same"),
-    "bitwise_xor": (INT_BOOL, "same"),
-    "copysign": (FLOAT, "same"),
-    "divide": (INEXACT, "same"),
-    "equal": (None, "bool"),
-    "floor_divide": (REAL, "same"),
-    "greater": (REAL, "bool"),
-    "greater_equal": (REAL, "bool"),
-    "hypot": (FLOAT, "same"),
-    "less": (REAL, "bool"),
-    "less_equal": (REAL, "bool"),
-    "logaddexp": (FLOAT, "same"),
-    "logical_and": ("bool", "same"),
-    "logical_or": ("bool", "same"),
-    "logical_xor": ("bool", "same"),
-    "maximum": (REAL, "same"),
-    "minimum": (REAL, "same"),
-    "multiply": (NUMERIC, "same"),
-    "nextafter": (FLOAT, "same"),
-    "not_equal": (None, "bool"),
-    "pow": (NUMERIC, "same"),
-    "remainder": (REAL, "same"),
-    "subtract": (NUMERIC, "same"),
-}
+
+_UNARY = _properties_of("unary")
+_BINARY = _properties_of("binary")
 
 
 def _result_dtype(dt: DType, rule: str) -> DType:
@@ -237,80 +175,10 @@ def _clip(d: Draw, name: str) -> None:
     check(out, reference_ns().clip(x, lo, hi), d.device, dtype=dt)
 
 
-# The standard's special cases for common functions: (function, inputs, expected).
-SPECIAL_CASES: tuple[tuple[str, tuple[float, ...], float | bool], ...] = (
-    ("abs", (-0.0,), 0.0),
-    ("abs", (-INF,), INF),
-    ("abs", (NAN,), NAN),
-    ("acos", (1.0,), 0.0),
-    ("acos", (2.0,), NAN),
-    ("acosh", (1.0,), 0.0),
-    ("acosh", (0.5,), NAN),
-    ("asin", (-0.0,), -0.0),
-    ("asinh", (-INF,), -INF),
-    ("atan", (-0.0,), -0.0),
-    ("atan", (INF,), math.pi / 2),
-    ("atanh", (1.0,), INF),
-    ("atanh", (-1.0,), -INF),
-    ("ceil", (-0.5,), -0.0),
-    ("cos", (-0.0,), 1.0),
-    ("cos", (INF,), NAN),
-    ("cosh", (-INF,), INF),
-    ("exp", (-INF,), 0.0),
-    ("exp", (NAN,), NAN),
-    ("expm1", (-INF,), -1.0),
-    ("expm1", (-0.0,), -0.0),
-    ("floor", (-0.0,), -0.0),
-    ("isfinite", (INF,), False),
-    ("isinf", (-INF,), True),
-    ("isnan", (NAN,), True),
-    ("log", (0.0,), -INF),
-    ("log", (-1.0,), NAN),
-    ("log", (INF,), INF),
-    ("log1p", (-1.0,), -INF),
-    ("log1p", (-0.0,), -0.0),
-    ("log2", (-0.0,), -INF),
-    ("log10", (1.0,), 0.0),
-    ("negative", (0.0,), -0.0),
-    ("reciprocal", (-0.0,), -INF),
-    ("round", (2.5,), 2.0),
-    ("round", (-0.5,), -0.0),
-    ("sign", (NAN,), NAN),
-    ("signbit", (-0.0,), True),
-    ("sin", (-0.0,), -0.0),
-    ("sin", (-INF,), NAN),
-    ("sinh", (-0.0,), -0.0),
-    ("sqrt", (-0.0,), -0.0),
-    ("sqrt", (-1.0,), NAN),
-    ("sqrt", (INF,), INF),
-    ("square", (-INF,), INF),
-    ("tan", (-0.0,), -0.0),
-    ("tanh", (-INF,), -1.0),
-    ("trunc", (-0.5,), -0.0),
-    ("add", (INF, -INF), NAN),
-    ("add", (-0.0, -0.0), -0.0),
-    ("atan2", (0.0, -0.0), math.pi),
-    ("atan2", (-0.0, -0.0), -math.pi),
-    ("atan2", (INF, INF), math.pi / 4),
-    ("copysign", (1.0, -0.0), -1.0),
-    ("divide", (1.0, 0.0), INF),
-    ("divide", (1.0, -0.0), -INF),
-    ("divide", (0.0, 0.0), NAN),
-    ("equal", (NAN, NAN), False),
-    ("greater", (NAN, 0.0), False),
-    ("hypot", (INF, NAN), INF),
-    ("less", (-0.0, 0.0), False),
-    ("logaddexp", (INF, 1.0), INF),
-    ("maximum", (NAN, 1.0), NAN),
-    ("minimum", (1.0, NAN), NAN),
-    ("multiply", (0.0, INF), NAN),
-    ("multiply", (-0.0, 1.0), -0.0),
-    ("not_equal", (NAN, NAN), True),
-    ("pow", (NAN, 0.0), 1.0),
-    ("pow", (1.0, NAN), 1.0),
-    ("pow", (-INF, 3.0), -INF),
-    ("pow", (0.0, -1.0), INF),
-    ("subtract", (INF, INF), NAN),
+# The standard's special cases for common functions: (function, inputs, expected), from the
+# records.
+SPECIAL_CASES: tuple[tuple[str, tuple[float, ...], float | bool], ...] = tuple(
+    (r.name, inputs, expected) for r in RECORDS for inputs, expected in r.special_cases
 )
 
 

@@ -1,0 +1,276 @@
+"""What a record holds (:class:`Record`), and the pieces of text that several records share.
+
+This module is the bottom of the package: it imports nothing of arraymux.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any, Final, NamedTuple
+
+__all__ = [
+    "ACCUMULATE",
+    "AXIS",
+    "BY_INDEX",
+    "CATEGORIES",
+    "CREATION_DTYPE",
+    "FFT_AXIS",
+    "FREQ_N",
+    "INF",
+    "LIKE_DEVICE",
+    "LIKE_DTYPE",
+    "LIKE_X",
+    "NAN",
+    "ORDER_DTYPE",
+    "OUT_N",
+    "PI",
+    "REDUCE_AXIS",
+    "RULES",
+    "SHIFT_AXES",
+    "SORT_AXIS",
+    "VARARGS",
+    "VECTOR_AXIS",
+    "EigResult",
+    "EighResult",
+    "QRResult",
+    "Record",
+    "SVDResult",
+    "SlogdetResult",
+    "Text",
+    "UniqueAllResult",
+    "UniqueCountsResult",
+    "UniqueInverseResult",
+    "section",
+]
+
+#: (type, description) of a parameter or of a result, as the docstrings show them.
+Text = tuple[str, str]
+
+#: How a function is dispatched (the ``rule`` of a record):
+#:
+#: unary     one array operand ``x`` (elementwise)
+#: binary    two operands, arrays or Python scalars, promoted to one dtype first
+#: first     the first positional argument is the array; the rest are not arrays
+#: generic   arrays may appear in any argument; the first one found routes the call
+#: sequence  the first argument is a sequence of arrays; its first array routes the call
+#: creation  no array operand: routed by ``device=``, else by the default device
+#: like      ``*_like``: routed by the input array (``device=`` may move the result)
+#: local     computed by arraymux itself (dtype functions, shapes, ...)
+RULES: Final = ("unary", "binary", "first", "generic", "sequence", "creation", "like", "local")
+
+#: The standard's dtype categories, as records name them (``dtypes``, ``tested`` and
+#: ``result_dtypes``), with ``"any"`` for every dtype: each mapped to the kinds of
+#: :func:`arraymux.isdtype` it covers.
+CATEGORIES: Final[Mapping[str, tuple[str, ...]]] = {
+    "boolean": ("bool",),
+    "integer": ("integral",),
+    "integer or boolean": ("integral", "bool"),
+    "real-valued floating-point": ("real floating",),
+    "complex floating-point": ("complex floating",),
+    "floating-point": ("real floating", "complex floating"),
+    "real-valued": ("integral", "real floating"),
+    "numeric": ("numeric",),
+    "any": ("bool", "numeric"),
+}
+
+INF: Final = math.inf
+NAN: Final = math.nan
+PI: Final = math.pi
+
+
+class Record(NamedTuple):
+    """Everything arraymux knows about one function of the standard.
+
+    Dispatch
+        ``name`` (``"linalg.qr"`` for the extensions' functions), ``rule`` (one of
+        :data:`RULES`), ``section`` (the standard's: ``"elementwise_functions"``, ``"linalg"``,
+        ...; set by :func:`section`), ``signature`` (the standard's, as text; None for unary
+        and binary functions, whose signature is ``(x, /)`` or ``(x1, x2, /)``).
+    Arguments
+        ``promote``: the positions of the operands brought to one dtype before the backend is
+        called (for the ``sequence`` rule, the arrays of the sequence; left empty: both
+        operands of a binary function, else none); ``arrays``: the parameters that hold
+        arrays, mapped to whether a Python scalar may stand in their place (None: the rule's,
+        the first parameter or both operands of a binary function; :data:`VARARGS`: every
+        positional argument); ``also_positional``: keyword-only parameters that every backend
+        also takes by position, in this order after the positional ones; ``zero_d``:
+        parameters of a Python number where every backend also takes a 0-d array (a name
+        ending in ``[]``: among the entries of its tuple only); ``axis``: what ``axis`` may be
+        beyond an int (``"tuple or None"``, ``"tuple"`` or ``"int or None"``).
+    Dtypes
+        ``dtypes``: the standard's dtype category of the array operands ``x``, ``x1`` and ``x2``
+        (one of :data:`CATEGORIES`; shown in the docstring); ``operands``: ``"floating"``
+        where the standard defines the function for floating-point operands only (arraymux
+        computes bool and integer arrays in the device's default real floating dtype, on
+        every backend), ``"numeric"`` for the rounding functions (integer operands come back
+        unchanged, and so do booleans), ``"complex"`` for the transforms defined for complex
+        operands (real arrays are computed in the complex dtype of their precision; bool and
+        integer ones in the device's default complex dtype), ``"any"`` otherwise;
+        ``keeps_dtype``: the result has the input's dtype whatever it is (``first`` rule);
+        ``result_dtypes``: ``"<rule> <category>"``, the dtype of an elementwise result for
+        each operand dtype of the category where every backend agrees (rule ``same``: the
+        operand's, ``bool``, or ``real``: the real dtype of a complex operand's precision),
+        cached on results by the hot paths; ``commutative``: a Python scalar on the left may
+        be passed on the right (exactly, in IEEE arithmetic too).
+    Results
+        ``result``: None for an array, ``tuple`` for a tuple of arrays, or the named tuple the
+        standard returns.
+    Docstring
+        ``summary`` (one line), ``parameters`` (the parameters that mean something else here
+        than in the shared vocabulary of :mod:`arraymux._docstrings`), ``returns``
+        (:data:`Text`), ``example`` (doctest lines and their output on NumPy, the default
+        device; ``import arraymux as xp`` is put in front).
+    Conformance (elementwise functions)
+        ``tested``: the category the conformance suite draws operands from where it is not
+        ``dtypes`` (complex operands left out where the backends' branch cuts differ);
+        ``yields``: ``"same"``, ``"real"`` or ``"bool"``, the result dtype the suite expects
+        where ``result_dtypes`` does not say it; ``special_cases``: the standard's special
+        cases, ``(inputs, expected)``.
+    Implementation
+        ``since``: the first version of the standard (``"2024.12"`` or ``"2025.12"``) with
+        this function in arraymux; ``by_hand``: the function is written out in its section's
+        module (otherwise its rule's factory makes it from this record).
+    """
+
+    name: str
+    rule: str
+    section: str = ""
+    signature: str | None = None
+    summary: str | None = None
+    dtypes: str | None = None
+    parameters: Mapping[str, Text] | None = None
+    returns: Text | None = None
+    example: str | None = None
+    promote: tuple[int, ...] = ()
+    keeps_dtype: bool = False
+    result: Any = None
+    arrays: Mapping[str, bool] | None = None
+    since: str = "2024.12"
+    operands: str = "any"
+    commutative: bool = False
+    result_dtypes: str | None = None
+    also_positional: tuple[str, ...] = ()
+    zero_d: tuple[str, ...] = ()
+    axis: str | None = None
+    tested: str | None = None
+    yields: str | None = None
+    special_cases: tuple[tuple[tuple[float, ...], float | bool], ...] = ()
+    by_hand: bool = False
+
+
+def section(name: str, *records: Record) -> tuple[Record, ...]:
+    """``records``, each placed in the standard's section ``name``, with the defaults that
+    depend on the rule filled in (``promote``)."""
+    return tuple(
+        r._replace(
+            section=name,
+            promote=r.promote or ((0, 1) if r.rule == "binary" else ()),
+        )
+        for r in records
+    )
+
+
+#: ``Record.arrays`` of functions whose every positional argument is an array.
+VARARGS: Final[Mapping[str, bool]] = {"*arrays": False}
+
+
+class EighResult(NamedTuple):
+    eigenvalues: Any
+    eigenvectors: Any
+
+
+class EigResult(NamedTuple):
+    eigenvalues: Any
+    eigenvectors: Any
+
+
+class QRResult(NamedTuple):
+    Q: Any
+    R: Any
+
+
+class SlogdetResult(NamedTuple):
+    sign: Any
+    logabsdet: Any
+
+
+class SVDResult(NamedTuple):
+    U: Any
+    S: Any
+    Vh: Any
+
+
+class UniqueAllResult(NamedTuple):
+    values: Any
+    indices: Any
+    inverse_indices: Any
+    counts: Any
+
+
+class UniqueCountsResult(NamedTuple):
+    values: Any
+    counts: Any
+
+
+class UniqueInverseResult(NamedTuple):
+    values: Any
+    inverse_indices: Any
+
+
+# ---------------------------------------------------------------------------------------------
+# Text that several records (and the shared vocabulary of parameters) use
+
+AXIS: Final = "A negative axis counts from the last axis."
+REDUCE_AXIS: Final = (
+    "int, tuple of ints or None",
+    f"Axis or axes to reduce; None (the default) reduces over all axes. {AXIS}",
+)
+ORDER_DTYPE: Final = (
+    "DType or None",
+    "Dtype of the result, which the input is cast to before computing; None (the default) "
+    "keeps the dtype of ``x``, except for integer dtypes narrower than the default integer "
+    "dtype, which give the default integer dtype (signed) or the unsigned integer dtype of "
+    "its width (unsigned).",
+)
+BY_INDEX: Final = (
+    "int or None",
+    "Axis along which to search; None (the default) searches the flattened ``x``. " + AXIS,
+)
+ACCUMULATE: Final = (
+    "int or None",
+    "Axis along which to accumulate; may be None (the default) only if ``x`` is "
+    f"one-dimensional. {AXIS}",
+)
+SORT_AXIS: Final = ("int", f"Axis along which to sort; default -1 (the last axis). {AXIS}")
+VECTOR_AXIS: Final = (
+    "int",
+    "Axis of ``x1`` and ``x2`` that holds the vectors; default -1 (the last axis). Should be "
+    "negative (counted from the last axis).",
+)
+FFT_AXIS: Final = ("int", f"Axis to transform; default -1 (the last axis). {AXIS}")
+OUT_N: Final = (
+    "int or None",
+    "Length of the transformed axis of the output: the input axis is zero-padded or trimmed "
+    "to ``n//2 + 1`` elements; None (the default) gives ``2*(m - 1)`` for an input axis of "
+    "length ``m``.",
+)
+SHIFT_AXES: Final = (
+    "int, sequence of ints or None",
+    "Axes to shift; None (the default) shifts every axis.",
+)
+FREQ_N: Final = ("int", "Window length: the number of samples of the transformed signal.")
+CREATION_DTYPE: Final = (
+    "DType or None",
+    "Dtype of the result; None (the default) gives the device's default real floating-point dtype.",
+)
+LIKE_DTYPE: Final = (
+    "DType or None",
+    "Dtype of the result; None (the default) keeps that of ``x``.",
+)
+LIKE_DEVICE: Final = (
+    "Device, str or None",
+    "Device of the result; None (the default) keeps the device of ``x`` (another backend's "
+    "device may be given).",
+)
+LIKE_X: Final = ("Array", "Array whose shape (and, by default, dtype and device) the result takes.")

@@ -1,0 +1,1473 @@
+"""The records of the standard's elementwise functions: one per function."""
+
+from __future__ import annotations
+
+from ._record import INF, NAN, PI, Record, section
+
+RECORDS = section(
+    "elementwise_functions",
+    Record(
+        "abs",
+        "unary",
+        summary="Absolute value of each element of ``x``.",
+        dtypes="numeric",
+        returns=(
+            "Array",
+            "The absolute value of each element of ``x``; with the dtype of ``x`` if real, else "
+            "the real floating-point dtype of its precision (``complex128`` gives ``float64``).",
+        ),
+        result_dtypes="real numeric",
+        special_cases=(
+            ((-0.0,), 0.0),
+            ((-INF,), INF),
+            ((NAN,), NAN),
+        ),
+        example="""\
+>>> xp.abs(xp.asarray([-1.5, 0.0, 2.0]))
+Array([1.5, 0. , 2. ], dtype=float64, device='numpy:cpu')
+""",
+    ),
+    Record(
+        "acos",
+        "unary",
+        summary="Principal value of the inverse cosine of each element of ``x``, in radians.",
+        dtypes="floating-point",
+        returns=(
+            "Array",
+            "The inverse cosine, in radians in ``[0, pi]``, of each element of ``x``; its "
+            "floating-point dtype is given by the standard's type promotion rules.",
+        ),
+        operands="floating",
+        result_dtypes="same floating-point",
+        tested="real-valued floating-point",
+        special_cases=(
+            ((1.0,), 0.0),
+            ((2.0,), NAN),
+        ),
+        example="""\
+>>> xp.acos(xp.asarray([1.0, 0.0, -1.0]))
+Array([0.        , 1.57079633, 3.14159265], dtype=float64, device='numpy:cpu')
+""",
+    ),
+    Record(
+        "acosh",
+        "unary",
+        summary="Inverse hyperbolic cosine of each element of ``x``.",
+        dtypes="floating-point",
+        parameters={"x": ("Array", "Input array: areas of hyperbolic sectors.")},
+        returns=(
+            "Array",
+            "The inverse hyperbolic cosine of each element of ``x``; its floating-point dtype is "
+            "given by the standard's type promotion rules.",
+        ),
+        operands="floating",
+        result_dtypes="same floating-point",
+        tested="real-valued floating-point",
+        special_cases=(
+            ((1.0,), 0.0),
+            ((0.5,), NAN),
+        ),
+        example="""\
+>>> xp.acosh(xp.asarray([1.0, 2.0]))
+Array([0.       , 1.3169579], dtype=float64, device='numpy:cpu')
+""",
+    ),
+    Record(
+        "asin",
+        "unary",
+        summary="Principal value of the inverse sine of each element of ``x``, in radians.",
+        dtypes="floating-point",
+        returns=(
+            "Array",
+            "The inverse sine, in radians in ``[-pi/2, pi/2]``, of each element of ``x``; its "
+            "floating-point dtype is given by the standard's type promotion rules.",
+        ),
+        operands="floating",
+        result_dtypes="same floating-point",
+        tested="real-valued floating-point",
+        special_cases=(((-0.0,), -0.0),),
+        example="""\
+>>> xp.asin(xp.asarray([0.0, 0.5, 1.0]))
+Array([0.        , 0.52359878, 1.57079633], dtype=float64, device='numpy:cpu')
+""",
+    ),
+    Record(
+        "asinh",
+        "unary",
+        summary="Inverse hyperbolic sine of each element of ``x``.",
+        dtypes="floating-point",
+        parameters={"x": ("Array", "Input array: areas of hyperbolic sectors.")},
+        returns=(
+            "Array",
+            "The inverse hyperbolic sine of each element of ``x``; its floating-point dtype is "
+            "given by the standard's type promotion rules.",
+        ),
+        operands="floating",
+        result_dtypes="same floating-point",
+        tested="real-valued floating-point",
+        special_cases=(((-INF,), -INF),),
+        example="""\
+>>> xp.asinh(xp.asarray([0.0, 1.0]))
+Array([0.        , 0.88137359], dtype=float64, device='numpy:cpu')
+""",
+    ),
+    Record(
+        "atan",
+        "unary",
+        summary="Principal value of the inverse tangent of each element of ``x``, in radians.",
+        dtypes="floating-point",
+        returns=(
+            "Array",
+            "The inverse tangent, in radians in ``[-pi/2, pi/2]``, of each element of ``x``; its "
+            "floating-point dtype is given by the standard's type promotion rules.",
+        ),
+        operands="floating",
+        result_dtypes="same floating-point",
+        tested="real-valued floating-point",
+        special_cases=(
+            ((-0.0,), -0.0),
+            ((INF,), PI / 2),
+        ),
+        example="""\
+>>> xp.atan(xp.asarray([0.0, 1.0]))
+Array([0.        , 0.78539816], dtype=float64, device='numpy:cpu')
+""",
+    ),
+    Record(
+        "atanh",
+        "unary",
+        summary="Inverse hyperbolic tangent of each element of ``x``.",
+        dtypes="floating-point",
+        parameters={"x": ("Array", "Input array: areas of hyperbolic sectors.")},
+        returns=(
+            "Array",
+            "The inverse hyperbolic tangent of each element of ``x``; its floating-point dtype is "
+            "given by the standard's type promotion rules.",
+        ),
+        operands="floating",
+        result_dtypes="same floating-point",
+        tested="real-valued floating-point",
+        special_cases=(
+            ((1.0,), INF),
+            ((-1.0,), -INF),
+        ),
+        example="""\
+>>> xp.atanh(xp.asarray([0.0, 0.5]))
+Array([0.        , 0.54930614], dtype=float64, device='numpy:cpu')
+""",
+    ),
+    Record(
+        "bitwise_invert",
+        "unary",
+        summary="Bitwise NOT (every bit flipped) of each element of ``x``.",
+        dtypes="integer or boolean",
+        returns=("Array", "The bitwise NOT of each element of ``x``; with the dtype of ``x``."),
+        result_dtypes="same integer",
+        example="""\
+>>> xp.bitwise_invert(xp.asarray([0, 5], dtype=xp.int8))
+Array([-1, -6], dtype=int8, device='numpy:cpu')
+>>> xp.bitwise_invert(xp.asarray([0, 5], dtype=xp.uint8))
+Array([255, 250], dtype=uint8, device='numpy:cpu')
+""",
+    ),
+    Record(
+        "ceil",
+        "unary",
+        summary="Smallest integer-valued number not less than each element of ``x``.",
+        dtypes="real-valued",
+        returns=("Array", "The ceiling of each element of ``x``; with the dtype of ``x``."),
+        operands="numeric",
+        result_dtypes="same real-valued floating-point",
+        special_cases=(((-0.5,), -0.0),),
+        example="""\
+>>> xp.ceil(xp.asarray([-1.5, 0.2, 2.0]))
+Array([-1.,  1.,  2.], dtype=float64, device='numpy:cpu')
+""",
+    ),
+    Record(
+        "conj",
+        "unary",
+        summary="Complex conjugate of each element of ``x``.",
+        dtypes="numeric",
+        returns=(
+            "Array",
+            "The complex conjugate of each element of ``x``; with the dtype of ``x``.",
+        ),
+        example="""\
+>>> xp.conj(xp.asarray([1 + 2j, 3 - 4j]))
+Array([1.-2.j, 3.+4.j], dtype=complex128, device='numpy:cpu')
+""",
+    ),
+    Record(
+        "cos",
+        "unary",
+        summary="Cosine of each element of ``x`` (in radians).",
+        dtypes="floating-point",
+        parameters={"x": ("Array", "Input array of angles, in radians.")},
+        returns=(
+            "Array",
+            "The cosine of each element of ``x``; its floating-point dtype is given by the "
+            "standard's type promotion rules.",
+        ),
+        operands="floating",
+        result_dtypes="same floating-point",
+        special_cases=(
+            ((-0.0,), 1.0),
+            ((INF,), NAN),
+        ),
+        example="""\
+>>> xp.cos(xp.asarray([0.0, xp.pi]))
+Array([ 1., -1.], dtype=float64, device='numpy:cpu')
+""",
+    ),
+    Record(
+        "cosh",
+        "unary",
+        summary="Hyperbolic cosine of each element of ``x``.",
+        dtypes="floating-point",
+        parameters={"x": ("Array", "Input array of hyperbolic angles.")},
+        returns=(
+            "Array",
+            "The hyperbolic cosine of each element of ``x``; its floating-point dtype is given by "
+            "the standard's type promotion rules.",
+        ),
+        operands="floating",
+        result_dtypes="same floating-point",
+        special_cases=(((-INF,), INF),),
+        example="""\
+>>> xp.cosh(xp.asarray([0.0, 1.0]))
+Array([1.        , 1.54308063], dtype=float64, device='numpy:cpu')
+""",
+    ),
+    Record(
+        "exp",
+        "unary",
+        summary="Exponential ``e**x`` of each element of ``x``.",
+        dtypes="floating-point",
+        returns=(
+            "Array",
+            "``e`` raised to the power of each element of ``x``; its floating-point dtype is given "
+            "by the standard's type promotion rules.",
+        ),
+        operands="floating",
+        result_dtypes="same floating-point",
+        special_cases=(
+            ((-INF,), 0.0),
+            ((NAN,), NAN),
+        ),
+        example="""\
+>>> xp.exp(xp.asarray([0.0, 1.0]))
+Array([1.        , 2.71828183], dtype=float64, device='numpy:cpu')
+""",
+    ),
+    Record(
+        "expm1",
+        "unary",
+        summary="``exp(x) - 1`` of each element of ``x``, accurate for ``x`` near zero.",
+        dtypes="floating-point",
+        returns=(
+            "Array",
+            "``exp(x) - 1`` of each element of ``x``; its floating-point dtype is given by the "
+            "standard's type promotion rules.",
+        ),
+        operands="floating",
+        result_dtypes="same floating-point",
+        tested="real-valued floating-point",
+        special_cases=(
+            ((-INF,), -1.0),
+            ((-0.0,), -0.0),
+        ),
+        example="""\
+>>> xp.expm1(xp.asarray([0.0, 1e-10]))
+Array([0.e+00, 1.e-10], dtype=float64, device='numpy:cpu')
+""",
+    ),
+    Record(
+        "floor",
+        "unary",
+        summary="Greatest integer-valued number not greater than each element of ``x``.",
+        dtypes="real-valued",
+        returns=("Array", "The floor of each element of ``x``; with the dtype of ``x``."),
+        operands="numeric",
+        result_dtypes="same real-valued floating-point",
+        special_cases=(((-0.0,), -0.0),),
+        example="""\
+>>> xp.floor(xp.asarray([-1.5, 0.2, 2.0]))
+Array([-2.,  0.,  2.], dtype=float64, device='numpy:cpu')
+""",
+    ),
+    Record(
+        "imag",
+        "unary",
+        summary="Imaginary component of each element of ``x``.",
+        dtypes="complex floating-point",
+        returns=(
+            "Array",
+            "The imaginary component of each element of ``x``, of the real floating-point dtype of "
+            "its precision (``complex64`` gives ``float32``).",
+        ),
+        result_dtypes="real complex floating-point",
+        example="""\
+>>> xp.imag(xp.asarray([1 + 2j, 3 - 4j]))
+Array([ 2., -4.], dtype=float64, device='numpy:cpu')
+""",
+    ),
+    Record(
+        "isfinite",
+        "unary",
+        summary="Whether each element of ``x`` is finite (neither infinite nor NaN).",
+        dtypes="numeric",
+        returns=("Array of dtype bool", "True where the element of ``x`` is finite."),
+        result_dtypes="bool floating-point",
+        special_cases=(((INF,), False),),
+        example="""\
+>>> xp.isfinite(xp.asarray([1.0, xp.inf, xp.nan]))
+Array([ True, False, False], dtype=bool, device='numpy:cpu')
+""",
+    ),
+    Record(
+        "isinf",
+        "unary",
+        summary="Whether each element of ``x`` is positive or negative infinity.",
+        dtypes="numeric",
+        returns=(
+            "Array of dtype bool",
+            "True where the element of ``x`` is infinite (either sign).",
+        ),
+        result_dtypes="bool floating-point",
+        special_cases=(((-INF,), True),),
+        example="""\
+>>> xp.isinf(xp.asarray([1.0, xp.inf, -xp.inf, xp.nan]))
+Array([False,  True,  True, False], dtype=bool, device='numpy:cpu')
+""",
+    ),
+    Record(
+        "isnan",
+        "unary",
+        summary="Whether each element of ``x`` is NaN.",
+        dtypes="numeric",
+        returns=("Array of dtype bool", "True where the element of ``x`` is NaN."),
+        result_dtypes="bool floating-point",
+        special_cases=(((NAN,), True),),
+        example="""\
+>>> xp.isnan(xp.asarray([1.0, xp.inf, xp.nan]))
+Array([False, False,  True], dtype=bool, device='numpy:cpu')
+""",
+    ),
+    Record(
+        "log",
+        "unary",
+        summary="Natural (base ``e``) logarithm of each element of ``x``.",
+        dtypes="floating-point",
+        returns=(
+            "Array",
+            "The natural logarithm of each element of ``x``; its floating-point dtype is given by "
+            "the standard's type promotion rules.",
+        ),
+        operands="floating",
+        result_dtypes="same floating-point",
+        tested="real-valued floating-point",
+        special_cases=(
+            ((0.0,), -INF),
+            ((-1.0,), NAN),
+            ((INF,), INF),
+        ),
+        example="""\
+>>> xp.log(xp.asarray([1.0, xp.e]))
+Array([0., 1.], dtype=float64, device='numpy:cpu')
+""",
+    ),
+    Record(
+        "log1p",
+        "unary",
+        summary="``log(1 + x)`` of each element of ``x``, accurate for ``x`` near zero.",
+        dtypes="floating-point",
+        returns=(
+            "Array",
+            "``log(1 + x)`` of each element of ``x``; its floating-point dtype is given by the "
+            "standard's type promotion rules.",
+        ),
+        operands="floating",
+        result_dtypes="same floating-point",
+        tested="real-valued floating-point",
+        special_cases=(
+            ((-1.0,), -INF),
+            ((-0.0,), -0.0),
+        ),
+        example="""\
+>>> xp.log1p(xp.asarray([0.0, 1e-10]))
+Array([0.e+00, 1.e-10], dtype=float64, device='numpy:cpu')
+""",
+    ),
+    Record(
+        "log2",
+        "unary",
+        summary="Base 2 logarithm of each element of ``x``.",
+        dtypes="floating-point",
+        returns=(
+            "Array",
+            "The base 2 logarithm of each element of ``x``; its floating-point dtype is given by "
+            "the standard's type promotion rules.",
+        ),
+        operands="floating",
+        result_dtypes="same floating-point",
+        tested="real-valued floating-point",
+        special_cases=(((-0.0,), -INF),),
+        example="""\
+>>> xp.log2(xp.asarray([1.0, 8.0]))
+Array([0., 3.], dtype=float64, device='numpy:cpu')
+""",
+    ),
+    Record(
+        "log10",
+        "unary",
+        summary="Base 10 logarithm of each element of ``x``.",
+        dtypes="floating-point",
+        returns=(
+            "Array",
+            "The base 10 logarithm of each element of ``x``; its floating-point dtype is given by "
+            "the standard's type promotion rules.",
+        ),
+        operands="floating",
+        result_dtypes="same floating-point",
+        tested="real-valued floating-point",
+        special_cases=(((1.0,), 0.0),),
+        example="""\
+>>> xp.log10(xp.asarray([1.0, 1000.0]))
+Array([0., 3.], dtype=float64, device='numpy:cpu')
+""",
+    ),
+    Record(
+        "logical_not",
+        "unary",
+        summary="Logical NOT of each element of ``x``.",
+        dtypes="boolean",
+        returns=("Array of dtype bool", "True where the element of ``x`` is False (zero)."),
+        result_dtypes="same boolean",
+        example="""\
+>>> xp.logical_not(xp.asarray([True, False]))
+Array([False,  True], dtype=bool, device='numpy:cpu')
+""",
+    ),
+    Record(
+        "negative",
+        "unary",
+        summary="Numerical negative ``-x`` of each element of ``x``.",
+        dtypes="numeric",
+        returns=(
+            "Array",
+            "The negative of each element of ``x``; its dtype is given by the standard's type "
+            "promotion rules.",
+        ),
+        result_dtypes="same numeric",
+        special_cases=(((0.0,), -0.0),),
+        example="""\
+>>> xp.negative(xp.asarray([1, -2]))
+Array([-1,  2], dtype=int64, device='numpy:cpu')
+""",
+    ),
+    Record(
+        "positive",
+        "unary",
+        summary="Numerical positive ``+x`` of each element of ``x``.",
+        dtypes="numeric",
+        returns=("Array", "The elements of ``x``, unchanged, with its dtype."),
+        result_dtypes="same numeric",
+        example="""\
+>>> xp.positive(xp.asarray([1, -2]))
+Array([ 1, -2], dtype=int64, device='numpy:cpu')
+""",
+    ),
+    Record(
+        "real",
+        "unary",
+        summary="Real component of each element of ``x``.",
+        dtypes="numeric",
+        returns=(
+            "Array",
+            "The real component of each element of ``x``: of the real floating-point dtype of its "
+            "precision for complex ``x`` (``complex64`` gives ``float32``), else with the dtype of "
+            "``x``.",
+        ),
+        result_dtypes="real numeric",
+        example="""\
+>>> xp.real(xp.asarray([1 + 2j, 3 - 4j]))
+Array([1., 3.], dtype=float64, device='numpy:cpu')
+""",
+    ),
+    Record(
+        "reciprocal",
+        "unary",
+        summary="Reciprocal ``1 / x`` of each element of ``x``.",
+        dtypes="floating-point",
+        returns=(
+            "Array",
+            "The reciprocal of each element of ``x``; its floating-point dtype is given by the "
+            "standard's type promotion rules.",
+        ),
+        operands="floating",
+        special_cases=(((-0.0,), -INF),),
+        example="""\
+>>> xp.reciprocal(xp.asarray([1.0, 2.0, 4.0]))
+Array([1.  , 0.5 , 0.25], dtype=float64, device='numpy:cpu')
+""",
+    ),
+    Record(
+        "round",
+        "unary",
+        summary=(
+            "Each element of ``x`` rounded to the nearest integer-valued number (halves to even)."
+        ),
+        dtypes="numeric",
+        returns=(
+            "Array",
+            "Each element of ``x`` rounded to the nearest integer-valued number (halves to even; "
+            "real and imaginary parts separately if complex), with the dtype of ``x``.",
+        ),
+        operands="numeric",
+        tested="real-valued",
+        special_cases=(
+            ((2.5,), 2.0),
+            ((-0.5,), -0.0),
+        ),
+        example="""\
+>>> xp.round(xp.asarray([0.5, 1.5, 2.5, -1.7]))
+Array([ 0.,  2.,  2., -2.], dtype=float64, device='numpy:cpu')
+""",
+    ),
+    Record(
+        "sign",
+        "unary",
+        summary="Sign of each element of ``x``: -1, 0 or 1 (``x / abs(x)`` for complex numbers).",
+        dtypes="numeric",
+        returns=(
+            "Array",
+            "The sign of each element of ``x``: -1, 0 or 1 if real, ``x / abs(x)`` (0 for 0) if "
+            "complex; with the dtype of ``x``.",
+        ),
+        special_cases=(((NAN,), NAN),),
+        example="""\
+>>> xp.sign(xp.asarray([-3.0, 0.0, 2.0]))
+Array([-1.,  0.,  1.], dtype=float64, device='numpy:cpu')
+""",
+    ),
+    Record(
+        "signbit",
+        "unary",
+        summary="Whether the sign bit of each element of ``x`` is set.",
+        dtypes="real-valued floating-point",
+        returns=(
+            "Array of dtype bool",
+            "True where the sign bit of the element of ``x`` is set (``-0.0`` included).",
+        ),
+        operands="floating",
+        result_dtypes="bool real-valued floating-point",
+        special_cases=(((-0.0,), True),),
+        example="""\
+>>> xp.signbit(xp.asarray([-1.0, -0.0, 0.0, 1.0]))
+Array([ True,  True, False, False], dtype=bool, device='numpy:cpu')
+""",
+    ),
+    Record(
+        "sin",
+        "unary",
+        summary="Sine of each element of ``x`` (in radians).",
+        dtypes="floating-point",
+        parameters={"x": ("Array", "Input array of angles, in radians.")},
+        returns=(
+            "Array",
+            "The sine of each element of ``x``; its floating-point dtype is given by the "
+            "standard's type promotion rules.",
+        ),
+        operands="floating",
+        result_dtypes="same floating-point",
+        special_cases=(
+            ((-0.0,), -0.0),
+            ((-INF,), NAN),
+        ),
+        example="""\
+>>> xp.sin(xp.asarray([0.0, xp.pi / 2]))
+Array([0., 1.], dtype=float64, device='numpy:cpu')
+""",
+    ),
+    Record(
+        "sinh",
+        "unary",
+        summary="Hyperbolic sine of each element of ``x``.",
+        dtypes="floating-point",
+        parameters={"x": ("Array", "Input array of hyperbolic angles.")},
+        returns=(
+            "Array",
+            "The hyperbolic sine of each element of ``x``; its floating-point dtype is given by "
+            "the standard's type promotion rules.",
+        ),
+        operands="floating",
+        result_dtypes="same floating-point",
+        special_cases=(((-0.0,), -0.0),),
+        example="""\
+>>> xp.sinh(xp.asarray([0.0, 1.0]))
+Array([0.        , 1.17520119], dtype=float64, device='numpy:cpu')
+""",
+    ),
+    Record(
+        "square",
+        "unary",
+        summary="Square ``x * x`` of each element of ``x``.",
+        dtypes="numeric",
+        returns=(
+            "Array",
+            "The square of each element of ``x``; its dtype is given by the standard's type "
+            "promotion rules.",
+        ),
+        result_dtypes="same numeric",
+        special_cases=(((-INF,), INF),),
+        example="""\
+>>> xp.square(xp.asarray([-2, 3]))
+Array([4, 9], dtype=int64, device='numpy:cpu')
+""",
+    ),
+    Record(
+        "sqrt",
+        "unary",
+        summary="Principal square root of each element of ``x``.",
+        dtypes="floating-point",
+        returns=(
+            "Array",
+            "The principal square root of each element of ``x``; its floating-point dtype is given "
+            "by the standard's type promotion rules.",
+        ),
+        operands="floating",
+        result_dtypes="same floating-point",
+        tested="real-valued floating-point",
+        special_cases=(
+            ((-0.0,), -0.0),
+            ((-1.0,), NAN),
+            ((INF,), INF),
+        ),
+        example="""\
+>>> xp.sqrt(xp.asarray([0.0, 4.0, 9.0]))
+Array([0., 2., 3.], dtype=float64, device='numpy:cpu')
+""",
+    ),
+    Record(
+        "tan",
+        "unary",
+        summary="Tangent of each element of ``x`` (in radians).",
+        dtypes="floating-point",
+        parameters={"x": ("Array", "Input array of angles, in radians.")},
+        returns=(
+            "Array",
+            "The tangent of each element of ``x``; its floating-point dtype is given by the "
+            "standard's type promotion rules.",
+        ),
+        operands="floating",
+        result_dtypes="same floating-point",
+        tested="real-valued floating-point",
+        special_cases=(((-0.0,), -0.0),),
+        example="""\
+>>> xp.tan(xp.asarray([0.0, xp.pi / 4]))
+Array([0., 1.], dtype=float64, device='numpy:cpu')
+""",
+    ),
+    Record(
+        "tanh",
+        "unary",
+        summary="Hyperbolic tangent of each element of ``x``.",
+        dtypes="floating-point",
+        parameters={"x": ("Array", "Input array of hyperbolic angles.")},
+        returns=(
+            "Array",
+            "The hyperbolic tangent of each element of ``x``; its floating-point dtype is given by "
+            "the standard's type promotion rules.",
+        ),
+        operands="floating",
+        result_dtypes="same floating-point",
+        special_cases=(((-INF,), -1.0),),
+        example="""\
+>>> xp.tanh(xp.asarray([0.0, 1.0]))
+Array([0.        , 0.76159416], dtype=float64, device='numpy:cpu')
+""",
+    ),
+    Record(
+        "trunc",
+        "unary",
+        summary="Each element of ``x`` rounded toward zero to an integer-valued number.",
+        dtypes="real-valued",
+        returns=("Array", "Each element of ``x`` rounded toward zero, with the dtype of ``x``."),
+        operands="numeric",
+        result_dtypes="same real-valued floating-point",
+        special_cases=(((-0.5,), -0.0),),
+        example="""\
+>>> xp.trunc(xp.asarray([-1.7, 1.7]))
+Array([-1.,  1.], dtype=float64, device='numpy:cpu')
+""",
+    ),
+    Record(
+        "add",
+        "binary",
+        summary="Sum ``x1 + x2``, element-wise.",
+        dtypes="numeric",
+        returns=(
+            "Array",
+            "The element-wise sums, of the broadcast shape of ``x1`` and ``x2``; its dtype is "
+            "given by the standard's type promotion rules.",
+        ),
+        commutative=True,
+        result_dtypes="same numeric",
+        special_cases=(
+            (
+                (
+                    INF,
+                    -INF,
+                ),
+                NAN,
+            ),
+            (
+                (
+                    -0.0,
+                    -0.0,
+                ),
+                -0.0,
+            ),
+        ),
+        example="""\
+>>> xp.add(xp.asarray([1, 2]), xp.asarray([10, 20]))
+Array([11, 22], dtype=int64, device='numpy:cpu')
+>>> xp.add(xp.asarray([1.0, 2.0], dtype=xp.float32), 0.5)
+Array([1.5, 2.5], dtype=float32, device='numpy:cpu')
+""",
+    ),
+    Record(
+        "atan2",
+        "binary",
+        summary=(
+            "Inverse tangent of ``x1 / x2`` in the quadrant of the point ``(x2, x1)``, "
+            "element-wise."
+        ),
+        dtypes="real-valued floating-point",
+        parameters={
+            "x1": (
+                "Array or Python scalar",
+                "The y-coordinates (numerators); may be a Python scalar if ``x2`` is an array.",
+            ),
+            "x2": (
+                "Array or Python scalar",
+                "The x-coordinates (denominators), broadcast-compatible with ``x1``; may be a "
+                "Python scalar if ``x1`` is an array.",
+            ),
+        },
+        returns=(
+            "Array",
+            "The element-wise inverse tangents of ``x1 / x2``, in radians in ``[-pi, pi]``, of the "
+            "broadcast shape of ``x1`` and ``x2``; its real floating-point dtype is given by the "
+            "standard's type promotion rules.",
+        ),
+        operands="floating",
+        result_dtypes="same real-valued floating-point",
+        special_cases=(
+            (
+                (
+                    0.0,
+                    -0.0,
+                ),
+                PI,
+            ),
+            (
+                (
+                    -0.0,
+                    -0.0,
+                ),
+                -PI,
+            ),
+            (
+                (
+                    INF,
+                    INF,
+                ),
+                PI / 4,
+            ),
+        ),
+        example="""\
+>>> xp.atan2(xp.asarray([1.0, 1.0]), xp.asarray([1.0, -1.0]))
+Array([0.78539816, 2.35619449], dtype=float64, device='numpy:cpu')
+""",
+    ),
+    Record(
+        "bitwise_and",
+        "binary",
+        summary="Bitwise AND of ``x1`` and ``x2``, element-wise.",
+        dtypes="integer or boolean",
+        returns=(
+            "Array",
+            "The element-wise bitwise AND, of the broadcast shape of ``x1`` and ``x2``; its dtype "
+            "is given by the standard's type promotion rules.",
+        ),
+        commutative=True,
+        result_dtypes="same integer",
+        example="""\
+>>> xp.bitwise_and(xp.asarray([12, 10], dtype=xp.uint8), 6)
+Array([4, 2], dtype=uint8, device='numpy:cpu')
+""",
+    ),
+    Record(
+        "bitwise_left_shift",
+        "binary",
+        summary="Bits of ``x1`` shifted left by ``x2``, element-wise.",
+        dtypes="integer",
+        parameters={
+            "x2": (
+                "Array or Python scalar",
+                "Number of bits to shift by, each non-negative; broadcast-compatible with ``x1``; "
+                "may be a Python scalar if ``x1`` is an array.",
+            )
+        },
+        returns=(
+            "Array",
+            "The element-wise shifted values, of the broadcast shape of ``x1`` and ``x2``; its "
+            "dtype is given by the standard's type promotion rules.",
+        ),
+        result_dtypes="same integer",
+        example="""\
+>>> xp.bitwise_left_shift(xp.asarray([1, 3]), xp.asarray([2, 1]))
+Array([4, 6], dtype=int64, device='numpy:cpu')
+""",
+    ),
+    Record(
+        "bitwise_or",
+        "binary",
+        summary="Bitwise OR of ``x1`` and ``x2``, element-wise.",
+        dtypes="integer or boolean",
+        returns=(
+            "Array",
+            "The element-wise bitwise OR, of the broadcast shape of ``x1`` and ``x2``; its dtype "
+            "is given by the standard's type promotion rules.",
+        ),
+        commutative=True,
+        result_dtypes="same integer",
+        example="""\
+>>> xp.bitwise_or(xp.asarray([12, 10], dtype=xp.uint8), 6)
+Array([14, 14], dtype=uint8, device='numpy:cpu')
+""",
+    ),
+    Record(
+        "bitwise_right_shift",
+        "binary",
+        summary="Bits of ``x1`` shifted right by ``x2``, element-wise.",
+        dtypes="integer",
+        parameters={
+            "x2": (
+                "Array or Python scalar",
+                "Number of bits to shift by, each non-negative; broadcast-compatible with ``x1``; "
+                "may be a Python scalar if ``x1`` is an array.",
+            )
+        },
+        returns=(
+            "Array",
+            "The element-wise shifted values, of the broadcast shape of ``x1`` and ``x2``; its "
+            "dtype is given by the standard's type promotion rules.",
+        ),
+        result_dtypes="same integer",
+        example="""\
+>>> xp.bitwise_right_shift(xp.asarray([16, 7]), xp.asarray([2, 1]))
+Array([4, 3], dtype=int64, device='numpy:cpu')
+""",
+    ),
+    Record(
+        "bitwise_xor",
+        "binary",
+        summary="Bitwise XOR of ``x1`` and ``x2``, element-wise.",
+        dtypes="integer or boolean",
+        returns=(
+            "Array",
+            "The element-wise bitwise XOR, of the broadcast shape of ``x1`` and ``x2``; its dtype "
+            "is given by the standard's type promotion rules.",
+        ),
+        commutative=True,
+        result_dtypes="same integer",
+        example="""\
+>>> xp.bitwise_xor(xp.asarray([12, 10], dtype=xp.uint8), 6)
+Array([10, 12], dtype=uint8, device='numpy:cpu')
+""",
+    ),
+    Record(
+        "copysign",
+        "binary",
+        summary="Magnitude of ``x1`` with the sign of ``x2``, element-wise.",
+        dtypes="real-valued floating-point",
+        parameters={
+            "x1": (
+                "Array or Python scalar",
+                "The magnitudes; may be a Python scalar if ``x2`` is an array.",
+            ),
+            "x2": (
+                "Array or Python scalar",
+                "Values whose signs are applied to the magnitudes, broadcast-compatible with "
+                "``x1``; may be a Python scalar if ``x1`` is an array.",
+            ),
+        },
+        returns=(
+            "Array",
+            "The element-wise magnitudes of ``x1`` with the signs of ``x2``, of the broadcast "
+            "shape of ``x1`` and ``x2``; its floating-point dtype is given by the standard's type "
+            "promotion rules.",
+        ),
+        operands="floating",
+        result_dtypes="same real-valued floating-point",
+        special_cases=(
+            (
+                (
+                    1.0,
+                    -0.0,
+                ),
+                -1.0,
+            ),
+        ),
+        example="""\
+>>> xp.copysign(xp.asarray([1.0, 2.0, 3.0]), xp.asarray([-1.0, 0.0, -0.0]))
+Array([-1.,  2., -3.], dtype=float64, device='numpy:cpu')
+""",
+    ),
+    Record(
+        "divide",
+        "binary",
+        summary="True division ``x1 / x2``, element-wise.",
+        dtypes="numeric",
+        parameters={
+            "x1": (
+                "Array or Python scalar",
+                "The dividends; may be a Python scalar if ``x2`` is an array.",
+            ),
+            "x2": (
+                "Array or Python scalar",
+                "The divisors, broadcast-compatible with ``x1``; may be a Python scalar if ``x1`` "
+                "is an array.",
+            ),
+        },
+        returns=(
+            "Array",
+            "The element-wise quotients, of the broadcast shape of ``x1`` and ``x2``; its "
+            "floating-point dtype is given by the standard's type promotion rules.",
+        ),
+        operands="floating",
+        result_dtypes="same floating-point",
+        tested="floating-point",
+        special_cases=(
+            (
+                (
+                    1.0,
+                    0.0,
+                ),
+                INF,
+            ),
+            (
+                (
+                    1.0,
+                    -0.0,
+                ),
+                -INF,
+            ),
+            (
+                (
+                    0.0,
+                    0.0,
+                ),
+                NAN,
+            ),
+        ),
+        example="""\
+>>> xp.divide(xp.asarray([1.0, 3.0]), xp.asarray([2.0, 4.0]))
+Array([0.5 , 0.75], dtype=float64, device='numpy:cpu')
+""",
+    ),
+    Record(
+        "equal",
+        "binary",
+        summary="Truth value of ``x1 == x2``, element-wise.",
+        returns=(
+            "Array of dtype bool",
+            "True where ``x1 == x2``, of the broadcast shape of ``x1`` and ``x2``.",
+        ),
+        commutative=True,
+        result_dtypes="bool any",
+        special_cases=(
+            (
+                (
+                    NAN,
+                    NAN,
+                ),
+                False,
+            ),
+        ),
+        example="""\
+>>> xp.equal(xp.asarray([1, 2, 3]), xp.asarray([1, 0, 3]))
+Array([ True, False,  True], dtype=bool, device='numpy:cpu')
+""",
+    ),
+    Record(
+        "floor_divide",
+        "binary",
+        summary="Floor division ``x1 // x2`` (rounded toward negative infinity), element-wise.",
+        dtypes="real-valued",
+        parameters={
+            "x1": (
+                "Array or Python scalar",
+                "The dividends; may be a Python scalar if ``x2`` is an array.",
+            ),
+            "x2": (
+                "Array or Python scalar",
+                "The divisors, broadcast-compatible with ``x1``; may be a Python scalar if ``x1`` "
+                "is an array.",
+            ),
+        },
+        returns=(
+            "Array",
+            "The element-wise floored quotients, of the broadcast shape of ``x1`` and ``x2``; its "
+            "dtype is given by the standard's type promotion rules.",
+        ),
+        result_dtypes="same real-valued",
+        example="""\
+>>> xp.floor_divide(xp.asarray([7, -7]), 2)
+Array([ 3, -4], dtype=int64, device='numpy:cpu')
+""",
+    ),
+    Record(
+        "greater",
+        "binary",
+        summary="Truth value of ``x1 > x2``, element-wise.",
+        dtypes="real-valued",
+        returns=(
+            "Array of dtype bool",
+            "True where ``x1 > x2``, of the broadcast shape of ``x1`` and ``x2``.",
+        ),
+        result_dtypes="bool real-valued",
+        special_cases=(
+            (
+                (
+                    NAN,
+                    0.0,
+                ),
+                False,
+            ),
+        ),
+        example="""\
+>>> xp.greater(xp.asarray([1, 2, 3]), 2)
+Array([False, False,  True], dtype=bool, device='numpy:cpu')
+""",
+    ),
+    Record(
+        "greater_equal",
+        "binary",
+        summary="Truth value of ``x1 >= x2``, element-wise.",
+        dtypes="real-valued",
+        returns=(
+            "Array of dtype bool",
+            "True where ``x1 >= x2``, of the broadcast shape of ``x1`` and ``x2``.",
+        ),
+        result_dtypes="bool real-valued",
+        example="""\
+>>> xp.greater_equal(xp.asarray([1, 2, 3]), 2)
+Array([False,  True,  True], dtype=bool, device='numpy:cpu')
+""",
+    ),
+    Record(
+        "hypot",
+        "binary",
+        summary="Hypotenuse ``sqrt(x1**2 + x2**2)``, element-wise, without undue overflow.",
+        dtypes="real-valued floating-point",
+        returns=(
+            "Array",
+            "The element-wise hypotenuses, of the broadcast shape of ``x1`` and ``x2``; its real "
+            "floating-point dtype is given by the standard's type promotion rules.",
+        ),
+        operands="floating",
+        result_dtypes="same real-valued floating-point",
+        special_cases=(
+            (
+                (
+                    INF,
+                    NAN,
+                ),
+                INF,
+            ),
+        ),
+        example="""\
+>>> xp.hypot(xp.asarray([3.0, 5.0]), xp.asarray([4.0, 12.0]))
+Array([ 5., 13.], dtype=float64, device='numpy:cpu')
+""",
+    ),
+    Record(
+        "less",
+        "binary",
+        summary="Truth value of ``x1 < x2``, element-wise.",
+        dtypes="real-valued",
+        returns=(
+            "Array of dtype bool",
+            "True where ``x1 < x2``, of the broadcast shape of ``x1`` and ``x2``.",
+        ),
+        result_dtypes="bool real-valued",
+        special_cases=(
+            (
+                (
+                    -0.0,
+                    0.0,
+                ),
+                False,
+            ),
+        ),
+        example="""\
+>>> xp.less(xp.asarray([1, 2, 3]), 2)
+Array([ True, False, False], dtype=bool, device='numpy:cpu')
+""",
+    ),
+    Record(
+        "less_equal",
+        "binary",
+        summary="Truth value of ``x1 <= x2``, element-wise.",
+        dtypes="real-valued",
+        returns=(
+            "Array of dtype bool",
+            "True where ``x1 <= x2``, of the broadcast shape of ``x1`` and ``x2``.",
+        ),
+        result_dtypes="bool real-valued",
+        example="""\
+>>> xp.less_equal(xp.asarray([1, 2, 3]), 2)
+Array([ True,  True, False], dtype=bool, device='numpy:cpu')
+""",
+    ),
+    Record(
+        "logaddexp",
+        "binary",
+        summary="``log(exp(x1) + exp(x2))``, element-wise, without undue overflow.",
+        dtypes="real-valued floating-point",
+        returns=(
+            "Array",
+            "The element-wise ``log(exp(x1) + exp(x2))``, of the broadcast shape of ``x1`` and "
+            "``x2``; its real floating-point dtype is given by the standard's type promotion rules.",
+        ),
+        operands="floating",
+        result_dtypes="same real-valued floating-point",
+        special_cases=(
+            (
+                (
+                    INF,
+                    1.0,
+                ),
+                INF,
+            ),
+        ),
+        example="""\
+>>> xp.logaddexp(xp.asarray([0.0, 1.0]), xp.asarray([0.0, 1.0]))
+Array([0.69314718, 1.69314718], dtype=float64, device='numpy:cpu')
+""",
+    ),
+    Record(
+        "logical_and",
+        "binary",
+        summary="Logical AND of ``x1`` and ``x2``, element-wise.",
+        dtypes="boolean",
+        returns=(
+            "Array of dtype bool",
+            "True where both ``x1`` and ``x2`` are True, of their broadcast shape.",
+        ),
+        commutative=True,
+        result_dtypes="same boolean",
+        example="""\
+>>> xp.logical_and(xp.asarray([True, True, False]), xp.asarray([True, False, False]))
+Array([ True, False, False], dtype=bool, device='numpy:cpu')
+""",
+    ),
+    Record(
+        "logical_or",
+        "binary",
+        summary="Logical OR of ``x1`` and ``x2``, element-wise.",
+        dtypes="boolean",
+        returns=(
+            "Array of dtype bool",
+            "True where ``x1`` or ``x2`` is True, of their broadcast shape.",
+        ),
+        commutative=True,
+        result_dtypes="same boolean",
+        example="""\
+>>> xp.logical_or(xp.asarray([True, True, False]), xp.asarray([True, False, False]))
+Array([ True,  True, False], dtype=bool, device='numpy:cpu')
+""",
+    ),
+    Record(
+        "logical_xor",
+        "binary",
+        summary="Logical XOR of ``x1`` and ``x2``, element-wise.",
+        dtypes="boolean",
+        returns=(
+            "Array of dtype bool",
+            "True where exactly one of ``x1`` and ``x2`` is True, of their broadcast shape.",
+        ),
+        commutative=True,
+        result_dtypes="same boolean",
+        example="""\
+>>> xp.logical_xor(xp.asarray([True, True, False]), xp.asarray([True, False, False]))
+Array([False,  True, False], dtype=bool, device='numpy:cpu')
+""",
+    ),
+    Record(
+        "maximum",
+        "binary",
+        summary="Larger of ``x1`` and ``x2``, element-wise (NaN if either is NaN).",
+        dtypes="real-valued",
+        returns=(
+            "Array",
+            "The element-wise maxima, of the broadcast shape of ``x1`` and ``x2``; its dtype is "
+            "given by the standard's type promotion rules.",
+        ),
+        commutative=True,
+        result_dtypes="same real-valued",
+        special_cases=(
+            (
+                (
+                    NAN,
+                    1.0,
+                ),
+                NAN,
+            ),
+        ),
+        example="""\
+>>> xp.maximum(xp.asarray([1.0, 5.0]), xp.asarray([3.0, 2.0]))
+Array([3., 5.], dtype=float64, device='numpy:cpu')
+""",
+    ),
+    Record(
+        "minimum",
+        "binary",
+        summary="Smaller of ``x1`` and ``x2``, element-wise (NaN if either is NaN).",
+        dtypes="real-valued",
+        returns=(
+            "Array",
+            "The element-wise minima, of the broadcast shape of ``x1`` and ``x2``; its dtype is "
+            "given by the standard's type promotion rules.",
+        ),
+        commutative=True,
+        result_dtypes="same real-valued",
+        special_cases=(
+            (
+                (
+                    1.0,
+                    NAN,
+                ),
+                NAN,
+            ),
+        ),
+        example="""\
+>>> xp.minimum(xp.asarray([1.0, 5.0]), xp.asarray([3.0, 2.0]))
+Array([1., 2.], dtype=float64, device='numpy:cpu')
+""",
+    ),
+    Record(
+        "multiply",
+        "binary",
+        summary="Product ``x1 * x2``, element-wise.",
+        dtypes="numeric",
+        returns=(
+            "Array",
+            "The element-wise products, of the broadcast shape of ``x1`` and ``x2``; its dtype is "
+            "given by the standard's type promotion rules.",
+        ),
+        commutative=True,
+        result_dtypes="same numeric",
+        special_cases=(
+            (
+                (
+                    0.0,
+                    INF,
+                ),
+                NAN,
+            ),
+            (
+                (
+                    -0.0,
+                    1.0,
+                ),
+                -0.0,
+            ),
+        ),
+        example="""\
+>>> xp.multiply(xp.asarray([1.0, 2.0]), xp.asarray([3.0, 4.0]))
+Array([3., 8.], dtype=float64, device='numpy:cpu')
+""",
+    ),
+    Record(
+        "nextafter",
+        "binary",
+        summary="Next representable floating-point value after ``x1`` toward ``x2``, element-wise.",
+        dtypes="real-valued floating-point",
+        parameters={
+            "x2": (
+                "Array or Python scalar",
+                "The directions, broadcast-compatible with ``x1`` and of its dtype; may be a "
+                "Python scalar if ``x1`` is an array.",
+            )
+        },
+        returns=(
+            "Array",
+            "The element-wise next representable values, of the broadcast shape of ``x1`` and "
+            "``x2``; with the dtype of ``x1``.",
+        ),
+        operands="floating",
+        result_dtypes="same real-valued floating-point",
+        example="""\
+>>> float(xp.nextafter(xp.asarray(1.0), xp.asarray(2.0)))
+1.0000000000000002
+""",
+    ),
+    Record(
+        "not_equal",
+        "binary",
+        summary="Truth value of ``x1 != x2``, element-wise.",
+        returns=(
+            "Array of dtype bool",
+            "True where ``x1 != x2``, of the broadcast shape of ``x1`` and ``x2``.",
+        ),
+        commutative=True,
+        result_dtypes="bool any",
+        special_cases=(
+            (
+                (
+                    NAN,
+                    NAN,
+                ),
+                True,
+            ),
+        ),
+        example="""\
+>>> xp.not_equal(xp.asarray([1, 2, 3]), xp.asarray([1, 0, 3]))
+Array([False,  True, False], dtype=bool, device='numpy:cpu')
+""",
+    ),
+    Record(
+        "pow",
+        "binary",
+        summary="``x1`` raised to the power ``x2``, element-wise.",
+        dtypes="numeric",
+        parameters={
+            "x1": (
+                "Array or Python scalar",
+                "The bases; may be a Python scalar if ``x2`` is an array.",
+            ),
+            "x2": (
+                "Array or Python scalar",
+                "The exponents, broadcast-compatible with ``x1``; may be a Python scalar if ``x1`` "
+                "is an array.",
+            ),
+        },
+        returns=(
+            "Array",
+            "The element-wise powers, of the broadcast shape of ``x1`` and ``x2``; its dtype is "
+            "given by the standard's type promotion rules.",
+        ),
+        result_dtypes="same floating-point",
+        special_cases=(
+            (
+                (
+                    NAN,
+                    0.0,
+                ),
+                1.0,
+            ),
+            (
+                (
+                    1.0,
+                    NAN,
+                ),
+                1.0,
+            ),
+            (
+                (
+                    -INF,
+                    3.0,
+                ),
+                -INF,
+            ),
+            (
+                (
+                    0.0,
+                    -1.0,
+                ),
+                INF,
+            ),
+        ),
+        example="""\
+>>> xp.pow(xp.asarray([2.0, 3.0]), xp.asarray([3.0, 2.0]))
+Array([8., 9.], dtype=float64, device='numpy:cpu')
+>>> xp.pow(xp.asarray([1, 2, 3]), 2)
+Array([1, 4, 9], dtype=int64, device='numpy:cpu')
+""",
+    ),
+    Record(
+        "remainder",
+        "binary",
+        summary="Remainder of ``x1 / x2`` with the sign of ``x2``, element-wise.",
+        dtypes="real-valued",
+        parameters={
+            "x1": (
+                "Array or Python scalar",
+                "The dividends; may be a Python scalar if ``x2`` is an array.",
+            ),
+            "x2": (
+                "Array or Python scalar",
+                "The divisors, broadcast-compatible with ``x1``; may be a Python scalar if ``x1`` "
+                "is an array.",
+            ),
+        },
+        returns=(
+            "Array",
+            "The element-wise remainders (each zero or with the sign of ``x2``), of the broadcast "
+            "shape of ``x1`` and ``x2``; its dtype is given by the standard's type promotion rules.",
+        ),
+        result_dtypes="same real-valued",
+        example="""\
+>>> xp.remainder(xp.asarray([7, -7]), 3)
+Array([1, 2], dtype=int64, device='numpy:cpu')
+""",
+    ),
+    Record(
+        "subtract",
+        "binary",
+        summary="Difference ``x1 - x2``, element-wise.",
+        dtypes="numeric",
+        returns=(
+            "Array",
+            "The element-wise differences, of the broadcast shape of ``x1`` and ``x2``; its dtype "
+            "is given by the standard's type promotion rules.",
+        ),
+        result_dtypes="same numeric",
+        special_cases=(
+            (
+                (
+                    INF,
+                    INF,
+                ),
+                NAN,
+            ),
+        ),
+        example="""\
+>>> xp.subtract(xp.asarray([5, 3]), xp.asarray([1, 4]))
+Array([ 4, -1], dtype=int64, device='numpy:cpu')
+""",
+    ),
+    Record(
+        "clip",
+        "generic",
+        signature="(x, /, min=None, max=None)",
+        summary="Each element of ``x`` clamped to the range ``[min, max]``.",
+        dtypes="real-valued",
+        returns=(
+            "Array",
+            "``x`` with each element clamped to ``[min, max]``; should have the dtype of ``x``.",
+        ),
+        arrays={"x": False, "min": True, "max": True},
+        example="""\
+>>> xp.clip(xp.asarray([-2.0, 0.5, 3.0]), 0.0, 1.0)
+Array([0. , 0.5, 1. ], dtype=float64, device='numpy:cpu')
+>>> xp.clip(xp.asarray([-2.0, 0.5, 3.0]), max=1.0)
+Array([-2. ,  0.5,  1. ], dtype=float64, device='numpy:cpu')
+""",
+    ),
+)

@@ -1,0 +1,143 @@
+"""The records of the standard's searching functions: one per function."""
+
+from __future__ import annotations
+
+from ._record import BY_INDEX, Record, section
+
+RECORDS = section(
+    "searching_functions",
+    Record(
+        "argmax",
+        "first",
+        signature="(x, /, *, axis=None, keepdims=False)",
+        summary="Indices of the maximum values along an axis (first occurrences).",
+        dtypes="real-valued",
+        parameters={"axis": BY_INDEX},
+        returns=(
+            "Array",
+            "The indices (of the default integer dtype): a zero-dimensional array if all axes are "
+            "reduced, else an array without the reduced axes (with them of size one if "
+            "``keepdims``).",
+        ),
+        also_positional=("axis",),
+        zero_d=("axis",),
+        axis="int or None",
+        example="""\
+>>> xp.argmax(xp.asarray([3, 7, 7, 1]))
+Array(1, dtype=int64, device='numpy:cpu')
+""",
+    ),
+    Record(
+        "argmin",
+        "first",
+        signature="(x, /, *, axis=None, keepdims=False)",
+        summary="Indices of the minimum values along an axis (first occurrences).",
+        dtypes="real-valued",
+        parameters={"axis": BY_INDEX},
+        returns=(
+            "Array",
+            "The indices (of the default integer dtype): a zero-dimensional array if all axes are "
+            "reduced, else an array without the reduced axes (with them of size one if "
+            "``keepdims``).",
+        ),
+        also_positional=("axis",),
+        zero_d=("axis",),
+        axis="int or None",
+        example="""\
+>>> xp.argmin(xp.asarray([[3, 1], [0, 2]]), axis=1)
+Array([1, 0], dtype=int64, device='numpy:cpu')
+""",
+    ),
+    Record(
+        "count_nonzero",
+        "first",
+        signature="(x, /, *, axis=None, keepdims=False)",
+        summary="Number of non-zero elements of ``x``, over the given axes.",
+        returns=(
+            "Array",
+            "The counts (of the default integer dtype): a zero-dimensional array if all axes are "
+            "reduced, else an array without the reduced axes (with them of size one if "
+            "``keepdims``).",
+        ),
+        also_positional=("axis",),
+        axis="tuple or None",
+        example="""\
+>>> x = xp.asarray([[0, 1], [2, 3]])
+>>> xp.count_nonzero(x), xp.count_nonzero(x, axis=0)
+(Array(3, dtype=int64, device='numpy:cpu'), Array([1, 2], dtype=int64, device='numpy:cpu'))
+""",
+    ),
+    Record(
+        "nonzero",
+        "first",
+        signature="(x, /)",
+        summary="Indices of the non-zero elements of ``x``.",
+        returns=(
+            "tuple of Arrays",
+            "One array per axis of ``x`` with the indices of the non-zero elements along it, in "
+            "row-major order (of the default integer dtype).",
+        ),
+        result=tuple,
+        example="""\
+>>> xp.nonzero(xp.asarray([0, 3, 0, 5]))
+(Array([1, 3], dtype=int64, device='numpy:cpu'),)
+""",
+    ),
+    Record(
+        "searchsorted",
+        "generic",
+        signature="(x1, x2, /, *, side='left', sorter=None)",
+        summary="Indices at which to insert ``x2`` into the sorted ``x1`` to keep it sorted.",
+        dtypes="real-valued",
+        parameters={
+            "x1": (
+                "Array",
+                "One-dimensional input array, sorted in ascending order unless ``sorter`` is given.",
+            ),
+            "x2": ("Array or Python scalar", "Values to find insertion indices for."),
+        },
+        returns=(
+            "Array",
+            "The insertion indices, of the shape of ``x2`` (of the default integer dtype).",
+        ),
+        arrays={"x1": False, "x2": True, "sorter": False},
+        example="""\
+>>> x1 = xp.asarray([1.0, 2.0, 3.0])
+>>> xp.searchsorted(x1, xp.asarray([2.0, 2.5]))
+Array([1, 2], dtype=int64, device='numpy:cpu')
+>>> xp.searchsorted(x1, xp.asarray([2.0, 2.5]), side="right")
+Array([2, 2], dtype=int64, device='numpy:cpu')
+""",
+    ),
+    Record(
+        "where",
+        "generic",
+        signature="(condition, x1, x2, /)",
+        summary="Elements of ``x1`` where ``condition`` is True, else of ``x2``.",
+        parameters={
+            "x1": (
+                "Array or Python scalar",
+                "Values where ``condition`` is True, broadcast-compatible with ``condition`` and "
+                "``x2``; may be a Python scalar if ``x2`` is an array.",
+            ),
+            "x2": (
+                "Array or Python scalar",
+                "Values where ``condition`` is False, broadcast-compatible with ``condition`` and "
+                "``x1``; may be a Python scalar if ``x1`` is an array.",
+            ),
+        },
+        returns=(
+            "Array",
+            "The chosen elements, of the broadcast shape of the arguments; its dtype is given by "
+            "the standard's type promotion rules for ``x1`` and ``x2``.",
+        ),
+        promote=(1, 2),
+        arrays={"condition": False, "x1": True, "x2": True},
+        by_hand=True,
+        example="""\
+>>> x = xp.asarray([-1.0, 2.0, -3.0])
+>>> xp.where(x > 0, x, 0.0)
+Array([0., 2., 0.], dtype=float64, device='numpy:cpu')
+""",
+    ),
+)
