@@ -31,9 +31,9 @@ from .._dtype_rules import (
     standard_dtype,
 )
 from .._errors import mismatch, not_an_array
+from .._records.special import BY_NAME, RECORDS, Special
 from ._docs import docstring
 from ._sources import KEY, implementation
-from ._table import BY_NAME, TABLE, Special
 
 __all__ = ["call", "function"]
 
@@ -49,10 +49,10 @@ _SIGNATURES: dict[str, inspect.Signature] = {}
 
 def _signatures() -> dict[str, inspect.Signature]:
     if not _SIGNATURES:
-        src = "\n".join(f"def f{i}{rec.signature}: pass" for i, rec in enumerate(TABLE))
+        src = "\n".join(f"def f{i}{rec.signature}: pass" for i, rec in enumerate(RECORDS))
         ns: dict[str, Any] = {}
         exec(compile(src, "<arraymux.special signatures>", "exec"), ns)
-        for i, rec in enumerate(TABLE):
+        for i, rec in enumerate(RECORDS):
             _SIGNATURES[rec.name] = inspect.signature(ns[f"f{i}"])
     return _SIGNATURES
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import inspect
 from typing import Final
 
+from .._records.special import BY_NAME, RECORDS, SAME, Special
 from ._composites import NEEDS
 from ._sources import MODULES
-from ._table import BY_NAME, SAME, TABLE, Special
 
 __all__ = ["BACKENDS", "docstring", "implementations", "table_markdown"]
 
@@ -127,7 +127,7 @@ def table_markdown() -> str:
     CuPy (names in their special-function modules, or dotted paths; "composite": arraymux
     from the backend's functions; "host": ``scipy.special`` on the host)."""
     rows = ["| function | PyTorch | JAX | CuPy |", "| --- | --- | --- | --- |"]
-    for rec in TABLE:
+    for rec in RECORDS:
         cells = " | ".join(_cell(rec, b) for b in ("torch", "jax", "cupy"))
         rows.append(f"| `{rec.name}` | {cells} |")
     return "\n".join(rows)

@@ -27,8 +27,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .._backends import OperandKindError
+from .._records.special import BY_NAME, SAME, Special
 from ._composites import COMPOSITES, Context
-from ._table import BY_NAME, SAME, Special
 
 if TYPE_CHECKING:
     from .._backends import Backend

@@ -6,8 +6,8 @@ arrays, whether SciPy defines it for complex operands, where each backend keeps 
 implementation, whether arraymux can compute it from a backend's elementary functions where
 the backend has none, a one-line summary, a description of each parameter and an example.
 The functions of :mod:`arraymux.special`, their signatures and their docstrings are made from
-these records; adding a function means adding its record here (and binding its name in
-``arraymux/special/__init__.py``, which a test checks against this table).
+these records; adding a function means adding its record here, then running ``python -m
+arraymux._records``, which writes its name into ``arraymux/special/__init__.py``.
 
 The names are those of ``scipy.special._support_alternative_backends`` (SciPy 1.17): the
 functions SciPy looks up as ``xp.special.<name>`` on an array namespace.
@@ -87,7 +87,7 @@ _BETA_AB = {"a": "Positive parameter.", "b": "Positive parameter."}
 _DELTA_R = {"delta": "Threshold between the quadratic and the linear regime.", "r": "Residual."}
 _KL = {"x": "First argument (a probability).", "y": "Second argument (a probability)."}
 
-TABLE: Final[tuple[Special, ...]] = (
+RECORDS: Final[tuple[Special, ...]] = (
     Special(
         "bdtr",
         "(k, n, p, /)",
@@ -1174,7 +1174,7 @@ TABLE: Final[tuple[Special, ...]] = (
     ),
 )
 
-BY_NAME: Final[Mapping[str, Special]] = {s.name: s for s in TABLE}
+BY_NAME: Final[Mapping[str, Special]] = {s.name: s for s in RECORDS}
 
 #: Other names of functions of the table (SciPy's), as ``scipy.special`` has them.
 ALIASES: Final[Mapping[str, str]] = {"digamma": "psi"}
