@@ -37,7 +37,16 @@ from ._checks import (
 )
 from ._loop import NeedsHostRead
 from ._special import erfinv, log, rounded
-from ._threefry import MASK32, as_word, key_array, shift_right, threefry2x32, word_dtype
+from ._threefry import (
+    MASK32,
+    as_word,
+    key_array,
+    shift_right,
+    threefry2x32,
+    threefry2x32_int,
+    threefry_numpy,
+    word_dtype,
+)
 
 __all__ = [
     "apply",
@@ -64,8 +73,10 @@ __all__ = [
     "normal",
     "normal_kernel",
     "normal_of",
+    "over_counters",
     "permutation",
     "permutation_args",
+    "PIECE",
     "QUIET",
     "run",
     "select",
@@ -235,11 +246,21 @@ def key(seed: int, *, device: DeviceLike | None = None) -> Array:
     return key_array(seed_words(seed, "key"), resolve_device(device, "random.key"))
 
 
-def blocks(k: Array, n: int) -> tuple[Array, Array]:
-    """Threefry of the counters ``(0, i)`` for ``i < n``: two arrays of ``n`` words, as
-    ``jax.random`` computes them (``jax_threefry_partitionable``, JAX's default)."""
+def blocks(k: Array, n: int, start: int = 0) -> tuple[Array, Array]:
+    """Threefry of the counters ``(0, i)`` for ``start <= i < start + n``: two arrays of
+    ``n`` words, as ``jax.random`` computes them (``jax_threefry_partitionable``, JAX's
+    default)."""
     xp = _xp()
+    if k.device.backend == "numpy":
+        import numpy as np
+
+        k0, k1 = _host_words(k)
+        counter = np.arange(start, start + n, dtype=np.uint32)
+        y0, y1 = threefry_numpy(k0, k1, counter)
+        return _wrap(y0, k.device), _wrap(y1, k.device)
     counter = xp.arange(n, dtype=k.dtype, device=k.device)
+    if start:
+        counter = counter + as_word(start, k.dtype)
     # Only a backend that fuses (CuPy, which nothing traces) reaches the cache: a global dict
     # read inside torch.compile would add a guard that fails when the cache fills.
     fuse = k.device._backend.hooks.fuse
@@ -252,20 +273,62 @@ def blocks(k: Array, n: int) -> tuple[Array, Array]:
     return _wrap(n0, k.device), _wrap(n1, k.device)
 
 
-def _words_of_split(k: Array, n: int) -> tuple[Array, Array]:
+def _host_words(k: Array) -> tuple[int, int]:
+    """The two words of a key on the NumPy device, as ints (NumPy's memory is the host's)."""
+    w0, w1 = k.native.tolist()
+    return w0 & MASK32, w1 & MASK32
+
+
+#: The counters that one piece of a NumPy draw covers (see :func:`over_counters`): the dozen
+#: arrays of a piece stay in the CPU's cache across Threefry's ~110 passes and the floats'.
+PIECE = 1 << 15
+
+
+def over_counters(k: Array, n: int, piece: Callable[[int, int], Array]) -> Array:
+    """``piece(0, n)``, a 1-d array whose element ``i`` depends on the counter ``i`` alone
+    (``piece(start, m)`` computes the elements ``start`` to ``start + m - 1``).
+
+    On NumPy it is computed :data:`PIECE` counters at a time, each piece copied into the
+    result: the same values, several times faster for large draws than passes over arrays of
+    the whole draw that leave the cache at every operation."""
+    if n <= PIECE or k.device.backend != "numpy":
+        return piece(0, n)
+    import numpy as np
+
+    first = piece(0, PIECE).native
+    out = np.empty((n,), dtype=first.dtype)
+    out[:PIECE] = first
+    for start in range(PIECE, n, PIECE):
+        stop = min(start + PIECE, n)
+        out[start:stop] = piece(start, stop - start).native
+    return _wrap(out, k.device)
+
+
+def _words_of_split(k: Array, n: int, start: int = 0) -> tuple[Array, Array]:
     """:func:`_words` of each key of ``split(k)``, in one Threefry call over both."""
     xp = _xp()
+    if k.device.backend == "numpy":
+        import numpy as np
+
+        words = []
+        counter = np.arange(start, start + n, dtype=np.uint32)
+        for i in range(2):  # the keys of split(k), derived on the host
+            y0, y1 = threefry_numpy(*threefry2x32_int(_host_words(k), (0, i)), counter)
+            words.append(_wrap(np.bitwise_xor(y0, y1, out=y0), k.device))
+        return words[0], words[1]
     k0, k1 = blocks(k, 2)  # the two keys' words
     counter = xp.reshape(xp.arange(n, dtype=k.dtype, device=k.device), (1, n))
+    if start:
+        counter = counter + as_word(start, k.dtype)
     y0, y1 = threefry2x32(xp.reshape(k0, (2, 1)), xp.reshape(k1, (2, 1)), 0, counter)
     w = y0 ^ y1
     return w[0, ...], w[1, ...]
 
 
-def _words(k: Array, n: int) -> Array:
+def _words(k: Array, n: int, start: int = 0) -> Array:
     """``n`` random 32-bit words from ``k``: ``jax.random.bits``, the exclusive or of the two
     words of block ``i``, so a shorter draw is a prefix of a longer one."""
-    y0, y1 = blocks(k, n)
+    y0, y1 = blocks(k, n, start)
     return y0 ^ y1
 
 
@@ -326,6 +389,11 @@ def _fold_kernel(k: Array, data: Any) -> Array:
     """The key of Threefry of the counter ``(0, data)``: ``data`` a Python int (made a word of
     the key's dtype) or a 0-d array of words (traced on JAX)."""
     if isinstance(data, int):
+        if k.device.backend == "numpy":  # one block: on the host
+            import numpy as np
+
+            words = threefry2x32_int(_host_words(k), (0, data & MASK32))
+            return _wrap(np.array(words, dtype=np.uint32), k.device)
         data = as_word(data, k.dtype)
     y0, y1 = threefry2x32(k[0], k[1], 0, data)
     return _xp().stack([y0, y1])
@@ -335,6 +403,13 @@ def fold_block_kernel(k: Array, start: int, n: int) -> Array:
     """``fold_in(k, i)`` for ``i`` from ``start`` to ``start + n - 1`` (modulo 2**32), as an
     ``(n, 2)`` array of keys: one Threefry call for ``n`` draws of a generator."""
     xp = _xp()
+    if k.device.backend == "numpy":
+        import numpy as np
+
+        counter = np.arange(n, dtype=np.uint32)
+        np.add(counter, np.uint32(start & MASK32), out=counter)
+        w0, w1 = threefry_numpy(*_host_words(k), counter)
+        return _wrap(np.stack([w0, w1], axis=1), k.device)
     counter = xp.arange(n, dtype=k.dtype, device=k.device) + as_word(start, k.dtype)
     y0, y1 = threefry2x32(k[0], k[1], 0, counter)
     return xp.stack([xp.broadcast_to(y0, y1.shape), y1], axis=1)
@@ -398,10 +473,12 @@ def bits(key: Array, shape: Shape = (), *, device: DeviceLike | None = None) -> 
 
 def _bits_kernel(k: Array, shp: tuple[int, ...]) -> Array:
     xp = _xp()
-    w = _words(k, math.prod(shp))
-    if w.dtype == xp.int32:
-        w = xp.astype(w, xp.int64) & MASK32
-    return xp.reshape(w, shp)
+
+    def piece(start: int, m: int) -> Array:
+        w = _words(k, m, start)
+        return xp.astype(w, xp.int64) & MASK32 if w.dtype == xp.int32 else w
+
+    return xp.reshape(over_counters(k, math.prod(shp), piece), shp)
 
 
 def unit_floats(k: Array, n: int, dtype: Any) -> Array:
@@ -493,7 +570,10 @@ def draw_uniform(k: Array, shp: tuple[int, ...], dt: DType) -> Array:
 
 
 def _uniform_kernel(k: Array, shp: tuple[int, ...], dtype: Any) -> Array:
-    return _xp().reshape(unit_floats(k, math.prod(shp), dtype), shp)
+    def piece(start: int, m: int) -> Array:
+        return floats(*blocks(k, m, start), dtype)
+
+    return _xp().reshape(over_counters(k, math.prod(shp), piece), shp)
 
 
 def normal(
@@ -523,7 +603,11 @@ def draw_normal(k: Array, shp: tuple[int, ...], dt: DType) -> Array:
 
 def normal_kernel(k: Array, shp: tuple[int, ...], dtype: Any) -> Array:
     """``jax.random.normal``: uniform floats in ``(-1, 1)``, then ``sqrt(2) * erfinv``."""
-    return _xp().reshape(normal_of(unit_floats(k, math.prod(shp), dtype)), shp)
+
+    def piece(start: int, m: int) -> Array:
+        return normal_of(floats(*blocks(k, m, start), dtype))
+
+    return _xp().reshape(over_counters(k, math.prod(shp), piece), shp)
 
 
 def normal_of(u: Array) -> Array:
@@ -612,22 +696,25 @@ def _integers_kernel(k: Array, shp: tuple[int, ...], low: int, span: int, dtype:
     uint32 arithmetic (as JAX samples 8-, 16- and 32-bit dtypes; 64-bit dtypes, whose spans
     are at most 2**32 here, too)."""
     xp = _xp()
-    n = math.prod(shp)
-    hi, lo = _words_of_split(k, n)
-    if hi.dtype == xp.int32:  # torch: the unsigned values
-        hi, lo = xp.astype(hi, xp.int64) & MASK32, xp.astype(lo, xp.int64) & MASK32
-    if span == 1 << 32:  # the whole range: the remainders change nothing
-        offset = lo
-    else:
-        # 2**32 mod span, with JAX's wrapping square (2**16 * 2**16 is 0 in uint32)
-        multiplier = (2**16 % span) ** 2 % (1 << 32) % span
-        m = _constant(hi, span)
-        offset = _mulmod32(hi % m, multiplier) + lo % m
-        offset = (offset if offset.dtype == xp.uint32 else offset & MASK32) % m
-    if offset.dtype == xp.uint32 and dtype != xp.uint32:
-        offset = xp.astype(offset, xp.int64 if xp.iinfo(dtype).bits == 64 else dtype)
-    out = xp.astype(offset, dtype) if offset.dtype != dtype else offset
-    return xp.reshape(out + low if low else out, shp)
+
+    def piece(start: int, m: int) -> Array:
+        hi, lo = _words_of_split(k, m, start)
+        if hi.dtype == xp.int32:  # torch: the unsigned values
+            hi, lo = xp.astype(hi, xp.int64) & MASK32, xp.astype(lo, xp.int64) & MASK32
+        if span == 1 << 32:  # the whole range: the remainders change nothing
+            offset = lo
+        else:
+            # 2**32 mod span, with JAX's wrapping square (2**16 * 2**16 is 0 in uint32)
+            multiplier = (2**16 % span) ** 2 % (1 << 32) % span
+            mod = _constant(hi, span)
+            offset = _mulmod32(hi % mod, multiplier) + lo % mod
+            offset = (offset if offset.dtype == xp.uint32 else offset & MASK32) % mod
+        if offset.dtype == xp.uint32 and dtype != xp.uint32:
+            offset = xp.astype(offset, xp.int64 if xp.iinfo(dtype).bits == 64 else dtype)
+        out = xp.astype(offset, dtype) if offset.dtype != dtype else offset
+        return out + low if low else out
+
+    return xp.reshape(over_counters(k, math.prod(shp), piece), shp)
 
 
 def bernoulli(

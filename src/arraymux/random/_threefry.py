@@ -7,10 +7,16 @@ exact integer operations on every backend, so a key and a counter give the same 
 device. The words are held in ``uint32`` where the device computes with it, otherwise in
 ``int32`` with the same bit patterns (torch has no ``uint32`` kernels); additions wrap modulo
 2**32 either way and right shifts are made logical by a mask.
+
+Two backends run the same operations their own way: NumPy in place on its ``uint32`` arrays
+(:func:`threefry_numpy`: no temporary array per operation, nor arraymux's dispatch), and JAX
+as a loop over the five groups of four rounds (``jax.random``'s own form on the CPU), so that
+XLA counts a small draw as cheap and runs it on the calling thread.
 """
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from .._array import Array
@@ -70,6 +76,8 @@ def threefry2x32(k0: Array, k1: Array, x0: Array | int, x1: Array | int) -> tupl
     ``(0x13198a2e, 0x03707344)`` and counter ``(0x243f6a88, 0x85a308d3)`` give
     ``(0xc4923a9c, 0x483df7a0)``.
     """
+    if k0.device.backend == "jax":
+        return _threefry_jax(k0, k1, x0, x1)
     k2 = k0 ^ k1 ^ as_word(_PARITY, k0.dtype)
     ks = (k0, k1, k2)
     y0, y1 = k0 + x0, k1 + x1
@@ -80,6 +88,81 @@ def threefry2x32(k0: Array, k1: Array, x0: Array | int, x1: Array | int) -> tupl
         y0 = y0 + ks[(i + 1) % 3]
         y1 = y1 + ks[(i + 2) % 3] + (i + 1)
     return y0, y1
+
+
+def _threefry_jax(k0: Array, k1: Array, x0: Array | int, x1: Array | int) -> tuple[Array, Array]:
+    """:func:`threefry2x32` on JAX's ``uint32`` words, its five groups of rounds one
+    ``fori_loop`` (as ``jax.random`` lowers Threefry on the CPU): the same bits.
+
+    XLA's CPU client runs a program on the calling thread only where its cost analysis counts
+    fewer than 1000 operations, and hands it to a worker thread otherwise (tens of
+    microseconds on a busy machine); a loop's body is counted once."""
+    import jax
+    import jax.numpy as jnp
+    import numpy as np
+
+    from .._array import wrap
+
+    device = k0.device
+
+    def native(v: Array | int) -> Any:
+        return v.native if isinstance(v, Array) else np.uint32(v)
+
+    a, b = native(k0), native(k1)
+    c = a ^ b ^ np.uint32(_PARITY)
+    y0, y1 = jnp.broadcast_arrays(a + native(x0), b + native(x1))
+    rotations = (np.array(_ROTATIONS[0], np.uint32), np.array(_ROTATIONS[1], np.uint32))
+
+    def group(i: Any, state: Any) -> Any:
+        y0, y1, ks, rots = state
+        for j in range(4):
+            r = rots[0][j]
+            y0 = y0 + y1
+            y1 = ((y1 << r) | (y1 >> (np.uint32(32) - r))) ^ y0
+        y0 = y0 + ks[0]
+        y1 = y1 + ks[1] + (i + 1).astype(np.uint32)
+        return y0, y1, (ks[1], ks[2], ks[0]), (rots[1], rots[0])
+
+    y0, y1, _, _ = jax.lax.fori_loop(0, 5, group, (y0, y1, (b, c, a), rotations))
+    return wrap(y0, device), wrap(y1, device)
+
+
+def threefry_numpy(k0: int, k1: int, counter: Any) -> tuple[Any, Any]:
+    """:func:`threefry2x32` of the counters ``(0, counter)`` (a NumPy ``uint32`` array) with
+    the key words ``k0`` and ``k1`` (ints), computed in place on two NumPy arrays and one
+    temporary: about 110 passes over the words, each without an allocation."""
+    import numpy as np
+
+    # 0-d arrays, not scalars: NumPy converts a scalar operand at every call (twice the
+    # cost of an operation on a small array)
+    ks = (k0, k1, (k0 ^ k1 ^ _PARITY) & MASK32)
+    shifts = _numpy_shifts()
+    add, xor = np.add, np.bitwise_xor
+    left, right, bor = np.left_shift, np.right_shift, np.bitwise_or
+    y1 = add(counter, np.array(k1, dtype=np.uint32), dtype=np.uint32)
+    y0 = add(y1, np.array(k0, dtype=np.uint32))  # k0 + 0, plus y1: the first round's addition
+    t = np.empty_like(y1)
+    first = True
+    for i in range(5):
+        for r in _ROTATIONS[i % 2]:
+            if first:
+                first = False
+            else:
+                add(y0, y1, y0)
+            left(y1, shifts[r], t)
+            right(y1, shifts[32 - r], y1)
+            bor(y1, t, y1)
+            xor(y1, y0, y1)
+        add(y0, np.array(ks[(i + 1) % 3], dtype=np.uint32), y0)
+        add(y1, np.array((ks[(i + 2) % 3] + i + 1) & MASK32, dtype=np.uint32), y1)
+    return y0, y1
+
+
+@functools.cache
+def _numpy_shifts() -> dict[int, Any]:
+    import numpy as np
+
+    return {r: np.array(r, dtype=np.uint32) for r in range(32)}
 
 
 def threefry2x32_int(key: tuple[int, int], counter: tuple[int, int]) -> tuple[int, int]:
