@@ -8,6 +8,8 @@ this engine through DLPack (:func:`to_engine`, :func:`from_engine`) without a co
 from __future__ import annotations
 
 import contextlib
+import contextvars
+import logging
 import re
 import threading
 import types
@@ -19,6 +21,7 @@ import torch.func as tf
 import torch.utils._pytree as pytree
 import torch.utils.dlpack
 from torch.autograd import forward_ad as _forward_ad
+from torch.autograd.variable import Variable as _Variable
 from torch.utils.checkpoint import checkpoint as _torch_checkpoint
 
 from .. import _compiled
@@ -201,6 +204,8 @@ _ACCUMULATE = torch._C._functions.AccumulateGrad  # type: ignore[attr-defined]
 _TENSOR = torch.Tensor
 _peek = torch._C._functorch.peek_interpreter_stack
 _compiling = torch.compiler.is_compiling
+_grad_enabled = torch.is_grad_enabled
+_set_grad_enabled = torch._C._set_grad_enabled
 
 
 def _autograd_runs() -> bool:
@@ -284,31 +289,65 @@ def _detached(tree: Any, kept: list[Any]) -> Any:
     return tree
 
 
-def _reaches_beyond(roots: list[Any], leaves: list[Any]) -> bool:
-    """Whether the autograd graph of ``roots`` reaches a tensor that requires grad other than
-    ``leaves``: one that an enclosing computation differentiates (a closure or argument that
-    requires grad, the leaf of an enclosing grad), through which torch.func's results stay
-    differentiable."""
+def _reaches_beyond(out: Any, kept: list[Any], leaves: list[Any]) -> bool:
+    """Whether the autograd graph of ``out`` (and of ``kept``, the aux tensors that require
+    grad) reaches a tensor that requires grad other than ``leaves``: one that an enclosing
+    computation differentiates (a closure or argument that requires grad, the leaf of an
+    enclosing grad), through which torch.func's results stay differentiable."""
     mine = {id(t) for t in leaves}
     stack = []
-    for t in roots:
+    for t in (out, *kept) if kept else (out,):
         fn = t.grad_fn
         if fn is not None:
             stack.append(fn)
         elif t.requires_grad and id(t) not in mine:
             return True
-    seen = set()
+    seen = set(stack)
+    pop, push, add, accumulate = stack.pop, stack.append, seen.add, _ACCUMULATE
     while stack:
-        for node, _ in stack.pop().next_functions:
+        for node, _ in pop().next_functions:
             if node is None or node in seen:
                 continue
-            seen.add(node)
-            if type(node) is _ACCUMULATE:
+            add(node)
+            if type(node) is accumulate:
                 if id(node.variable) not in mine:
                     return True
             else:
-                stack.append(node)
+                push(node)
     return False
+
+
+_engine = _Variable._execution_engine
+_engine_run = getattr(torch.autograd.graph, "_engine_run_backward", None)
+_engine_log = getattr(torch.autograd.graph, "log", None)
+_stash, _unstash = torch._C._stash_obj_in_tls, torch._C._remove_obj_from_tls
+_PRESERVE = torch.preserve_format
+_DEBUG = logging.DEBUG
+
+
+def _gradients(out: Any, leaves: list[Any], outer: bool) -> tuple[Any, ...]:
+    """``torch.autograd.grad(out, leaves, allow_unused=True, create_graph=outer)``: for plain
+    tensors, the engine call that it makes, without its handling of general arguments
+    (sequences or dicts of outputs, inputs and cotangents, tensor subclasses, batched
+    cotangents), which costs a tenth of a small model's step. ``out`` is a real floating 0-d
+    tensor that requires grad: its cotangent is a one, as torch.autograd.grad makes it."""
+    if _engine_log is not None and type(out) is _TENSOR:
+        for leaf in leaves:
+            if type(leaf) is not _TENSOR:
+                break
+        else:
+            ones = (torch.ones_like(out, memory_format=_PRESERVE),)
+            if _engine_log.getEffectiveLevel() <= _DEBUG:  # torch logs the pass: its own call
+                return _engine_run((out,), ones, outer, outer, tuple(leaves), True, False)  # type: ignore[misc,no-any-return]
+            # As torch's call: the context for torch.compile's backward on device threads.
+            _stash("context", contextvars.copy_context())
+            try:
+                return _engine.run_backward(  # type: ignore[no-any-return]
+                    (out,), ones, outer, outer, tuple(leaves), True, False
+                )
+            finally:
+                _unstash("context")
+    return torch.autograd.grad(out, leaves, allow_unused=True, create_graph=outer)
 
 
 def _by_autograd(
@@ -322,12 +361,20 @@ def _by_autograd(
     ``create_graph=True`` and stays differentiable with respect to them, as torch.func's does
     (it may also require grad where torch.func's would not: its graph reaches the fresh
     leaves too, which nothing outside sees)."""
-    graded = torch.is_grad_enabled()
+    graded = _grad_enabled()
     fresh = list(args)
     leaves: list[Any] = []
+    single = type(argnums) is int
     try:
-        if type(argnums) is int:
-            fresh[argnums] = _leaves_of(args[argnums], leaves, graded)
+        if single:
+            arg = args[argnums]
+            if type(arg) is _TENSOR:  # the common case: one tensor, its leaf made here
+                if graded and arg.requires_grad:
+                    return None  # differentiated by an enclosing computation
+                fresh[argnums] = leaf = arg.detach().requires_grad_()
+                leaves.append(leaf)
+            else:
+                fresh[argnums] = _leaves_of(arg, leaves, graded)
         else:
             n = len(args)
             if len({i % n for i in argnums}) < len(argnums):
@@ -339,7 +386,7 @@ def _by_autograd(
     if not leaves:
         return None  # nothing to differentiate: torch.func explains
     if not graded:
-        torch._C._set_grad_enabled(True)
+        _set_grad_enabled(True)
     # Meanwhile the tensors that require grad are traced values (to_device and host reads
     # refuse them as inside torch.func: moving them would cut their derivatives).
     state = DIFFERENTIATING
@@ -349,15 +396,20 @@ def _by_autograd(
     finally:
         state.depth -= 1
         if not graded:
-            torch._C._set_grad_enabled(False)
+            _set_grad_enabled(False)
     # f checked the result: a real floating 0-d tensor (and an aux) of torch.
-    out, aux = result if has_aux else (result, None)
-    kept: list[Any] = []
     if has_aux:
-        aux_detached = _detached(aux, kept)
-    outer = graded and _reaches_beyond([out, *kept], leaves)
+        out, aux = result
+        kept: list[Any] = []
+        aux = _detached(aux, kept)
+        outer = graded and _reaches_beyond(out, kept, leaves)
+        if outer:
+            aux = result[1]
+    else:
+        out, aux = result, None
+        outer = graded and _reaches_beyond(out, (), leaves)  # type: ignore[arg-type]
     if out.requires_grad:
-        grads = torch.autograd.grad(out, leaves, allow_unused=True, create_graph=outer)
+        grads = _gradients(out, leaves, outer)
         for g in grads:
             if g is None:  # an argument f does not use: zeros, as torch.func gives
                 grads = tuple(
@@ -366,14 +418,12 @@ def _by_autograd(
                 break
     else:  # f does not depend on its arguments
         grads = tuple(torch.zeros_like(leaf) for leaf in leaves)
-    values = iter(grads)
-    if type(argnums) is int:
-        dx = _like(fresh[argnums], values)
+    if single:
+        dx = grads[0] if type(fresh[argnums]) is _TENSOR else _like(fresh[argnums], iter(grads))
     else:
+        values = iter(grads)
         dx = tuple(_like(fresh[i], values) for i in argnums)
-    if outer:
-        return out, dx, aux
-    return out.detach(), dx, aux_detached if has_aux else None
+    return (out if outer else out.detach()), dx, aux
 
 
 def vjp(f: Callable[..., Any], *primals: Any, has_aux: bool) -> Any:
