@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NoReturn
+from types import ModuleType
+from typing import TYPE_CHECKING, NoReturn, Protocol
 
 if TYPE_CHECKING:
     from ._dtypes import DType
@@ -150,6 +151,22 @@ class TransformUnavailableError(ArraymuxError, TypeError):
 # The messages of the errors raised in many places
 
 
+class _Loaded(Protocol):
+    @property
+    def adapter(self) -> ModuleType: ...
+
+
+class _Placed(Protocol):
+    """What the messages read of an ``arraymux.Device`` (this module sits below
+    :mod:`arraymux._devices`, which imports the backends, which raise these errors)."""
+
+    @property
+    def _name(self) -> str: ...
+
+    @property
+    def _backend(self) -> _Loaded: ...
+
+
 def argument_label(position: int | str, pname: str | None = None) -> str:
     if isinstance(position, int):
         return f"argument {position}" + (f" ({pname})" if pname else "")
@@ -159,9 +176,9 @@ def argument_label(position: int | str, pname: str | None = None) -> str:
 def mismatch(
     fname: str,
     pos: int | str,
-    dev: Any,
+    dev: _Placed,
     first_pos: int | str,
-    first: Any,
+    first: _Placed,
     pname: str | None = None,
     first_pname: str | None = None,
 ) -> Exception:
@@ -178,7 +195,7 @@ def mismatch(
     return kind(msg)
 
 
-def not_an_array(fname: str, pos: int | str, value: Any, scalars_ok: bool = False) -> TypeError:
+def not_an_array(fname: str, pos: int | str, value: object, scalars_ok: bool = False) -> TypeError:
     what = "an array or a Python scalar" if scalars_ok else "an array"
     return TypeError(
         f"arraymux.{fname}: {argument_label(pos)} must be {what}, not {type(value).__module__}."
@@ -186,7 +203,7 @@ def not_an_array(fname: str, pos: int | str, value: Any, scalars_ok: bool = Fals
     )
 
 
-def unsupported(dt: DType, device: Any, fname: str) -> UnsupportedDTypeError:
+def unsupported(dt: DType, device: _Placed, fname: str) -> UnsupportedDTypeError:
     extra = device._backend.adapter.unsupported_hint(dt) or f"Use a dtype that {device} holds."
     return UnsupportedDTypeError(f"arraymux.{fname}: {device} cannot hold {dt}. {extra}")
 

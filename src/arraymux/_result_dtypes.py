@@ -10,8 +10,7 @@ backend as it loads (:func:`native_table`), since the cache holds the native dty
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping
 
 from . import _dtypes
 from ._records import CATEGORIES, RECORDS
@@ -55,8 +54,8 @@ RESULT_DTYPES: dict[str, dict[_dtypes.DType, _dtypes.DType]] = {
 
 
 def native_table(
-    native_of: dict[_dtypes.DType, Any], dtype_of: Callable[[Any], _dtypes.DType | None]
-) -> dict[str, dict[Any, Any]]:
+    native_of: Mapping[_dtypes.DType, object], dtype_of: Callable[[object], _dtypes.DType | None]
+) -> dict[str, dict[object, object]]:
     """One backend's :data:`RESULT_DTYPES` in its own dtype objects: per function, native
     operand dtype -> native result dtype (every function of the standard has a dict).
 
@@ -64,7 +63,7 @@ def native_table(
     ``dtype_of`` maps those back: entries that do not round-trip are left out, so an odd
     mapping cannot make a wrong entry. Each backend has its own table, holding its dtype
     objects only (``torch.compile`` traces the lookups in torch's)."""
-    out: dict[str, dict[Any, Any]] = {}
+    out: dict[str, dict[object, object]] = {}
     for name, table in RESULT_DTYPES.items():
         entries = out[name] = {}
         for dt, result in table.items():

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from typing import Any, Final, NamedTuple
+from typing import Final, Generic, NamedTuple, TypeVar
 
 __all__ = [
     "ACCUMULATE",
@@ -144,7 +144,7 @@ class Record(NamedTuple):
     example: str | None = None
     promote: tuple[int, ...] = ()
     keeps_dtype: bool = False
-    result: Any = None
+    result: type[tuple[object, ...]] | None = None
     arrays: Mapping[str, bool] | None = None
     since: str = "2024.12"
     operands: str = "any"
@@ -175,47 +175,52 @@ def section(name: str, *records: Record) -> tuple[Record, ...]:
 VARARGS: Final[Mapping[str, bool]] = {"*arrays": False}
 
 
-class EighResult(NamedTuple):
-    eigenvalues: Any
-    eigenvectors: Any
+#: The arrays of a result tuple (arraymux ``Array`` for the namespace's functions, a backend's
+#: array for its adapter's).
+_A = TypeVar("_A")
 
 
-class EigResult(NamedTuple):
-    eigenvalues: Any
-    eigenvectors: Any
+class EighResult(NamedTuple, Generic[_A]):
+    eigenvalues: _A
+    eigenvectors: _A
 
 
-class QRResult(NamedTuple):
-    Q: Any
-    R: Any
+class EigResult(NamedTuple, Generic[_A]):
+    eigenvalues: _A
+    eigenvectors: _A
 
 
-class SlogdetResult(NamedTuple):
-    sign: Any
-    logabsdet: Any
+class QRResult(NamedTuple, Generic[_A]):
+    Q: _A
+    R: _A
 
 
-class SVDResult(NamedTuple):
-    U: Any
-    S: Any
-    Vh: Any
+class SlogdetResult(NamedTuple, Generic[_A]):
+    sign: _A
+    logabsdet: _A
 
 
-class UniqueAllResult(NamedTuple):
-    values: Any
-    indices: Any
-    inverse_indices: Any
-    counts: Any
+class SVDResult(NamedTuple, Generic[_A]):
+    U: _A
+    S: _A
+    Vh: _A
 
 
-class UniqueCountsResult(NamedTuple):
-    values: Any
-    counts: Any
+class UniqueAllResult(NamedTuple, Generic[_A]):
+    values: _A
+    indices: _A
+    inverse_indices: _A
+    counts: _A
 
 
-class UniqueInverseResult(NamedTuple):
-    values: Any
-    inverse_indices: Any
+class UniqueCountsResult(NamedTuple, Generic[_A]):
+    values: _A
+    counts: _A
+
+
+class UniqueInverseResult(NamedTuple, Generic[_A]):
+    values: _A
+    inverse_indices: _A
 
 
 # ---------------------------------------------------------------------------------------------
