@@ -73,6 +73,7 @@ __all__ = [
     "normal",
     "normal_kernel",
     "normal_of",
+    "ONE_BY_ONE",
     "over_counters",
     "permutation",
     "permutation_args",
@@ -246,7 +247,7 @@ def key(seed: int, *, device: DeviceLike | None = None) -> Array:
     return key_array(seed_words(seed, "key"), resolve_device(device, "random.key"))
 
 
-def blocks(k: Array, n: int, start: int = 0) -> tuple[Array, Array]:
+def blocks(k: Array, n: int, start: int | Array = 0) -> tuple[Array, Array]:
     """Threefry of the counters ``(0, i)`` for ``start <= i < start + n``: two arrays of
     ``n`` words, as ``jax.random`` computes them (``jax_threefry_partitionable``, JAX's
     default)."""
@@ -255,12 +256,12 @@ def blocks(k: Array, n: int, start: int = 0) -> tuple[Array, Array]:
         import numpy as np
 
         k0, k1 = _host_words(k)
-        counter = np.arange(start, start + n, dtype=np.uint32)
+        counter = np.arange(int(start), int(start) + n, dtype=np.uint32)
         y0, y1 = threefry_numpy(k0, k1, counter)
         return _wrap(y0, k.device), _wrap(y1, k.device)
     counter = xp.arange(n, dtype=k.dtype, device=k.device)
-    if start:
-        counter = counter + as_word(start, k.dtype)
+    if isinstance(start, Array) or start:
+        counter = counter + (start if isinstance(start, Array) else as_word(start, k.dtype))
     # Only a backend that fuses (CuPy, which nothing traces) reaches the cache: a global dict
     # read inside torch.compile would add a guard that fails when the cache fills.
     fuse = k.device._backend.hooks.fuse
@@ -291,6 +292,8 @@ def over_counters(k: Array, n: int, piece: Callable[[int, int], Array]) -> Array
     On NumPy it is computed :data:`PIECE` counters at a time, each piece copied into the
     result: the same values, several times faster for large draws than passes over arrays of
     the whole draw that leave the cache at every operation."""
+    if k.device.backend == "jax" and 1 < n <= ONE_BY_ONE:
+        return _one_by_one(k, n, piece)
     if n <= PIECE or k.device.backend != "numpy":
         return piece(0, n)
     import numpy as np
@@ -304,28 +307,55 @@ def over_counters(k: Array, n: int, piece: Callable[[int, int], Array]) -> Array
     return _wrap(out, k.device)
 
 
-def _words_of_split(k: Array, n: int, start: int = 0) -> tuple[Array, Array]:
+#: The most elements of a JAX draw computed one at a time (see :func:`_one_by_one`).
+ONE_BY_ONE = 16
+
+
+def _one_by_one(k: Array, n: int, piece: Callable[[Any, int], Array]) -> Array:
+    """``piece(0, n)`` on JAX as a loop over the ``n`` counters, one element per step.
+
+    XLA's CPU client runs a program on the calling thread only where its cost analysis counts
+    fewer than 1000 operations (a loop's body once), and hands it to a worker thread
+    otherwise, tens of microseconds later on a busy machine: the ~300 operations of a normal
+    float, times 8, would cross that line. The steps compute the same operations on one
+    element each."""
+    import jax
+    import numpy as np
+
+    device = k.device
+    first = piece(0, 1).native
+
+    def step(i: Any, out: Any) -> Any:
+        start = _wrap(jax.lax.convert_element_type(i, np.uint32), device)
+        return jax.lax.dynamic_update_slice(out, piece(start, 1).native, (i,))
+
+    out = jax.numpy.zeros((n,), dtype=first.dtype)
+    out = jax.lax.dynamic_update_slice(out, first, (0,))
+    return _wrap(jax.lax.fori_loop(1, n, step, out), device)
+
+
+def _words_of_split(k: Array, n: int, start: int | Array = 0) -> tuple[Array, Array]:
     """:func:`_words` of each key of ``split(k)``, in one Threefry call over both."""
     xp = _xp()
     if k.device.backend == "numpy":
         import numpy as np
 
         words = []
-        counter = np.arange(start, start + n, dtype=np.uint32)
+        counter = np.arange(int(start), int(start) + n, dtype=np.uint32)
         for i in range(2):  # the keys of split(k), derived on the host
             y0, y1 = threefry_numpy(*threefry2x32_int(_host_words(k), (0, i)), counter)
             words.append(_wrap(np.bitwise_xor(y0, y1, out=y0), k.device))
         return words[0], words[1]
     k0, k1 = blocks(k, 2)  # the two keys' words
     counter = xp.reshape(xp.arange(n, dtype=k.dtype, device=k.device), (1, n))
-    if start:
-        counter = counter + as_word(start, k.dtype)
+    if isinstance(start, Array) or start:
+        counter = counter + (start if isinstance(start, Array) else as_word(start, k.dtype))
     y0, y1 = threefry2x32(xp.reshape(k0, (2, 1)), xp.reshape(k1, (2, 1)), 0, counter)
     w = y0 ^ y1
     return w[0, ...], w[1, ...]
 
 
-def _words(k: Array, n: int, start: int = 0) -> Array:
+def _words(k: Array, n: int, start: int | Array = 0) -> Array:
     """``n`` random 32-bit words from ``k``: ``jax.random.bits``, the exclusive or of the two
     words of block ``i``, so a shorter draw is a prefix of a longer one."""
     y0, y1 = blocks(k, n, start)

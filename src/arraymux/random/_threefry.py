@@ -10,13 +10,14 @@ device. The words are held in ``uint32`` where the device computes with it, othe
 
 Two backends run the same operations their own way: NumPy in place on its ``uint32`` arrays
 (:func:`threefry_numpy`: no temporary array per operation, nor arraymux's dispatch), and JAX
-as a loop over the five groups of four rounds (``jax.random``'s own form on the CPU), so that
-XLA counts a small draw as cheap and runs it on the calling thread.
+as a loop over the five groups of four rounds for small draws (``jax.random``'s own form on
+the CPU), so that XLA counts a small draw as cheap and runs it on the calling thread.
 """
 
 from __future__ import annotations
 
 import functools
+import math
 from typing import Any
 
 from .._array import Array
@@ -24,6 +25,8 @@ from .._devices import Device
 
 _ROTATIONS = ((13, 15, 26, 6), (17, 29, 16, 24))
 _PARITY = 0x1BD11BDA
+#: The most words of a JAX Threefry call whose rounds run as a loop.
+ROLLED = 1024
 MASK32 = 0xFFFFFFFF
 
 
@@ -76,7 +79,7 @@ def threefry2x32(k0: Array, k1: Array, x0: Array | int, x1: Array | int) -> tupl
     ``(0x13198a2e, 0x03707344)`` and counter ``(0x243f6a88, 0x85a308d3)`` give
     ``(0xc4923a9c, 0x483df7a0)``.
     """
-    if k0.device.backend == "jax":
+    if k0.device.backend == "jax" and _small(k0, k1, x0, x1):
         return _threefry_jax(k0, k1, x0, x1)
     k2 = k0 ^ k1 ^ as_word(_PARITY, k0.dtype)
     ks = (k0, k1, k2)
@@ -88,6 +91,16 @@ def threefry2x32(k0: Array, k1: Array, x0: Array | int, x1: Array | int) -> tupl
         y0 = y0 + ks[(i + 1) % 3]
         y1 = y1 + ks[(i + 2) % 3] + (i + 1)
     return y0, y1
+
+
+def _small(*words: Array | int) -> bool:
+    """Whether the words broadcast to at most :data:`ROLLED` elements (larger draws stay
+    unrolled: a loop passes over the whole arrays at every step)."""
+    size = 1
+    for w in words:
+        if isinstance(w, Array):
+            size = max(size, math.prod(w.shape))  # type: ignore[arg-type]
+    return size <= ROLLED
 
 
 def _threefry_jax(k0: Array, k1: Array, x0: Array | int, x1: Array | int) -> tuple[Array, Array]:

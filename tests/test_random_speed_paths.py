@@ -1,0 +1,172 @@
+"""The fast paths of arraymux.random give the general path's numbers and errors.
+
+NumPy computes Threefry in place and large draws in pieces of ``PIECE`` counters; JAX runs
+small draws' rounds as a loop and the smallest draws one element per step. Each is compared
+here, around its size limits, with another device's numbers (which the general path computes)
+and with ``jax.random`` where that is exact.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import arraymux as xp
+from arraymux.random import _core, _threefry
+
+jax = pytest.importorskip("jax")
+pytest.importorskip("torch")
+
+SIZES = sorted(
+    {
+        0,
+        1,
+        2,
+        _core.ONE_BY_ONE,
+        _core.ONE_BY_ONE + 1,
+        _threefry.ROLLED,
+        _threefry.ROLLED + 1,
+        _core.PIECE - 1,
+        _core.PIECE,
+        _core.PIECE + 1,
+        2 * _core.PIECE + 3,
+    }
+)
+DEVICES = ["numpy", "torch:cpu", "jax:cpu"]
+
+
+def _np(a: xp.Array) -> np.ndarray:
+    return np.asarray(xp.to_numpy(a))
+
+
+def _same(draw, dtype=None) -> None:
+    """``draw(device)`` gives the same values on every CPU device (that holds ``dtype``)."""
+    devices = [d for d in DEVICES if dtype is None or xp.Device(d).supports(dtype)]
+    outs = [_np(draw(xp.Device(d))) for d in devices]
+    for d, o in zip(devices[1:], outs[1:], strict=True):
+        assert o.shape == outs[0].shape, d
+        np.testing.assert_array_equal(o.astype(outs[0].dtype), outs[0], err_msg=d)
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_bits_and_uniform_match_jax_random_across_sizes(n: int) -> None:
+    ref_bits = np.asarray(jax.random.bits(jax.random.PRNGKey(7), (n,)))
+    ref_u = np.asarray(jax.random.uniform(jax.random.PRNGKey(7), (n,)))
+    for d in DEVICES:
+        k = xp.random.key(7, device=d)
+        np.testing.assert_array_equal(_np(xp.random.bits(k, (n,))).astype(np.uint32), ref_bits)
+        np.testing.assert_array_equal(_np(xp.random.uniform(k, (n,))), ref_u)
+
+
+@pytest.mark.parametrize("n", SIZES)
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_normal_and_uniform_are_the_same_on_every_device(n: int, dtype: str) -> None:
+    if n > _threefry.ROLLED + 1 or not xp.Device("jax:cpu").supports(getattr(xp, dtype)):
+        devices = DEVICES[:2]  # JAX's unrolled path is the general one
+    else:
+        devices = DEVICES
+    dt = getattr(xp, dtype)
+    outs = []
+    for d in devices:
+        k = xp.random.key(2**40 + 3, device=d)
+        outs.append(
+            (
+                _np(xp.random.normal(k, (n,), dt)),
+                _np(xp.random.uniform(k, (n,), dt, minval=-2.0, maxval=3.5)),
+            )
+        )
+    for o in outs[1:]:
+        np.testing.assert_array_equal(o[0], outs[0][0])
+        np.testing.assert_array_equal(o[1], outs[0][1])
+
+
+@pytest.mark.parametrize("n", SIZES)
+@pytest.mark.parametrize(
+    ("low", "high", "dtype"),
+    [(0, 10, "int32"), (-5, 2**31 - 1, "int64"), (0, 2**32, "int64"), (3, 2**31 + 7, "int64")],
+)
+def test_integers_are_the_same_on_every_device(n: int, low: int, high: int, dtype: str) -> None:
+    dt = getattr(xp, dtype)
+    _same(lambda d: xp.random.integers(xp.random.key(11, device=d), low, high, (n,), dt), dt)
+
+
+def test_integers_match_jax_random() -> None:
+    for n in (1, 5, _core.ONE_BY_ONE + 1, _core.PIECE + 5):
+        ref = np.asarray(jax.random.randint(jax.random.PRNGKey(3), (n,), 0, 1000))
+        for d in DEVICES:
+            got = _np(xp.random.integers(xp.random.key(3, device=d), 0, 1000, (n,)))
+            np.testing.assert_array_equal(got, ref)
+
+
+def test_shapes_of_small_and_pieced_draws() -> None:
+    for shape in [(), (0, 3), (2, 4), (3, _core.PIECE // 2 + 1)]:
+        _same(lambda d, s=shape: xp.random.normal(xp.random.key(1, device=d), s), xp.float64)
+        for d in DEVICES:
+            assert xp.random.bits(xp.random.key(1, device=d), shape).shape == shape
+
+
+def test_keys_folds_and_splits() -> None:
+    for data in (0, 1, 2**31, 2**32 - 1):
+        _same(lambda d, v=data: xp.random.fold_in(xp.random.key(5, device=d), v))
+        ref = np.asarray(jax.random.fold_in(jax.random.PRNGKey(5), data))
+        got = _np(xp.random.fold_in(xp.random.key(5, device="numpy"), data))
+        np.testing.assert_array_equal(got, ref)
+    for num in (0, 1, 3, _core.ONE_BY_ONE + 1):
+        _same(lambda d, m=num: xp.random.split(xp.random.key(2**63 + 9, device=d), m))
+
+
+def test_generator_streams_across_key_blocks() -> None:
+    """The keys of a generator's calls come 64 at a time: calls on both sides of a block's
+    end give the same numbers on every device."""
+    outs = []
+    for d in DEVICES:
+        g = xp.random.Generator(2**64 - 1, device=d)
+        vals = [_np(g.normal(size=3)) for _ in range(70)]
+        vals += [_np(g.integers(0, 7, size=2)), _np(g.uniform(-1.0, 1.0, size=_core.PIECE + 1))]
+        outs.append(vals)
+    for o in outs[1:]:
+        for a, b in zip(o, outs[0], strict=True):
+            np.testing.assert_array_equal(a, b)
+
+
+def test_inside_jax_transforms() -> None:
+    """Small draws traced by a user's jit (the loops inside another program) and vmap."""
+    d = xp.Device("jax:cpu")
+    k = xp.random.key(9, device=d)
+    f = xp.jit(lambda key: xp.random.normal(key, (5,)))
+    np.testing.assert_array_equal(_np(f(k)), _np(xp.random.normal(xp.random.key(9), (5,))))
+    keys = xp.random.split(k, 3)
+    batched = jax.vmap(lambda kn: xp.random.normal(xp.asarray(kn, device=d), (4,)).native)(
+        keys.native
+    )
+    for i in range(3):
+        ref = _np(xp.random.normal(xp.asarray(_np(keys[i, ...]), device="numpy"), (4,)))
+        np.testing.assert_array_equal(np.asarray(batched[i]), ref)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_the_same_errors(device: str) -> None:
+    k = xp.random.key(0, device=device)
+    with pytest.raises(ValueError, match=r"arraymux\.random\.normal: .*at most"):
+        xp.random.normal(k, (2**31 + 1,))
+    with pytest.raises(ValueError, match=r"arraymux\.random\.integers: needs low < high"):
+        xp.random.integers(k, 5, 5, (3,))
+    with pytest.raises(ValueError, match=r"arraymux\.random\.uniform: maxval must be finite"):
+        xp.random.uniform(k, (3,), minval=0.0, maxval=float("inf"))
+    with pytest.raises(TypeError, match=r"arraymux\.random\.bits: expected a key"):
+        xp.random.bits(np.zeros(2, np.uint32), (3,))
+    g = xp.random.Generator(0, device=device)
+    with pytest.raises(ValueError, match=r"Generator\.integers: high is out of bounds"):
+        g.integers(0, 300, size=3, dtype=xp.uint8)
+    assert _np(g.integers(0, 2, size=2)).shape == (2,)  # a refused call drew nothing
+
+
+def test_numpy_pieces_match_one_pass(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A draw of several pieces equals the same draw computed in one pass."""
+    k = xp.random.key(1, device="numpy")
+    n = 2 * _core.PIECE + 7
+    pieced = [_np(xp.random.normal(k, (n,))), _np(xp.random.integers(k, -3, 2**31 - 1, (n,)))]
+    monkeypatch.setattr(_core, "PIECE", 1 << 31)
+    whole = [_np(xp.random.normal(k, (n,))), _np(xp.random.integers(k, -3, 2**31 - 1, (n,)))]
+    for a, b in zip(pieced, whole, strict=True):
+        np.testing.assert_array_equal(a, b)
