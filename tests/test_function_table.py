@@ -448,3 +448,16 @@ def test_a_new_function_is_one_record(tmp_path):
     )
     assert done.returncode == 0, done.stderr[-3000:]
     assert "exp2" in done.stdout
+
+
+def test_the_generator_asks_for_a_missing_factory(monkeypatch):
+    # A record whose rule's factory its section module does not import: the generator says
+    # which to import instead of writing a module that no longer imports.
+    from arraymux import _records
+    from arraymux._records import __main__ as generate
+
+    new = BY_NAME["abs"]._replace(name="softsign", section="statistical_functions")
+    monkeypatch.setattr(generate, "RECORDS", (*_records.RECORDS, new))
+    path = Path(xp.__file__).parent / "_statistical_functions.py"
+    with pytest.raises(ValueError, match="must import unary"):
+        generate.rewrite(path.read_text(), "statistical_functions")

@@ -10,6 +10,7 @@ it).
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from pathlib import Path
 
@@ -81,9 +82,25 @@ def special_blocks() -> tuple[str, str]:
     return f"__all__ = [\n{listed}]\n", "".join(made)
 
 
+def _has_name(text: str, name: str) -> bool:
+    """Whether a module's source ``text`` defines or imports ``name`` at its top level."""
+    return bool(
+        re.search(rf"^def {name}\(|^from \S+ import [^(\n]*\b{name}\b|^    {name},$", text, re.M)
+    )
+
+
 def rewrite(text: str, section: str) -> str:
-    """``text`` (a section module's source) with its generated blocks brought up to date."""
+    """``text`` (a section module's source) with its generated blocks brought up to date.
+
+    A ``ValueError`` names the factory to import where the module has not got one that a
+    new record's rule needs (rather than writing a module that no longer imports)."""
     new = blocks(section)
+    for factory in sorted(set(re.findall(r"= (\w+)\(", new[1]))):
+        if not _has_name(text, factory):
+            raise ValueError(
+                f"the module of {section} must import {factory}, the factory of a record's "
+                "rule, before its functions are generated"
+            )
     parts = text.split(BEGIN + "\n")
     if len(parts) != 3:
         raise ValueError(f"the module of {section} must hold two generated blocks")
