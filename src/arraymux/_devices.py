@@ -87,7 +87,7 @@ class Device:
     _hash: int
     _native: Any
 
-    def __new__(cls, spec: str | Device | Any) -> Device:
+    def __new__(cls, spec: DeviceLike) -> Device:
         if type(spec) is Device:
             return spec
         try:
@@ -183,17 +183,17 @@ class Device:
     def __hash__(self) -> int:
         return self._hash
 
-    def __reduce__(self) -> tuple[Any, tuple[str]]:
+    def __reduce__(self) -> tuple[type[Device], tuple[str]]:
         return Device, (self._str,)
 
 
-_INTERNED: dict[Any, Device] = {}
+_INTERNED: dict[object, Device] = {}
 # Held while a Device is made: lookups of existing ones take no lock.
 _LOCK = threading.RLock()
 
 
 #: A device: a ``Device``, a device string (``"torch:cuda:1"``) or a backend's device object.
-DeviceLike: TypeAlias = "Device | str | Any"
+DeviceLike: TypeAlias = "Device | str | object"
 
 
 def _parse(spec: str) -> Device:
@@ -218,7 +218,7 @@ def _parse(spec: str) -> Device:
     return Device._make(backend, canon_place)
 
 
-def _from_native_device(obj: Any) -> Device:
+def _from_native_device(obj: object) -> Device:
     module = type(obj).__module__.split(".")[0]
     for spec in specs():
         if spec.module.split(".")[0] == module or (module == "jaxlib" and spec.name == "jax"):
@@ -458,7 +458,7 @@ def default_device(device: str | Device) -> Iterator[Device]:
 _NAMED = re.compile(r"arraymux\.[\w.]+: ")
 
 
-def device_arg(spec: Any, fname: str) -> Device:
+def device_arg(spec: DeviceLike, fname: str) -> Device:
     """``Device(spec)`` for the ``device`` argument of ``arraymux.<fname>``: an error names
     the function."""
     try:
@@ -470,7 +470,7 @@ def device_arg(spec: Any, fname: str) -> Device:
         raise
 
 
-def resolve_device(device: Any, fname: str) -> Device:
+def resolve_device(device: DeviceLike | None, fname: str) -> Device:
     """The device that ``device=`` of ``arraymux.<fname>`` names, or the default device where
     it is None."""
     if device is None:

@@ -59,7 +59,9 @@ def _build() -> None:
     ns: dict[str, object] = {}
     exec(compile(src, "<arraymux signatures>", "exec"), ns)
     for i, name in enumerate(SIGNATURES):
-        _cache[name] = inspect.signature(ns[f"f{i}"])  # type: ignore[arg-type]
+        fn = ns[f"f{i}"]
+        assert callable(fn)  # the def of the line above
+        _cache[name] = inspect.signature(fn)
 
 
 def signature(name: str) -> inspect.Signature | None:

@@ -576,8 +576,8 @@ def to_numpy(*arrays: ArrayLike) -> Any:
         if host is not None:
             return host
     groups: dict[Any, tuple[Device, list[int], list[Any]]] = {}
-    for i, x in enumerate(arrays):
-        native, src = _operand_or_raise(x, "to_numpy", i)
+    for i, item in enumerate(arrays):
+        native, src = _operand_or_raise(item, "to_numpy", i)
         backend = src._backend
         if backend not in groups:
             groups[backend] = (src, [], [])

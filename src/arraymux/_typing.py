@@ -1,12 +1,13 @@
 """Type aliases of arraymux's public signatures (array-api-compat names its own the same way).
 
-They say what a parameter takes where the honest static type is wide: a backend's own array
-or device object is any object a registered backend recognises, so those parts stay ``Any``.
+A backend's own array is described by what arraymux reads of it (:class:`NativeArray`);
+a backend's dtype or device object is any object a registered backend recognises, so those
+parts are ``object``: arraymux only passes them on to the backend or looks them up.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import TYPE_CHECKING, Protocol, TypeAlias
 
 from ._devices import DeviceLike
 
@@ -14,11 +15,32 @@ if TYPE_CHECKING:
     from ._array import Array
     from ._dtypes import DType
 
-#: A backend's own array (``numpy.ndarray``, ``torch.Tensor``, ``jax.Array``...).
-NativeArray: TypeAlias = Any
+
+class NativeArray(Protocol):
+    """A backend's own array (``numpy.ndarray``, ``torch.Tensor``, ``jax.Array``...), as
+    arraymux reads it: its shape, its dtype object and its number of dimensions. A lazy
+    backend (Dask) reports a dimension it does not know yet as NaN; methods of one library
+    are called by that library's adapter only."""
+
+    @property
+    def shape(self) -> tuple[int | float | None, ...]: ...
+
+    @property
+    def dtype(self) -> object: ...
+
+    @property
+    def ndim(self) -> int: ...
+
+
+class SupportsDLPack(Protocol):
+    """Any object that exports its memory through DLPack (what ``from_dlpack`` imports)."""
+
+    def __dlpack__(self) -> object: ...
+
+
 #: What a function that takes an array accepts: an arraymux ``Array`` or a backend's array.
 ArrayLike: TypeAlias = "Array | NativeArray"
 #: A dtype: an arraymux dtype, a backend's dtype object, or a dtype's name (``"float32"``).
-DTypeLike: TypeAlias = "DType | str | Any"
+DTypeLike: TypeAlias = "DType | str | object"
 
-__all__ = ["ArrayLike", "DTypeLike", "DeviceLike", "NativeArray"]
+__all__ = ["ArrayLike", "DTypeLike", "DeviceLike", "NativeArray", "SupportsDLPack"]
