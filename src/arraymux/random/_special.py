@@ -21,6 +21,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import numpy as np
+
 from .._array import Array
 from .._array import wrap as _wrap
 
@@ -112,7 +114,13 @@ def _reduce(y: Array) -> tuple[Array, Array]:
     xp = _xp()
     frexp = getattr(y.device._backend.ns, "frexp", None)
     if frexp is not None:
-        nm, ne = frexp(y.native)
+        if y.device.backend == "dask":
+            # dask's frexp runs NumPy's on an uninitialised placeholder to learn the result's
+            # type, which may warn of an invalid value that no data of the draw has.
+            with np.errstate(invalid="ignore"):
+                nm, ne = frexp(y.native)
+        else:
+            nm, ne = frexp(y.native)
         m, e = _wrap(nm, y.device), xp.astype(_wrap(ne, y.device), y.dtype)
         low = m < _SQRT_HALF
         return xp.where(low, m * 2.0, m), xp.where(low, e - 1.0, e)
