@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import math
 import operator
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterator
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from . import _dtypes
 from ._arguments import INDEX_CHECKED, check_index
@@ -16,8 +17,6 @@ from ._devices import constant_bridge, device_of_native
 from ._errors import BackendMismatchError
 
 if TYPE_CHECKING:
-    from types import ModuleType
-
     from ._devices import Bridge, Device, DeviceLike
     from ._dtypes import DType
 
@@ -51,7 +50,7 @@ class Array:
     __slots__ = ("__weakref__", "_device", "_dtype", "_native")
     _native: Any
     _device: Device
-    _dtype: Any  # native.dtype once read (the hot paths cache it), else None
+    _dtype: object  # native.dtype once read (the hot paths cache it), else None
 
     __array_priority__ = 1000
 
@@ -154,9 +153,10 @@ class Array:
     def size(self) -> int | None:
         """Number of elements, or ``None`` if some dimension is unknown."""
         shape = self.shape
-        if any(n is None for n in shape):
+        known = [n for n in shape if n is not None]
+        if len(known) < len(shape):
             return None
-        return math.prod(shape)  # type: ignore[arg-type]
+        return math.prod(known)
 
     @property
     def T(self) -> Array:
@@ -178,7 +178,7 @@ class Array:
         version): its creation functions default to this device, so a library that calls
         ``xp.asarray(...)`` or ``xp.zeros(...)`` on it keeps its results beside this array.
         See :func:`arraymux.namespace`."""
-        return _namespace_of(api_version, device=self._device)  # type: ignore[no-any-return]
+        return _namespace_of(api_version, device=self._device)
 
     # -- conversion ---------------------------------------------------------------------------
 
@@ -244,7 +244,7 @@ class Array:
             raise TypeError("len() of an array whose first dimension is not known yet")
         return n
 
-    def __iter__(self) -> Any:
+    def __iter__(self) -> Iterator[Array]:
         """Iterate over the first axis: ``x[0, ...]``, ``x[1, ...]``, ... (each an Array)."""
         if self.ndim == 0:
             raise TypeError("arraymux.Array.__iter__: iteration over a 0-d array")
@@ -404,7 +404,7 @@ class Array:
         self, device: DeviceLike, /, *, stream: Any = None, copy: bool | None = None
     ) -> Array:
         """This array on ``device`` (any backend); see :func:`arraymux.to_device`."""
-        return _transfer.to_device(self, device, stream=stream, copy=copy)  # type: ignore[no-any-return]
+        return _transfer.to_device(self, device, stream=stream, copy=copy)
 
     def __repr__(self) -> str:
         """The values, dtype and device: ``Array([1., 2.], dtype=float64, device='numpy:cpu')``."""
@@ -672,13 +672,13 @@ def _conversion_error(x: Array, kind: str, e: Exception) -> Exception:
 
 
 # What the layers above this module give ``Array`` once they exist (see :func:`connect`).
-_ops: Any = None
-_namespace_of: Any = None
-_transfer: Any = None
-
-
-def _not_imported(device: Device, other: Any, fname: str, pos: str) -> Any:
+def _not_imported(*args: object, **kwargs: object) -> NoReturn:
     raise RuntimeError("arraymux is not fully imported: import arraymux first")
+
+
+_ops: ModuleType = ModuleType("arraymux (not fully imported)")
+_namespace_of: Callable[..., ModuleType] = _not_imported
+_transfer: ModuleType = ModuleType("arraymux (not fully imported)")
 
 
 _set_operand: Callable[[Device, Any, str, str], Any] = _not_imported
@@ -687,7 +687,7 @@ _set_operand: Callable[[Device, Any, str, str], Any] = _not_imported
 def connect(
     *,
     ops: ModuleType,
-    namespace_of: Callable[..., Any],
+    namespace_of: Callable[..., ModuleType],
     transfer: ModuleType,
     set_operand: Callable[[Device, Any, str, str], Any],
 ) -> None:

@@ -57,8 +57,10 @@ def _scipy_on() -> bool:
 
 def _sklearn_on() -> bool:
     config = sys.modules.get("sklearn._config")
+    if config is None:  # scikit-learn not imported
+        return False
     try:
-        return bool(config.get_config()["array_api_dispatch"])  # type: ignore[union-attr]
+        return bool(config.get_config()["array_api_dispatch"])
     except Exception:  # an older or newer scikit-learn: say how to switch it on
         return False
 

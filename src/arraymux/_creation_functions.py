@@ -671,7 +671,7 @@ def _like(name: str, make: str) -> Any:
     fn.__name__ = fn.__qualname__ = name
     sig = signature(name)
     assert sig is not None
-    fn.__signature__ = sig  # type: ignore[attr-defined]
+    _docstrings.set_signature(fn, sig)
     fn.__doc__ = (
         f"{_docstrings.SUMMARIES[name]}\n\n"
         f"``{name}`` of the Array API standard: like ``{make}``, with the shape of ``x``.\n\n"

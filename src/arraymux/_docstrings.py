@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import inspect
 import re
-from typing import Any, Final
+from collections.abc import Callable
+from typing import Final, Protocol, TypeVar, cast
 
 from ._records import RECORDS, Text
 from ._records._record import REDUCE_AXIS
@@ -35,6 +36,7 @@ __all__ = [
     "finish",
     "parameter",
     "sections",
+    "set_signature",
     "spec_url",
 ]
 
@@ -367,7 +369,19 @@ _RULE_DOC = {
 }
 
 
-def finish(fn: Any, name: str, rule: str) -> Any:
+class _Signed(Protocol):
+    __signature__: inspect.Signature
+
+
+def set_signature(fn: Callable[..., object], sig: inspect.Signature) -> None:
+    """Make ``inspect.signature(fn)`` report ``sig`` (a function object takes the attribute)."""
+    cast("_Signed", fn).__signature__ = sig
+
+
+_F = TypeVar("_F", bound=Callable[..., object])
+
+
+def finish(fn: _F, name: str, rule: str) -> _F:
     """Name ``fn`` after the standard's function ``name`` and give it the signature and the
     docstring of the namespace (``rule``: how it is dispatched, see :data:`_RULE_DOC`)."""
     short = name.rsplit(".", 1)[-1]
@@ -378,7 +392,7 @@ def finish(fn: Any, name: str, rule: str) -> Any:
 
     sig = signature(name)
     if sig is not None:
-        fn.__signature__ = sig
+        set_signature(fn, sig)
     fn.__doc__ = (
         f"{SUMMARIES[name]}\n\n"
         f"``{name}`` of the Array API standard, dispatched to the array's backend.\n\n"

@@ -8,7 +8,6 @@ import functools
 import threading
 import types
 from collections.abc import Callable
-from typing import Any
 
 from ._devices import Device, device_arg
 from ._function_table import BY_NAME, NEW_IN_2025_12
@@ -24,7 +23,9 @@ _BOUND: dict[tuple[Device, str], types.ModuleType] = {}
 _LOCK = threading.RLock()
 
 
-def namespace(api_version: str | None = None, *, device: DeviceLike | None = None) -> Any:
+def namespace(
+    api_version: str | None = None, *, device: DeviceLike | None = None
+) -> types.ModuleType:
     """The arraymux namespace for one version of the standard, optionally bound to a device.
 
     ``"2025.12"`` (the default) is the ``arraymux`` module itself. ``"2024.12"`` is a module
@@ -97,7 +98,7 @@ def _check_version(api_version: str | None) -> None:
         )
 
 
-def _version(api_version: str | None) -> Any:
+def _version(api_version: str | None) -> types.ModuleType:
     """The unbound namespace of one version."""
     import arraymux
 
@@ -114,46 +115,47 @@ def _version(api_version: str | None) -> Any:
     return view
 
 
-def _view(arraymux: Any, api_version: str) -> types.ModuleType:
+def _view(arraymux: types.ModuleType, api_version: str) -> types.ModuleType:
     """A new unbound namespace of an earlier version than arraymux's own."""
     view = types.ModuleType(f"arraymux[{api_version}]", arraymux.__doc__)
     drop = {n for n in NEW_IN_2025_12 if "." not in n}
-    view.__all__ = [n for n in arraymux.__all__ if n not in drop]  # type: ignore[attr-defined]
-    for name in view.__all__:  # type: ignore[attr-defined]
+    names = [n for n in arraymux.__all__ if n not in drop]
+    view.__dict__["__all__"] = names
+    for name in names:
         setattr(view, name, getattr(arraymux, name))
     for sub in ("linalg", "fft", "special"):
         mod = types.ModuleType(f"arraymux[{api_version}].{sub}")
         src = getattr(arraymux, sub)
         gone = {n.split(".", 1)[1] for n in NEW_IN_2025_12 if n.startswith(sub + ".")}
-        mod.__all__ = [n for n in src.__all__ if n not in gone]  # type: ignore[attr-defined]
-        for name in mod.__all__:  # type: ignore[attr-defined]
+        kept = [n for n in src.__all__ if n not in gone]
+        mod.__dict__["__all__"] = kept
+        for name in kept:
             setattr(mod, name, getattr(src, name))
         setattr(view, sub, mod)
     from ._info import info_2024_12
 
-    view.__array_namespace_info__ = info_2024_12  # type: ignore[attr-defined]
-    view.__array_api_version__ = api_version  # type: ignore[attr-defined]
+    view.__dict__.update(__array_namespace_info__=info_2024_12, __array_api_version__=api_version)
     return view
 
 
-def _on_device(fn: Callable[..., Any], device: Device) -> Callable[..., Any]:
+def _on_device(fn: Callable[..., object], device: Device) -> Callable[..., object]:
     """``fn`` (a creation function) with ``device=`` defaulting to ``device``."""
 
     @functools.wraps(fn)
-    def bound(*args: Any, device: DeviceLike | None = None, **kwargs: Any) -> Any:
+    def bound(*args: object, device: DeviceLike | None = None, **kwargs: object) -> object:
         return fn(*args, device=bound_device if device is None else device, **kwargs)
 
     bound_device = device
     return bound
 
 
-def _asarray_on(fn: Callable[..., Any], device: Device) -> Callable[..., Any]:
+def _asarray_on(fn: Callable[..., object], device: Device) -> Callable[..., object]:
     """``asarray`` whose Python data and native arrays default to ``device``; an Array stays
     where it is, as the standard asks."""
     from ._array import Array
 
     @functools.wraps(fn)
-    def asarray(obj: Any, /, *, device: DeviceLike | None = None, **kwargs: Any) -> Any:
+    def asarray(obj: object, /, *, device: DeviceLike | None = None, **kwargs: object) -> object:
         if device is None and type(obj) is not Array:
             device = bound_device
         return fn(obj, device=device, **kwargs)
@@ -162,7 +164,7 @@ def _asarray_on(fn: Callable[..., Any], device: Device) -> Callable[..., Any]:
     return asarray
 
 
-def _bound(base: Any, device: Device) -> types.ModuleType:
+def _bound(base: types.ModuleType, device: Device) -> types.ModuleType:
     """``base`` (a version's namespace) with its creation functions defaulting to ``device``."""
     from ._info import Info
 
@@ -173,7 +175,7 @@ def _bound(base: Any, device: Device) -> types.ModuleType:
     for name in ("linalg", "fft", "special"):
         sub = getattr(base, name)
         mod = types.ModuleType(f"{ns.__name__}.{name}", sub.__doc__)
-        mod.__all__ = list(sub.__all__)  # type: ignore[attr-defined]
+        mod.__dict__["__all__"] = list(sub.__all__)
         for attr in sub.__all__:
             setattr(mod, attr, getattr(sub, attr))
         setattr(ns, name, mod)
@@ -192,7 +194,9 @@ def _bound(base: Any, device: Device) -> types.ModuleType:
     def __array_namespace_info__() -> Info:
         return Info(version, device=device)
 
-    ns.__array_namespace_info__ = __array_namespace_info__  # type: ignore[attr-defined]
-    ns.__array_api_version__ = version  # type: ignore[attr-defined]
-    ns.__all__ = list(base.__all__)  # type: ignore[attr-defined]
+    ns.__dict__.update(
+        __array_namespace_info__=__array_namespace_info__,
+        __array_api_version__=version,
+        __all__=list(base.__all__),
+    )
     return ns

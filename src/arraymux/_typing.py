@@ -9,27 +9,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol, TypeAlias
 
+from ._backends._adapter import NativeArray
 from ._devices import DeviceLike
 
 if TYPE_CHECKING:
     from ._array import Array
     from ._dtypes import DType
-
-
-class NativeArray(Protocol):
-    """A backend's own array (``numpy.ndarray``, ``torch.Tensor``, ``jax.Array``...), as
-    arraymux reads it: its shape, its dtype object and its number of dimensions. A lazy
-    backend (Dask) reports a dimension it does not know yet as NaN; methods of one library
-    are called by that library's adapter only."""
-
-    @property
-    def shape(self) -> tuple[int | float | None, ...]: ...
-
-    @property
-    def dtype(self) -> object: ...
-
-    @property
-    def ndim(self) -> int: ...
 
 
 class SupportsDLPack(Protocol):

@@ -16,18 +16,19 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from types import ModuleType
-from typing import Any
+from typing import Any, TypeAlias, cast
 
 from .. import _result_dtypes
 from .._dtypes import ALL_DTYPES, DType
 from .._errors import BackendUnavailableError
 from .._function_table import TABLE
-from ._adapter import Hooks, complete
+from ._adapter import Hooks, Kernelled, Refusing, complete
 
 __all__ = [
     "TYPE_CACHE",
     "Backend",
     "BackendSpec",
+    "FunctionTable",
     "backend_of_type",
     "get_backend",
     "loaded",
@@ -43,7 +44,7 @@ class OperandKindError(TypeError):
     backend's table, caught by the hot paths, which hand the call to the checking path."""
 
 
-def _refusing(fn: Callable[..., Any], refused: frozenset[Any], arity: int) -> Callable[..., Any]:
+def _refusing(fn: Callable[..., Any], refused: frozenset[object], arity: int) -> Refusing:
     """``fn``, refusing operands (the first ``arity`` positional arguments) whose native dtype
     is in ``refused`` with :class:`OperandKindError`."""
 
@@ -54,12 +55,13 @@ def _refusing(fn: Callable[..., Any], refused: frozenset[Any], arity: int) -> Ca
         return fn(*args, **kwargs)
 
     refusing.__name__ = refusing.__qualname__ = getattr(fn, "__name__", "refusing")
-    refusing.__wrapped__ = fn  # type: ignore[attr-defined]
-    refusing.refused = refused  # type: ignore[attr-defined]
-    return refusing
+    marked = cast("Refusing", refusing)  # a function object takes the attributes it names
+    marked.__wrapped__ = fn
+    marked.refused = refused
+    return marked
 
 
-def real_base(fn: Any) -> Any:
+def real_base(fn: Callable[..., Any]) -> Callable[..., Any]:
     """The function ``fn`` is on operands that are not complex: the innermost ``real_base``
     of the complex special cases stacked on it (``tanh``: the complex-infinity fix over the
     sign fix over the backend's own), or ``fn`` itself."""
@@ -250,6 +252,12 @@ def canonical_name(name: str) -> str | None:
     return _ALIASES.get(name)
 
 
+#: A backend's function table: each standard name (and the forms the compiled hot path calls,
+#: ``"add(x1, x2)"``, ``"sin(x)"``) to its function; each ``"... not for"`` key to the native
+#: dtypes of the operands that the function of the same name without it is not for.
+FunctionTable: TypeAlias = dict[str, Callable[..., Any] | frozenset[object]]
+
+
 @dataclass(eq=False)
 class Backend:
     """A loaded backend: its namespace, adapter, function table and dtype maps."""
@@ -258,7 +266,7 @@ class Backend:
     adapter: ModuleType
     ns: Any
     native_module: ModuleType
-    fns: dict[str, Callable[..., Any]] = field(init=False)
+    fns: FunctionTable = field(init=False)
     to_native_dtype: dict[DType, Any] = field(init=False)
     from_native_dtype: dict[Any, DType] = field(init=False)
     normalize: Callable[[Any], Any] = field(init=False)
@@ -280,7 +288,7 @@ class Backend:
         # A (function, frozenset of native dtypes) pair: not for operands of those dtypes.
         for name, fn in self.adapter.single_operand().items():
             if isinstance(fn, tuple):
-                fn, self.fns[f"{name}(x) not for"] = fn[0], frozenset(fn[1])  # type: ignore[assignment]
+                fn, self.fns[f"{name}(x) not for"] = fn[0], frozenset(fn[1])
             self.fns[f"{name}(x)"] = fn
         self.to_native_dtype = {}
         self.from_native_dtype = {}
@@ -317,7 +325,7 @@ class Backend:
             if entry.operands != "any":
                 arity = 2 if entry.rule == "binary" else 1
                 self.fns[entry.name] = _refusing(
-                    self.fns[entry.name], refusals[entry.operands], arity
+                    self.function(entry.name), refusals[entry.operands], arity
                 )
         # Fixes of complex special cases are the backend's own function on other operands:
         # "name(x)" entries let the compiled hot path call that directly (with a "not for"
@@ -330,24 +338,25 @@ class Backend:
         # fallback) names the kernel and the kinds of dtype it takes.
         for entry in TABLE:
             name = entry.name
-            fn = self.fns[name]
+            fn = self.function(name)
             plain = f"{name}(x1, x2)" if entry.rule == "binary" else f"{name}(x)"
             if plain in self.fns:
                 continue
             # A function that refuses some operand kinds: the backend's own function for the
             # others (and the set it is not for grows by the refused dtypes).
-            refused: frozenset[Any] = getattr(fn, "refused", frozenset())
-            inner: Any = fn.__wrapped__ if refused else fn  # type: ignore[attr-defined]
+            refused: frozenset[object] = getattr(fn, "refused", frozenset())
+            # (refused only where _refusing made fn)
+            inner = cast("Refusing", fn).__wrapped__ if refused else fn
             base, skip = real_base(inner), complex_natives
             kinds = getattr(inner, "kernel_kinds", None)
             if kinds is not None and entry.rule == "binary":
-                base = inner.kernel
+                base = cast("Kernelled", inner).kernel  # (kernel_kinds: it has a kernel)
                 skip = frozenset(n for d, n in self.array_dtypes.items() if d.kind not in kinds)
             elif base is inner:
                 skip = frozenset()
             if base is not fn:
                 self.fns[plain] = base
-                self.fns[f"{plain} not for"] = skip | refused  # type: ignore[assignment]
+                self.fns[f"{plain} not for"] = skip | refused
         placed = self.hooks.placed
         # Indexing on the operand's device, where the backend computes on a current device.
         self.getitem: Callable[[Any, Any], Any] | None = None
@@ -370,6 +379,13 @@ class Backend:
     @property
     def name(self) -> str:
         return self.spec.name
+
+    def function(self, name: str) -> Callable[..., Any]:
+        """The function of a name of the table (``"add"``, ``"add(x1, x2)"``), not a dtype set."""
+        fn = self.fns[name]
+        if not callable(fn):
+            raise TypeError(f"{self.name}: {name!r} names the dtypes a function is not for")
+        return fn
 
     def resolve(self, name: str) -> Callable[..., Any]:
         """The callable behind a standard name (``"add"``, ``"linalg.inv"``)."""

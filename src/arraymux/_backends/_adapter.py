@@ -19,7 +19,72 @@ from typing import Any, Protocol, runtime_checkable
 
 from .. import _dtypes
 
-__all__ = ["DEFAULTS", "HOOKS", "Adapter", "Hooks", "complete"]
+__all__ = [
+    "DEFAULTS",
+    "HOOKS",
+    "Adapter",
+    "Hooks",
+    "Kernelled",
+    "NativeArray",
+    "RealBased",
+    "Refusing",
+    "Wrapping",
+    "complete",
+]
+
+
+class NativeArray(Protocol):
+    """A backend's own array (``numpy.ndarray``, ``torch.Tensor``, ``jax.Array``...), as
+    arraymux reads it: its shape, its dtype object and its number of dimensions. A lazy
+    backend (Dask) reports a dimension it does not know yet as NaN; methods of one library
+    are called by that library's adapter only. (Exported as ``arraymux._typing.NativeArray``;
+    defined here, below the registry, so that the adapters' signatures can name it.)"""
+
+    @property
+    def shape(self) -> tuple[int | float | None, ...]: ...
+
+    @property
+    def dtype(self) -> object: ...
+
+    @property
+    def ndim(self) -> int: ...
+
+
+# The functions of a backend's table carry attributes that the registry and the compiled hot
+# path read; a function object takes any attribute, and these say which.
+
+
+class Wrapping(Protocol):
+    """A function that checks or converts its operands, then calls ``__wrapped__``."""
+
+    __wrapped__: Callable[..., Any]
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any: ...
+
+
+class Refusing(Wrapping, Protocol):
+    """The backend's function (``__wrapped__``), refusing operands whose native dtype is in
+    ``refused``."""
+
+    refused: frozenset[object]
+
+
+class RealBased(Protocol):
+    """A fix of complex special cases: ``real_base`` on every operand that is not complex."""
+
+    real_base: Callable[..., Any]
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any: ...
+
+
+class Kernelled(Protocol):
+    """A binary function that calls the backend's ``kernel`` for the dtype kinds of
+    ``kernel_kinds`` only (torch's matmul and its integer fallback)."""
+
+    kernel: Callable[..., Any]
+    kernel_kinds: tuple[str, ...]
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any: ...
 
 
 @runtime_checkable

@@ -291,7 +291,7 @@ def _eigh(x: Any, /) -> tuple[Any, Any]:
     import numpy as np
 
     real = np.finfo(x.dtype).dtype
-    return tuple(  # type: ignore[return-value]
+    return tuple(
         da.apply_gufunc(
             np.linalg.eigh,
             "(m,m)->(m),(m,m)",
@@ -448,8 +448,8 @@ def _qr(x: Any, /, *, mode: str = "reduced") -> tuple[Any, Any]:
     """``linalg.qr`` per matrix of the stack; dask's takes tall-and-skinny 2-D arrays in
     ``mode="reduced"`` only."""
     if mode == "complete":
-        return _qr_complete(x, mode="complete")  # type: ignore[no-any-return]
-    return _qr_reduced(x, mode=mode)  # type: ignore[no-any-return]
+        return _qr_complete(x, mode="complete")
+    return _qr_reduced(x, mode=mode)
 
 
 def _solve(x1: Any, x2: Any, /) -> Any:
@@ -483,8 +483,8 @@ _svd_reduced = _stacked("svd", "(m,n)->(m,k),(k),(k,n)", lambda dt: (dt, *_real(
 def _svd(x: Any, /, *, full_matrices: bool = True) -> tuple[Any, Any, Any]:
     """``linalg.svd`` per matrix of the stack; dask's has no ``full_matrices=True``."""
     if full_matrices:
-        return _svd_full(x, full_matrices=True)  # type: ignore[no-any-return]
-    return _svd_reduced(x, full_matrices=False)  # type: ignore[no-any-return]
+        return _svd_full(x, full_matrices=True)
+    return _svd_reduced(x, full_matrices=False)
 
 
 def _same_dtype(fn: Callable[..., Any]) -> Callable[..., Any]:

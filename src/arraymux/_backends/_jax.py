@@ -9,7 +9,8 @@ narrow float64 to float32.
 from __future__ import annotations
 
 import contextlib
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Protocol, cast
 
 import jax
 import jax.numpy as jnp
@@ -138,7 +139,18 @@ def _full_precision_products() -> dict[str, Any]:
     }
 
 
-def _full_precision(fn: Any) -> Any:
+class _Options(Protocol):
+    """The option of ``jax.config`` read as an attribute (JAX's stubs declare its methods
+    only)."""
+
+    @property
+    def jax_default_matmul_precision(self) -> str | None: ...
+
+
+_OPTIONS = cast("_Options", jax.config)
+
+
+def _full_precision(fn: Callable[..., Any]) -> Callable[..., Any]:
     """``fn`` at full float32 precision unless the user chose a default for JAX.
 
     On GPUs JAX computes float32 and complex64 products with TF32 inputs by default (about
@@ -148,7 +160,7 @@ def _full_precision(fn: Any) -> Any:
     """
 
     def full(*args: Any, **kwargs: Any) -> Any:
-        if "precision" not in kwargs and jax.config.jax_default_matmul_precision is None:  # type: ignore[attr-defined]
+        if "precision" not in kwargs and _OPTIONS.jax_default_matmul_precision is None:
             kwargs["precision"] = jax.lax.Precision.HIGHEST
         return fn(*args, **kwargs)
 

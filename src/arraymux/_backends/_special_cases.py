@@ -12,16 +12,19 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
+
+from ._adapter import RealBased
 
 _SCALARS = (bool, int, float)  # real scalars: the only ones floor_divide meets on floats
 
 
-def complex_only(fixed: Callable[..., Any], base: Callable[..., Any]) -> Callable[..., Any]:
+def complex_only(fixed: Callable[..., Any], base: Callable[..., Any]) -> RealBased:
     """Mark ``fixed`` as ``base`` itself on every operand that is not complex: the compiled
     hot path then calls ``base`` directly for those (see ``Backend``'s "name(x)" entries)."""
-    fixed.real_base = base  # type: ignore[attr-defined]
-    return fixed
+    marked = cast("RealBased", fixed)  # a function object takes the attribute it names
+    marked.real_base = base
+    return marked
 
 
 class Kinds(dict[Any, bool]):

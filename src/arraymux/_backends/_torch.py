@@ -5,7 +5,8 @@ from __future__ import annotations
 import math
 import operator
 import threading
-from typing import Any
+from collections.abc import Callable
+from typing import Any, cast
 
 import array_api_compat.torch as _xp
 import numpy as _np
@@ -14,6 +15,7 @@ import torch
 from .. import _dtypes
 from . import _special_cases, _staging
 from . import _torch_unsigned as _unsigned
+from ._adapter import Kernelled
 from ._common import raise_unknown_place
 
 # uint16/32/64 functions torch has no kernels for, computed through signed ones (the
@@ -248,7 +250,7 @@ def overrides(ns: Any) -> dict[str, Any]:
     return out
 
 
-def _integer_fallback(kernel: Any, fallback: Any) -> Any:
+def _integer_fallback(kernel: Callable[..., Any], fallback: Callable[..., Any]) -> Kernelled:
     """``kernel``, and ``fallback`` where torch has no kernel for integer operands of one
     dtype (CUDA's ``matmul``, ``tensordot``, ``vecdot``); other refusals are the kernel's."""
 
@@ -263,9 +265,10 @@ def _integer_fallback(kernel: Any, fallback: Any) -> Any:
 
     fn.__name__ = fallback.__name__.removeprefix("_integer_").removeprefix("integer_")
     # What the compiled hot path calls directly for floating operands (see Backend).
-    fn.kernel = kernel  # type: ignore[attr-defined]
-    fn.kernel_kinds = ("real floating", "complex floating")  # type: ignore[attr-defined]
-    return fn
+    marked = cast("Kernelled", fn)  # a function object takes the attributes it names
+    marked.kernel = kernel
+    marked.kernel_kinds = ("real floating", "complex floating")
+    return marked
 
 
 def _integer_vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
@@ -352,7 +355,7 @@ def _unique_values(x: Any, /) -> Any:
 
 
 def _unique_counts(x: Any, /) -> tuple[Any, Any]:
-    return _unique(x.reshape(-1), counts=True)  # type: ignore[no-any-return]
+    return _unique(x.reshape(-1), counts=True)
 
 
 def _unique_inverse(x: Any, /) -> tuple[Any, Any]:

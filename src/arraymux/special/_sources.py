@@ -24,9 +24,10 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from .._backends import OperandKindError
+from .._backends._adapter import Wrapping
 from .._records.special import BY_NAME, SAME, Special
 from ._composites import COMPOSITES, Context
 
@@ -50,12 +51,12 @@ def implementation(backend: Backend, name: str) -> Impl:
     """The implementation of the special function ``name`` on native arrays of ``backend``:
     found on the first call, then kept in the backend's tables (see :func:`register`)."""
     entry = backend.fns.get(KEY.format(name))
-    if entry is None:
-        entry = register(backend, name)
-    return entry.__wrapped__  # type: ignore[attr-defined,no-any-return]
+    # The table's entry is the one register made.
+    guarded = register(backend, name) if entry is None else cast("Wrapping", entry)
+    return guarded.__wrapped__
 
 
-def register(backend: Backend, name: str) -> Impl:
+def register(backend: Backend, name: str) -> Wrapping:
     """Find the implementation of ``name`` for ``backend`` and enter it in the backend's
     tables as the compiled hot path of the standard's functions reads them, for those
     defined for floating operands: ``fns["special.<name>"]``, the implementation refusing
@@ -77,14 +78,14 @@ def register(backend: Backend, name: str) -> Impl:
     guarded = _floats_only(impl, taken, rec.name)
     if len(rec.parameters) == 1:
         others = frozenset(n for n in backend.array_dtypes.values() if n not in taken)
-        backend.fns[f"{key}(x) not for"] = others  # type: ignore[assignment]
+        backend.fns[f"{key}(x) not for"] = others
         backend.fns[f"{key}(x)"] = impl
         backend.result_dtypes[key] = {native: native for native in taken}
     backend.fns[key] = guarded  # last: its presence tells that the others are there
     return guarded
 
 
-def _floats_only(impl: Impl, floats: frozenset[Any], name: str) -> Impl:
+def _floats_only(impl: Impl, floats: frozenset[object], name: str) -> Wrapping:
     def floats_only(*args: Any) -> Any:
         for a in args:
             dtype = getattr(a, "dtype", None)
@@ -93,8 +94,9 @@ def _floats_only(impl: Impl, floats: frozenset[Any], name: str) -> Impl:
         return impl(*args)
 
     floats_only.__name__ = floats_only.__qualname__ = name
-    floats_only.__wrapped__ = impl  # type: ignore[attr-defined]
-    return floats_only
+    marked = cast("Wrapping", floats_only)  # a function object takes the attribute it names
+    marked.__wrapped__ = impl
+    return marked
 
 
 def _find(backend: Backend, rec: Special) -> Impl:
@@ -121,7 +123,7 @@ def _find(backend: Backend, rec: Special) -> Impl:
 def _resolve_path(path: str) -> Impl | None:
     module, _, attr = path.rpartition(".")
     try:
-        return getattr(importlib.import_module(module), attr, None)  # type: ignore[no-any-return]
+        return getattr(importlib.import_module(module), attr, None)
     except ImportError:
         return None
 

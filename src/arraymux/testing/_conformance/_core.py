@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal, TypeVar, cast
 
 import numpy as np
 from hypothesis import strategies as st
@@ -58,15 +58,18 @@ def reference_ns() -> Any:
 # Drawing and checking
 
 
+_T = TypeVar("_T")
+
+
 class Draw:
     """What a property gets: the device, the hypothesis data object and drawing helpers."""
 
-    def __init__(self, device: Device, data: Any, function: str = "") -> None:
+    def __init__(self, device: Device, data: st.DataObject, function: str = "") -> None:
         self.device = device
         self.data = data
         self.excluded = excluded_dtypes(function, str(device))
 
-    def draw(self, strategy: Any, label: str | None = None) -> Any:
+    def draw(self, strategy: st.SearchStrategy[_T], label: str | None = None) -> _T:
         return self.data.draw(strategy, label=label)
 
     def dtype(self, kinds: str | tuple[str, ...], exclude: tuple[str, ...] = ()) -> DType:
@@ -88,13 +91,13 @@ class Draw:
 
     def axis(self, ndim: int, label: str = "axis") -> int:
         """An axis of an array of ``ndim >= 1`` dimensions, negative ones included."""
-        return self.draw(st.integers(-ndim, ndim - 1), label)  # type: ignore[no-any-return]
+        return self.draw(st.integers(-ndim, ndim - 1), label)
 
     def axis_or_none(self, ndim: int, label: str = "axis") -> int | None:
         """An axis of an array of ``ndim`` dimensions, negative ones included, or None (the
         only choice where ``ndim`` is 0)."""
         axes = st.none() | st.integers(-ndim, ndim - 1) if ndim else st.none()
-        return self.draw(axes, label)  # type: ignore[no-any-return]
+        return self.draw(axes, label)
 
     def array(
         self,
@@ -126,7 +129,7 @@ def _elements(dtype: DType, elements: dict[str, Any] | None) -> Any:
             allow_nan=False,
             allow_infinity=False,
             allow_subnormal=False,
-            width=dtype.bits,  # type: ignore[arg-type]
+            width=cast("Literal[64, 128]", dtype.bits),  # the bits of a complex dtype
         )
     if dtype.kind == "real floating":
         kw = {"allow_nan": False, "allow_infinity": False, "allow_subnormal": False}

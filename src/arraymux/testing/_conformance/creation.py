@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 from hypothesis import strategies as st
@@ -122,12 +122,15 @@ def _linspace(d: Draw, name: str) -> None:
     check(out, ref, d.device, defaults=True, scale=10)
 
 
+_INDEXINGS: tuple[Literal["xy", "ij"], ...] = ("xy", "ij")
+
+
 @register("meshgrid")
 def _meshgrid(d: Draw, name: str) -> None:
     dt = d.dtype(NUMERIC)
     n = d.draw(st.integers(1, 3), "n")
     xs = [d.array(dt, d.draw(st.integers(1, 3)), label=f"x{i}") for i in range(n)]
-    indexing = d.draw(st.sampled_from(["xy", "ij"]), "indexing")
+    indexing = d.draw(st.sampled_from(_INDEXINGS), "indexing")
     out = ax.meshgrid(*[d.dev(x) for x in xs], indexing=indexing)
     check_tuple(out, np.meshgrid(*xs, indexing=indexing), d.device, dtype=dt)
 

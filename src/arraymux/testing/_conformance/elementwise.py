@@ -161,8 +161,8 @@ for _n in _BINARY:
 def _clip(d: Draw, name: str) -> None:
     dt = d.dtype(REAL)
     x = d.array(dt, d.shape())
-    lo = d.draw(st.none() | st.integers(-50, 50), "min")
-    hi = d.draw(st.none() | st.integers(-50, 50), "max")
+    lo: float | None = d.draw(st.none() | st.integers(-50, 50), "min")
+    hi: float | None = d.draw(st.none() | st.integers(-50, 50), "max")
     if dt.kind == "unsigned integer":
         lo = None if lo is None else abs(lo)
         hi = None if hi is None else abs(hi)

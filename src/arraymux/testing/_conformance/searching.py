@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 import numpy as np
 from hypothesis import strategies as st
 
@@ -61,12 +63,15 @@ def _nonzero(d: Draw, name: str) -> None:
     check_tuple(ax.nonzero(d.dev(x)), np.nonzero(x), d.device, defaults=True)
 
 
+_SIDES: tuple[Literal["left", "right"], ...] = ("left", "right")
+
+
 @register("searchsorted")
 def _searchsorted(d: Draw, name: str) -> None:
     dt = d.dtype(REAL)
     x1 = np.sort(d.array(dt, d.draw(st.integers(1, 6)), label="x1"))
     x2 = d.array(dt, d.shape(), label="x2")
-    side = d.draw(st.sampled_from(["left", "right"]), "side")
+    side = d.draw(st.sampled_from(_SIDES), "side")
     scalar = x1[0]  # a 0-d x2, every time
     check(
         ax.searchsorted(d.dev(x1), d.dev(scalar), side=side),
