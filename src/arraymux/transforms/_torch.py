@@ -227,7 +227,7 @@ def _leaves_of(tree: Any, leaves: list[Any], graded: bool) -> Any:
     grad over the same memory (appended to ``leaves``). Raises RuntimeError for a tensor
     that cannot require grad (an inference tensor)."""
     t = type(tree)
-    if t is dict:  # the common case, parameters by name: their leaves made here
+    if t is dict:  # the common cases, parameters by name or in order: their leaves made here
         out = {}
         for k, v in tree.items():
             if type(v) is _TENSOR and not (graded and v.requires_grad):
@@ -236,14 +236,22 @@ def _leaves_of(tree: Any, leaves: list[Any], graded: bool) -> Any:
             else:
                 out[k] = _leaves_of(v, leaves, graded)
         return out
+    if t is tuple or t is list:
+        items = []
+        for v in tree:
+            if type(v) is _TENSOR and not (graded and v.requires_grad):
+                leaf = v.detach().requires_grad_()
+                leaves.append(leaf)
+                items.append(leaf)
+            else:
+                items.append(_leaves_of(v, leaves, graded))
+        return items if t is list else tuple(items)
     if isinstance(tree, torch.Tensor):
         if graded and tree.requires_grad:
             raise _TorchFunc  # differentiated by an enclosing computation
         leaf = tree.detach().requires_grad_()
         leaves.append(leaf)
         return leaf
-    if t is tuple or t is list:
-        return t([_leaves_of(v, leaves, graded) for v in tree])
     if isinstance(tree, tuple) and hasattr(tree, "_fields"):  # a named tuple
         return t(*[_leaves_of(v, leaves, graded) for v in tree])
     raise _TorchFunc
@@ -306,13 +314,11 @@ def _reaches_beyond(out: Any, kept: list[Any], leaves: list[Any]) -> bool:
     pop, push, add, accumulate = stack.pop, stack.append, seen.add, _ACCUMULATE
     while stack:
         for node, _ in pop().next_functions:
-            if node is None or node in seen:
-                continue
-            add(node)
-            if type(node) is accumulate:
+            if type(node) is accumulate:  # a leaf (seen again at the cost of a lookup)
                 if id(node.variable) not in mine:
                     return True
-            else:
+            elif node is not None and node not in seen:
+                add(node)
                 push(node)
     return False
 
@@ -321,7 +327,7 @@ _engine = _Variable._execution_engine
 _engine_run = getattr(torch.autograd.graph, "_engine_run_backward", None)
 _engine_log = getattr(torch.autograd.graph, "log", None)
 _stash, _unstash = torch._C._stash_obj_in_tls, torch._C._remove_obj_from_tls
-_PRESERVE = torch.preserve_format
+_accelerator = getattr(torch._C, "_accelerator_getAccelerator", None)
 _DEBUG = logging.DEBUG
 
 
@@ -336,10 +342,15 @@ def _gradients(out: Any, leaves: list[Any], outer: bool) -> tuple[Any, ...]:
             if type(leaf) is not _TENSOR:
                 break
         else:
-            ones = (torch.ones_like(out, memory_format=_PRESERVE),)
-            if _engine_log.getEffectiveLevel() <= _DEBUG:  # torch logs the pass: its own call
+            ones = (torch.ones_like(out),)  # preserve_format, the default
+            if _engine_log.isEnabledFor(_DEBUG):  # torch logs the pass: its own call
                 return _engine_run((out,), ones, outer, outer, tuple(leaves), True, False)  # type: ignore[misc,no-any-return]
-            # As torch's call: the context for torch.compile's backward on device threads.
+            if out.is_cpu and _accelerator is not None and _accelerator() is None:
+                # No accelerator: the whole pass runs on this thread, in this context, which
+                # torch otherwise hands to the threads of its devices.
+                return _engine.run_backward(  # type: ignore[no-any-return]
+                    (out,), ones, outer, outer, tuple(leaves), True, False
+                )
             _stash("context", contextvars.copy_context())
             try:
                 return _engine.run_backward(  # type: ignore[no-any-return]
