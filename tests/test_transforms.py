@@ -7,6 +7,7 @@ import importlib.util
 import os
 import subprocess
 import sys
+from typing import NamedTuple
 
 import numpy as np
 import pytest
@@ -1188,6 +1189,7 @@ def _cases(device):
     a = arr([[0.3, -1.2, 2.0], [1.5, 0.2, -0.7]], device)
     b = arr([0.5, -2.0, 1.0], device)
     params = {"w": a, "b": [b, (b * 2.0,)]}
+    c = arr([1.0, -2.0, 0.5], device)
     return {
         "two arguments": (lambda w, v: xp.sum(xp.tanh(w @ v) ** 2), (0, 1), False, (a, b)),
         "an unused argument": (lambda w, v: xp.sum(w**2), (0, 1), False, (a, b)),
@@ -1228,7 +1230,43 @@ def _cases(device):
             False,
             (xp.astype(a, xp.complex64) * (1 + 2j),),
         ),
+        "a tuple of parameters": (
+            _mlp,
+            0,
+            False,
+            ((a, b[:2], a), xp.ones((4, 2), device=a.device)),
+        ),
+        "a list of parameters": (
+            lambda p: xp.sum(p[0] ** 2) * xp.sum(p[1]),
+            0,
+            False,
+            ([a, b],),
+        ),
+        "a named tuple": (lambda p: xp.sum(p.w * p.v), 0, False, (_Pair(b, b * 3.0),)),
+        "nested tuples and dicts": (
+            lambda p: xp.sum(p[0][0] * p[0][1]["k"]) + xp.sum(p[1][0] ** 3),
+            0,
+            False,
+            (((b, {"k": b * 2.0}), [a]),),
+        ),
+        "argnums tuple of trees, has_aux": (
+            lambda p, v: (xp.sum(p[0] @ v) + xp.sum(p[1] * v), (p[1] * 2.0, "aux")),
+            (0, 1),
+            True,
+            ((a, b), b),
+        ),
+        "a closure over an array": (lambda w: xp.sum(w * c), 0, False, (b,)),
     }
+
+
+class _Pair(NamedTuple):
+    w: xp.Array
+    v: xp.Array
+
+
+def _mlp(p, x):
+    w1, b1, w2 = p
+    return xp.mean((xp.tanh(x @ w1[:, :2] + b1) @ w2) ** 2)
 
 
 @pytest.mark.parametrize("device", TORCH_DEVICES)
@@ -1246,6 +1284,232 @@ def test_torch_autograd_and_torch_func_give_the_same_results(monkeypatch, device
         fast, slow = _by_each_engine(monkeypatch, lambda: f(*args))  # noqa: B023
         _same(fast, slow)
         monkeypatch.undo()
+
+
+def _outcome(call):
+    """``("returned", result)``, or ``("raised", (type, message))`` of what ``call()`` raised."""
+    try:
+        return "returned", call()
+    except Exception as e:  # compared between the engines
+        return "raised", (type(e), str(e))
+
+
+def _outcomes_of_each_engine(monkeypatch, call):
+    """``call()``'s outcome where torch.autograd may compute (and whether it did) and where
+    torch.func computes alone."""
+    from arraymux.transforms import _torch as engine
+
+    used = []
+    real = engine._by_autograd
+
+    def spy(*args):
+        out = real(*args)
+        used.append(out is not None)
+        return out
+
+    with monkeypatch.context() as m:
+        m.setattr(engine, "_by_autograd", spy)
+        fast = _outcome(call)
+    with monkeypatch.context() as m:
+        m.setattr(engine, "_autograd_runs", lambda: False)
+        slow = _outcome(call)
+    return fast, slow, any(used)
+
+
+def _same_outcome(fast, slow, where):
+    assert fast[0] == slow[0], (where, fast, slow)
+    if fast[0] == "raised":
+        assert fast[1] == slow[1], where
+    else:
+        _same(fast[1], slow[1], where)
+
+
+@pytest.mark.parametrize("device", TORCH_DEVICES)
+def test_torch_autograd_path_raises_as_torch_func(monkeypatch, device):
+    """The checks of the function's result and of the arguments raise the same errors, with
+    the same messages, whichever engine computes; an error in the function leaves grad mode
+    and the differentiation depth as they were."""
+    import torch
+
+    from arraymux._backends._torch import DIFFERENTIATING
+
+    a = arr([[0.3, -1.2, 2.0], [1.5, 0.2, -0.7]], device)
+    b = arr([0.5, -2.0, 1.0], device)
+    n = xp.asarray(np.asarray([1, 2, 3]), device=device)
+
+    def fails(w):
+        raise ValueError(f"no {w.shape}")
+
+    cases = {
+        "a non-scalar result": (xp.grad(lambda w: w * 2.0), (a,)),
+        "a non-scalar value": (xp.value_and_grad(lambda w: xp.sum(w, axis=0)), (a,)),
+        "a boolean result": (xp.grad(lambda w: xp.sum(w) > 0.0), (a,)),
+        "a complex result": (xp.grad(lambda w: xp.sum(w) * (1 + 1j)), (a,)),
+        "an integer result": (xp.grad(lambda w: xp.argmax(xp.reshape(w, (-1,)))), (a,)),
+        "not a pair with has_aux": (xp.value_and_grad(lambda w: xp.sum(w), has_aux=True), (a,)),
+        "a non-scalar with has_aux": (xp.grad(lambda w: (w, 1.0), has_aux=True), (a,)),
+        "an integer input": (xp.grad(lambda w: xp.sum(w * 1.0)), (n,)),
+        "an integer in argnums": (xp.grad(lambda w, v: xp.sum(w) * v, argnums=(0, 1)), (b, 2)),
+        "an integer array in a tuple": (xp.grad(lambda p: xp.sum(p[0])), ((b, n),)),
+        "an integer array by name": (xp.value_and_grad(lambda p: xp.sum(p["w"])), ({"w": n},)),
+        "argnums out of range": (xp.grad(lambda w: xp.sum(w), argnums=(0, 2)), (a,)),
+        "the function raises": (xp.value_and_grad(fails), (a,)),
+        "a tuple argnums raises": (xp.grad(fails, argnums=(0,)), (a,)),
+    }
+    for name, (f, args) in cases.items():
+        for grad_mode in (True, False):
+            with torch.set_grad_enabled(grad_mode):
+                fast, slow, _ = _outcomes_of_each_engine(monkeypatch, lambda: f(*args))  # noqa: B023
+                assert torch.is_grad_enabled() is grad_mode, name
+            assert DIFFERENTIATING.depth == 0, name
+            assert fast[0] == "raised", (name, fast)
+            _same_outcome(fast, slow, name)
+
+
+@pytest.mark.parametrize("device", TORCH_DEVICES)
+def test_torch_autograd_path_gives_torch_funcs_results_nested(monkeypatch, device):
+    """Nested in itself, and inside and around torch.func's transforms, the autograd path
+    gives torch.func's values and gradients (an inner gradient taken through a closure over
+    an outer argument is created with create_graph and differentiated again), or raises as it
+    does (NumPy arrays nest through arguments only)."""
+    x0 = arr(X, device)
+    y0 = arr([2.0, -1.0, 0.5], device)
+    s0 = arr(0.7, device)
+    calls = {
+        "grad of grad through a closure": lambda: xp.grad(
+            lambda x: xp.sum(xp.grad(lambda y: xp.sum(x * y**2))(y0) ** 2)
+        )(x0),
+        "grad of grad of a scalar": lambda: xp.grad(lambda s: xp.grad(lambda t: t**3 * s)(s0))(s0),
+        "a third derivative": lambda: xp.grad(xp.grad(xp.grad(lambda s: xp.sin(s) * s**2)))(s0),
+        "value_and_grad of value_and_grad with aux": lambda: xp.value_and_grad(
+            lambda x: (lambda r: r[0][0] + xp.sum(r[0][1] * r[1]) + xp.sum(r[1] ** 2))(
+                xp.value_and_grad(lambda y: (xp.sum(xp.sin(x * y)), x * 3.0), has_aux=True)(y0)
+            ),
+        )(x0),
+        "argnums tuple inside grad": lambda: xp.grad(
+            lambda x: xp.sum(xp.grad(lambda y, z: xp.sum(x * y * z**2), argnums=(0, 1))(y0, x0)[1])
+        )(x0),
+        "a gradient through an argument": lambda: xp.grad(
+            lambda x: xp.sum(xp.grad(lambda u, v: xp.sum(u**2 * v), argnums=1)(x, y0))
+        )(x0),
+        "hessian of a function that takes grad": lambda: xp.hessian(
+            lambda v: xp.sum(xp.grad(lambda u: xp.sum(u**3 * v))(y0))
+        )(x0),
+        "jacobian of grad": lambda: xp.jacobian(xp.grad(lambda v: xp.sum(xp.tanh(v) ** 3)))(x0),
+        "vmap of value_and_grad": lambda: xp.vmap(xp.value_and_grad(lambda r: xp.sum(r**3)))(
+            xp.reshape(xp.concat([x0, y0]), (2, 3))
+        ),
+        "grad of vmap": lambda: xp.grad(lambda m: xp.sum(xp.vmap(lambda r: xp.sum(r**2))(m)))(
+            xp.reshape(xp.concat([x0, y0]), (2, 3))
+        ),
+    }
+    for name, call in calls.items():
+        fast, slow, used = _outcomes_of_each_engine(monkeypatch, call)
+        _same_outcome(fast, slow, name)
+        assert used or fast[0] == "raised" or name.startswith(("hessian", "jacobian", "vmap")), name
+
+
+@NEEDS_TORCH
+def test_torch_autograd_path_keeps_second_derivatives_for_torch(monkeypatch):
+    """A gradient that reads a tensor differentiated around the call (create_graph) gives
+    the same second derivatives to torch's own backward pass, whichever engine computes."""
+    import torch
+
+    x0 = torch.tensor([1.0, 2.0, 3.0])
+    w = torch.tensor([0.5, -1.0, 2.0], requires_grad=True)
+    W = xp.asarray(w)
+
+    def second():
+        w.grad = None
+        (value, aux), g = xp.value_and_grad(
+            lambda x: (xp.sum(xp.sin(x) * W**2), W * x), has_aux=True
+        )(xp.asarray(x0))
+        (g.native.sum() + value.native + aux.native.sum()).backward()
+        assert g.native.requires_grad and value.native.requires_grad
+        return w.grad.clone(), g.native.detach().clone()
+
+    fast, slow, used = _outcomes_of_each_engine(monkeypatch, second)
+    assert used and fast[0] == slow[0] == "returned"
+    for got, want in zip(fast[1], slow[1]):
+        torch.testing.assert_close(got, want, rtol=0, atol=0)
+
+
+@NEEDS_TORCH
+def test_torch_autograd_path_by_each_engine_call(monkeypatch):
+    """The autograd engine called directly, through torch's own call while torch logs the
+    backward pass, with the context that torch hands its devices' threads, and through
+    torch.autograd.grad for a tensor subclass, gives torch.func's results; an inference
+    tensor goes to torch.func."""
+    import logging
+
+    import torch
+
+    from arraymux.transforms import _torch as engine
+
+    a = xp.asarray(torch.tensor([[0.3, -1.2, 2.0], [1.5, 0.2, -0.7]]))
+    b = xp.asarray(torch.tensor([0.5, -2.0, 1.0]))
+    vg = xp.value_and_grad(lambda p, v: xp.sum(xp.tanh(p[0] @ v) ** 2) + xp.sum(p[1] * v))
+    g = xp.grad(lambda v: xp.sum(xp.sin(v) * v))
+    with monkeypatch.context() as m:
+        m.setattr(engine, "_autograd_runs", lambda: False)
+        want_vg, want_g = vg((a, b), b), g(b)
+
+    def spying(name):
+        seen = []
+        real = getattr(engine, name)
+
+        def spy(*args, **kwargs):
+            seen.append(name)
+            return real(*args, **kwargs)
+
+        monkeypatch.setattr(engine, name, spy)
+        return seen
+
+    direct = spying("_gradients")
+    _same(vg((a, b), b), want_vg)
+    _same(g(b), want_g)
+    assert len(direct) == 2
+
+    logger = logging.getLogger("torch.autograd.graph")
+    level = logger.level
+    logged = spying("_engine_run")
+    try:
+        logger.setLevel(logging.DEBUG)
+        _same(vg((a, b), b), want_vg)
+        _same(g(b), want_g)
+    finally:
+        logger.setLevel(level)
+    assert len(logged) == 2
+
+    stashed = spying("_stash")
+    monkeypatch.setattr(engine, "_accelerator", lambda: "an accelerator")
+    _same(vg((a, b), b), want_vg)
+    _same(g(b), want_g)
+    assert len(stashed) == 2
+    monkeypatch.undo()
+
+    class Sub(torch.Tensor):
+        pass
+
+    general = []
+    real_grad = torch.autograd.grad
+
+    def spy_grad(*args, **kwargs):
+        general.append(1)
+        return real_grad(*args, **kwargs)
+
+    monkeypatch.setattr(torch.autograd, "grad", spy_grad)
+    sub = xp.asarray(torch.tensor([0.5, -2.0, 1.0]).as_subclass(Sub))
+    fast, slow, used = _outcomes_of_each_engine(monkeypatch, lambda: g(sub))
+    assert fast[0] == slow[0] == "returned" and used and general
+    torch.testing.assert_close(fast[1].native, slow[1].native)
+
+    with torch.inference_mode():
+        made_there = torch.tensor([0.5, -2.0, 1.0])
+    fast, slow, used = _outcomes_of_each_engine(monkeypatch, lambda: g(xp.asarray(made_there)))
+    assert not used
+    _same_outcome(fast, slow, "an inference tensor")
+    _same(fast[1], want_g)
 
 
 @NEEDS_TORCH

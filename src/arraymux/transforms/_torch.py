@@ -297,11 +297,18 @@ def _detached(tree: Any, kept: list[Any]) -> Any:
     return tree
 
 
+# Marks the leaves of a grad whose results stay differentiable (create_graph): the graph of
+# an enclosing function that uses those results reaches them, but only through results
+# that this grad made.
+_INNER = "_arraymux_inner_leaf"
+
+
 def _reaches_beyond(out: Any, kept: list[Any], leaves: list[Any]) -> bool:
     """Whether the autograd graph of ``out`` (and of ``kept``, the aux tensors that require
-    grad) reaches a tensor that requires grad other than ``leaves``: one that an enclosing
-    computation differentiates (a closure or argument that requires grad, the leaf of an
-    enclosing grad), through which torch.func's results stay differentiable."""
+    grad) reaches a tensor that requires grad other than ``leaves`` and the leaves of inner
+    grads: one that an enclosing computation differentiates (a closure or argument that
+    requires grad, the leaf of an enclosing grad), through which torch.func's results stay
+    differentiable."""
     mine = {id(t) for t in leaves}
     stack = []
     for t in (out, *kept) if kept else (out,):
@@ -315,7 +322,8 @@ def _reaches_beyond(out: Any, kept: list[Any], leaves: list[Any]) -> bool:
     while stack:
         for node, _ in pop().next_functions:
             if type(node) is accumulate:  # a leaf (seen again at the cost of a lookup)
-                if id(node.variable) not in mine:
+                v = node.variable
+                if id(v) not in mine and not getattr(v, _INNER, False):
                     return True
             elif node is not None and node not in seen:
                 add(node)
@@ -434,7 +442,13 @@ def _by_autograd(
     else:
         values = iter(grads)
         dx = tuple(_like(fresh[i], values) for i in argnums)
-    return (out if outer else out.detach()), dx, aux
+    if outer:
+        # The results lead to these leaves, which nothing outside sees: an enclosing grad
+        # reaching them is not differentiated through them (see _reaches_beyond).
+        for leaf in leaves:
+            setattr(leaf, _INNER, True)
+        return out, dx, aux
+    return out.detach(), dx, aux
 
 
 def vjp(f: Callable[..., Any], *primals: Any, has_aux: bool) -> Any:
