@@ -39,6 +39,7 @@ __all__ = [
     "register_for_dynamo",
     "register_for_dynamo_on_import",
     "scalar_plan",
+    "threefry2x32",
 ]
 
 
@@ -167,6 +168,11 @@ def _load() -> Any:
 
 _ext = _load()
 ENABLED: bool = _ext is not None
+
+#: ``threefry2x32(k0, k1, counter, out0, out1)``: the Threefry-2x32 rounds in C over uint32
+#: buffers (see ``_speedups.c``), or None where the extension is off; the Python twin is
+#: :func:`arraymux.random._threefry.threefry_numpy`'s own loop of NumPy operations.
+threefry2x32: Callable[..., None] | None = None if _ext is None else _ext.threefry2x32
 
 # builtin -> the Python function it stands for
 _TWINS: dict[int, tuple[Any, Callable[..., Any]]] = {}

@@ -20,6 +20,7 @@ import functools
 import math
 from typing import Any
 
+from .. import _compiled
 from .._array import Array
 from .._devices import Device
 
@@ -142,8 +143,22 @@ def _threefry_jax(k0: Array, k1: Array, x0: Array | int, x1: Array | int) -> tup
 
 def threefry_numpy(k0: int, k1: int, counter: Any) -> tuple[Any, Any]:
     """:func:`threefry2x32` of the counters ``(0, counter)`` (a NumPy ``uint32`` array) with
-    the key words ``k0`` and ``k1`` (ints), computed in place on two NumPy arrays and one
-    temporary: about 110 passes over the words, each without an allocation."""
+    the key words ``k0`` and ``k1`` (ints): in C, one pass over the words, where the compiled
+    extension is on and ``counter`` is contiguous; otherwise in place on two NumPy arrays and
+    one temporary, about 110 passes over the words, each without an allocation (the
+    reference, which the tests compare the C loop with)."""
+    import numpy as np
+
+    kernel = _compiled.threefry2x32
+    if kernel is not None and counter.dtype == np.uint32 and counter.flags.c_contiguous:
+        y0, y1 = np.empty_like(counter), np.empty_like(counter)
+        kernel(k0 & MASK32, k1 & MASK32, counter, y0, y1)
+        return y0, y1
+    return threefry_numpy_ops(k0, k1, counter)
+
+
+def threefry_numpy_ops(k0: int, k1: int, counter: Any) -> tuple[Any, Any]:
+    """:func:`threefry_numpy` with NumPy's operations only (the reference of the C loop)."""
     import numpy as np
 
     # 0-d arrays, not scalars: NumPy converts a scalar operand at every call (twice the

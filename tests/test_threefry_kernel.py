@@ -1,0 +1,116 @@
+"""The Threefry-2x32 rounds in C (``_speedups.threefry2x32``) against their NumPy reference.
+
+NumPy draws of :mod:`arraymux.random` compute their Threefry words in C where the compiled
+extension is on (one pass instead of about 110 NumPy operations): the same words as
+``threefry_numpy_ops`` for every key and counter, and clear errors, never a crash, for
+buffers that are not what it takes.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import arraymux as xp
+from arraymux import _compiled
+from arraymux.random._threefry import (
+    MASK32,
+    threefry2x32_int,
+    threefry_numpy,
+    threefry_numpy_ops,
+)
+
+kernel = _compiled.threefry2x32
+needs_kernel = pytest.mark.skipif(kernel is None, reason="the compiled extension is off")
+
+KEYS = [(0, 0), (0x13198A2E, 0x03707344), (MASK32, 1), (12345, MASK32)]
+
+
+@needs_kernel
+@pytest.mark.parametrize("n", [0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 1000, 65537])
+@pytest.mark.parametrize("key", KEYS, ids=lambda k: f"{k[0]:x}-{k[1]:x}")
+def test_the_c_rounds_give_numpys_words(n, key):
+    rng = np.random.default_rng(n)
+    counter = rng.integers(0, 2**32, n, dtype=np.uint32)
+    want0, want1 = threefry_numpy_ops(*key, counter)
+    got0, got1 = np.empty_like(counter), np.empty_like(counter)
+    assert kernel(*key, counter, got0, got1) is None
+    np.testing.assert_array_equal(got0, want0)
+    np.testing.assert_array_equal(got1, want1)
+    # threefry_numpy takes the C loop for a contiguous counter, NumPy's for another
+    fast = threefry_numpy(*key, counter)
+    np.testing.assert_array_equal(fast[0], want0)
+    strided = np.repeat(counter, 2)[::2]
+    slow = threefry_numpy(*key, strided)
+    np.testing.assert_array_equal(slow[1], want1)
+
+
+@needs_kernel
+def test_the_c_rounds_match_the_python_int_rounds_and_may_write_over_the_counter():
+    counter = np.arange(50, dtype=np.uint32)
+    out0 = np.empty_like(counter)
+    kernel(0x13198A2E, 0x03707344, counter, out0, counter)  # out1 is the counter itself
+    for i in range(50):
+        assert (int(out0[i]), int(counter[i])) == threefry2x32_int((0x13198A2E, 0x03707344), (0, i))
+
+
+@needs_kernel
+def test_key_words_are_taken_modulo_two_to_the_32():
+    counter = np.arange(10, dtype=np.uint32)
+    a = [np.empty_like(counter) for _ in range(2)]
+    b = [np.empty_like(counter) for _ in range(2)]
+    kernel(2**40 + 7, -1, counter, *a)
+    kernel(7, MASK32, counter, *b)
+    np.testing.assert_array_equal(a, b)
+
+
+@needs_kernel
+def test_buffers_it_cannot_take_raise():
+    c = np.arange(8, dtype=np.uint32)
+    out = [np.empty_like(c), np.empty_like(c)]
+    with pytest.raises(TypeError, match="5 arguments"):
+        kernel(1, 2, c, out[0])
+    with pytest.raises(TypeError, match="key words must be ints"):
+        kernel(1.0, 2, c, *out)
+    for dtype in (np.int64, np.float32, np.uint16, np.uint64):
+        with pytest.raises(TypeError, match="32-bit unsigned words"):
+            kernel(1, 2, c.astype(dtype), *out)
+    with pytest.raises(TypeError, match="out1 must hold 32-bit unsigned words"):
+        kernel(1, 2, c, out[0], np.empty(8, np.int32))
+    with pytest.raises(ValueError, match="one length"):
+        kernel(1, 2, c, out[0], np.empty(9, np.uint32))
+    with pytest.raises((ValueError, BufferError)):
+        kernel(1, 2, np.arange(16, dtype=np.uint32)[::2], *out)  # not contiguous
+    readonly = np.empty_like(c)
+    readonly.flags.writeable = False
+    with pytest.raises((ValueError, BufferError)):
+        kernel(1, 2, c, readonly, out[1])
+    with pytest.raises(TypeError):
+        kernel(1, 2, [1, 2, 3], *out)  # no buffer
+    np.testing.assert_array_equal(c, np.arange(8, dtype=np.uint32))  # nothing written
+
+
+def test_draws_are_the_same_with_the_extension_off():
+    # the NumPy reference and the C loop give one stream of numbers
+    code = (
+        "import arraymux as xp, numpy as np\n"
+        "k = xp.random.key(11)\n"
+        "print(np.asarray(xp.to_numpy(xp.random.bits(k, (300,)))).tolist())\n"
+        "print(xp.to_numpy(xp.random.normal(k, (5,), dtype=xp.float32)).tolist())\n"
+    )
+    runs = []
+    for pure in ("0", "1"):
+        env = {**os.environ, "ARRAYMUX_PURE_PYTHON": pure}
+        done = subprocess.run(
+            [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120
+        )
+        assert done.returncode == 0, done.stderr[-2000:]
+        runs.append(done.stdout)
+    assert runs[0] == runs[1]
+    k = xp.random.key(11)
+    here = np.asarray(xp.to_numpy(xp.random.bits(k, (300,)))).tolist()
+    assert runs[0].splitlines()[0] == str(here)
