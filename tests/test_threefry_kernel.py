@@ -1,9 +1,10 @@
-"""The Threefry-2x32 rounds in C (``_speedups.threefry2x32``) against their NumPy reference.
+"""The random numbers' loops in C against their NumPy reference.
 
-NumPy draws of :mod:`arraymux.random` compute their Threefry words in C where the compiled
-extension is on (one pass instead of about 110 NumPy operations): the same words as
-``threefry_numpy_ops`` for every key and counter, and clear errors, never a crash, for
-buffers that are not what it takes.
+NumPy draws of :mod:`arraymux.random` compute their Threefry words (``threefry2x32``) and their
+float32 normals (``normal_f32``) in C where the compiled extension is on (one pass instead of
+hundreds of NumPy operations): the same words as ``threefry_numpy_ops`` for every key and
+counter, the same floats as the NumPy operations of ``normal_of``, and clear errors, never a
+crash, for buffers that are not what they take.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ import pytest
 
 import arraymux as xp
 from arraymux import _compiled
+from arraymux.random import _core
+from arraymux.random._special import normal_constants
 from arraymux.random._threefry import (
     MASK32,
     threefry2x32_int,
@@ -114,3 +117,69 @@ def test_draws_are_the_same_with_the_extension_off():
     k = xp.random.key(11)
     here = np.asarray(xp.to_numpy(xp.random.bits(k, (300,)))).tolist()
     assert runs[0].splitlines()[0] == str(here)
+
+
+normal_kernel = _compiled.normal_f32
+
+
+def _normals_of_numpy_operations(key: xp.Array, n: int) -> np.ndarray:
+    saved = _compiled.normal_f32
+    _compiled.normal_f32 = None
+    try:
+        return np.asarray(xp.to_numpy(_core.normal_kernel(key, (n,), xp.float32)))
+    finally:
+        _compiled.normal_f32 = saved
+
+
+@needs_kernel
+@pytest.mark.parametrize("seed", [0, 1, 7, 2**31 + 5])
+def test_the_c_normals_are_the_floats_of_numpys_operations(seed):
+    # every float bit for bit: Threefry, the floats of [0, 1), Giles' erfinv with its log1p
+    # and log, each operation rounded once in float32, both branches of each choice
+    key = xp.random.key(seed)
+    n = 250_007
+    want = _normals_of_numpy_operations(key, n)
+    got = np.asarray(xp.to_numpy(_core.normal_kernel(key, (n,), xp.float32)))
+    assert got.dtype == np.float32
+    np.testing.assert_array_equal(got.view(np.uint32), want.view(np.uint32))
+    # both of erfinv's polynomials (beyond |z| of about 2.9: w >= 5) and both of log1p's
+    # (beyond about 0.65) are among them
+    assert want.min() < -3.5 and want.max() > 3.5
+    assert (np.abs(want) < 0.5).any()
+
+
+@needs_kernel
+def test_the_c_normals_in_draws_of_every_shape():
+    key = xp.random.key(3)
+    for shape in [(), (0,), (1,), (8,), (3, 5), (2, 0, 4)]:
+        got = xp.random.normal(key, shape, dtype=xp.float32)
+        assert got.shape == shape and got.dtype == xp.float32
+        n = int(np.prod(shape))
+        want = _normals_of_numpy_operations(key, n).reshape(shape)
+        np.testing.assert_array_equal(np.asarray(xp.to_numpy(got)), want)
+
+
+@needs_kernel
+def test_the_c_normals_refuse_what_they_cannot_take():
+    c = np.arange(8, dtype=np.uint32)
+    out = np.empty(8, np.float32)
+    k = normal_constants()
+    assert not k.flags.writeable and k.shape == (48,)
+    with pytest.raises(TypeError, match="5 arguments"):
+        normal_kernel(1, 2, c, out)
+    with pytest.raises(TypeError, match="key words must be ints"):
+        normal_kernel(1, None, c, out, k)
+    with pytest.raises(TypeError, match="32-bit unsigned words"):
+        normal_kernel(1, 2, c.astype(np.int32), out, k)
+    with pytest.raises(TypeError, match="out must hold float32"):
+        normal_kernel(1, 2, c, np.empty(8, np.float64), k)
+    with pytest.raises(ValueError, match="one length"):
+        normal_kernel(1, 2, c, np.empty(7, np.float32), k)
+    with pytest.raises(TypeError, match="48 float64"):
+        normal_kernel(1, 2, c, out, k[:47])
+    with pytest.raises(TypeError, match="48 float64"):
+        normal_kernel(1, 2, c, out, k.astype(np.float32))
+    readonly = np.empty(8, np.float32)
+    readonly.flags.writeable = False
+    with pytest.raises((ValueError, BufferError)):
+        normal_kernel(1, 2, c, readonly, k)

@@ -40,6 +40,7 @@ __all__ = [
     "register_for_dynamo_on_import",
     "scalar_plan",
     "threefry2x32",
+    "normal_f32",
 ]
 
 
@@ -173,6 +174,10 @@ ENABLED: bool = _ext is not None
 #: buffers (see ``_speedups.c``), or None where the extension is off; the Python twin is
 #: :func:`arraymux.random._threefry.threefry_numpy`'s own loop of NumPy operations.
 threefry2x32: Callable[..., None] | None = None if _ext is None else _ext.threefry2x32
+#: ``normal_f32(k0, k1, counter, out, constants)``: float32 normals of Threefry words in C (see
+#: ``_speedups.c``), or None; the Python twin is :func:`arraymux.random._core.normal_kernel`'s
+#: own path through ``floats`` and ``normal_of``.
+normal_f32: Callable[..., None] | None = None if _ext is None else _ext.normal_f32
 
 # builtin -> the Python function it stands for
 _TWINS: dict[int, tuple[Any, Callable[..., Any]]] = {}

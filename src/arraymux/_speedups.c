@@ -12,6 +12,7 @@
 #include <structmember.h>
 #include <stdint.h>
 #include <string.h>
+#include <math.h>
 
 static PyTypeObject *array_type = NULL, *device_type = NULL;
 static Py_ssize_t off_native, off_device, off_dtype; /* slots of Array */
@@ -1679,6 +1680,218 @@ threefry2x32(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     Py_RETURN_NONE;
 }
 
+
+/* normal_f32(k0, k1, counter, out, constants): float32 standard normals of the Threefry words
+ * of the counters (0, counter[i]), as jax.random.normal makes them: the top 23 bits of
+ * y0 ^ y1 as a float u in [0, 1), v = max(2u + lo, lo), then sqrt(2) * erfinv(v) by Giles'
+ * approximation, its log1p and log as arraymux/random/_special.py writes them with exactly
+ * rounded float32 operations (the reference, which the tests compare with). `constants` is
+ * a float64 buffer of the NORMAL_CONSTANTS numbers that _special.py lays out, so that the
+ * coefficients have one source. Every operation is one IEEE float32 operation, rounded
+ * once: products are never fused with sums (fp-contract off). */
+#define NORMAL_CONSTANTS 48
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#endif
+#if defined(__GNUC__) && !defined(__clang__)
+#define EXACT __attribute__((optimize("O3", "fp-contract=off")))
+#else
+#define EXACT
+#endif
+
+typedef struct {
+    float log1p_p[7], log1p_q[7], logf_p[9], erfinv_small[9], erfinv_large[9];
+    float ln2_hi, ln2_lo, sqrt_half, log1p_limit, lo, sqrt2, unit;
+} normal_constants;
+
+#define H(c) p = p * x; p = p + (c)
+static inline float EXACT
+horner7_f32(float x, const float *c)
+{
+    float p = x * c[0];
+    p = p + c[1];
+    H(c[2]); H(c[3]); H(c[4]); H(c[5]); H(c[6]);
+    return p;
+}
+
+static inline float EXACT
+horner9_f32(float x, const float *c)
+{
+    float p = x * c[0];
+    p = p + c[1];
+    H(c[2]); H(c[3]); H(c[4]); H(c[5]); H(c[6]); H(c[7]); H(c[8]);
+    return p;
+}
+#undef H
+
+/* log(y) for positive normal y: y = m * 2**e with m in [sqrt(1/2), sqrt(2)), Cephes' logf. */
+static inline float EXACT
+log_f32(float y, const normal_constants *K)
+{
+    uint32_t b, mb;
+    memcpy(&b, &y, 4);
+    mb = (b & 0x007fffffu) | 0x3f000000u; /* frexp's mantissa, in [1/2, 1) */
+    float m;
+    memcpy(&m, &mb, 4);
+    float e = (float)((int32_t)(b >> 23) - 126);
+    /* both sides of every choice are computed, as the NumPy code does: a choice between two
+     * values, not a branch, which the vectoriser may turn into a blend */
+    int low = m < K->sqrt_half;
+    float m2 = m * 2.0f, e1 = e - 1.0f;
+    m = low ? m2 : m;
+    e = low ? e1 : e;
+    float f = m - 1.0f;
+    float z = f * f;
+    float r = horner9_f32(f, K->logf_p);
+    r = r * f;
+    r = r * z;
+    float t = e * K->ln2_lo;
+    r = r + t;
+    t = z * 0.5f;
+    r = r - t;
+    float out = f + r;
+    t = e * K->ln2_hi;
+    return out + t;
+}
+
+static inline float EXACT
+log1p_f32(float x, const normal_constants *K)
+{
+    int small = fabsf(x) < K->log1p_limit;
+    float xs = small ? x : 0.0f;
+    float z = xs * xs;
+    float ratio = horner7_f32(xs, K->log1p_p) / horner7_f32(xs, K->log1p_q);
+    float a = z * -0.5f;
+    float b = xs * z;
+    b = b * ratio;
+    float near = xs + (a + b);
+    float y = 1.0f + x;
+    float far = log_f32(small ? 1.0f : y, K);
+    return small ? near : far;
+}
+
+static void EXACT
+normal_rounds(uint32_t k0, uint32_t k1, const uint32_t *in, float *out, Py_ssize_t n,
+              const normal_constants *K)
+{
+    const uint32_t k2 = k0 ^ k1 ^ 0x1BD11BDAu;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        uint32_t x0 = k0, x1 = in[i] + k1;
+        MIX(13); MIX(15); MIX(26); MIX(6);
+        x0 += k1; x1 += k2 + 1u;
+        MIX(17); MIX(29); MIX(16); MIX(24);
+        x0 += k2; x1 += k0 + 2u;
+        MIX(13); MIX(15); MIX(26); MIX(6);
+        x0 += k0; x1 += k1 + 3u;
+        MIX(17); MIX(29); MIX(16); MIX(24);
+        x0 += k1; x1 += k2 + 4u;
+        MIX(13); MIX(15); MIX(26); MIX(6);
+        x0 += k2; x1 += k0 + 5u;
+        float u = (float)((x0 ^ x1) >> 9) * K->unit;
+        float v = u * 2.0f;
+        v = v + K->lo;
+        v = v < K->lo ? K->lo : v;
+        float xx = v * v;
+        float w = -log1p_f32(-xx, K);
+        int lt = w < 5.0f;
+        float t_small = w - 2.5f, t_large = sqrtf(w) - 3.0f;
+        float t = lt ? t_small : t_large;
+        float p_small = horner9_f32(t, K->erfinv_small);
+        float p_large = horner9_f32(t, K->erfinv_large);
+        float p = lt ? p_small : p_large;
+        p = p * v;
+        out[i] = p * K->sqrt2;
+    }
+}
+
+static PyObject *
+normal_f32(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 5) {
+        PyErr_SetString(PyExc_TypeError,
+                        "normal_f32(k0, k1, counter, out, constants) takes 5 arguments");
+        return NULL;
+    }
+    if (!PyLong_Check(args[0]) || !PyLong_Check(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "normal_f32: the key words must be ints");
+        return NULL;
+    }
+    uint32_t k0 = (uint32_t)PyLong_AsUnsignedLongLongMask(args[0]);
+    if (PyErr_Occurred()) {
+        return NULL;
+    }
+    uint32_t k1 = (uint32_t)PyLong_AsUnsignedLongLongMask(args[1]);
+    if (PyErr_Occurred()) {
+        return NULL;
+    }
+    Py_buffer c, o, k;
+    if (word_buffer(args[2], &c, 0, "the counter") < 0) {
+        return NULL;
+    }
+    if (PyObject_GetBuffer(args[3], &o, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_WRITABLE) < 0) {
+        PyBuffer_Release(&c);
+        return NULL;
+    }
+    if (PyObject_GetBuffer(args[4], &k, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
+        PyBuffer_Release(&c);
+        PyBuffer_Release(&o);
+        return NULL;
+    }
+    const char *fo = o.format == NULL ? "B" : o.format, *fk = k.format == NULL ? "B" : k.format;
+    if (*fo == '=' || *fo == '<' || *fo == '@') {
+        fo++;
+    }
+    if (*fk == '=' || *fk == '<' || *fk == '@') {
+        fk++;
+    }
+    const char *problem = NULL;
+    if (o.itemsize != 4 || strcmp(fo, "f") != 0) {
+        problem = "normal_f32: out must hold float32";
+    }
+    else if (o.len != c.len) {
+        problem = "normal_f32: the counter and out must have one length";
+    }
+    else if (k.itemsize != 8 || strcmp(fk, "d") != 0 || k.len != 8 * NORMAL_CONSTANTS) {
+        problem = "normal_f32: constants must be 48 float64 numbers";
+    }
+    if (problem != NULL) {
+        PyErr_SetString(o.len != c.len && o.itemsize == 4 ? PyExc_ValueError : PyExc_TypeError,
+                        problem);
+        PyBuffer_Release(&c);
+        PyBuffer_Release(&o);
+        PyBuffer_Release(&k);
+        return NULL;
+    }
+    const double *d = (const double *)k.buf;
+    normal_constants K;
+    float *fields[] = {K.log1p_p, K.log1p_q, K.logf_p, K.erfinv_small, K.erfinv_large};
+    int sizes[] = {7, 7, 9, 9, 9};
+    int at = 0;
+    for (int f = 0; f < 5; f++) {
+        for (int j = 0; j < sizes[f]; j++) {
+            fields[f][j] = (float)d[at++];
+        }
+    }
+    K.ln2_hi = (float)d[at++];
+    K.ln2_lo = (float)d[at++];
+    K.sqrt_half = (float)d[at++];
+    K.log1p_limit = (float)d[at++];
+    K.lo = (float)d[at++];
+    K.sqrt2 = (float)d[at++];
+    K.unit = (float)d[at++];
+    const uint32_t *in = (const uint32_t *)c.buf;
+    float *out = (float *)o.buf;
+    Py_ssize_t n = c.len / 4;
+    Py_BEGIN_ALLOW_THREADS
+    normal_rounds(k0, k1, in, out, n, &K);
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&c);
+    PyBuffer_Release(&o);
+    PyBuffer_Release(&k);
+    Py_RETURN_NONE;
+}
+
+#undef EXACT
 #undef VECTORISED
 #undef MIX
 #undef ROTL32
@@ -1709,6 +1922,9 @@ static PyMethodDef methods[] = {
     {"threefry2x32", (PyCFunction)(void (*)(void))threefry2x32, METH_FASTCALL,
      "threefry2x32(k0, k1, counter, out0, out1): Threefry-2x32 of the counters (0, counter[i]) "
      "with the key words k0 and k1 into out0[i] and out1[i] (uint32 buffers of one length)."},
+    {"normal_f32", (PyCFunction)(void (*)(void))normal_f32, METH_FASTCALL,
+     "normal_f32(k0, k1, counter, out, constants): float32 standard normals of the Threefry "
+     "words of the counters (0, counter[i]), as jax.random.normal makes them, into out."},
     {"number_slots", (PyCFunction)number_slots, METH_O,
      "number_slots({'add': builtin, ..., 'eq': builtin, 'neg': builtin}): run the fast path "
      "of each builtin from Array's operator slots for exact Arrays."},

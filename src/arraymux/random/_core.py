@@ -11,6 +11,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+from .. import _compiled as _speed
 from .._arguments import check_bool, check_int, python_scalar
 from .._array import Array
 from .._array import wrap as _wrap
@@ -36,7 +37,7 @@ from ._checks import (
     seed_words,
 )
 from ._loop import NeedsHostRead
-from ._special import erfinv, log, rounded
+from ._special import erfinv, log, normal_constants, rounded
 from ._threefry import (
     MASK32,
     as_word,
@@ -632,7 +633,19 @@ def draw_normal(k: Array, shp: tuple[int, ...], dt: DType) -> Array:
 
 
 def normal_kernel(k: Array, shp: tuple[int, ...], dtype: Any) -> Array:
-    """``jax.random.normal``: uniform floats in ``(-1, 1)``, then ``sqrt(2) * erfinv``."""
+    """``jax.random.normal``: uniform floats in ``(-1, 1)``, then ``sqrt(2) * erfinv``.
+
+    float32 on NumPy runs in C where the compiled extension is on (``_speedups.normal_f32``:
+    Threefry, the floats and the same exactly rounded float32 operations as
+    :func:`normal_of`, in one pass): the same floats, the tests compare the two."""
+    n = math.prod(shp)
+    kernel = _speed.normal_f32
+    if kernel is not None and k.device.backend == "numpy" and dtype == _xp().float32:
+        import numpy as np
+
+        out = np.empty((n,), dtype=np.float32)
+        kernel(*_host_words(k), np.arange(n, dtype=np.uint32), out, normal_constants())
+        return _wrap(out.reshape(shp), k.device)
 
     def piece(start: int, m: int) -> Array:
         return normal_of(floats(*blocks(k, m, start), dtype))

@@ -181,6 +181,10 @@ _LOG1P_Q = (
 )
 
 
+#: Below this magnitude, float32 ``log1p`` evaluates Cephes' rational function of ``x``.
+LOG1P_LIMIT = 0.41421356237309504880
+
+
 def log1p(x: Array) -> Array:
     """``log(1 + x)`` for floats ``x > -1`` (with ``1 + x`` a normal number), accurate for small
     ``x`` too. float32 as XLA computes it (Cephes' rational function of ``x`` below
@@ -193,7 +197,7 @@ def log1p(x: Array) -> Array:
         near = (y >= _SQRT_HALF) & (y < 2 * _SQRT_HALF)
         m, e = _reduce(xp.where(near, 1.0, y))
         return _log1p_small(xp.where(near, x, m - 1.0), xp.where(near, 0.0, e))
-    small = xp.abs(x) < 0.41421356237309504880
+    small = xp.abs(x) < LOG1P_LIMIT
     xs = xp.where(small, x, 0.0)
     z = xs * xs
     ratio = _horner(xs, _LOG1P_P[::-1]) / _horner(xs, _LOG1P_Q[::-1])
@@ -294,6 +298,35 @@ _ERFINV_64 = (
         4.8499064014085844221,
     ),
 )
+
+
+def normal_constants() -> Any:
+    """The numbers of :func:`erfinv`, :func:`log1p` and :func:`log` for float32, and of the
+    normal floats of uniform ones, as the C loop of ``_speedups.normal_f32`` takes them (a
+    float64 array: the coefficients have one source, these tables)."""
+    global _NORMAL_CONSTANTS
+    if _NORMAL_CONSTANTS is None:
+        f32 = np.float32
+        numbers = [
+            *_LOG1P_P[::-1],
+            *_LOG1P_Q[::-1],
+            *_LOGF_P,
+            *_ERFINV_32[0],
+            *_ERFINV_32[1],
+            _LN2_HI,
+            _LN2_LO_32,
+            _SQRT_HALF,
+            LOG1P_LIMIT,
+            float(np.nextafter(f32(-1.0), f32(0.0))),
+            float(f32(math.sqrt(2.0))),
+            2.0**-23,
+        ]
+        _NORMAL_CONSTANTS = np.array(numbers, dtype=np.float64)
+        _NORMAL_CONSTANTS.flags.writeable = False
+    return _NORMAL_CONSTANTS
+
+
+_NORMAL_CONSTANTS: Any = None
 
 
 def erfinv(x: Array, *, edges: bool = False) -> Array:
