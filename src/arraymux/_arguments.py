@@ -176,7 +176,7 @@ def check_call(
 _SCALAR_TYPES = (bool, int, float, complex)
 
 
-def python_scalar(value: Any) -> Any:
+def python_scalar(value: object) -> Any:
     """``value`` as a Python scalar if it is a NumPy scalar of a standard kind (``np.int64(2)``,
     ``np.float32(1.5)``, ``np.bool_``), else ``value`` itself.
 
@@ -442,7 +442,7 @@ def _count(n: int) -> Any:
 INDEX_CHECKED = 2**31
 
 
-def check_index(fname: str, key: Any, shape: tuple[Any, ...]) -> Any:
+def check_index(fname: str, key: object, shape: tuple[Any, ...]) -> Any:
     """``key``, an index of an array of ``shape``, with its Python ints checked against it.
 
     An int out of bounds raises ``IndexError``; a slice's start, stop and step beyond the

@@ -12,6 +12,7 @@ from . import _dtypes
 from ._arguments import INDEX_CHECKED, check_index
 from ._backend_errors import BACKEND_ERRORS, raise_annotated
 from ._backends import backend_of_type, on_load
+from ._backends._adapter import NativeArray
 from ._clients import advice, caller, ufunc_library
 from ._devices import constant_bridge, device_of_native
 from ._errors import BackendMismatchError
@@ -255,7 +256,7 @@ class Array:
         self,
         /,
         *,
-        stream: Any = None,
+        stream: object = None,
         max_version: tuple[int, int] | None = None,
         dl_device: tuple[Any, int] | None = None,
         copy: bool | None = None,
@@ -379,12 +380,12 @@ class Array:
             )
         return native.__dlpack_device__()
 
-    def __array__(self, dtype: Any = None, copy: bool | None = None) -> Any:
+    def __array__(self, dtype: object = None, copy: bool | None = None) -> Any:
         """``numpy.asarray(x)``: the values in host memory (shared where the array already
         is there, a copy from a GPU or of a lazy array)."""
         return _transfer.host_array_for_numpy(self, dtype, copy)
 
-    def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
+    def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: object) -> Any:
         """NumPy's ufuncs meeting an Array: an operator of a NumPy array or scalar with an
         Array (``ndarray + x``, ``np.float32(2) * x``) computes as the Array's own operator
         would; any other ufunc (``np.sin(x)``, ``scipy.special.erf(x)``, an ``out=``) is
@@ -401,7 +402,7 @@ class Array:
         raise TypeError(_ufunc_refusal(self, ufunc, method, kwargs))
 
     def to_device(
-        self, device: DeviceLike, /, *, stream: Any = None, copy: bool | None = None
+        self, device: DeviceLike, /, *, stream: object = None, copy: bool | None = None
     ) -> Array:
         """This array on ``device`` (any backend); see :func:`arraymux.to_device`."""
         return _transfer.to_device(self, device, stream=stream, copy=copy)
@@ -414,7 +415,7 @@ class Array:
 
     # -- indexing -----------------------------------------------------------------------------
 
-    def __getitem__(self, key: Any, /) -> Array:
+    def __getitem__(self, key: object, /) -> Array:
         """``x[key]``: the standard's indexing on every backend.
 
         ``key`` is an int, a slice (negative steps too), ``...``, ``None`` (a new axis), a
@@ -464,7 +465,7 @@ class Array:
             raise_annotated("Array.__getitem__", d, e)
         return _wrap(r, d, self._dtype)
 
-    def __setitem__(self, key: Any, value: Any, /) -> None:
+    def __setitem__(self, key: object, value: object, /) -> None:
         """``x[key] = value``: write in place (``key`` as for ``x[key]``; ``value`` a Python
         scalar or an array on the same device, broadcast to the selection). On JAX, whose
         arrays are immutable, the Array takes the updated native array.
@@ -559,7 +560,7 @@ class _LargeInt(Exception):
     """An int of an index that only the array's shape can check (see ``_native_key``)."""
 
 
-def _native_key(x: Array, key: Any, fname: str) -> Any:
+def _native_key(x: Array, key: object, fname: str) -> Any:
     """``key`` as the backend of ``x`` takes it. Python ints that only the shape can check
     are checked against it (``_arguments.check_index``): large ones on every backend, which
     take them as machine integers, and every one on an immutable backend (JAX), whose
@@ -574,7 +575,7 @@ def _native_key(x: Array, key: Any, fname: str) -> Any:
     return _unwrap_key(key, d, fname, math.inf)
 
 
-def _index_bridge(device: Device, key: Any) -> Bridge | None:
+def _index_bridge(device: Device, key: object) -> Bridge | None:
     """The running transform's engine where ``key`` holds an array of its device and arrays of
     ``device`` are constants there (see :func:`arraymux._devices.constant_bridge`)."""
     for k in key if type(key) is tuple else (key,):
@@ -585,7 +586,7 @@ def _index_bridge(device: Device, key: Any) -> Bridge | None:
     return None
 
 
-def _unwrap_key(key: Any, device: Device, fname: str, limit: float) -> Any:
+def _unwrap_key(key: object, device: Device, fname: str, limit: float) -> Any:
     if type(key) is tuple:
         return tuple(_unwrap_key_item(k, device, fname, limit) for k in key)
     return _unwrap_key_item(key, device, fname, limit)
@@ -604,7 +605,7 @@ def _capsule(native: Any, kwargs: dict[str, Any]) -> Any:
         return native.__dlpack__(**{k: v for k, v in kwargs.items() if k != "max_version"})
 
 
-def _has_array(key: Any) -> bool:
+def _has_array(key: object) -> bool:
     """Whether a native index (of a lazy backend, whose dtypes are NumPy's) holds an array."""
     return any(
         hasattr(k, "ndim") and getattr(getattr(k, "dtype", None), "kind", None) in ("b", "i", "u")
@@ -701,7 +702,7 @@ def connect(
     _set_operand = set_operand
 
 
-def _wrap(native: Any, device: Device, dtype: Any = None) -> Array:
+def _wrap(native: NativeArray, device: Device, dtype: object = None) -> Array:
     out = object.__new__(Array)
     out._native = native
     out._device = device
@@ -721,7 +722,7 @@ on_load("jax", _register_with_jax)
 # Native arrays in and out
 
 
-def wrap(native: Any, device: Device, dtype: Any = None) -> Array:
+def wrap(native: NativeArray, device: Device, dtype: object = None) -> Array:
     """Wrap a native array of ``device`` without copying; ``dtype``, when given, must be
     ``native.dtype`` (the hot paths cache it, see :mod:`arraymux._result_dtypes`)."""
     # Written out each time, not through an alias: torch.compile before 2.13 traces

@@ -4,8 +4,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from ._errors import ArraymuxError, AxisError
 
 __all__ = ["BACKEND_ERRORS", "annotated", "raise_annotated"]
@@ -29,7 +27,7 @@ BACKEND_ERRORS: tuple[type[Exception], ...] = (
 )
 
 
-def annotated(fname: str, device: Any, exc: BaseException) -> BaseException:
+def annotated(fname: str, device: object, exc: BaseException) -> BaseException:
     """The exception to raise for ``exc``, raised by a backend inside ``arraymux.<fname>``.
 
     arraymux's own errors, and errors whose message already names the function, are kept.
@@ -76,7 +74,7 @@ def _str_follows_args(exc: BaseException) -> bool:
     return len(exc.args) == 1 and isinstance(exc.args[0], str) and str(exc) == exc.args[0]
 
 
-def raise_annotated(fname: str, device: Any, e: Exception) -> None:
+def raise_annotated(fname: str, device: object, e: Exception) -> None:
     """Raise ``e`` (a backend's error inside ``fname``) as :func:`annotated` says; call it in
     an ``except`` block."""
     err = annotated(fname, device, e)

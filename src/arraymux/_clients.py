@@ -14,7 +14,11 @@ from __future__ import annotations
 import os
 import sys
 import warnings
-from typing import Any, NamedTuple
+from types import FrameType
+from typing import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:
+    from ._devices import Device
 
 __all__ = ["NumPyFallbackWarning", "advice", "caller", "ufunc_library", "warn_fallback"]
 
@@ -82,7 +86,7 @@ def caller() -> tuple[_Library | None, int]:
     library. ``(None, 0)`` where the user's own code handed it over."""
     if "scipy" not in sys.modules and "sklearn" not in sys.modules:
         return None, 0
-    frame: Any = sys._getframe(1)
+    frame: FrameType | None = sys._getframe(1)
     library = None
     level = 1
     while frame is not None:
@@ -102,7 +106,7 @@ def caller() -> tuple[_Library | None, int]:
     return (library, level) if library is not None else (None, 0)
 
 
-def ufunc_library(ufunc: Any) -> _Library | None:
+def ufunc_library(ufunc: object) -> _Library | None:
     """SciPy where ``ufunc`` is one of ``scipy.special``'s ufuncs (which SciPy hands out as
     they are while its Array API support is off), else None."""
     special = sys.modules.get("scipy.special._ufuncs")
@@ -112,7 +116,7 @@ def ufunc_library(ufunc: Any) -> _Library | None:
     return _Library("SciPy", _SCIPY_SWITCH, _scipy_on())
 
 
-def advice(library: _Library | None, device: Any) -> str:
+def advice(library: _Library | None, device: Device) -> str:
     """What fixes an Array handed to NumPy by ``library`` (None: by the user's own code)."""
     natively = (
         "call the function on native arrays through xp.natively(fun)(x), which takes its path "
@@ -137,7 +141,7 @@ def advice(library: _Library | None, device: Any) -> str:
     )
 
 
-def warn_fallback(device: Any) -> None:
+def warn_fallback(device: object) -> None:
     """Warn with :class:`NumPyFallbackWarning` if SciPy or scikit-learn, with its switch
     off, is converting an Array on ``device`` to NumPy (called inside ``Array.__array__``)."""
     library, level = caller()

@@ -25,7 +25,7 @@ from ._dtype_rules import (
 from ._errors import mismatch, not_an_array, raise_error, unsupported
 from ._narrowing import check_data, check_values, narrowed, narrower, python_values
 from ._signatures import signature
-from ._typing import ArrayLike, DeviceLike, SupportsDLPack
+from ._typing import ArrayLike, DeviceLike, DTypeLike, SupportsDLPack
 
 if TYPE_CHECKING:
     from typing_extensions import CapsuleType
@@ -156,7 +156,7 @@ def check_stored(name: str, d: Device, values: list[Any], dt: _dtypes.DType | No
         )
 
 
-def _check_creation(name: str, d: Device, bound: dict[str, Any], dtype: Any) -> None:
+def _check_creation(name: str, d: Device, bound: dict[str, Any], dtype: object) -> None:
     """Check a creation call's values before the backend sees them (in place): shapes of
     non-negative ints, a byte size that fits 64 bits, and Python numbers that fit the dtype
     they will be stored in (see :func:`check_stored`)."""
@@ -185,7 +185,7 @@ _STORED: dict[str, tuple[str, ...]] = {
 }
 
 
-def _stored_device(name: str, bound: dict[str, Any], device: Any) -> Device | None:
+def _stored_device(name: str, bound: dict[str, Any], device: object) -> Device | None:
     """The device of the arrays given for the values ``name`` stores, or None if none is an
     array; ``device=``, if given, must be that device (arraymux never moves an array)."""
     found: Device | None = None
@@ -205,7 +205,7 @@ def _stored_device(name: str, bound: dict[str, Any], device: Any) -> Device | No
     return found
 
 
-def _zero_d_operand(name: str, pname: str, value: Any, d: Device) -> Any:
+def _zero_d_operand(name: str, pname: str, value: object, d: Device) -> Any:
     """The native 0-d array of ``value`` (an array on ``d``), or ``value`` itself if it is not
     an array (a Python number, checked)."""
     op = operand(value)
@@ -234,7 +234,7 @@ def _filled(name: str, d: Device, shape: tuple[int, ...], fill: Any, dt: _dtypes
     return wrap(r, d)
 
 
-def _linspace_dtype(d: Device, bounds: list[Any], dtype: Any) -> _dtypes.DType:
+def _linspace_dtype(d: Device, bounds: list[Any], dtype: object) -> _dtypes.DType:
     """The dtype of ``linspace`` with array bounds: ``dtype``, else the bounds' floating
     dtypes promoted (as NumPy and JAX keep a float32 array's precision), else the device's
     default real floating dtype; complex where a bound is."""
@@ -256,7 +256,7 @@ def _linspace_dtype(d: Device, bounds: list[Any], dtype: Any) -> _dtypes.DType:
 
 
 def _linspace_of_arrays(
-    d: Device, start: Any, stop: Any, num: int, endpoint: bool, dtype: Any
+    d: Device, start: Any, stop: Any, num: int, endpoint: bool, dtype: object
 ) -> Array:
     """``linspace`` with 0-d array bounds (natives of ``d``, or Python numbers), computed on
     ``d`` as NumPy computes it (``start + i * step``, the last value ``stop`` itself), without
@@ -287,7 +287,7 @@ def _linspace_of_arrays(
     return wrap(y, d)
 
 
-def _of_arrays(name: str, d: Device, bound: dict[str, Any], dtype: Any) -> Array:
+def _of_arrays(name: str, d: Device, bound: dict[str, Any], dtype: object) -> Array:
     """``linspace`` or ``full`` whose bounds or fill value include 0-d arrays on ``d``."""
     if name == "full":
         shape = check_shape(name, "shape", bound["shape"])
@@ -308,7 +308,7 @@ def _of_arrays(name: str, d: Device, bound: dict[str, Any], dtype: Any) -> Array
 _COMMON = frozenset({"zeros", "ones", "empty", "arange"})
 
 
-def _common_call(name: str, a: Any, dtype: Any, device: Any) -> Array | None:
+def _common_call(name: str, a: Any, dtype: object, device: object) -> Array | None:
     """``zeros``, ``ones`` or ``empty`` of a shape of Python ints, or ``arange`` of one
     Python int, checked as the general path checks it (sizes, the values stored, the dtype);
     None for any other call, which the general path takes."""
@@ -346,7 +346,12 @@ def creation(name: str) -> Callable[..., Array]:
     stored = name in _STORED
     common = name in _COMMON
 
-    def fn(*args: Any, dtype: Any = None, device: Any = None, **kwargs: Any) -> Array:
+    def fn(
+        *args: object,
+        dtype: DTypeLike | None = None,
+        device: DeviceLike | None = None,
+        **kwargs: object,
+    ) -> Array:
         if common and len(args) == 1 and not kwargs and not _default_dtypes.active:
             r = _common_call(name, args[0], dtype, device)
             if r is not None:
@@ -377,17 +382,22 @@ def creation(name: str) -> Callable[..., Array]:
             if ndt is not None:
                 kwargs["dtype"] = ndt
         try:
-            r = call_backend(name, d, args, dict(kwargs, device=d.native))
+            made = call_backend(name, d, args, dict(kwargs, device=d.native))
         except BACKEND_ERRORS as e:
             raise_annotated(name, d, e)
-        standard_dtype(name, r, d)
-        return wrap(r, d)
+        standard_dtype(name, made, d)
+        return wrap(made, d)
 
     return finish(fn, name, "creation")
 
 
 def asarray(
-    obj: Any, /, *, dtype: Any = None, device: Any = None, copy: bool | None = None
+    obj: object,
+    /,
+    *,
+    dtype: DTypeLike | None = None,
+    device: DeviceLike | None = None,
+    copy: bool | None = None,
 ) -> Array:
     """Make an arraymux Array from an array, a Python scalar or nested sequence, or a buffer.
 
@@ -517,7 +527,7 @@ def asarray(
     return wrap(r, d)
 
 
-def _unwrap_nested(obj: Any, device: Device) -> Any:
+def _unwrap_nested(obj: object, device: Device) -> Any:
     """Replace arraymux Arrays inside nested lists/tuples by Python scalars (0-d) or natives."""
     if isinstance(obj, list | tuple):
         if any(isinstance(o, list | tuple) or type(o) is Array for o in obj):

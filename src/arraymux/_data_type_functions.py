@@ -11,7 +11,8 @@ from typing import Any
 
 from . import _dtypes
 from ._array import Array, operand, wrap
-from ._devices import device_arg
+from ._backends._adapter import NativeArray
+from ._devices import Device, device_arg
 from ._dtype_rules import as_dtype, dtype_of, native_dtype
 from ._dtypes import DType
 from ._errors import not_an_array
@@ -30,7 +31,7 @@ __all__ = [
 __all__ += ["finfo_object", "iinfo_object"]
 
 
-def _dtype_arg(x: Any, fname: str) -> DType:
+def _dtype_arg(x: object, fname: str) -> DType:
     """The dtype of array or dtype ``x``, an argument of ``arraymux.<fname>``."""
     if type(x) is Array:
         return x.dtype
@@ -45,7 +46,7 @@ def _dtype_arg(x: Any, fname: str) -> DType:
         raise type(e)(f"arraymux.{fname}: {e}") from None
 
 
-def _named_dtype(x: Any, fname: str) -> DType:
+def _named_dtype(x: object, fname: str) -> DType:
     """``as_dtype(x)`` for an argument of ``arraymux.<fname>``."""
     try:
         return as_dtype(x)
@@ -105,7 +106,7 @@ def astype(
     return wrap(d._fns["astype"](native, ndt, copy=copy), d)
 
 
-def _cast_copies(native: Any, ndt: Any, d: Any) -> bool:
+def _cast_copies(native: NativeArray, ndt: object, d: Device) -> bool:
     """Whether casting ``native`` to the native dtype ``ndt`` makes a new array by itself
     (the dtypes differ)."""
     from_native = d._backend.dtype_from_native
@@ -115,7 +116,7 @@ def _cast_copies(native: Any, ndt: Any, d: Any) -> bool:
         return False
 
 
-def can_cast(from_: Any, to: Any, /) -> bool:
+def can_cast(from_: DTypeLike | ArrayLike, to: DTypeLike, /) -> bool:
     """Whether the standard's promotion rules allow casting ``from_`` to ``to``.
 
     Parameters
@@ -149,7 +150,7 @@ def can_cast(from_: Any, to: Any, /) -> bool:
     return _dtypes.PROMOTION_TABLE.get((a, b)) is b
 
 
-def result_type(*arrays_and_dtypes: Any) -> DType:
+def result_type(*arrays_and_dtypes: ArrayLike | DTypeLike | complex) -> DType:
     """The dtype the standard's promotion rules give for the arguments.
 
     Python scalars take part as the standard says: they adopt the dtype of the arrays/dtypes
@@ -308,7 +309,7 @@ class iinfo_object:
     dtype: DType
 
 
-def finfo(type: Any, /) -> finfo_object:
+def finfo(type: DTypeLike | ArrayLike, /) -> finfo_object:
     """Limits of a floating-point dtype (complex: those of its real part, whose dtype
     ``finfo(...).dtype`` is, as the standard says).
 
@@ -348,7 +349,7 @@ def finfo(type: Any, /) -> finfo_object:
     )
 
 
-def iinfo(type: Any, /) -> iinfo_object:
+def iinfo(type: DTypeLike | ArrayLike, /) -> iinfo_object:
     """Limits of an integer dtype.
 
     Parameters

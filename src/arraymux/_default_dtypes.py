@@ -24,12 +24,13 @@ import os
 import threading
 import weakref
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from . import _dtypes
 
 if TYPE_CHECKING:
     from ._devices import Device
+    from ._typing import DTypeLike
 
 __all__ = ["default_dtypes", "get_default_dtypes", "set_default_dtypes"]
 
@@ -91,7 +92,7 @@ def _enter(policy: Policy) -> _Scope:
     return scope
 
 
-def _dtype(value: Any, kinds: tuple[str, ...], what: str, fname: str) -> _dtypes.DType | None:
+def _dtype(value: object, kinds: tuple[str, ...], what: str, fname: str) -> _dtypes.DType | None:
     if value is None:
         return None
     dt = value if type(value) is _dtypes.DType else None
@@ -107,7 +108,7 @@ def _dtype(value: Any, kinds: tuple[str, ...], what: str, fname: str) -> _dtypes
     return dt
 
 
-def _check(real_floating: Any, integral: Any, fname: str) -> Policy:
+def _check(real_floating: DTypeLike | None, integral: DTypeLike | None, fname: str) -> Policy:
     return (
         _dtype(real_floating, ("float32", "float64"), "real_floating", fname),
         _dtype(integral, ("int32", "int64"), "integral", fname),
@@ -187,7 +188,9 @@ def get_default_dtypes() -> Policy:
     return policy if policy is not None else _read_environment()
 
 
-def set_default_dtypes(real_floating: Any = None, integral: Any = None) -> None:
+def set_default_dtypes(
+    real_floating: DTypeLike | None = None, integral: DTypeLike | None = None
+) -> None:
     """Give every device the same default float and integer, for this process.
 
     Calling it with neither restores the environment's policy (``ARRAYMUX_DEFAULT_DTYPES``,
@@ -227,7 +230,9 @@ def set_default_dtypes(real_floating: Any = None, integral: Any = None) -> None:
 
 
 @contextlib.contextmanager
-def default_dtypes(real_floating: Any = None, integral: Any = None) -> Iterator[Policy]:
+def default_dtypes(
+    real_floating: DTypeLike | None = None, integral: DTypeLike | None = None
+) -> Iterator[Policy]:
     """Use a default float and integer on every device inside a ``with`` block.
 
     The arguments are those of :func:`set_default_dtypes`; ``None`` keeps each device's own

@@ -8,9 +8,11 @@ import os
 import re
 import threading
 from collections.abc import Iterator
+from types import ModuleType
 from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 
 from ._backends import Backend, canonical_name, get_backend, is_installed, specs
+from ._backends._adapter import NativeArray
 
 if TYPE_CHECKING:
     from ._dtypes import DType
@@ -156,7 +158,7 @@ class Device:
         return nat
 
     @property
-    def namespace(self) -> Any:
+    def namespace(self) -> ModuleType:
         """The backend's own Array API namespace (from array-api-compat where needed)."""
         return self._backend.ns
 
@@ -231,7 +233,7 @@ def _from_native_device(obj: object) -> Device:
     )
 
 
-def device_of_native(backend: Backend, x: Any) -> Device:
+def device_of_native(backend: Backend, x: NativeArray) -> Device:
     """The Device of a native array of ``backend``."""
     return Device._make(backend, backend.adapter.place_of(x))
 
@@ -324,7 +326,7 @@ class Bridge(Protocol):
     def device(self) -> Device:
         """The device the engine computes on (``torch:cpu``)."""
 
-    def to_engine(self, native: Any) -> Any:
+    def to_engine(self, native: NativeArray) -> Any:
         """A native array of ``user`` as one of ``device``, sharing its memory."""
 
 
@@ -352,7 +354,7 @@ def constant_bridge(dev: Device, other: Device) -> Bridge | None:
     return bridge
 
 
-def closure_constant(native: Any, dev: Device, other: Device) -> Any:
+def closure_constant(native: NativeArray, dev: Device, other: Device) -> Any:
     """``native``, an array of ``dev`` that meets an array of ``other`` in one call, as an
     array of ``other`` where it is a constant of a transform's computation (see
     :func:`constant_bridge`); None where the two do not mix."""

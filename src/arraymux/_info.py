@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from . import _default_dtypes, _dtypes
 from ._devices import Device, devices, get_default_device, resolve_device
 from ._typing import DeviceLike
@@ -38,7 +36,7 @@ class Info:
             return self._device
         return resolve_device(device, fname)
 
-    def capabilities(self) -> dict[str, Any]:
+    def capabilities(self) -> dict[str, bool | int | None]:
         """Boolean indexing and data-dependent shapes (true for the device's backend, false on
         lazy backends); ``max dimensions`` is None (no fixed limit)."""
         lazy = self.default_device()._backend.spec.lazy

@@ -20,6 +20,7 @@ from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from . import _dtypes
+from ._backends._adapter import NativeArray
 
 if TYPE_CHECKING:
     from ._devices import Device
@@ -182,7 +183,7 @@ def warn(fname: str, dt: _dtypes.DType, to: _dtypes.DType, device: Device, stack
 _FLOAT32_MAX = 3.4028234663852886e38
 
 
-def _misfit(value: Any, to: _dtypes.DType) -> bool:
+def _misfit(value: object, to: _dtypes.DType) -> bool:
     """Whether the Python number ``value`` does not fit ``to`` (a narrower dtype)."""
     if type(value) is complex:
         return _misfit(value.real, to) or _misfit(value.imag, to)
@@ -216,7 +217,7 @@ def value_error(
     )
 
 
-def _plain(value: Any) -> bool:
+def _plain(value: object) -> bool:
     return type(value) in (int, float, complex)
 
 
@@ -230,7 +231,7 @@ def check_values(
             raise value_error(fname, f"the Python {type(v).__name__} {v!r}", to, dt, device)
 
 
-def python_values(obj: Any) -> Iterator[Any]:
+def python_values(obj: object) -> Iterator[Any]:
     """The Python numbers in ``obj``, a Python number or nested lists and tuples of them
     (anything else inside is skipped)."""
     if isinstance(obj, list | tuple):
@@ -241,7 +242,12 @@ def python_values(obj: Any) -> Iterator[Any]:
 
 
 def check_data(
-    fname: str, native: Any, src: Device, to: _dtypes.DType, dt: _dtypes.DType, device: Device
+    fname: str,
+    native: NativeArray,
+    src: Device,
+    to: _dtypes.DType,
+    dt: _dtypes.DType,
+    device: Device,
 ) -> None:
     """Raise :class:`OverflowError` where a value of the array ``native`` (on ``src``), which
     ``dt`` holds, does not fit ``to``, the dtype narrowing makes of ``dt`` on ``device``. The

@@ -97,7 +97,7 @@ def _call(fun: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
     return _map(_to_array_or_0d if unwrap.numpy else _to_array, fun(*args, **kwargs))
 
 
-def call_natively(fun: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
+def call_natively(fun: Callable[..., Any], /, *args: object, **kwargs: object) -> Any:
     """Call ``fun`` on the native arrays of its Array arguments, and wrap the arrays it
     returns.
 
@@ -203,7 +203,7 @@ def natively(fun: Callable[..., Any], /) -> Callable[..., Any]:
         )
 
     @functools.wraps(fun)
-    def native_call(*args: Any, **kwargs: Any) -> Any:
+    def native_call(*args: object, **kwargs: object) -> Any:
         return _call(fun, args, kwargs)
 
     return native_call

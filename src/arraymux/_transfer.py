@@ -64,6 +64,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from ._array import Array, operand, wrap
+from ._backends._adapter import NativeArray
 from ._clients import advice, caller, warn_fallback
 from ._devices import Device, device_arg
 from ._dtype_rules import dtype_of
@@ -108,7 +109,7 @@ def memory(device: Device) -> tuple[str, int]:
         return mem
 
 
-def _data_ptr(native: Any, device: Device) -> int | None:
+def _data_ptr(native: NativeArray, device: Device) -> int | None:
     hook = device._backend.hooks.data_ptr
     if hook is None:
         return None
@@ -125,21 +126,21 @@ def _native_order(a: Any) -> Any:
     return a.astype(a.dtype.newbyteorder("="))
 
 
-def _export(native: Any, src: Device) -> tuple[Any, bool]:
+def _export(native: NativeArray, src: Device) -> tuple[Any, bool]:
     hook = src._backend.hooks.export
     if hook is None:
         return native, False
     return hook(native)
 
 
-def _from_dlpack(obj: Any, target: Device, place: str | None, copy: bool | None) -> Any:
+def _from_dlpack(obj: object, target: Device, place: str | None, copy: bool | None) -> Any:
     hook = target._backend.hooks.from_dlpack
     if hook is not None:
         return hook(obj, place, copy)
     return target._backend.ns.from_dlpack(obj, copy=copy)
 
 
-def _handed_over(obj: Any, src: Device, target: Device, copy: bool | None) -> Any:
+def _handed_over(obj: object, src: Device, target: Device, copy: bool | None) -> Any:
     """``obj`` (exported from ``src``) taken by ``target`` through DLPack, with the source's
     GPU current while the producer hands it over: the caller's current device may be any."""
     current = src._backend.hooks.current_gpu
@@ -166,14 +167,14 @@ def _host_view(obj: Any) -> Any:
     return np.from_dlpack(obj)
 
 
-def _to_host(native: Any, src: Device) -> Any:
+def _to_host(native: NativeArray, src: Device) -> Any:
     hook = src._backend.hooks.to_host
     if hook is not None:
         return hook(native)
     return src._backend.adapter.to_numpy(native)
 
 
-def _check_traced(native: Any, src: Device, target: Device, fname: str) -> None:
+def _check_traced(native: NativeArray, src: Device, target: Device, fname: str) -> None:
     hook = src._backend.hooks.traced
     if hook is not None and hook(native):
         raise TypeError(
@@ -200,7 +201,7 @@ def _needs_copy(src: Device, target: Device, why: str) -> ValueError:
     )
 
 
-def _unusable(native: Any, src: Device, target: Device, e: Exception) -> str:
+def _unusable(native: NativeArray, src: Device, target: Device, e: Exception) -> str:
     """Why ``target`` refused the memory of ``native`` as it is, and how to get memory it
     takes: a buffer off its alignment (``IMPORT_ALIGNMENT``: JAX's CPU client takes host memory
     at 64-byte boundaries only, and NumPy's allocator gives 16) can be made aligned."""
@@ -218,11 +219,11 @@ def _unusable(native: Any, src: Device, target: Device, e: Exception) -> str:
 
 
 def move(
-    native: Any,
+    native: NativeArray,
     src: Device,
     target: Device,
     copy: bool | None,
-    stream: Any,
+    stream: object,
     report: bool = False,
     share: bool = False,
 ) -> tuple[Any, str, bool]:
@@ -284,11 +285,11 @@ def _current_gpu_kept() -> Iterator[None]:
 
 
 def _move_now(
-    native: Any,
+    native: NativeArray,
     src: Device,
     target: Device,
     copy: bool | None,
-    stream: Any,
+    stream: object,
     report: bool,
     share: bool,
 ) -> tuple[Any, str, bool]:
@@ -385,7 +386,7 @@ def _copier(src: Device, target: Device) -> tuple[Device, Device] | None:
     return found
 
 
-def _between_gpus(native: Any, src: Device, target: Device, stream: Any = None) -> Any:
+def _between_gpus(native: NativeArray, src: Device, target: Device, stream: object = None) -> Any:
     """``native`` moved from one GPU to another with one device-to-device copy: handed
     without a copy (DLPack) to the copying backend on the source GPU, copied by that
     backend's own peer copy, handed without a copy to the target's backend. None where no
@@ -412,7 +413,7 @@ def _between_gpus(native: Any, src: Device, target: Device, stream: Any = None) 
 
 
 def to_device(
-    x: ArrayLike, device: DeviceLike, /, *, stream: Any = None, copy: bool | None = None
+    x: ArrayLike, device: DeviceLike, /, *, stream: object = None, copy: bool | None = None
 ) -> Array:
     """``x`` on ``device``, which may belong to another backend.
 
@@ -696,7 +697,7 @@ def repr_values(x: Array) -> str:
 _HOST_BACKENDS = frozenset({"numpy", "dask", "array_api_strict"})
 
 
-def host_array_for_numpy(x: Array, dtype: Any, copy: bool | None) -> Any:
+def host_array_for_numpy(x: Array, dtype: object, copy: bool | None) -> Any:
     """NumPy's ``__array__`` protocol, under the backend's own rule for device memory.
 
     Arrays in host memory convert. An array in device memory converts where the backend's

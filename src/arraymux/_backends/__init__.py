@@ -399,7 +399,7 @@ class Backend:
             return _missing(self.spec.name, name)
         return obj
 
-    def dtype_from_native(self, native: Any) -> DType:
+    def dtype_from_native(self, native: object) -> DType:
         try:
             return self.from_native_dtype[native]
         except (KeyError, TypeError):
@@ -414,7 +414,7 @@ class Backend:
 
 
 def _missing(backend: str, name: str) -> Callable[..., Any]:
-    def fn(*args: Any, **kwargs: Any) -> Any:
+    def fn(*args: object, **kwargs: object) -> Any:
         raise NotImplementedError(
             f"arraymux.{name} is not available on the {backend} backend "
             f"(its namespace has no {name!r})."

@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import warnings
 from collections.abc import Callable
+from types import ModuleType
 from typing import Any
 
 import array_api_compat.dask.array as _xp
@@ -38,7 +39,7 @@ def native_device(place: str) -> Any:
     return "cpu"
 
 
-def place_of_device(native: Any) -> str:
+def place_of_device(native: object) -> str:
     return ""
 
 
@@ -46,7 +47,7 @@ def place_of(x: Any) -> str:
     return ""
 
 
-def dtype_from_native(obj: Any) -> _dtypes.DType | None:
+def dtype_from_native(obj: object) -> _dtypes.DType | None:
     return dtype_from_numpy(obj)
 
 
@@ -54,7 +55,7 @@ def supports_dtype(dtype: _dtypes.DType, place: str) -> bool:
     return True
 
 
-def getitem(x: Any, key: Any) -> Any:
+def getitem(x: Any, key: object) -> Any:
     """``x[key]`` for a key with arrays, whose results have a known shape.
 
     Dask leaves the length of ``x[mask]`` unknown (``nan``) and then refuses to index the
@@ -122,7 +123,7 @@ def _gather(x: Any, parts: list[Any]) -> Any:
     return out
 
 
-def overrides(ns: Any) -> dict[str, Callable[..., Any]]:
+def overrides(ns: ModuleType) -> dict[str, Callable[..., Any]]:
     table: dict[str, Callable[..., Any]] = {
         "take_along_axis": _take_along_axis,
         "take": _take(ns.take),
@@ -158,7 +159,7 @@ def _empty_in_one_chunk(base: Callable[..., Any]) -> Callable[..., Any]:
     one chunk. The common path pays nothing."""
 
     @functools.wraps(base)
-    def create(shape: Any, *args: Any, **kwargs: Any) -> Any:
+    def create(shape: Any, *args: object, **kwargs: object) -> Any:
         try:
             return base(shape, *args, **kwargs)
         except ZeroDivisionError:
@@ -318,7 +319,7 @@ def _stacked(
     fn_np = np_fn or getattr(np.linalg, name)
     nout = signature.split("->")[1].count("),(") + 1
 
-    def fn(x: Any, /, **kwargs: Any) -> Any:
+    def fn(x: Any, /, **kwargs: object) -> Any:
         import dask.array as da
 
         dts = out_dtypes(np.dtype(x.dtype)) if out_dtypes else (np.dtype(x.dtype),) * nout
@@ -492,7 +493,7 @@ def _same_dtype(fn: Callable[..., Any]) -> Callable[..., Any]:
     small integers gives uint64 / int64."""
 
     @functools.wraps(fn)
-    def kept(x1: Any, x2: Any, /, **kwargs: Any) -> Any:
+    def kept(x1: Any, x2: Any, /, **kwargs: object) -> Any:
         out = fn(x1, x2, **kwargs)
         return out if out.dtype == x1.dtype else out.astype(x1.dtype)
 
@@ -649,7 +650,7 @@ def export(x: Any) -> tuple[Any, bool]:
     return to_numpy(x), False
 
 
-def from_dlpack(obj: Any, place: str | None, copy: bool | None) -> Any:
+def from_dlpack(obj: object, place: str | None, copy: bool | None) -> Any:
     raise BufferError("dask.array.from_array copies its input")
 
 

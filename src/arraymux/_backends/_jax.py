@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable
+from types import ModuleType
 from typing import Any, Protocol, cast
 
 import jax
@@ -44,7 +45,7 @@ def namespace() -> Any:
     return jnp
 
 
-def overrides(ns: Any) -> dict[str, Any]:
+def overrides(ns: ModuleType) -> dict[str, Any]:
     out = _fixed(ns)
     for name, radix in (("log2", 2.0), ("log10", 10.0)):
         out[name] = _special_cases.change_of_base(
@@ -53,7 +54,7 @@ def overrides(ns: Any) -> dict[str, Any]:
     return out
 
 
-def _fixed(ns: Any) -> dict[str, Any]:
+def _fixed(ns: ModuleType) -> dict[str, Any]:
     return {
         "abs": _special_cases.complex_abs(ns, ns.abs),
         "any": _truth_of_complex(ns.any, ns),
@@ -93,7 +94,7 @@ def _permute_dims(base: Any) -> Any:
     return permute_dims
 
 
-def _truth_of_complex(base: Any, ns: Any) -> Any:
+def _truth_of_complex(base: Any, ns: ModuleType) -> Any:
     """``any``/``all`` where a complex element is true when either part is nonzero (JAX tests
     the real part only: ``any(1j)`` is False)."""
 
@@ -159,7 +160,7 @@ def _full_precision(fn: Callable[..., Any]) -> Callable[..., Any]:
     is respected.
     """
 
-    def full(*args: Any, **kwargs: Any) -> Any:
+    def full(*args: object, **kwargs: object) -> Any:
         if "precision" not in kwargs and _OPTIONS.jax_default_matmul_precision is None:
             kwargs["precision"] = jax.lax.Precision.HIGHEST
         return fn(*args, **kwargs)
@@ -245,7 +246,7 @@ def place_of(x: Any) -> str:
     return place
 
 
-def dtype_from_native(obj: Any) -> _dtypes.DType | None:
+def dtype_from_native(obj: object) -> _dtypes.DType | None:
     return dtype_from_numpy(obj)
 
 
@@ -297,7 +298,7 @@ def to_numpy(x: Any) -> Any:
     return np.asarray(x)
 
 
-def setitem(x: Any, key: Any, value: Any) -> Any:
+def setitem(x: Any, key: object, value: object) -> Any:
     """JAX arrays are immutable: the updated array replaces the wrapped one."""
     return x.at[key].set(value)
 
@@ -378,7 +379,7 @@ def unshared(x: Any) -> bool:
     return seen == 1  # x itself
 
 
-def from_dlpack(obj: Any, place: str | None, copy: bool | None) -> Any:
+def from_dlpack(obj: object, place: str | None, copy: bool | None) -> Any:
     # Zero-copy only for row-major buffers aligned to 64 bytes; copy=False raises otherwise.
     # copy=True is done here: from_dlpack(copy=True) can still return a view of host memory.
     device = None if place is None else native_device(place)
@@ -408,7 +409,7 @@ def _has(module: str) -> bool:
     return importlib.util.find_spec(module) is not None
 
 
-def _gpu_upload(a: Any, device: Any) -> Any:
+def _gpu_upload(a: Any, device: object) -> Any:
     """``a`` uploaded by torch's or CuPy's pipelined pinned upload, then taken over through
     DLPack (no copy on the GPU); None when neither can do it."""
     ordinal = _cuda_ordinal(device)
@@ -559,7 +560,7 @@ def register_pytree(array_type: type) -> None:
     def flatten(x: Any) -> tuple[tuple[Any], Any]:
         return (x._native,), x._device
 
-    def unflatten(device: Any, children: Any) -> Any:
+    def unflatten(device: object, children: Any) -> Any:
         out: Any = object.__new__(array_type)
         out._native = children[0]
         out._device = device

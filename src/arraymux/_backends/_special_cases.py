@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from types import ModuleType
 from typing import Any, cast
 
 from ._adapter import RealBased
@@ -32,18 +33,18 @@ class Kinds(dict[Any, bool]):
     them), asked of ``ns.isdtype`` once per dtype: the fixes check the dtype of every call, and
     a dict lookup costs a tenth of ``isdtype``."""
 
-    def __init__(self, ns: Any, kind: str | tuple[str, ...]) -> None:
+    def __init__(self, ns: ModuleType, kind: str | tuple[str, ...]) -> None:
         super().__init__()
         self.ns = ns
         self.kind = kind
 
-    def __missing__(self, dtype: Any) -> bool:
+    def __missing__(self, dtype: object) -> bool:
         out = self[dtype] = bool(self.ns.isdtype(dtype, self.kind))
         return out
 
 
 def floor_divide(
-    ns: Any, base: Callable[..., Any], zero_results: bool = False
+    ns: ModuleType, base: Callable[..., Any], zero_results: bool = False
 ) -> Callable[..., Any]:
     """``floor(x1 / x2)`` where an operand is infinite or ``x1`` is zero: NumPy, PyTorch and JAX
     follow Python's ``//`` there (``inf // 2`` is NaN, ``1 // -inf`` is -1) or lose the sign of
@@ -82,7 +83,7 @@ def floor_divide(
 
 
 def expm1(
-    ns: Any, base: Callable[..., Any], make_complex: Callable[[Any, Any], Any]
+    ns: ModuleType, base: Callable[..., Any], make_complex: Callable[[Any, Any], Any]
 ) -> Callable[..., Any]:
     """Complex ``expm1`` with the standard's special cases (infinite and NaN parts, signed
     zeros), computed as ``expm1(a) cos(b) - 2 sin(b/2)**2 + i exp(a) sin(b)``, which also keeps
@@ -116,7 +117,7 @@ def expm1(
 
 
 def tanh(
-    ns: Any, base: Callable[..., Any], make_complex: Callable[[Any, Any], Any]
+    ns: ModuleType, base: Callable[..., Any], make_complex: Callable[[Any, Any], Any]
 ) -> Callable[..., Any]:
     """Complex ``tanh``: ``tanh(+inf + bj)`` is ``1 + 0j`` for finite ``b`` (with the sign of
     ``b`` on the zero); the backends give ``1 + 0 * sin(2b) j``."""
@@ -136,7 +137,7 @@ def tanh(
 
 
 def remainder(
-    ns: Any, base: Callable[..., Any], infinite_divisors: bool = False
+    ns: ModuleType, base: Callable[..., Any], infinite_divisors: bool = False
 ) -> Callable[..., Any]:
     """A zero remainder takes the sign of ``x2`` (``-0 % 2`` is ``+0``), as the standard and
     Python say; PyTorch, JAX and CuPy keep the sign of ``x1``. ``infinite_divisors``: also a
@@ -156,7 +157,7 @@ def remainder(
     return remainder
 
 
-def _over_infinity(ns: Any, x1: Any, x2: Any, r: Any) -> Any:
+def _over_infinity(ns: ModuleType, x1: Any, x2: Any, r: Any) -> Any:
     if isinstance(x2, _SCALARS):
         if not math.isinf(x2):
             return r
@@ -169,7 +170,7 @@ def _over_infinity(ns: Any, x1: Any, x2: Any, r: Any) -> Any:
 
 
 def change_of_base(
-    ns: Any,
+    ns: ModuleType,
     base: Callable[..., Any],
     log: Callable[..., Any],
     radix: float,
@@ -191,7 +192,7 @@ def change_of_base(
     return complex_only(fixed, base)
 
 
-def complex_abs(ns: Any, base: Callable[..., Any]) -> Callable[..., Any]:
+def complex_abs(ns: ModuleType, base: Callable[..., Any]) -> Callable[..., Any]:
     """Complex ``abs`` of an operand with an infinite part is ``+inf`` even where the other
     part is NaN (JAX gives NaN)."""
 
@@ -207,7 +208,7 @@ def complex_abs(ns: Any, base: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def acos(
-    ns: Any, base: Callable[..., Any], make_complex: Callable[[Any, Any], Any]
+    ns: ModuleType, base: Callable[..., Any], make_complex: Callable[[Any, Any], Any]
 ) -> Callable[..., Any]:
     """Complex ``acos(+-0 + 0j)`` is ``pi/2 - 0j`` (PyTorch gives ``pi/2 + 0j``)."""
 
@@ -225,7 +226,7 @@ def acos(
 
 
 def log1p(
-    ns: Any, base: Callable[..., Any], make_complex: Callable[[Any, Any], Any]
+    ns: ModuleType, base: Callable[..., Any], make_complex: Callable[[Any, Any], Any]
 ) -> Callable[..., Any]:
     """Complex ``log1p`` of an operand with an infinite part is ``log|1 + z| + i arg(1 + z)``,
     which meets the standard's special cases (``inf + pi/2 j``, ``inf + NaN j``) where PyTorch
@@ -246,7 +247,7 @@ def log1p(
     return complex_only(log1p, base)
 
 
-def sign(ns: Any, base: Callable[..., Any]) -> Callable[..., Any]:
+def sign(ns: ModuleType, base: Callable[..., Any]) -> Callable[..., Any]:
     """``sign(-0)`` is ``+0`` (JAX gives ``-0``)."""
 
     kinds = Kinds(ns, ("real floating", "complex floating"))
@@ -278,7 +279,7 @@ def _pinf(v: Any) -> Any:
     return v == _INF
 
 
-def _finite_nonzero(ns: Any, v: Any) -> Any:
+def _finite_nonzero(ns: ModuleType, v: Any) -> Any:
     return ns.isfinite(v) & (v != 0)
 
 
@@ -355,7 +356,7 @@ COMPLEX_CASES: dict[str, tuple[str | None, list[tuple[Callable[..., Any], float,
 
 
 def complex_cases(
-    ns: Any, name: str, base: Callable[..., Any], make_complex: Callable[[Any, Any], Any]
+    ns: ModuleType, name: str, base: Callable[..., Any], make_complex: Callable[[Any, Any], Any]
 ) -> Callable[..., Any]:
     """``base`` with the special cases of :data:`COMPLEX_CASES` for ``name`` on complex input;
     other dtypes pay one dtype check."""
@@ -393,7 +394,7 @@ def complex_cases(
 
 
 def reciprocal(
-    ns: Any, base: Callable[..., Any], make_complex: Callable[[Any, Any], Any]
+    ns: ModuleType, base: Callable[..., Any], make_complex: Callable[[Any, Any], Any]
 ) -> Callable[..., Any]:
     """Complex ``reciprocal(0)`` is ``NaN + NaN j``: the standard computes it as ``1 / x`` by the
     textbook formula when every part is finite (``0 / 0`` in both parts); PyTorch and JAX give
@@ -438,7 +439,7 @@ def componentwise(
 
 
 def complex_pow(
-    ns: Any, base: Callable[..., Any], is_complex: Callable[[Any], bool]
+    ns: ModuleType, base: Callable[..., Any], is_complex: Callable[[Any], bool]
 ) -> Callable[..., Any]:
     """Complex ``pow(x1, 0)`` is ``1 + 0j`` for every ``x1`` (as NumPy, JAX and C99's ``cpow``
     give; the standard allows this care); PyTorch gives ``NaN + NaN j`` for ``x1 == 0``.
@@ -470,7 +471,7 @@ def empty_selection(shape: tuple[int, ...], mask_shape: tuple[int, ...]) -> tupl
     return (0, *shape[len(mask_shape) :])
 
 
-def solve(ns: Any, base: Callable[..., Any]) -> Callable[..., Any]:
+def solve(ns: ModuleType, base: Callable[..., Any]) -> Callable[..., Any]:
     """``linalg.solve`` with the standard's shapes: ``x2`` is one vector only when 1-D, and
     the stacks of ``x1`` and ``x2`` broadcast (CuPy wants ``(..., M, K)`` stacks of one
     shape). ``base`` is called with operands of matching stacks only."""

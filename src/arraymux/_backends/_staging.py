@@ -56,7 +56,7 @@ class StagingRing:
         self.lock = threading.Lock()
 
 
-def staging_ring(key: Any, make: Callable[[int, int], StagingRing]) -> StagingRing:
+def staging_ring(key: object, make: Callable[[int, int], StagingRing]) -> StagingRing:
     """The ring of ``key`` (e.g. a device), made by ``make(chunk, count)`` on first use."""
     full = (key, STAGE_CHUNK, STAGE_BUFFERS)
     ring = _rings.get(full)

@@ -8,6 +8,7 @@ unsupported-dtype paths be tested on a CPU-only machine.
 from __future__ import annotations
 
 from collections.abc import Callable
+from types import ModuleType
 from typing import Any
 
 import array_api_strict as _xp
@@ -61,11 +62,11 @@ def default_dtypes(place: str) -> dict[str, _dtypes.DType]:
     return {k: _dtypes.DType(str(v).rsplit(".", 1)[-1]) for k, v in info.items()}
 
 
-def scalar_operand(name: str, value: Any, other: Any, position: int) -> Any:
+def scalar_operand(name: str, value: object, other: Any, position: int) -> Any:
     return _xp.asarray(value, dtype=other.dtype, device=other.device)
 
 
-def overrides(ns: Any) -> dict[str, Callable[..., Any]]:
+def overrides(ns: ModuleType) -> dict[str, Callable[..., Any]]:
     # The reference runs NumPy's kernels underneath, with NumPy's special-case deviations;
     # the fixes shared with the NumPy adapter apply here too.
     return {

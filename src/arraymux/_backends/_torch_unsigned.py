@@ -47,7 +47,7 @@ Fns = dict[str, Callable[..., Any]]
 _wrapped = torch._C._functorch.is_functorch_wrapped_tensor
 
 
-def reread(v: Any, dtype: Any) -> Any:
+def reread(v: Any, dtype: object) -> Any:
     """The bits of ``v`` read as ``dtype``, an integer dtype of the same width: a view, which
     copies nothing. Inside ``torch.func`` transforms of torch versions without a batching rule
     for ``view(dtype)`` (torch 2.11's ``vmap``), a cast, which keeps the bits of same-width
@@ -333,7 +333,7 @@ def _signed_int(v: Any, u: Any) -> Any:
     return v
 
 
-def reduction(name: str, fns: Fns, x: Any, *args: Any, **kwargs: Any) -> Any:
+def reduction(name: str, fns: Fns, x: Any, *args: object, **kwargs: object) -> Any:
     """``sum``, ``prod``, ``cumulative_sum``, ``cumulative_prod`` or ``linalg.trace`` of an
     unsigned ``x``: accumulated in ``dtype``, by default uint64 (torch's kernels give int64)."""
     target = kwargs.get("dtype")

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from types import ModuleType
 from typing import Any, NamedTuple
 
 Impl = Callable[..., Any]
@@ -86,7 +87,7 @@ def cosm1(ctx: Context) -> Impl:
     return cosm1
 
 
-def _xlogxy(ns: Any, x: Any, y: Any) -> Any:
+def _xlogxy(ns: ModuleType, x: Any, y: Any) -> Any:
     """``x * log(x / y)`` for positive ``x`` and ``y``, without overflow of ``x / y``."""
     r = x / y
     direct = x * ns.log(r)
@@ -210,7 +211,7 @@ def polygamma(ctx: Context) -> Impl | None:
     return polygamma
 
 
-def _exp_of(ns: Any, f: Impl) -> Impl:
+def _exp_of(ns: ModuleType, f: Impl) -> Impl:
     def exp_of(x: Any) -> Any:
         return ns.exp(f(x))
 

@@ -85,7 +85,7 @@ def function(name: str) -> Callable[..., Any]:
         plain = f"{key}(x)"
         skip = f"{key}(x) not for"
 
-        def fn(*args: Any, **kwargs: Any) -> Any:
+        def fn(*args: object, **kwargs: object) -> Any:
             if len(args) == 1 and not kwargs:
                 x = args[0]
                 if type(x) is Array:
@@ -115,7 +115,7 @@ def function(name: str) -> Callable[..., Any]:
     else:
         fast = arity if not rec.ints else -1
 
-        def fn(*args: Any, **kwargs: Any) -> Any:
+        def fn(*args: object, **kwargs: object) -> Any:
             if len(args) == fast and not kwargs:
                 x = args[0]
                 if type(x) is Array:

@@ -86,7 +86,7 @@ def register(backend: Backend, name: str) -> Wrapping:
 
 
 def _floats_only(impl: Impl, floats: frozenset[object], name: str) -> Wrapping:
-    def floats_only(*args: Any) -> Any:
+    def floats_only(*args: object) -> Any:
         for a in args:
             dtype = getattr(a, "dtype", None)
             if dtype is not None and dtype not in floats:
@@ -171,7 +171,7 @@ def _scipy(rec: Special) -> Impl:
     f = getattr(f, "__wrapped__", f)
     ndarray = np.ndarray
 
-    def on_numpy(*args: Any) -> Any:
+    def on_numpy(*args: object) -> Any:
         out = f(*args)
         return out if type(out) is ndarray else np.asarray(out)
 
@@ -184,7 +184,7 @@ def _by_blocks(f: Impl) -> Impl:
     import dask.array as da
     from dask.array.core import elemwise  # broadcasts the blocks, as ufuncs do
 
-    def by_blocks(*args: Any) -> Any:
+    def by_blocks(*args: object) -> Any:
         # the dtype of the floating operands (integer ones of integer parameters stay so)
         dtype = next(a.dtype for a in args if isinstance(a, da.Array) and a.dtype.kind in "fc")
         return elemwise(f, *args, dtype=dtype)
@@ -196,7 +196,7 @@ def _through_numpy(f: Impl) -> Impl:
     """``f`` on the NumPy data of array-api-strict arrays, the result on their device."""
     from array_api_strict._array_object import Array
 
-    def through_numpy(*args: Any) -> Any:
+    def through_numpy(*args: object) -> Any:
         device = next(a.device for a in args if isinstance(a, Array))
         out = f(*(a._array if isinstance(a, Array) else a for a in args))
         return Array._new(out, device=device)
@@ -239,7 +239,7 @@ def _host(backend: Backend, rec: Special) -> Impl | None:
     array_types = tuple(backend.array_classes)
     name = backend.name
 
-    def on_host(*args: Any) -> Any:
+    def on_host(*args: object) -> Any:
         first = None
         for a in args:
             if isinstance(a, array_types):
@@ -268,7 +268,7 @@ def _missing(backend: Backend, rec: Special) -> Impl:
     module = MODULES.get(backend.name)
     where = f" ({module} lacks it)" if module else ""
 
-    def missing(*args: Any) -> Any:
+    def missing(*args: object) -> Any:
         raise NotImplementedError(
             f"arraymux.special.{rec.name}: the {backend.name} backend has no {rec.name}{where}. "
             f"{_ELSEWHERE}"

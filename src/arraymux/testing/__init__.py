@@ -27,7 +27,7 @@ _TOLERANCES: dict[str, tuple[float, float]] = {
 }
 
 
-def default_tolerance(dtype: Any) -> tuple[float, float]:
+def default_tolerance(dtype: object) -> tuple[float, float]:
     """The ``(rtol, atol)`` that :func:`assert_close` uses for ``dtype``.
 
     Parameters

@@ -22,6 +22,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from .._backends._adapter import NativeArray
 from .._devices import Device
 from .._devices import devices as _all_devices
 from .._dtypes import ALL_DTYPES, KIND_GROUPS, DType
@@ -277,7 +278,7 @@ def arrays(
     )
 
 
-def _wrap(native: Any, device: Device) -> Any:
+def _wrap(native: NativeArray, device: Device) -> Any:
     import arraymux
 
     x = arraymux.asarray(native)
