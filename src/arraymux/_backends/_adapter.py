@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from types import ModuleType
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from .. import _dtypes
 
@@ -106,13 +106,13 @@ class Adapter(Protocol):
     def place_of_device(self, native: Any) -> str:
         """The place of one of the backend's own device objects."""
 
-    def place_of(self, x: Any) -> str:
+    def place_of(self, x: NativeArray) -> str:
         """The place of a native array."""
 
     def supports_dtype(self, dtype: _dtypes.DType, place: str) -> bool:
         """Whether arrays of ``dtype`` can live on ``place``."""
 
-    def to_numpy(self, x: Any) -> Any:
+    def to_numpy(self, x: NativeArray) -> Any:
         """The native array as a NumPy array on the host."""
 
     # Optional: the registry fills these in from DEFAULTS where the module leaves them out.
@@ -131,7 +131,7 @@ class Adapter(Protocol):
         """A Python scalar as the backend's function ``name`` takes it beside array
         ``other`` (most take the scalar itself)."""
 
-    def normalize(self, x: Any) -> Any:
+    def normalize(self, x: NativeArray) -> Any:
         """The native result as an array (NumPy returns scalars for 0-d results)."""
 
     def array_dtype(self, native: Any) -> Any:
@@ -168,7 +168,10 @@ def _the_scalar(name: str, value: Any, other: Any, position: int) -> Any:
     return value
 
 
-def _identity(x: Any) -> Any:
+_T = TypeVar("_T")
+
+
+def _identity(x: _T) -> _T:
     return x
 
 

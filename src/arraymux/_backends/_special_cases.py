@@ -15,7 +15,7 @@ from collections.abc import Callable
 from types import ModuleType
 from typing import Any, cast
 
-from ._adapter import RealBased
+from ._adapter import NativeArray, RealBased
 
 _SCALARS = (bool, int, float)  # real scalars: the only ones floor_divide meets on floats
 
@@ -91,7 +91,7 @@ def expm1(
 
     kinds = Kinds(ns, "complex floating")
 
-    def expm1(x: Any, /) -> Any:
+    def expm1(x: NativeArray, /) -> Any:
         if not kinds[x.dtype]:
             return base(x)
         a, b = ns.real(x), ns.imag(x)
@@ -124,7 +124,7 @@ def tanh(
 
     kinds = Kinds(ns, "complex floating")
 
-    def tanh(x: Any, /) -> Any:
+    def tanh(x: NativeArray, /) -> Any:
         r = base(x)
         if not kinds[x.dtype]:
             return r
@@ -183,7 +183,7 @@ def change_of_base(
 
     kinds = Kinds(ns, "complex floating")
 
-    def fixed(x: Any, /) -> Any:
+    def fixed(x: NativeArray, /) -> Any:
         if not kinds[x.dtype]:
             return base(x)
         r = log(x)
@@ -198,7 +198,7 @@ def complex_abs(ns: ModuleType, base: Callable[..., Any]) -> Callable[..., Any]:
 
     kinds = Kinds(ns, "complex floating")
 
-    def abs(x: Any, /) -> Any:
+    def abs(x: NativeArray, /) -> Any:
         r = base(x)
         if not kinds[x.dtype]:
             return r
@@ -214,7 +214,7 @@ def acos(
 
     kinds = Kinds(ns, "complex floating")
 
-    def acos(x: Any, /) -> Any:
+    def acos(x: NativeArray, /) -> Any:
         r = base(x)
         if not kinds[x.dtype]:
             return r
@@ -234,7 +234,7 @@ def log1p(
 
     kinds = Kinds(ns, "complex floating")
 
-    def log1p(x: Any, /) -> Any:
+    def log1p(x: NativeArray, /) -> Any:
         r = base(x)
         if not kinds[x.dtype]:
             return r
@@ -252,7 +252,7 @@ def sign(ns: ModuleType, base: Callable[..., Any]) -> Callable[..., Any]:
 
     kinds = Kinds(ns, ("real floating", "complex floating"))
 
-    def sign(x: Any, /) -> Any:
+    def sign(x: NativeArray, /) -> Any:
         r = base(x)
         if kinds[r.dtype]:
             return r + 0.0
@@ -364,7 +364,7 @@ def complex_cases(
 
     kinds = Kinds(ns, "complex floating")
 
-    def fixed(x: Any, /) -> Any:
+    def fixed(x: NativeArray, /) -> Any:
         r = base(x)
         if not kinds[x.dtype]:
             return r
@@ -402,7 +402,7 @@ def reciprocal(
 
     kinds = Kinds(ns, "complex floating")
 
-    def reciprocal(x: Any, /) -> Any:
+    def reciprocal(x: NativeArray, /) -> Any:
         r = base(x)
         if not kinds[x.dtype]:
             return r

@@ -6,6 +6,7 @@ import math
 import operator
 import threading
 from collections.abc import Callable
+from types import ModuleType
 from typing import Any, cast
 
 import array_api_compat.torch as _xp
@@ -107,7 +108,7 @@ def _accumulating(name: str, base: Any) -> Any:
     as the standard asks (torch's kernels give int64)."""
     fns = {name: base}
 
-    def fn(x: Any, /, *args: Any, **kwargs: Any) -> Any:
+    def fn(x: Any, /, *args: object, **kwargs: object) -> Any:
         if x.dtype in _UNSIGNED or kwargs.get("dtype") in _UNSIGNED:
             return _unsigned.reduction(name, fns, x, *args, **kwargs)
         return base(x, *args, **kwargs)
@@ -134,7 +135,7 @@ def _indexed(base: Any) -> Any:
     """``base`` (``take``, ``take_along_axis``, ``repeat``) for indices of any integer
     dtype."""
 
-    def fn(x: Any, indices: Any, /, *args: Any, **kwargs: Any) -> Any:
+    def fn(x: Any, indices: Any, /, *args: object, **kwargs: object) -> Any:
         return base(x, index_array(indices), *args, **kwargs)
 
     fn.__name__ = fn.__qualname__ = base.__name__
@@ -214,7 +215,7 @@ def namespace() -> Any:
     return _xp
 
 
-def overrides(ns: Any) -> dict[str, Any]:
+def overrides(ns: ModuleType) -> dict[str, Any]:
     out: dict[str, Any] = dict(_SAME_DTYPE_BINARY)
     out["sum"] = _sum
     for name in ("prod", "cumulative_sum", "cumulative_prod"):
@@ -254,7 +255,7 @@ def _integer_fallback(kernel: Callable[..., Any], fallback: Callable[..., Any]) 
     """``kernel``, and ``fallback`` where torch has no kernel for integer operands of one
     dtype (CUDA's ``matmul``, ``tensordot``, ``vecdot``); other refusals are the kernel's."""
 
-    def fn(x1: Any, x2: Any, /, **kwargs: Any) -> Any:
+    def fn(x1: Any, x2: Any, /, **kwargs: object) -> Any:
         try:
             return kernel(x1, x2, **kwargs)
         except (NotImplementedError, RuntimeError):
@@ -440,7 +441,7 @@ def place_of(x: Any) -> str:
     return place_of_device(dev)
 
 
-def dtype_from_native(obj: Any) -> _dtypes.DType | None:
+def dtype_from_native(obj: object) -> _dtypes.DType | None:
     if isinstance(obj, torch.dtype):
         return None
     from ._common import dtype_from_numpy
@@ -886,7 +887,7 @@ def synchronize(place: str, xs: list[Any]) -> None:
         torch.mps.synchronize()
 
 
-def setitem(x: Any, key: Any, value: Any) -> Any:
+def setitem(x: Any, key: object, value: object) -> Any:
     """``x[key] = value`` where torch refuses it as it is: slices with negative steps, a
     uint16/32/64 array (written through its signed view where torch has no kernel, as for
     masks), or a Python int that torch cannot unpack into an int64 (made a 0-d tensor of
@@ -906,7 +907,7 @@ def setitem(x: Any, key: Any, value: Any) -> Any:
     return x
 
 
-def getitem(x: Any, key: Any) -> Any:
+def getitem(x: Any, key: object) -> Any:
     """``x[key]`` where torch refuses it: slices with negative steps, or a boolean mask
     with a zero-length axis (selects nothing).
 
@@ -932,7 +933,7 @@ def _flip(x: Any, dims: list[int]) -> Any:
     return torch.flip(x, dims)
 
 
-def _mirrored(x: Any, key: Any) -> tuple[list[int], tuple[Any, ...]] | None:
+def _mirrored(x: Any, key: object) -> tuple[list[int], tuple[Any, ...]] | None:
     """The axes to flip and the key with positive steps that select, from ``x`` flipped on
     those axes, what ``key`` (with negative steps) selects from ``x``; None without them."""
     parts = list(key) if isinstance(key, tuple) else [key]
