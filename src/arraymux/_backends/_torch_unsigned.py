@@ -315,7 +315,7 @@ def _filled(value: Any, u: Any, device: Any) -> Any:
     return torch.full((), value, dtype=u, device=device)
 
 
-def setitem(x: Any, key: Any, value: Any) -> Any:
+def setitem(x: torch.Tensor, key: Any, value: Any) -> Any:
     """``x[key] = value`` for an unsigned ``x``, written through its signed view."""
     u = x.dtype
     if not isinstance(value, torch.Tensor):
@@ -454,11 +454,11 @@ def _right_shift(fns: Fns, u: Any, x1: Any, x2: Any) -> Any:
     return reread(torch.where(k >= 64, 0, torch.where(k == 0, a, logical)), u)
 
 
-def _abs(fns: Fns, u: Any, x: Any) -> Any:
+def _abs(fns: Fns, u: Any, x: torch.Tensor) -> Any:
     return x.clone()
 
 
-def _sign(fns: Fns, u: Any, x: Any) -> Any:
+def _sign(fns: Fns, u: Any, x: torch.Tensor) -> Any:
     return (reread(x, SIGNED[u]) != 0).to(u)
 
 
