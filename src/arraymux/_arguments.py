@@ -209,12 +209,12 @@ def python_scalar(value: object) -> Any:
 # Values of the non-array parameters
 
 
-def _type_name(v: Any) -> str:
+def _type_name(v: object) -> str:
     t = type(v)
     return t.__qualname__ if t.__module__ == "builtins" else f"{t.__module__}.{t.__qualname__}"
 
 
-def _is_array(v: Any) -> bool:
+def _is_array(v: object) -> bool:
     """Whether ``v`` is an array: an object of the standard's array protocol (arraymux's
     ``Array`` among them; NumPy's scalars, which have it too, are numbers here) or a native
     array of a registered backend."""
@@ -225,7 +225,7 @@ def _is_array(v: Any) -> bool:
     return backend_of_type(t) is not None
 
 
-def _not_an_array(fname: str, pname: str, v: Any, what: str) -> TypeError:
+def _not_an_array(fname: str, pname: str, v: object, what: str) -> TypeError:
     if not tuple(getattr(v, "shape", (1,))):
         return TypeError(
             f"arraymux.{fname}: {pname} must be {what}, not an array ({_type_name(v)}): not "
@@ -251,7 +251,7 @@ def check_int(fname: str, pname: str, v: Any, what: str = "an int") -> int:
         raise TypeError(f"arraymux.{fname}: {pname} must be {what}, not {_type_name(v)}.") from None
 
 
-def _ints(fname: str, pname: str, v: Any, what: str) -> tuple[int, ...]:
+def _ints(fname: str, pname: str, v: object, what: str) -> tuple[int, ...]:
     if isinstance(v, tuple | list):
         return tuple(check_int(fname, f"{pname}[{i}]", a, what) for i, a in enumerate(v))
     if _is_array(v):
@@ -268,7 +268,7 @@ def _axis_range(fname: str, pname: str, axis: int, ndim: int | None) -> int:
     return axis
 
 
-def _axes(fname: str, pname: str, v: Any, ndim: int | None, *, none: bool, many: bool) -> Any:
+def _axes(fname: str, pname: str, v: object, ndim: int | None, *, none: bool, many: bool) -> Any:
     what = "an int" + (", a tuple of ints" if many else "") + (" or None" if none else "")
     if v is None:
         if none:
@@ -285,7 +285,7 @@ def _axes(fname: str, pname: str, v: Any, ndim: int | None, *, none: bool, many:
     return _axis_range(fname, pname, check_int(fname, pname, v, what), ndim)
 
 
-def check_bool(fname: str, pname: str, v: Any) -> bool:
+def check_bool(fname: str, pname: str, v: object) -> bool:
     """``v`` as True or False (a NumPy bool read as one); anything else
     raises a ``TypeError`` that names ``arraymux.<fname>`` and ``pname``."""
     if isinstance(v, bool):
@@ -296,7 +296,7 @@ def check_bool(fname: str, pname: str, v: Any) -> bool:
     raise TypeError(f"arraymux.{fname}: {pname} must be True or False, not {_type_name(v)}.")
 
 
-def check_number(fname: str, pname: str, v: Any, *, complex_ok: bool = True) -> Any:
+def check_number(fname: str, pname: str, v: object, *, complex_ok: bool = True) -> Any:
     """``v`` as a Python number (a bool, int or float, or a complex where ``complex_ok``); an
     array or another value raises a ``TypeError`` that names ``arraymux.<fname>`` and
     ``pname``."""
@@ -309,7 +309,7 @@ def check_number(fname: str, pname: str, v: Any, *, complex_ok: bool = True) -> 
     return v
 
 
-def read_zero_d(fname: str, pname: str, v: Any) -> Any:
+def read_zero_d(fname: str, pname: str, v: object) -> Any:
     """``v`` with its 0-d arrays read as Python values where every backend takes one for
     ``pname`` of ``fname`` (:data:`arraymux._signatures.ZERO_D`), as the value itself or among
     the entries of a tuple or list (``shape``, ``axis``). Any other array is left as it is,
@@ -355,20 +355,20 @@ def _host_value(fname: str, pname: str, v: Any) -> Any:
         ) from e
 
 
-def _choice(fname: str, pname: str, v: Any, options: tuple[Any, ...]) -> Any:
+def _choice(fname: str, pname: str, v: object, options: tuple[Any, ...]) -> Any:
     if isinstance(v, str | int | float) and not isinstance(v, bool) and v in options:
         return v
     shown = ", ".join(repr(o) for o in options)
     raise ValueError(f"arraymux.{fname}: {pname} must be one of {shown}, not {v!r}.")
 
 
-def _ord(fname: str, pname: str, v: Any, names: tuple[str, ...]) -> Any:
+def _ord(fname: str, pname: str, v: object, names: tuple[str, ...]) -> Any:
     if isinstance(v, str):
         return _choice(fname, pname, v, names)
     return check_number(fname, pname, v, complex_ok=False)
 
 
-def check_shape(fname: str, pname: str, v: Any, *, minus_one: bool = False) -> tuple[int, ...]:
+def check_shape(fname: str, pname: str, v: object, *, minus_one: bool = False) -> tuple[int, ...]:
     """A shape: an int or a tuple of ints, each at least 0 (``-1`` once where allowed)."""
     if type(v) is not tuple or not all(type(n) is int for n in v):
         v = read_zero_d(fname, pname, v)
@@ -509,7 +509,7 @@ _FFT_ITEMSIZE = 16
 _MATRIX_ORDS = ("fro", "nuc")
 
 
-def check_value(fname: str, pname: str, v: Any, ndim: int | None) -> Any:
+def check_value(fname: str, pname: str, v: object, ndim: int | None) -> Any:
     """The value of the non-array parameter ``pname`` of ``fname``, checked and made plain
     (NumPy scalars become Python scalars); ``ndim``: the array argument's, if known."""
     t = type(v)

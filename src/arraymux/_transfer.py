@@ -64,6 +64,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from ._array import Array, operand, wrap
+from ._backends import Backend, BackendSpec
 from ._backends._adapter import NativeArray
 from ._clients import advice, caller, warn_fallback
 from ._devices import Device, device_arg
@@ -85,7 +86,7 @@ _CPU = ("cpu", 0)
 _REFUSED = (BufferError, ValueError, RuntimeError, TypeError, NotImplementedError)
 
 
-def _operand_or_raise(x: Any, fname: str, pos: int = 0) -> tuple[Any, Device]:
+def _operand_or_raise(x: object, fname: str, pos: int = 0) -> tuple[Any, Device]:
     op = operand(x)
     if op is None:
         raise not_an_array(fname, pos, x)
@@ -504,11 +505,11 @@ def to_device(
 # ``fast_route``), or None; and, for pairs that have one (keyed by the devices' strings, whose
 # hashes Python keeps), that route and the native dtypes of the source that the general path
 # has moved (and so checked that the target holds).
-_ROUTES: dict[tuple[Device, Device], Any] = {}
+_ROUTES: dict[tuple[Device, Device], Callable[[Any], Any] | None] = {}
 _HELD: dict[tuple[str, str], tuple[Callable[[Any], Any], set[Any]]] = {}
 
 
-def _fast_route(src: Device, target: Device) -> Any:
+def _fast_route(src: Device, target: Device) -> Callable[[Any], Any] | None:
     key = (src, target)
     if key not in _ROUTES:
         route = None
@@ -522,7 +523,9 @@ def _fast_route(src: Device, target: Device) -> Any:
     return _ROUTES[key]
 
 
-def move_report(x: Any, device: Device | str, copy: bool | None = None) -> tuple[Array, str, bool]:
+def move_report(
+    x: ArrayLike, device: Device | str, copy: bool | None = None
+) -> tuple[Array, str, bool]:
     """``to_device`` that also says what it did: ``(result, route, copied)``."""
     native, src = _operand_or_raise(x, "to_device")
     target = device_arg(device, "to_device")
@@ -576,7 +579,7 @@ def to_numpy(*arrays: ArrayLike) -> Any:
         host = None if route is None else route(x._native)
         if host is not None:
             return host
-    groups: dict[Any, tuple[Device, list[int], list[Any]]] = {}
+    groups: dict[Backend, tuple[Device, list[int], list[Any]]] = {}
     for i, item in enumerate(arrays):
         native, src = _operand_or_raise(item, "to_numpy", i)
         backend = src._backend
@@ -597,7 +600,7 @@ def to_numpy(*arrays: ArrayLike) -> Any:
     return out[0] if len(arrays) == 1 else tuple(out)
 
 
-def synchronize(*targets: Any) -> Any:
+def synchronize(*targets: object) -> Any:
     """Wait until the pending work behind arrays, or on devices, has finished.
 
     JAX and CUDA return from a call before its result is computed; time a program with
@@ -678,7 +681,7 @@ _WAITS: dict[Device, Callable[..., Any] | None] = {}
 block_until_ready = synchronize
 
 
-def _loaded_backends() -> list[Any]:
+def _loaded_backends() -> list[BackendSpec]:
     from ._backends import specs
 
     return [spec for spec in specs() if spec.module in sys.modules]
