@@ -1503,6 +1503,21 @@ def test_torch_autograd_path_by_each_engine_call(monkeypatch):
     fast, slow, used = _outcomes_of_each_engine(monkeypatch, lambda: g(sub))
     assert fast[0] == slow[0] == "returned" and used and general
     torch.testing.assert_close(fast[1].native, slow[1].native)
+    monkeypatch.undo()
+
+    class Seen(torch.overrides.TorchFunctionMode):
+        def __init__(self):
+            super().__init__()
+            self.names = []
+
+        def __torch_function__(self, func, types, args=(), kwargs=None):
+            self.names.append(getattr(func, "__name__", None))
+            return func(*args, **(kwargs or {}))
+
+    with Seen() as mode:
+        got = g(b)
+    _same(got, want_g)
+    assert "grad" in mode.names  # a torch function mode sees torch.autograd.grad
 
     with torch.inference_mode():
         made_there = torch.tensor([0.5, -2.0, 1.0])

@@ -336,6 +336,7 @@ _engine_run = getattr(torch.autograd.graph, "_engine_run_backward", None)
 _engine_log = getattr(torch.autograd.graph, "log", None)
 _stash, _unstash = torch._C._stash_obj_in_tls, torch._C._remove_obj_from_tls
 _accelerator = getattr(torch._C, "_accelerator_getAccelerator", None)
+_function_mode = torch._C._is_torch_function_mode_enabled
 _DEBUG = logging.DEBUG
 
 
@@ -344,8 +345,9 @@ def _gradients(out: Any, leaves: list[Any], outer: bool) -> tuple[Any, ...]:
     tensors, the engine call that it makes, without its handling of general arguments
     (sequences or dicts of outputs, inputs and cotangents, tensor subclasses, batched
     cotangents), which costs a tenth of a small model's step. ``out`` is a real floating 0-d
-    tensor that requires grad: its cotangent is a one, as torch.autograd.grad makes it."""
-    if _engine_log is not None and type(out) is _TENSOR:
+    tensor that requires grad: its cotangent is a one, as torch.autograd.grad makes it. A
+    torch function mode sees torch.autograd.grad itself."""
+    if _engine_log is not None and type(out) is _TENSOR and not _function_mode():
         for leaf in leaves:
             if type(leaf) is not _TENSOR:
                 break
