@@ -7,7 +7,6 @@ table, so it is the same on every backend.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from . import _dtypes
 from ._array import Array, operand, wrap
@@ -180,7 +179,7 @@ def result_type(*arrays_and_dtypes: ArrayLike | DTypeLike | complex) -> DType:
     arraymux.float32
     """
     dtypes: list[DType] = []
-    scalars: list[Any] = []
+    scalars: list[object] = []
     for a in arrays_and_dtypes:
         if isinstance(a, bool | int | float | complex):
             scalars.append(a)

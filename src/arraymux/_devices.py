@@ -80,8 +80,8 @@ class Device:
 
     _backend: Backend
     _fns: Any
-    _results: Any
-    _known: Any  # the backend's native dtype -> arraymux dtype map (read by the C hot path)
+    _results: dict[str, dict[object, object]]  # per function: native operand -> result dtype
+    _known: dict[object, DType]  # native dtype -> arraymux dtype (read by the C hot path)
     _scalar_plans: dict[Any, Any]  # array-and-scalar calls: see _compiled.scalar_plan
     _name: str
     _place: str

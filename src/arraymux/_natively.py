@@ -88,7 +88,7 @@ def _to_array_or_0d(leaf: Any) -> Any:
     return _to_array(leaf)
 
 
-def _call(fun: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+def _call(fun: Callable[..., Any], args: tuple[object, ...], kwargs: dict[str, object]) -> Any:
     unwrap = _Unwrap()
     if args:
         args = _map(unwrap, args)

@@ -506,7 +506,7 @@ def to_device(
 # hashes Python keeps), that route and the native dtypes of the source that the general path
 # has moved (and so checked that the target holds).
 _ROUTES: dict[tuple[Device, Device], Callable[[Any], Any] | None] = {}
-_HELD: dict[tuple[str, str], tuple[Callable[[Any], Any], set[Any]]] = {}
+_HELD: dict[tuple[str, str], tuple[Callable[[Any], Any], set[object]]] = {}
 
 
 def _fast_route(src: Device, target: Device) -> Callable[[Any], Any] | None:
@@ -579,7 +579,7 @@ def to_numpy(*arrays: ArrayLike) -> Any:
         host = None if route is None else route(x._native)
         if host is not None:
             return host
-    groups: dict[Backend, tuple[Device, list[int], list[Any]]] = {}
+    groups: dict[Backend, tuple[Device, list[int], list[object]]] = {}
     for i, item in enumerate(arrays):
         native, src = _operand_or_raise(item, "to_numpy", i)
         backend = src._backend
@@ -587,7 +587,7 @@ def to_numpy(*arrays: ArrayLike) -> Any:
             groups[backend] = (src, [], [])
         groups[backend][1].append(i)
         groups[backend][2].append(native)
-    out: list[Any] = [None] * len(arrays)
+    out: list[object] = [None] * len(arrays)
     for src, positions, natives in groups.values():
         many = src._backend.hooks.to_host_many
         if many is not None:
@@ -649,7 +649,7 @@ def synchronize(*targets: object) -> Any:
         return x
     from ._devices import devices
 
-    groups: dict[Device, list[Any]] = {}
+    groups: dict[Device, list[object]] = {}
     for i, t in enumerate(targets):
         if isinstance(t, Device | str):
             groups.setdefault(Device(t), [])

@@ -264,17 +264,17 @@ class Backend:
 
     spec: BackendSpec
     adapter: ModuleType
-    ns: Any
+    ns: ModuleType
     native_module: ModuleType
     fns: FunctionTable = field(init=False)
-    to_native_dtype: dict[DType, Any] = field(init=False)
-    from_native_dtype: dict[Any, DType] = field(init=False)
+    to_native_dtype: dict[DType, object] = field(init=False)
+    from_native_dtype: dict[object, DType] = field(init=False)
     normalize: Callable[[Any], Any] = field(init=False)
     native_dtype_types: frozenset[type] = field(init=False)
-    array_dtypes: dict[DType, Any] = field(init=False)
-    array_dtypes_by_name: dict[str, Any] = field(init=False)
+    array_dtypes: dict[DType, object] = field(init=False)
+    array_dtypes_by_name: dict[str, object] = field(init=False)
     array_classes: tuple[type, ...] = field(init=False)
-    result_dtypes: dict[str, dict[Any, Any]] = field(init=False)
+    result_dtypes: dict[str, dict[object, object]] = field(init=False)
     hooks: Hooks = field(init=False)
 
     def __post_init__(self) -> None:

@@ -138,7 +138,7 @@ class Adapter(Protocol):
         """The dtype object arrays report for a dtype of the namespace, where they differ
         (NumPy, JAX, CuPy, Dask report ``np.dtype`` objects)."""
 
-    def single_operand(self) -> dict[str, Any]:
+    def single_operand(self) -> dict[str, object]:
         """Standard names mapped to faster callables for a call with the array alone, or to a
         ``(callable, dtypes)`` pair: not for operands of those native dtypes."""
 
@@ -240,7 +240,7 @@ class Hooks:
     from_dlpack: Callable[[Any, str | None, bool | None], Any] | None = None
     from_host: Callable[[Any, str], Any] | None = None
     to_host: Callable[[Any], Any] | None = None
-    to_host_many: Callable[[list[Any]], list[Any]] | None = None
+    to_host_many: Callable[[list[object]], list[object]] | None = None
     memory: Callable[[str], tuple[str, int]] | None = None
     data_ptr: Callable[[Any], int] | None = None
     copy_array: Callable[[Any], Any] | None = None
@@ -256,7 +256,7 @@ class Hooks:
     import_alignment: int = 0
     getitem: Callable[[Any, Any], Any] | None = None
     setitem: Callable[[Any, Any, Any], Any] | None = None
-    synchronize: Callable[[str, list[Any]], None] | None = None
+    synchronize: Callable[[str, list[object]], None] | None = None
     fuse: Callable[[Any], Any] | None = None
     engine_place: Callable[[str], str] | None = None
     emulate: Callable[[str, dict[str, Any], Any, dict[str, Any]], Any] | None = None

@@ -38,7 +38,7 @@ def normalize(x: Any) -> Any:
     return x
 
 
-def overrides(ns: Any) -> dict[str, Any]:
+def overrides(ns: Any) -> dict[str, object]:
     # array-api-compat wraps matmul only to promote mixed dtypes; arraymux promotes first.
     return {
         "matmul": np.matmul,
@@ -110,7 +110,7 @@ def _filled(shape: Any, dtype: Any, value: Any) -> Any:
     return out
 
 
-def _aligned_creation(ns: Any) -> dict[str, Any]:
+def _aligned_creation(ns: Any) -> dict[str, object]:
     def zeros(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
         return aligned_empty(shape, dtype, zeroed=True)
 

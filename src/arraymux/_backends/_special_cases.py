@@ -61,7 +61,7 @@ def floor_divide(
             return ns.where(r == 0, ns.floor(x1 / x2), _fixed_floor_divide(x1, x2, r))
         return _fixed_floor_divide(x1, x2, r)
 
-    def _fixed_floor_divide(x1: Any, x2: Any, r: Any) -> Any:
+    def _fixed_floor_divide(x1: Any, x2: Any, r: NativeArray) -> Any:
         # x1 infinite or zero (JAX gives -0 // 2 == +0), or x2 infinite.
         masks = [
             (math.isinf(x1) or x1 == 0) if isinstance(x1, _SCALARS) else ns.isinf(x1) | (x1 == 0),
@@ -157,7 +157,7 @@ def remainder(
     return remainder
 
 
-def _over_infinity(ns: ModuleType, x1: Any, x2: Any, r: Any) -> Any:
+def _over_infinity(ns: ModuleType, x1: Any, x2: Any, r: NativeArray) -> Any:
     if isinstance(x2, _SCALARS):
         if not math.isinf(x2):
             return r
@@ -271,15 +271,15 @@ def sign(ns: ModuleType, base: Callable[..., Any]) -> Callable[..., Any]:
 _INF, _NAN, _HALF_PI = math.inf, math.nan, math.pi / 2
 
 
-def _zero(v: Any) -> Any:
+def _zero(v: NativeArray) -> Any:
     return v == 0
 
 
-def _pinf(v: Any) -> Any:
+def _pinf(v: NativeArray) -> Any:
     return v == _INF
 
 
-def _finite_nonzero(ns: ModuleType, v: Any) -> Any:
+def _finite_nonzero(ns: ModuleType, v: NativeArray) -> Any:
     return ns.isfinite(v) & (v != 0)
 
 

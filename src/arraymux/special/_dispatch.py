@@ -230,7 +230,7 @@ def call(rec: Special, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
     return wrap(r, device)
 
 
-def _python_int(fname: str, pos: int, pname: str, v: Any) -> int:
+def _python_int(fname: str, pos: int, pname: str, v: object) -> int:
     """``v`` as a Python int: a Python or NumPy integer, or a 0-d integer array."""
     v = python_scalar(v)
     if type(v) is int:

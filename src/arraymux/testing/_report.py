@@ -132,7 +132,7 @@ def render(results: list[Result], fmt: str) -> str:
     devices, functions, cell, counts, notes = _matrix(results)
     summary = ", ".join(f"{n} {k}" for k, n in sorted(counts.items()))
     if fmt == "json":
-        payload: dict[str, Any] = {
+        payload: dict[str, object] = {
             "devices": devices,
             "results": [r.__dict__ for r in results],
             "summary": counts,

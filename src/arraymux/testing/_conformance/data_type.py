@@ -25,7 +25,7 @@ def _astype(d: Draw, name: str) -> None:
     dst = d.dtype(ALL_KINDS)
     if not _castable(src, dst):
         dst = src
-    elements: dict[str, Any] | None = None
+    elements: dict[str, object] | None = None
     if src.kind == "real floating" and dst.kind in ("signed integer", "unsigned integer"):
         elements = {"min_value": 0.0, "max_value": 100.0}
     elif src.kind == "signed integer" and dst.kind == "unsigned integer":

@@ -88,9 +88,11 @@ def partner_dtype(d: Draw, dt1: DType, kinds: Any) -> DType:
     return d.draw(st.sampled_from(choices), "dtype2")
 
 
-def _binary_elements(name: str, dt1: DType, dt2: DType) -> tuple[dict[str, Any], dict[str, Any]]:
-    e1: dict[str, Any] = {}
-    e2: dict[str, Any] = {}
+def _binary_elements(
+    name: str, dt1: DType, dt2: DType
+) -> tuple[dict[str, object], dict[str, object]]:
+    e1: dict[str, object] = {}
+    e2: dict[str, object] = {}
     ints = dt1.kind in ("signed integer", "unsigned integer")
     if name in ("bitwise_left_shift", "bitwise_right_shift"):
         e2 = {"min_value": 0, "max_value": 7}

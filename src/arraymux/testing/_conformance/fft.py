@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 from hypothesis import strategies as st
 
@@ -27,7 +25,7 @@ def _fft_case(d: Draw, name: str) -> None:
         dt, shape, {"min_value": -1.0, "max_value": 1.0} if real_in else {"max_magnitude": 1.0}
     )
     norm = d.draw(st.sampled_from(["backward", "ortho", "forward"]), "norm")
-    kw: dict[str, Any] = {"norm": norm}
+    kw: dict[str, object] = {"norm": norm}
     if nd:
         if d.draw(st.booleans(), "with_axes"):
             kw["axes"] = tuple(

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from hypothesis import strategies as st
 
 from ._core import (
@@ -28,7 +26,7 @@ from ._core import (
 @register("sum", "prod")
 def _sum_prod(d: Draw, name: str) -> None:
     dt = d.dtype(NUMERIC)
-    elements: dict[str, Any] | None = (
+    elements: dict[str, object] | None = (
         {"min_value": 0, "max_value": 3}
         if dt.kind in ("signed integer", "unsigned integer") and name == "prod"
         else None
