@@ -86,7 +86,7 @@ def _fixed(ns: ModuleType) -> dict[str, Any]:
 def _permute_dims(base: Any) -> Any:
     """``permute_dims`` taking negative axes, as NumPy and torch do (JAX refuses them)."""
 
-    def permute_dims(x: Any, /, axes: tuple[int, ...]) -> Any:
+    def permute_dims(x: jax.Array, /, axes: tuple[int, ...]) -> Any:
         if any(a < 0 for a in axes):
             axes = tuple(a + x.ndim if a < 0 else a for a in axes)
         return base(x, axes)
@@ -98,7 +98,7 @@ def _truth_of_complex(base: Any, ns: ModuleType) -> Any:
     """``any``/``all`` where a complex element is true when either part is nonzero (JAX tests
     the real part only: ``any(1j)`` is False)."""
 
-    def fn(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:
+    def fn(x: jax.Array, /, *, axis: Any = None, keepdims: bool = False) -> Any:
         if x.dtype.kind == "c":
             x = x != 0
         return base(x, axis=axis, keepdims=keepdims)
@@ -116,7 +116,7 @@ _CONSTANT_RESULTS = ("isinf", "isfinite", "imag", "signbit")
 def _kept_in_place(fun: Any) -> Any:
     """``fun`` with its result on its input's device."""
 
-    def placed(x: Any, /) -> Any:
+    def placed(x: jax.Array, /) -> Any:
         out = fun(x)
         try:
             src, dst = x.devices(), out.devices()
@@ -176,7 +176,7 @@ def _searchsorted(x1: Any, x2: Any, /, *, side: str = "left", sorter: Any = None
 
 
 def _cumulative_prod(
-    x: Any, /, *, axis: Any = None, dtype: Any = None, include_initial: bool = False
+    x: jax.Array, /, *, axis: Any = None, dtype: Any = None, include_initial: bool = False
 ) -> Any:
     # jnp.cumulative_prod keeps small integer dtypes on empty input; the standard promotes
     # them to the default (unsigned) integer dtype, as for prod.
@@ -230,7 +230,7 @@ def place_of_device(native: Any) -> str:
 _PLACES: dict[Any, str] = {}
 
 
-def place_of(x: Any) -> str:
+def place_of(x: jax.Array) -> str:
     if isinstance(x, jax.core.Tracer):  # no concrete device: JAX's default
         return place_of_device(jax.devices()[0])
     try:
@@ -287,7 +287,7 @@ def default_dtypes(place: str) -> dict[str, _dtypes.DType]:
     }
 
 
-def to_numpy(x: Any) -> Any:
+def to_numpy(x: jax.Array) -> Any:
     import numpy as np
 
     if isinstance(x, jax.core.Tracer):
@@ -298,7 +298,7 @@ def to_numpy(x: Any) -> Any:
     return np.asarray(x)
 
 
-def setitem(x: Any, key: object, value: object) -> Any:
+def setitem(x: jax.Array, key: object, value: object) -> Any:
     """JAX arrays are immutable: the updated array replaces the wrapped one."""
     return x.at[key].set(value)
 
@@ -321,7 +321,7 @@ def fast_route(direction: str, place: str, other: str, other_place: str) -> Any:
     return None
 
 
-def host_view(x: Any) -> Any:
+def host_view(x: jax.Array) -> Any:
     """NumPy's read-only view of a JAX array in host memory, or None for a traced value (or
     one NumPy would hand out writable: a copy, not a view)."""
     import numpy as np
@@ -332,7 +332,7 @@ def host_view(x: Any) -> Any:
     return None if out.flags.writeable else out  # never a writable view of an immutable array
 
 
-def traced(x: Any) -> bool:
+def traced(x: jax.Array) -> bool:
     return isinstance(x, jax.core.Tracer)
 
 
@@ -345,7 +345,7 @@ _SCAN_BYTES = {"cpu": 2048}
 _SCAN_BYTES_GPU = 65536
 
 
-def unshared(x: Any) -> bool:
+def unshared(x: jax.Array) -> bool:
     """Whether no other live JAX array holds ``x``'s buffer: ``jax.device_put`` to an array's
     own device makes a second array over the same buffer, and nothing counts them, so the
     live arrays of ``x``'s platform are scanned for its address. False (not known) for an
@@ -440,7 +440,7 @@ def _gpu_upload(a: Any, device: object) -> Any:
     return None
 
 
-def _gpu_read(x: Any) -> Any:
+def _gpu_read(x: jax.Array) -> Any:
     """A host ndarray of ``x`` (one GPU array) read through torch's or CuPy's pinned download,
     taking ``x`` over through DLPack first; None when neither can do it."""
     if _has("torch"):
@@ -464,7 +464,7 @@ def _gpu_read(x: Any) -> Any:
     return None
 
 
-def _is_big_gpu(x: Any) -> bool:
+def _is_big_gpu(x: jax.Array) -> bool:
     from ._staging import PINNED_READ_MIN
 
     if traced(x) or x.nbytes < PINNED_READ_MIN:
@@ -476,7 +476,7 @@ def _is_big_gpu(x: Any) -> bool:
     return len(devices) == 1 and next(iter(devices)).platform == "gpu"
 
 
-def to_host(x: Any) -> Any:
+def to_host(x: jax.Array) -> Any:
     if _is_big_gpu(x):
         out = _gpu_read(x)
         if out is not None:
@@ -484,7 +484,7 @@ def to_host(x: Any) -> Any:
     return to_numpy(x)
 
 
-def move_within(x: Any, src: str, dst: str) -> Any:
+def move_within(x: jax.Array, src: str, dst: str) -> Any:
     """jax:gpu <-> jax:cpu through pinned memory (None: leave it to ``jax.device_put``)."""
     from ._staging import STAGE_MIN
 
@@ -500,20 +500,20 @@ def move_within(x: Any, src: str, dst: str) -> Any:
     return None
 
 
-def np_view(x: Any) -> Any:
+def np_view(x: jax.Array) -> Any:
     import numpy as np
 
     return np.asarray(x)
 
 
-def data_ptr(x: Any) -> int:
+def data_ptr(x: jax.Array) -> int:
     return int(x.unsafe_buffer_pointer())
 
 
 _HOST_SHARDINGS: dict[Any, bool] = {}
 
 
-def _on_host(x: Any) -> bool:
+def _on_host(x: jax.Array) -> bool:
     """Whether ``x`` lives in host memory (memoised per sharding: reading the devices costs
     more than reading the array)."""
     sharding = x.sharding

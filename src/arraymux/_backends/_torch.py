@@ -90,7 +90,7 @@ _torch_sum = torch.sum
 _UNSIGNED = _unsigned.UNSIGNED | {torch.uint8}
 
 
-def _sum(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Any:
+def _sum(x: torch.Tensor, /, *, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Any:
     if x.dtype in _UNSIGNED or dtype in _UNSIGNED:
         return _unsigned.reduction("sum", _SIGNED_SUM, x, axis=axis, dtype=dtype, keepdims=keepdims)
     # A full reduction with no dtype is already the standard's: floats keep their dtype,
@@ -108,7 +108,7 @@ def _accumulating(name: str, base: Any) -> Any:
     as the standard asks (torch's kernels give int64)."""
     fns = {name: base}
 
-    def fn(x: Any, /, *args: object, **kwargs: object) -> Any:
+    def fn(x: torch.Tensor, /, *args: object, **kwargs: object) -> Any:
         if x.dtype in _UNSIGNED or kwargs.get("dtype") in _UNSIGNED:
             return _unsigned.reduction(name, fns, x, *args, **kwargs)
         return base(x, *args, **kwargs)
@@ -135,7 +135,7 @@ def _indexed(base: Any) -> Any:
     """``base`` (``take``, ``take_along_axis``, ``repeat``) for indices of any integer
     dtype."""
 
-    def fn(x: Any, indices: Any, /, *args: object, **kwargs: object) -> Any:
+    def fn(x: torch.Tensor, indices: Any, /, *args: object, **kwargs: object) -> Any:
         return base(x, index_array(indices), *args, **kwargs)
 
     fn.__name__ = fn.__qualname__ = base.__name__
@@ -154,7 +154,9 @@ _NOT_FLOATING = frozenset(
 ) | frozenset(_unsigned.UNSIGNED)
 
 
-def _std(x: Any, /, *, axis: Any = None, correction: float = 0.0, keepdims: bool = False) -> Any:
+def _std(
+    x: torch.Tensor, /, *, axis: Any = None, correction: float = 0.0, keepdims: bool = False
+) -> Any:
     # torch's std takes only integral corrections; its var (through array-api-compat) takes any.
     if isinstance(correction, float) and not correction.is_integer():
         return torch.sqrt(_xp.var(x, axis=axis, correction=correction, keepdims=keepdims))
@@ -196,13 +198,13 @@ REVERSED = {
 }
 
 
-def _maximum_scalar(x: Any, s: Any) -> Any:
+def _maximum_scalar(x: torch.Tensor, s: Any) -> Any:
     # torch.maximum takes tensors only; clamp takes the bound as a number. A NaN bound gives
     # NaN, as maximum does (torch.clamp(x, nan) gives x: pytorch/pytorch#172067).
     return torch.clamp(x, min=s) if s == s else torch.full_like(x, s)
 
 
-def _minimum_scalar(x: Any, s: Any) -> Any:
+def _minimum_scalar(x: torch.Tensor, s: Any) -> Any:
     return torch.clamp(x, max=s) if s == s else torch.full_like(x, s)
 
 
@@ -326,7 +328,7 @@ def _integer_matmul(a: Any, b: Any) -> Any:
     return out
 
 
-def _unique_all(x: Any, /) -> tuple[Any, Any, Any, Any]:
+def _unique_all(x: torch.Tensor, /) -> tuple[Any, Any, Any, Any]:
     """``unique_all``, which array-api-compat does not provide for torch.
 
     ``indices`` holds the first position (in the flattened array) of each unique value.
@@ -351,15 +353,15 @@ def _unique(flat: Any, inverse: bool = False, counts: bool = False) -> Any:
     return torch.view_as_complex(r.contiguous())
 
 
-def _unique_values(x: Any, /) -> Any:
+def _unique_values(x: torch.Tensor, /) -> Any:
     return _unique(x.reshape(-1))
 
 
-def _unique_counts(x: Any, /) -> tuple[Any, Any]:
+def _unique_counts(x: torch.Tensor, /) -> tuple[Any, Any]:
     return _unique(x.reshape(-1), counts=True)
 
 
-def _unique_inverse(x: Any, /) -> tuple[Any, Any]:
+def _unique_inverse(x: torch.Tensor, /) -> tuple[Any, Any]:
     values, inverse = _unique(x.reshape(-1), inverse=True)
     return values, inverse.reshape(x.shape)
 
@@ -434,7 +436,7 @@ def place_of_device(native: Any) -> str:
     return f"{dev.type}:{index}"
 
 
-def place_of(x: Any) -> str:
+def place_of(x: torch.Tensor) -> str:
     dev = x.device
     if dev.type == "cpu":
         return "cpu"
@@ -471,7 +473,7 @@ def default_dtypes(place: str) -> dict[str, _dtypes.DType]:
     }
 
 
-def to_numpy(x: Any) -> Any:
+def to_numpy(x: torch.Tensor) -> Any:
     if x.requires_grad:
         x = x.detach()
     if x.is_conj():
@@ -503,7 +505,7 @@ class _Differentiating(threading.local):
 DIFFERENTIATING = _Differentiating()
 
 
-def traced(x: Any) -> bool:
+def traced(x: torch.Tensor) -> bool:
     """Whether ``x`` is a value being differentiated or traced, which cannot leave torch
     without cutting its derivatives: inside a torch.func transform, or requiring grad inside
     arraymux.grad computed by torch.autograd where autograd records (not in the forward of
@@ -513,7 +515,7 @@ def traced(x: Any) -> bool:
     )
 
 
-def stop_gradient(x: Any) -> Any:
+def stop_gradient(x: torch.Tensor) -> Any:
     # detach is level-aware inside torch.func: no transform differentiates through it.
     return x.detach()
 
@@ -522,7 +524,7 @@ def current_gpu(place: str) -> Any:
     return torch.cuda.device(int(place.partition(":")[2] or 0))
 
 
-def copy_array(x: Any) -> Any:
+def copy_array(x: torch.Tensor) -> Any:
     return x.clone()
 
 
@@ -531,7 +533,7 @@ _STORAGE_USE_COUNT = getattr(torch._C, "_storage_Use_Count", None)
 _IMPL_USE_COUNT = getattr(torch.Tensor, "_use_count", None)
 
 
-def unshared(x: Any) -> bool:
+def unshared(x: torch.Tensor) -> bool:
     """Whether nothing but ``x`` reaches its memory: its storage comes from torch's allocator
     (not DLPack, NumPy or a buffer, which another owner can write) and is held by no other
     tensor (a view, a detached alias, a NumPy array over it), and no C++ code holds ``x``."""
@@ -642,7 +644,7 @@ def _small_upload(a: Any, place: str) -> Any:
         return None
 
 
-def export(x: Any) -> tuple[Any, bool]:
+def export(x: torch.Tensor) -> tuple[Any, bool]:
     # DLPack refuses tensors that require grad and lazy conjugate/negative views.
     x = x.detach()
     if x.is_conj() or x.is_neg():
@@ -777,7 +779,7 @@ def upload(a: Any, place: str) -> Any:
     return flat.view(dtype).reshape(a.shape)
 
 
-def move_within(x: Any, src: str, dst: str) -> Any:
+def move_within(x: torch.Tensor, src: str, dst: str) -> Any:
     """torch:cuda <-> torch:cpu through pinned memory (None: leave it to ``Tensor.to``)."""
     from ._staging import PINNED_READ_MIN, STAGE_MIN
 
@@ -795,11 +797,11 @@ def move_within(x: Any, src: str, dst: str) -> Any:
     return None
 
 
-def data_ptr(x: Any) -> int:
+def data_ptr(x: torch.Tensor) -> int:
     return int(x.data_ptr())
 
 
-def to_host(x: Any) -> Any:
+def to_host(x: torch.Tensor) -> Any:
     return to_host_many([x])[0]
 
 
@@ -887,7 +889,7 @@ def synchronize(place: str, xs: list[Any]) -> None:
         torch.mps.synchronize()
 
 
-def setitem(x: Any, key: object, value: object) -> Any:
+def setitem(x: torch.Tensor, key: Any, value: Any) -> Any:
     """``x[key] = value`` where torch refuses it as it is: slices with negative steps, a
     uint16/32/64 array (written through its signed view where torch has no kernel, as for
     masks), or a Python int that torch cannot unpack into an int64 (made a 0-d tensor of
@@ -907,7 +909,7 @@ def setitem(x: Any, key: object, value: object) -> Any:
     return x
 
 
-def getitem(x: Any, key: object) -> Any:
+def getitem(x: torch.Tensor, key: Any) -> Any:
     """``x[key]`` where torch refuses it: slices with negative steps, or a boolean mask
     with a zero-length axis (selects nothing).
 
@@ -925,7 +927,7 @@ def getitem(x: Any, key: object) -> Any:
     return _flip(x, flips)[fixed]
 
 
-def _flip(x: Any, dims: list[int]) -> Any:
+def _flip(x: torch.Tensor, dims: list[int]) -> Any:
     """``torch.flip``, through the signed view for uint16/32/64 (torch has no kernel)."""
     if x.dtype in _unsigned.UNSIGNED:
         flipped = torch.flip(_unsigned.reread(x, _unsigned.SIGNED[x.dtype]), dims)
@@ -933,7 +935,7 @@ def _flip(x: Any, dims: list[int]) -> Any:
     return torch.flip(x, dims)
 
 
-def _mirrored(x: Any, key: object) -> tuple[list[int], tuple[Any, ...]] | None:
+def _mirrored(x: torch.Tensor, key: object) -> tuple[list[int], tuple[Any, ...]] | None:
     """The axes to flip and the key with positive steps that select, from ``x`` flipped on
     those axes, what ``key`` (with negative steps) selects from ``x``; None without them."""
     parts = list(key) if isinstance(key, tuple) else [key]
