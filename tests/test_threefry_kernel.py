@@ -183,3 +183,18 @@ def test_the_c_normals_refuse_what_they_cannot_take():
     readonly.flags.writeable = False
     with pytest.raises((ValueError, BufferError)):
         normal_kernel(1, 2, c, readonly, k)
+
+
+@needs_kernel
+@pytest.mark.parametrize("shape", [(), (0,), (1,), (8,), (3, 7), (70_001,)])
+def test_numpys_uniform_floats_with_the_c_words_are_the_general_paths(shape):
+    key = xp.random.key(9)
+    got = np.asarray(xp.to_numpy(xp.random.uniform(key, shape, dtype=xp.float32)))
+    saved = _compiled.threefry2x32
+    _compiled.threefry2x32 = None
+    try:
+        want = np.asarray(xp.to_numpy(xp.random.uniform(key, shape, dtype=xp.float32)))
+    finally:
+        _compiled.threefry2x32 = saved
+    assert got.shape == want.shape == shape and got.dtype == np.float32
+    np.testing.assert_array_equal(got.view(np.uint32), want.view(np.uint32))

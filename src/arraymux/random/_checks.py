@@ -120,6 +120,8 @@ def draw_dtype(device: Device, dtype: Any, kind: str, fname: str) -> DType:
 
 def finite_real(value: Any, pname: str, fname: str) -> float:
     """A finite real Python number (NumPy scalars too, not bools, complex or arrays)."""
+    if type(value) is float and math.isfinite(value):  # the common case, checked at once
+        return value
     v = check_number(f"random.{fname}", pname, value, complex_ok=False)
     if isinstance(v, bool):
         raise TypeError(f"arraymux.random.{fname}: {pname} must be a real number, not a bool.")

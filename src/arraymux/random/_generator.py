@@ -179,7 +179,8 @@ class Generator:
                 self._block_index = b
             block = self._block
         assert block is not None
-        return block[j, ...]
+        # row j of the block, as block[j, ...] gives it (j is in range: no checks to run)
+        return _wrap(block.native[j, ...], block.device)
 
     # The draws, on checked arguments; each takes the next state once.
 
