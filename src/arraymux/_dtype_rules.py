@@ -4,12 +4,16 @@ that narrow where a device cannot hold a dtype."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import _default_dtypes, _dtypes, _narrowing
 from ._array import Array, operand
 from ._devices import Device
 from ._errors import not_an_array, raise_error, unsupported
+
+if TYPE_CHECKING:
+    from ._backends._adapter import NativeArray
+    from ._typing import DTypeLike
 
 __all__ = [
     "NOT_FLOATING_KINDS",
@@ -27,12 +31,12 @@ __all__ = [
 ]
 
 
-def _short_repr(x: Any) -> str:
+def _short_repr(x: object) -> str:
     text = repr(x)
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def as_dtype(dtype: Any) -> _dtypes.DType:
+def as_dtype(dtype: DTypeLike) -> _dtypes.DType:
     """An arraymux dtype from an arraymux dtype, a backend's dtype, or a dtype name."""
     if type(dtype) is _dtypes.DType:
         return dtype
@@ -40,7 +44,7 @@ def as_dtype(dtype: Any) -> _dtypes.DType:
         return _dtypes.DType(dtype)
     from ._backends import loaded
 
-    if any(dtype is t for t in (float, int, complex, bool)):
+    if isinstance(dtype, type) and any(dtype is t for t in (float, int, complex, bool)):
         raise TypeError(
             f"{dtype.__name__} is a Python type, not an array dtype; use arraymux.float64, "
             "arraymux.int64, ... or leave dtype=None for the device's default."
@@ -66,7 +70,9 @@ def as_dtype(dtype: Any) -> _dtypes.DType:
     raise TypeError(f"{dtype!r} is not a dtype arraymux knows.")
 
 
-def native_dtype(dtype: Any, device: Device, fname: str, data: Any = None) -> Any:
+def native_dtype(
+    dtype: DTypeLike, device: Device, fname: str, data: NativeArray | None = None
+) -> Any:
     """The backend's dtype for ``dtype`` on ``device``; raises if the device cannot hold it.
     Where narrowing gives a narrower dtype, the values of ``data`` (a native array of
     ``device`` to be cast, if any) must fit it."""
@@ -84,7 +90,7 @@ def native_dtype(dtype: Any, device: Device, fname: str, data: Any = None) -> An
     return device._backend.to_native_dtype[dt]
 
 
-def dtype_of(native: Any, device: Device) -> _dtypes.DType:
+def dtype_of(native: NativeArray, device: Device) -> _dtypes.DType:
     return device._backend.dtype_from_native(native.dtype)
 
 
@@ -106,7 +112,7 @@ def policy_dtype(device: Device, kind: str | None) -> Any:
     return None if want is own[kind] else device._backend.to_native_dtype[want]
 
 
-def default_kind(device: Device, native_dtype: Any) -> str | None:
+def default_kind(device: Device, native_dtype: object) -> str | None:
     """The kind whose backend default ``native_dtype`` is on ``device`` (what the backend
     chose for Python data), or None."""
     made = device._backend.dtype_from_native(native_dtype)
@@ -149,7 +155,7 @@ def scalar_dtype(fname: str, value: Any, dt: _dtypes.DType, device: Device) -> _
     return default_dtype(device, group)
 
 
-def standard_dtype(fname: str, native: Any, device: Device) -> _dtypes.DType:
+def standard_dtype(fname: str, native: NativeArray, device: Device) -> _dtypes.DType:
     """The arraymux dtype of a native array; a ``TypeError`` naming ``fname`` for an array of
     a dtype that is not the standard's (strings, objects, float16, ...)."""
     try:
