@@ -19,7 +19,7 @@ from ._creation_functions import asarray
 __all__ = ["call_natively", "natively"]
 
 
-def _map(fn: Callable[[Any], Any], tree: Any) -> Any:
+def _map(fn: Callable[[Any], object], tree: Any) -> Any:
     """``tree`` with ``fn`` applied to every leaf. Nodes are tuples, lists and dicts; named
     tuples (SciPy's result tuples among them, with their extra attributes) and dict subclasses
     (SciPy's ``OptimizeResult``) keep their type. Anything else is a leaf."""
@@ -88,7 +88,7 @@ def _to_array_or_0d(leaf: Any) -> Any:
     return _to_array(leaf)
 
 
-def _call(fun: Callable[..., Any], args: tuple[object, ...], kwargs: dict[str, object]) -> Any:
+def _call(fun: Callable[..., object], args: tuple[object, ...], kwargs: dict[str, object]) -> Any:
     unwrap = _Unwrap()
     if args:
         args = _map(unwrap, args)
@@ -97,7 +97,7 @@ def _call(fun: Callable[..., Any], args: tuple[object, ...], kwargs: dict[str, o
     return _map(_to_array_or_0d if unwrap.numpy else _to_array, fun(*args, **kwargs))
 
 
-def call_natively(fun: Callable[..., Any], /, *args: object, **kwargs: object) -> Any:
+def call_natively(fun: Callable[..., object], /, *args: object, **kwargs: object) -> Any:
     """Call ``fun`` on the native arrays of its Array arguments, and wrap the arrays it
     returns.
 
@@ -154,7 +154,7 @@ def call_natively(fun: Callable[..., Any], /, *args: object, **kwargs: object) -
     return _call(fun, args, kwargs)
 
 
-def natively(fun: Callable[..., Any], /) -> Callable[..., Any]:
+def natively(fun: Callable[..., object], /) -> Callable[..., Any]:
     """``fun`` as a function of Arrays that computes on their native arrays.
 
     The function returned unwraps every :class:`Array` in its arguments (at any depth of

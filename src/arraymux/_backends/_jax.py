@@ -151,7 +151,7 @@ class _Options(Protocol):
 _OPTIONS = cast("_Options", jax.config)
 
 
-def _full_precision(fn: Callable[..., Any]) -> Callable[..., Any]:
+def _full_precision(fn: Callable[..., object]) -> Callable[..., object]:
     """``fn`` at full float32 precision unless the user chose a default for JAX.
 
     On GPUs JAX computes float32 and complex64 products with TF32 inputs by default (about

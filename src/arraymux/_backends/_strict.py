@@ -66,7 +66,7 @@ def scalar_operand(name: str, value: object, other: Any, position: int) -> Any:
     return _xp.asarray(value, dtype=other.dtype, device=other.device)
 
 
-def overrides(ns: ModuleType) -> dict[str, Callable[..., Any]]:
+def overrides(ns: ModuleType) -> dict[str, Callable[..., object]]:
     # The reference runs NumPy's kernels underneath, with NumPy's special-case deviations;
     # the fixes shared with the NumPy adapter apply here too.
     return {
