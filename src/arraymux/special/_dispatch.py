@@ -23,6 +23,7 @@ from .._backend_errors import BACKEND_ERRORS, raise_annotated
 from .._creation_functions import asarray
 from .._default_dtypes import get_default_dtypes
 from .._devices import Device, closure_constant, constant_bridge
+from .._docstrings import set_signature
 from .._dtype_rules import (
     NOT_FLOATING_KINDS,
     astype_native,
@@ -145,7 +146,7 @@ def function(name: str) -> Callable[..., Any]:
     fn.__name__ = fn.__qualname__ = name
     fn.__module__ = "arraymux.special"
     sig = _signatures()[name]
-    fn.__signature__ = sig  # type: ignore[attr-defined]
+    set_signature(fn, sig)
     fn.__doc__ = docstring(rec, sig)
     return _compiled.function("unary", key, fn) if compiled else fn
 
