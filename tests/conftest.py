@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import os
+import sys
 
 # SciPy reads this when it is first imported: its array-API paths serve tests/clients/.
 os.environ.setdefault("SCIPY_ARRAY_API", "1")
+# The test modules share helpers (_transform_checks.py, _ordinal_checks.py) imported by name;
+# the importlib import mode puts no folder on sys.path, so this one is put there once.
+if os.path.dirname(__file__) not in sys.path:
+    sys.path.insert(0, os.path.dirname(__file__))
 
 import pytest
 

@@ -13,8 +13,6 @@ import numpy as np
 import pytest
 
 import arraymux as xp
-
-sys.path.insert(0, os.path.dirname(__file__))
 from _transform_checks import (
     CPU_ENGINES,
     GPUS,

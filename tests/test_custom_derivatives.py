@@ -4,15 +4,11 @@ engine, torch's own autograd and torch.compile; plain calls elsewhere; the error
 from __future__ import annotations
 
 import functools
-import os
-import sys
 
 import numpy as np
 import pytest
 
 import arraymux as xp
-
-sys.path.insert(0, os.path.dirname(__file__))
 from _transform_checks import (
     CPU_ENGINES,
     GPUS,

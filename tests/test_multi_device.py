@@ -20,10 +20,8 @@ import numpy as np
 import pytest
 
 import arraymux as xp
-from arraymux import _transfer
-
-sys.path.insert(0, os.path.dirname(__file__))
 from _ordinal_checks import misplaced, native_place, sweep
+from arraymux import _transfer
 
 _NEEDS_TWO = (
     "needs two devices of one backend: two GPUs, or JAX started with "

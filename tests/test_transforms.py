@@ -15,10 +15,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import arraymux as xp
-from arraymux import _compiled
-from arraymux.transforms._engine import Engine
-
-sys.path.insert(0, os.path.dirname(__file__))
 from _transform_checks import (
     CPU_ENGINES,
     NEEDS_JAX,
@@ -27,6 +23,8 @@ from _transform_checks import (
     arr,
     close,
 )
+from arraymux import _compiled
+from arraymux.transforms._engine import Engine
 
 pytestmark = TORCH_SCRIPT_WARNINGS
 

@@ -20,8 +20,6 @@ import numpy as np
 import pytest
 
 import arraymux as xp
-
-sys.path.insert(0, os.path.dirname(__file__))
 from _transform_checks import NEEDS_JAX, NEEDS_TORCH, TORCH_SCRIPT_WARNINGS, arr, close
 
 pytestmark = TORCH_SCRIPT_WARNINGS
