@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import math
+from types import ModuleType
 from typing import Any
 
 import array_api_compat.cupy as _xp
@@ -21,7 +22,7 @@ def namespace() -> Any:
     return _xp
 
 
-def overrides(ns: Any) -> dict[str, Any]:
+def overrides(ns: ModuleType) -> dict[str, Any]:
     out: dict[str, Any] = {
         "fft.fftfreq": _freq(cupy.fft.fftfreq),
         "fft.rfftfreq": _freq(cupy.fft.rfftfreq),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ctypes
 import operator
 import sys
+from types import ModuleType
 from typing import Any
 
 import array_api_compat.numpy as _xp
@@ -38,7 +39,7 @@ def normalize(x: Any) -> Any:
     return x
 
 
-def overrides(ns: Any) -> dict[str, object]:
+def overrides(ns: ModuleType) -> dict[str, object]:
     # array-api-compat wraps matmul only to promote mixed dtypes; arraymux promotes first.
     return {
         "matmul": np.matmul,
@@ -110,7 +111,7 @@ def _filled(shape: Any, dtype: Any, value: Any) -> Any:
     return out
 
 
-def _aligned_creation(ns: Any) -> dict[str, object]:
+def _aligned_creation(ns: ModuleType) -> dict[str, object]:
     def zeros(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
         return aligned_empty(shape, dtype, zeroed=True)
 
