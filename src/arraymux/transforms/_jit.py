@@ -126,12 +126,19 @@ def _jit_dynamic(fun: Callable[..., Any]) -> Callable[..., Any]:
             last, c, e, takes_arrays = hot[0]
             if e is not None:
                 if not takes_arrays:
-                    fast = _compiled.natives((args, kwargs))
-                    if fast is not None and fast[1] is last:
-                        nargs, nkwargs = fast[0]
-                        out = c(*nargs, **nkwargs)
-                        wrapped = _compiled.wrap_tree(out, last)
-                        return wrapped if wrapped is not None else e.out(out)
+                    if kwargs:
+                        fast = _compiled.natives((args, kwargs))
+                        if fast is not None and fast[1] is last:
+                            nargs, nkwargs = fast[0]
+                            out = c(*nargs, **nkwargs)
+                            wrapped = _compiled.wrap_tree(out, last)
+                            return wrapped if wrapped is not None else e.out(out)
+                    else:  # positional arguments only: no keyword dict to walk and rebuild
+                        fast = _compiled.natives(args)
+                        if fast is not None and fast[1] is last:
+                            out = c(*fast[0])
+                            wrapped = _compiled.wrap_tree(out, last)
+                            return wrapped if wrapped is not None else e.out(out)
                 elif _compiled.device_of((args, kwargs)) is last:
                     outer = transform.device
                     transform.device = e.device
