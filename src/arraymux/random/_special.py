@@ -21,8 +21,6 @@ from __future__ import annotations
 import math
 from typing import Any
 
-import numpy as np
-
 from .._array import Array
 from .._array import wrap as _wrap
 
@@ -117,6 +115,8 @@ def _reduce(y: Array) -> tuple[Array, Array]:
         if y.device.backend == "dask":
             # dask's frexp runs NumPy's on an uninitialised placeholder to learn the result's
             # type, which may warn of an invalid value that no data of the draw has.
+            import numpy as np  # not at the top: importing arraymux loads no backend
+
             with np.errstate(invalid="ignore"):
                 nm, ne = frexp(y.native)
         else:
@@ -306,6 +306,8 @@ def normal_constants() -> Any:
     float64 array: the coefficients have one source, these tables)."""
     global _NORMAL_CONSTANTS
     if _NORMAL_CONSTANTS is None:
+        import numpy as np
+
         f32 = np.float32
         numbers = [
             *_LOG1P_P[::-1],
