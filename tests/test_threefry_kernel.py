@@ -62,6 +62,21 @@ def test_the_c_rounds_match_the_python_int_rounds_and_may_write_over_the_counter
 
 
 @needs_kernel
+@pytest.mark.parametrize("start", [0, 5, 2**32 - 3, 2**32 + 7, -2])
+def test_an_int_counter_is_the_first_of_consecutive_ones(start):
+    n = 21
+    counter = ((start + np.arange(n, dtype=np.int64)) % 2**32).astype(np.uint32)
+    want = threefry_numpy_ops(3, 4, counter)
+    got = [np.empty(n, np.uint32), np.empty(n, np.uint32)]
+    kernel(3, 4, start, *got)
+    np.testing.assert_array_equal(got, want)
+    normals = [np.empty(n, np.float32), np.empty(n, np.float32)]
+    normal_kernel(3, 4, start, normals[0], normal_constants())
+    normal_kernel(3, 4, counter, normals[1], normal_constants())
+    np.testing.assert_array_equal(normals[0], normals[1])
+
+
+@needs_kernel
 def test_key_words_are_taken_modulo_two_to_the_32():
     counter = np.arange(10, dtype=np.uint32)
     a = [np.empty_like(counter) for _ in range(2)]
@@ -86,6 +101,8 @@ def test_buffers_it_cannot_take_raise():
         kernel(1, 2, c, out[0], np.empty(8, np.int32))
     with pytest.raises(ValueError, match="one length"):
         kernel(1, 2, c, out[0], np.empty(9, np.uint32))
+    with pytest.raises(ValueError, match="one length"):
+        kernel(1, 2, 0, out[0], np.empty(9, np.uint32))
     with pytest.raises((ValueError, BufferError)):
         kernel(1, 2, np.arange(16, dtype=np.uint32)[::2], *out)  # not contiguous
     readonly = np.empty_like(c)
@@ -169,8 +186,10 @@ def test_the_c_normals_refuse_what_they_cannot_take():
         normal_kernel(1, 2, c, out)
     with pytest.raises(TypeError, match="key words must be ints"):
         normal_kernel(1, None, c, out, k)
-    with pytest.raises(TypeError, match="32-bit unsigned words"):
+    with pytest.raises(TypeError, match="normal_f32: the counter must hold 32-bit unsigned"):
         normal_kernel(1, 2, c.astype(np.int32), out, k)
+    with pytest.raises(TypeError, match="out must hold float32"):
+        normal_kernel(1, 2, 0, np.empty(8, np.int32), k)
     with pytest.raises(TypeError, match="out must hold float32"):
         normal_kernel(1, 2, c, np.empty(8, np.float64), k)
     with pytest.raises(ValueError, match="one length"):
@@ -187,14 +206,34 @@ def test_the_c_normals_refuse_what_they_cannot_take():
 
 @needs_kernel
 @pytest.mark.parametrize("shape", [(), (0,), (1,), (8,), (3, 7), (70_001,)])
-def test_numpys_uniform_floats_with_the_c_words_are_the_general_paths(shape):
+def test_numpys_uniform_floats_in_c_are_the_general_paths(shape):
     key = xp.random.key(9)
     got = np.asarray(xp.to_numpy(xp.random.uniform(key, shape, dtype=xp.float32)))
-    saved = _compiled.threefry2x32
-    _compiled.threefry2x32 = None
+    saved = _compiled.threefry2x32, _compiled.uniform_f32
+    _compiled.threefry2x32 = _compiled.uniform_f32 = None
     try:
         want = np.asarray(xp.to_numpy(xp.random.uniform(key, shape, dtype=xp.float32)))
     finally:
-        _compiled.threefry2x32 = saved
+        _compiled.threefry2x32, _compiled.uniform_f32 = saved
     assert got.shape == want.shape == shape and got.dtype == np.float32
     np.testing.assert_array_equal(got.view(np.uint32), want.view(np.uint32))
+
+
+@needs_kernel
+def test_the_c_uniforms_refuse_what_they_cannot_take():
+    uniform = _compiled.uniform_f32
+    assert uniform is not None
+    out = np.empty(4, np.float32)
+    with pytest.raises(TypeError, match="4 arguments"):
+        uniform(1, 2, 0)
+    with pytest.raises(TypeError, match="must be ints"):
+        uniform(1, 2, np.arange(4, dtype=np.uint32), out)
+    with pytest.raises(TypeError, match="out must hold float32"):
+        uniform(1, 2, 0, np.empty(4, np.float64))
+    with pytest.raises((ValueError, BufferError)):
+        uniform(1, 2, 0, np.empty(8, np.float32)[::2])
+    uniform(1, 2, 2**32 + 1, out)  # the first counter modulo 2**32
+    again = np.empty(4, np.float32)
+    uniform(1, 2, 1, again)
+    np.testing.assert_array_equal(out, again)
+    assert ((out >= 0.0) & (out < 1.0)).all()

@@ -41,6 +41,7 @@ __all__ = [
     "scalar_plan",
     "threefry2x32",
     "normal_f32",
+    "uniform_f32",
 ]
 
 
@@ -178,6 +179,9 @@ threefry2x32: Callable[..., None] | None = None if _ext is None else _ext.threef
 #: ``_speedups.c``), or None; the Python twin is :func:`arraymux.random._core.normal_kernel`'s
 #: own path through ``floats`` and ``normal_of``.
 normal_f32: Callable[..., None] | None = None if _ext is None else _ext.normal_f32
+#: ``uniform_f32(k0, k1, start, out)``: float32 uniforms of Threefry words in C, or None; the
+#: Python twin is :func:`arraymux.random._core.floats`.
+uniform_f32: Callable[..., None] | None = None if _ext is None else _ext.uniform_f32
 
 # builtin -> the Python function it stands for
 _TWINS: dict[int, tuple[Any, Callable[..., Any]]] = {}

@@ -1568,12 +1568,13 @@ setup(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 
 /* threefry2x32(k0, k1, counter, out0, out1): Threefry-2x32 (20 rounds) of the counters
  * (0, counter[i]) with the key words k0 and k1 (ints, taken modulo 2**32), written to out0[i]
- * and out1[i]. The three buffers are C-contiguous arrays of 32-bit unsigned words of one
+ * and out1[i]; `counter` may be an int instead, the first of consecutive counters (modulo
+ * 2**32). The buffers are C-contiguous arrays of 32-bit unsigned words of one
  * length (NumPy uint32: the Python function in arraymux/random/_threefry.py is the
  * reference, and the tests compare the two); the outputs are writable and may be the counter
  * itself. The loop runs without the GIL: the buffers are held until it ends. */
 static int
-word_buffer(PyObject *obj, Py_buffer *view, int writable, const char *what)
+word_buffer(PyObject *obj, Py_buffer *view, int writable, const char *fname, const char *what)
 {
     int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0);
     if (PyObject_GetBuffer(obj, view, flags) < 0) {
@@ -1585,12 +1586,30 @@ word_buffer(PyObject *obj, Py_buffer *view, int writable, const char *what)
     }
     if (view->itemsize != 4 || !(strcmp(f, "I") == 0 || strcmp(f, "L") == 0)) {
         PyErr_Format(PyExc_TypeError,
-                     "threefry2x32: %s must hold 32-bit unsigned words (uint32), not items of "
-                     "format %s and %zd bytes", what, view->format == NULL ? "B" : view->format,
+                     "%s: %s must hold 32-bit unsigned words (uint32), not items of "
+                     "format %s and %zd bytes", fname, what, view->format == NULL ? "B" : view->format,
                      view->itemsize);
         PyBuffer_Release(view);
         return -1;
     }
+    return 0;
+}
+
+/* The counters of a Threefry call: a uint32 buffer (*held set to 1: release it), or a
+ * Python int, the first of consecutive counters modulo 2**32 (*held 0, *start set). */
+static int
+counter_arg(PyObject *obj, Py_buffer *view, uint32_t *start, int *held, const char *fname)
+{
+    *held = 0;
+    *start = 0;
+    if (PyLong_Check(obj)) {
+        *start = (uint32_t)PyLong_AsUnsignedLongLongMask(obj);
+        return PyErr_Occurred() ? -1 : 0;
+    }
+    if (word_buffer(obj, view, 0, fname, "the counter") < 0) {
+        return -1;
+    }
+    *held = 1;
     return 0;
 }
 
@@ -1599,32 +1618,108 @@ word_buffer(PyObject *obj, Py_buffer *view, int writable, const char *what)
 
 /* The rounds of independent counters vectorise (4 or 8 words per instruction) where GCC
  * optimises this loop fully; the rest of the module keeps the default level. */
-#if defined(__GNUC__) && !defined(__clang__)
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+/* one copy for AVX2 machines (8 words an instruction) and one for the others, chosen when
+ * the module loads */
+#define VECTORISED __attribute__((optimize("O3"), target_clones("avx2", "default")))
+#elif defined(__GNUC__) && !defined(__clang__)
 #define VECTORISED __attribute__((optimize("O3")))
 #else
 #define VECTORISED
 #endif
 
+/* The 20 rounds on the counter word c; the two words out. */
+#define THREEFRY(c)                                                                           \
+    uint32_t x0 = k0, x1 = (c) + k1;                                                          \
+    MIX(13); MIX(15); MIX(26); MIX(6);                                                        \
+    x0 += k1; x1 += k2 + 1u;                                                                  \
+    MIX(17); MIX(29); MIX(16); MIX(24);                                                       \
+    x0 += k2; x1 += k0 + 2u;                                                                  \
+    MIX(13); MIX(15); MIX(26); MIX(6);                                                        \
+    x0 += k0; x1 += k1 + 3u;                                                                  \
+    MIX(17); MIX(29); MIX(16); MIX(24);                                                       \
+    x0 += k1; x1 += k2 + 4u;                                                                  \
+    MIX(13); MIX(15); MIX(26); MIX(6);                                                        \
+    x0 += k2; x1 += k0 + 5u
+
+/* Two loops, one over a buffer of counters and one over consecutive counters from `start`:
+ * each vectorises (a choice inside one loop would not). */
 static void VECTORISED
-threefry_rounds(uint32_t k0, uint32_t k1, const uint32_t *in, uint32_t *y0, uint32_t *y1,
-                Py_ssize_t n)
+threefry_rounds(uint32_t k0, uint32_t k1, const uint32_t *in, uint32_t start, uint32_t *y0,
+                uint32_t *y1, Py_ssize_t n)
+{
+    const uint32_t k2 = k0 ^ k1 ^ 0x1BD11BDAu;
+    if (in != NULL) {
+        for (Py_ssize_t i = 0; i < n; i++) {
+            THREEFRY(in[i]);
+            y0[i] = x0;
+            y1[i] = x1;
+        }
+    }
+    else {
+        for (Py_ssize_t i = 0; i < n; i++) {
+            THREEFRY(start + (uint32_t)i);
+            y0[i] = x0;
+            y1[i] = x1;
+        }
+    }
+}
+
+/* float32 in [0, 1) of each counter's words, as jax.random.uniform makes them: the top 23
+ * bits of y0 ^ y1, times 2**-23 (both exact). */
+static void VECTORISED
+uniform_rounds(uint32_t k0, uint32_t k1, uint32_t start, float *out, Py_ssize_t n)
 {
     const uint32_t k2 = k0 ^ k1 ^ 0x1BD11BDAu;
     for (Py_ssize_t i = 0; i < n; i++) {
-        uint32_t x0 = k0, x1 = in[i] + k1;
-        MIX(13); MIX(15); MIX(26); MIX(6);
-        x0 += k1; x1 += k2 + 1u;
-        MIX(17); MIX(29); MIX(16); MIX(24);
-        x0 += k2; x1 += k0 + 2u;
-        MIX(13); MIX(15); MIX(26); MIX(6);
-        x0 += k0; x1 += k1 + 3u;
-        MIX(17); MIX(29); MIX(16); MIX(24);
-        x0 += k1; x1 += k2 + 4u;
-        MIX(13); MIX(15); MIX(26); MIX(6);
-        x0 += k2; x1 += k0 + 5u;
-        y0[i] = x0;
-        y1[i] = x1;
+        THREEFRY(start + (uint32_t)i);
+        out[i] = (float)((x0 ^ x1) >> 9) * 0x1p-23f;
     }
+}
+
+/* uniform_f32(k0, k1, start, out): the floats of uniform_rounds for the consecutive counters
+ * from the int `start` (modulo 2**32) into `out`, a C-contiguous float32 buffer. */
+static PyObject *
+uniform_f32(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "uniform_f32(k0, k1, start, out) takes 4 arguments");
+        return NULL;
+    }
+    for (int a = 0; a < 3; a++) {
+        if (!PyLong_Check(args[a])) {
+            PyErr_SetString(PyExc_TypeError,
+                            "uniform_f32: the key words and the first counter must be ints");
+            return NULL;
+        }
+    }
+    uint32_t w[3];
+    for (int a = 0; a < 3; a++) {
+        w[a] = (uint32_t)PyLong_AsUnsignedLongLongMask(args[a]);
+        if (PyErr_Occurred()) {
+            return NULL;
+        }
+    }
+    Py_buffer o;
+    if (PyObject_GetBuffer(args[3], &o, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_WRITABLE) < 0) {
+        return NULL;
+    }
+    const char *f = o.format == NULL ? "B" : o.format;
+    if (*f == '=' || *f == '<' || *f == '@') {
+        f++;
+    }
+    if (o.itemsize != 4 || strcmp(f, "f") != 0) {
+        PyErr_SetString(PyExc_TypeError, "uniform_f32: out must hold float32");
+        PyBuffer_Release(&o);
+        return NULL;
+    }
+    float *out = (float *)o.buf;
+    Py_ssize_t n = o.len / 4;
+    Py_BEGIN_ALLOW_THREADS
+    uniform_rounds(w[0], w[1], w[2], out, n);
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&o);
+    Py_RETURN_NONE;
 }
 
 static PyObject *
@@ -1648,33 +1743,43 @@ threefry2x32(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         return NULL;
     }
     Py_buffer c, o0, o1;
-    if (word_buffer(args[2], &c, 0, "the counter") < 0) {
+    uint32_t start;
+    int held;
+    if (counter_arg(args[2], &c, &start, &held, "threefry2x32") < 0) {
         return NULL;
     }
-    if (word_buffer(args[3], &o0, 1, "out0") < 0) {
-        PyBuffer_Release(&c);
+    if (word_buffer(args[3], &o0, 1, "threefry2x32", "out0") < 0) {
+        if (held) {
+            PyBuffer_Release(&c);
+        }
         return NULL;
     }
-    if (word_buffer(args[4], &o1, 1, "out1") < 0) {
-        PyBuffer_Release(&c);
+    if (word_buffer(args[4], &o1, 1, "threefry2x32", "out1") < 0) {
+        if (held) {
+            PyBuffer_Release(&c);
+        }
         PyBuffer_Release(&o0);
         return NULL;
     }
-    if (o0.len != c.len || o1.len != c.len) {
+    if (o1.len != o0.len || (held && o0.len != c.len)) {
         PyErr_SetString(PyExc_ValueError,
                         "threefry2x32: the counter and the two outputs must have one length");
-        PyBuffer_Release(&c);
+        if (held) {
+            PyBuffer_Release(&c);
+        }
         PyBuffer_Release(&o0);
         PyBuffer_Release(&o1);
         return NULL;
     }
-    const uint32_t *in = (const uint32_t *)c.buf;
+    const uint32_t *in = held ? (const uint32_t *)c.buf : NULL;
     uint32_t *y0 = (uint32_t *)o0.buf, *y1 = (uint32_t *)o1.buf;
-    Py_ssize_t n = c.len / 4;
+    Py_ssize_t n = o0.len / 4;
     Py_BEGIN_ALLOW_THREADS
-    threefry_rounds(k0, k1, in, y0, y1, n);
+    threefry_rounds(k0, k1, in, start, y0, y1, n);
     Py_END_ALLOW_THREADS
-    PyBuffer_Release(&c);
+    if (held) {
+        PyBuffer_Release(&c);
+    }
     PyBuffer_Release(&o0);
     PyBuffer_Release(&o1);
     Py_RETURN_NONE;
@@ -1682,7 +1787,7 @@ threefry2x32(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 
 
 /* normal_f32(k0, k1, counter, out, constants): float32 standard normals of the Threefry words
- * of the counters (0, counter[i]), as jax.random.normal makes them: the top 23 bits of
+ * of the counters (0, counter[i]) (or, for an int counter, of consecutive ones from it), as jax.random.normal makes them: the top 23 bits of
  * y0 ^ y1 as a float u in [0, 1), v = max(2u + lo, lo), then sqrt(2) * erfinv(v) by Giles'
  * approximation, its log1p and log as arraymux/random/_special.py writes them with exactly
  * rounded float32 operations (the reference, which the tests compare with). `constants` is
@@ -1695,8 +1800,15 @@ threefry2x32(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 #endif
 #if defined(__GNUC__) && !defined(__clang__)
 #define EXACT __attribute__((optimize("O3", "fp-contract=off")))
+#define INLINED __attribute__((always_inline))
 #else
 #define EXACT
+#define INLINED
+#endif
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+#define CLONED __attribute__((target_clones("avx2", "default")))
+#else
+#define CLONED
 #endif
 
 typedef struct {
@@ -1705,7 +1817,7 @@ typedef struct {
 } normal_constants;
 
 #define H(c) p = p * x; p = p + (c)
-static inline float EXACT
+static inline float EXACT INLINED
 horner7_f32(float x, const float *c)
 {
     float p = x * c[0];
@@ -1714,7 +1826,7 @@ horner7_f32(float x, const float *c)
     return p;
 }
 
-static inline float EXACT
+static inline float EXACT INLINED
 horner9_f32(float x, const float *c)
 {
     float p = x * c[0];
@@ -1725,7 +1837,7 @@ horner9_f32(float x, const float *c)
 #undef H
 
 /* log(y) for positive normal y: y = m * 2**e with m in [sqrt(1/2), sqrt(2)), Cephes' logf. */
-static inline float EXACT
+static inline float EXACT INLINED
 log_f32(float y, const normal_constants *K)
 {
     uint32_t b, mb;
@@ -1754,7 +1866,7 @@ log_f32(float y, const normal_constants *K)
     return out + t;
 }
 
-static inline float EXACT
+static inline float EXACT INLINED
 log1p_f32(float x, const normal_constants *K)
 {
     int small = fabsf(x) < K->log1p_limit;
@@ -1770,37 +1882,41 @@ log1p_f32(float x, const normal_constants *K)
     return small ? near : far;
 }
 
-static void EXACT
-normal_rounds(uint32_t k0, uint32_t k1, const uint32_t *in, float *out, Py_ssize_t n,
-              const normal_constants *K)
+/* The normal float of the Threefry words of counter c (the steps of the comment above). */
+static inline float EXACT INLINED
+normal_of_counter(uint32_t k0, uint32_t k1, uint32_t k2, uint32_t c, const normal_constants *K)
+{
+    THREEFRY(c);
+    float u = (float)((x0 ^ x1) >> 9) * K->unit;
+    float v = u * 2.0f;
+    v = v + K->lo;
+    v = v < K->lo ? K->lo : v;
+    float xx = v * v;
+    float w = -log1p_f32(-xx, K);
+    int lt = w < 5.0f;
+    float t_small = w - 2.5f, t_large = sqrtf(w) - 3.0f;
+    float t = lt ? t_small : t_large;
+    float p_small = horner9_f32(t, K->erfinv_small);
+    float p_large = horner9_f32(t, K->erfinv_large);
+    float p = lt ? p_small : p_large;
+    p = p * v;
+    return p * K->sqrt2;
+}
+
+static void EXACT CLONED
+normal_rounds(uint32_t k0, uint32_t k1, const uint32_t *in, uint32_t start, float *out,
+              Py_ssize_t n, const normal_constants *K)
 {
     const uint32_t k2 = k0 ^ k1 ^ 0x1BD11BDAu;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        uint32_t x0 = k0, x1 = in[i] + k1;
-        MIX(13); MIX(15); MIX(26); MIX(6);
-        x0 += k1; x1 += k2 + 1u;
-        MIX(17); MIX(29); MIX(16); MIX(24);
-        x0 += k2; x1 += k0 + 2u;
-        MIX(13); MIX(15); MIX(26); MIX(6);
-        x0 += k0; x1 += k1 + 3u;
-        MIX(17); MIX(29); MIX(16); MIX(24);
-        x0 += k1; x1 += k2 + 4u;
-        MIX(13); MIX(15); MIX(26); MIX(6);
-        x0 += k2; x1 += k0 + 5u;
-        float u = (float)((x0 ^ x1) >> 9) * K->unit;
-        float v = u * 2.0f;
-        v = v + K->lo;
-        v = v < K->lo ? K->lo : v;
-        float xx = v * v;
-        float w = -log1p_f32(-xx, K);
-        int lt = w < 5.0f;
-        float t_small = w - 2.5f, t_large = sqrtf(w) - 3.0f;
-        float t = lt ? t_small : t_large;
-        float p_small = horner9_f32(t, K->erfinv_small);
-        float p_large = horner9_f32(t, K->erfinv_large);
-        float p = lt ? p_small : p_large;
-        p = p * v;
-        out[i] = p * K->sqrt2;
+    if (in != NULL) {
+        for (Py_ssize_t i = 0; i < n; i++) {
+            out[i] = normal_of_counter(k0, k1, k2, in[i], K);
+        }
+    }
+    else {
+        for (Py_ssize_t i = 0; i < n; i++) {
+            out[i] = normal_of_counter(k0, k1, k2, start + (uint32_t)i, K);
+        }
     }
 }
 
@@ -1825,15 +1941,21 @@ normal_f32(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         return NULL;
     }
     Py_buffer c, o, k;
-    if (word_buffer(args[2], &c, 0, "the counter") < 0) {
+    uint32_t start;
+    int held;
+    if (counter_arg(args[2], &c, &start, &held, "normal_f32") < 0) {
         return NULL;
     }
     if (PyObject_GetBuffer(args[3], &o, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_WRITABLE) < 0) {
-        PyBuffer_Release(&c);
+        if (held) {
+            PyBuffer_Release(&c);
+        }
         return NULL;
     }
     if (PyObject_GetBuffer(args[4], &k, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
-        PyBuffer_Release(&c);
+        if (held) {
+            PyBuffer_Release(&c);
+        }
         PyBuffer_Release(&o);
         return NULL;
     }
@@ -1845,19 +1967,22 @@ normal_f32(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         fk++;
     }
     const char *problem = NULL;
+    PyObject *exc = PyExc_TypeError;
     if (o.itemsize != 4 || strcmp(fo, "f") != 0) {
         problem = "normal_f32: out must hold float32";
     }
-    else if (o.len != c.len) {
+    else if (held && o.len != c.len) {
         problem = "normal_f32: the counter and out must have one length";
+        exc = PyExc_ValueError;
     }
     else if (k.itemsize != 8 || strcmp(fk, "d") != 0 || k.len != 8 * NORMAL_CONSTANTS) {
         problem = "normal_f32: constants must be 48 float64 numbers";
     }
     if (problem != NULL) {
-        PyErr_SetString(o.len != c.len && o.itemsize == 4 ? PyExc_ValueError : PyExc_TypeError,
-                        problem);
-        PyBuffer_Release(&c);
+        PyErr_SetString(exc, problem);
+        if (held) {
+            PyBuffer_Release(&c);
+        }
         PyBuffer_Release(&o);
         PyBuffer_Release(&k);
         return NULL;
@@ -1879,22 +2004,27 @@ normal_f32(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     K.lo = (float)d[at++];
     K.sqrt2 = (float)d[at++];
     K.unit = (float)d[at++];
-    const uint32_t *in = (const uint32_t *)c.buf;
+    const uint32_t *in = held ? (const uint32_t *)c.buf : NULL;
     float *out = (float *)o.buf;
-    Py_ssize_t n = c.len / 4;
+    Py_ssize_t n = o.len / 4;
     Py_BEGIN_ALLOW_THREADS
-    normal_rounds(k0, k1, in, out, n, &K);
+    normal_rounds(k0, k1, in, start, out, n, &K);
     Py_END_ALLOW_THREADS
-    PyBuffer_Release(&c);
+    if (held) {
+        PyBuffer_Release(&c);
+    }
     PyBuffer_Release(&o);
     PyBuffer_Release(&k);
     Py_RETURN_NONE;
 }
 
 #undef EXACT
-#undef VECTORISED
+#undef INLINED
+#undef CLONED
+#undef THREEFRY
 #undef MIX
 #undef ROTL32
+#undef VECTORISED
 
 static PyMethodDef methods[] = {
     {"setup", (PyCFunction)(void (*)(void))setup, METH_FASTCALL,
@@ -1921,7 +2051,11 @@ static PyMethodDef methods[] = {
      "holds other leaves than those, Python scalars and None."},
     {"threefry2x32", (PyCFunction)(void (*)(void))threefry2x32, METH_FASTCALL,
      "threefry2x32(k0, k1, counter, out0, out1): Threefry-2x32 of the counters (0, counter[i]) "
-     "with the key words k0 and k1 into out0[i] and out1[i] (uint32 buffers of one length)."},
+     "with the key words k0 and k1 into out0[i] and out1[i] (uint32 buffers of one length); "
+     "an int counter is the first of consecutive ones."},
+    {"uniform_f32", (PyCFunction)(void (*)(void))uniform_f32, METH_FASTCALL,
+     "uniform_f32(k0, k1, start, out): float32 in [0, 1) of the Threefry words of the counters "
+     "(0, start + i), as jax.random.uniform makes them, into out."},
     {"normal_f32", (PyCFunction)(void (*)(void))normal_f32, METH_FASTCALL,
      "normal_f32(k0, k1, counter, out, constants): float32 standard normals of the Threefry "
      "words of the counters (0, counter[i]), as jax.random.normal makes them, into out."},

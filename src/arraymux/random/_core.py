@@ -601,16 +601,14 @@ def draw_uniform(k: Array, shp: tuple[int, ...], dt: DType) -> Array:
 
 
 def _uniform_kernel(k: Array, shp: tuple[int, ...], dtype: Any) -> Array:
-    if _speed.threefry2x32 is not None and k.device.backend == "numpy" and dtype == _xp().float32:
-        # the words in C, then the three operations of floats() on NumPy's arrays directly
+    kernel = _speed.uniform_f32
+    if kernel is not None and k.device.backend == "numpy" and dtype == _xp().float32:
+        # in C: Threefry and the floats of floats(), in one pass
         import numpy as np
 
-        y0, y1 = threefry_numpy(*_host_words(k), np.arange(math.prod(shp), dtype=np.uint32))
-        np.bitwise_xor(y0, y1, out=y0)
-        np.right_shift(y0, np.uint32(9), out=y0)
-        u = y0.astype(np.float32)
-        np.multiply(u, np.float32(2.0**-23), out=u)
-        return _wrap(u.reshape(shp), k.device)
+        out = np.empty((math.prod(shp),), dtype=np.float32)
+        kernel(*_host_words(k), 0, out)  # the counters 0, 1, ..., n - 1
+        return _wrap(out.reshape(shp), k.device)
 
     def piece(start: int, m: int) -> Array:
         return floats(*blocks(k, m, start), dtype)
@@ -655,7 +653,7 @@ def normal_kernel(k: Array, shp: tuple[int, ...], dtype: Any) -> Array:
         import numpy as np
 
         out = np.empty((n,), dtype=np.float32)
-        kernel(*_host_words(k), np.arange(n, dtype=np.uint32), out, normal_constants())
+        kernel(*_host_words(k), 0, out, normal_constants())  # the counters 0, 1, ..., n - 1
         return _wrap(out.reshape(shp), k.device)
 
     def piece(start: int, m: int) -> Array:
