@@ -1618,7 +1618,7 @@ counter_arg(PyObject *obj, Py_buffer *view, uint32_t *start, int *held, const ch
 
 /* The rounds of independent counters vectorise (4 or 8 words per instruction) where GCC
  * optimises this loop fully; the rest of the module keeps the default level. */
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__GLIBC__)
 /* one copy for AVX2 machines (8 words an instruction) and one for the others, chosen when
  * the module loads */
 #define VECTORISED __attribute__((optimize("O3"), target_clones("avx2", "default")))
@@ -1805,7 +1805,7 @@ threefry2x32(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 #define EXACT
 #define INLINED
 #endif
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__GLIBC__)
 #define CLONED __attribute__((target_clones("avx2", "default")))
 #else
 #define CLONED
