@@ -203,6 +203,22 @@ def _through_numpy(
     for p in params:
         if home.backend == "torch" and not _readable(p):  # traced: stay on torch
             return kernel(k, *params, *static)
+    if not params and home.backend == "torch":
+        # the common case, without the general moves: the key's words viewed as NumPy's
+        # uint32 (no copy), a float result handed back to torch over the same memory
+        import torch
+
+        numpy_device = Device("numpy")
+        words = _wrap(k.native.numpy().view(np.uint32), numpy_device)
+        with np.errstate(all="ignore"):
+            out = kernel(words, *static)
+        if out.dtype != xp.uint32:
+            return _wrap(torch.from_numpy(out.native), home)
+        # keys keep their int32 words, bits are held in int64
+        native = (
+            out.native.view(np.int32) if kernel in _KEY_KERNELS else out.native.astype(np.int64)
+        )
+        return _wrap(torch.from_numpy(native), home)
     on_numpy = tuple(xp.to_device(p, "numpy") for p in params)
     with np.errstate(all="ignore"):
         out = kernel(xp.astype(xp.to_device(k, "numpy"), xp.uint32), *on_numpy, *static)
