@@ -1595,6 +1595,28 @@ word_buffer(PyObject *obj, Py_buffer *view, int writable, const char *fname, con
     return 0;
 }
 
+/* The call's argument count and its two key words (ints, modulo 2**32); -1 with an error
+ * naming `signature` (the function's) otherwise. */
+static int
+key_words(PyObject *const *args, Py_ssize_t nargs, Py_ssize_t want, const char *signature,
+          uint32_t *k0, uint32_t *k1)
+{
+    if (nargs != want) {
+        PyErr_Format(PyExc_TypeError, "%s takes %zd arguments", signature, want);
+        return -1;
+    }
+    if (!PyLong_Check(args[0]) || !PyLong_Check(args[1])) {
+        PyErr_Format(PyExc_TypeError, "%s: the key words must be ints", signature);
+        return -1;
+    }
+    *k0 = (uint32_t)PyLong_AsUnsignedLongLongMask(args[0]);
+    if (PyErr_Occurred()) {
+        return -1;
+    }
+    *k1 = (uint32_t)PyLong_AsUnsignedLongLongMask(args[1]);
+    return PyErr_Occurred() ? -1 : 0;
+}
+
 /* The counters of a Threefry call: a uint32 buffer (*held set to 1: release it), or a
  * Python int, the first of consecutive counters modulo 2**32 (*held 0, *start set). */
 static int
@@ -1725,21 +1747,8 @@ uniform_f32(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 static PyObject *
 threefry2x32(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 5) {
-        PyErr_SetString(PyExc_TypeError,
-                        "threefry2x32(k0, k1, counter, out0, out1) takes 5 arguments");
-        return NULL;
-    }
-    if (!PyLong_Check(args[0]) || !PyLong_Check(args[1])) {
-        PyErr_SetString(PyExc_TypeError, "threefry2x32: the key words must be ints");
-        return NULL;
-    }
-    uint32_t k0 = (uint32_t)PyLong_AsUnsignedLongLongMask(args[0]);
-    if (PyErr_Occurred()) {
-        return NULL;
-    }
-    uint32_t k1 = (uint32_t)PyLong_AsUnsignedLongLongMask(args[1]);
-    if (PyErr_Occurred()) {
+    uint32_t k0, k1;
+    if (key_words(args, nargs, 5, "threefry2x32(k0, k1, counter, out0, out1)", &k0, &k1) < 0) {
         return NULL;
     }
     Py_buffer c, o0, o1;
@@ -1923,21 +1932,8 @@ normal_rounds(uint32_t k0, uint32_t k1, const uint32_t *in, uint32_t start, floa
 static PyObject *
 normal_f32(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 5) {
-        PyErr_SetString(PyExc_TypeError,
-                        "normal_f32(k0, k1, counter, out, constants) takes 5 arguments");
-        return NULL;
-    }
-    if (!PyLong_Check(args[0]) || !PyLong_Check(args[1])) {
-        PyErr_SetString(PyExc_TypeError, "normal_f32: the key words must be ints");
-        return NULL;
-    }
-    uint32_t k0 = (uint32_t)PyLong_AsUnsignedLongLongMask(args[0]);
-    if (PyErr_Occurred()) {
-        return NULL;
-    }
-    uint32_t k1 = (uint32_t)PyLong_AsUnsignedLongLongMask(args[1]);
-    if (PyErr_Occurred()) {
+    uint32_t k0, k1;
+    if (key_words(args, nargs, 5, "normal_f32(k0, k1, counter, out, constants)", &k0, &k1) < 0) {
         return NULL;
     }
     Py_buffer c, o, k;
