@@ -1486,6 +1486,20 @@ def test_torch_autograd_path_by_each_engine_call(monkeypatch):
     assert len(stashed) == 2
     monkeypatch.undo()
 
+    # a torch without the engine's internals (before 2.5): torch.autograd.grad itself
+    general_calls = []
+    real_autograd_grad = torch.autograd.grad
+    monkeypatch.setattr(engine, "_DIRECT", False)
+    monkeypatch.setattr(
+        torch.autograd,
+        "grad",
+        lambda *args, **kwargs: general_calls.append(1) or real_autograd_grad(*args, **kwargs),
+    )
+    _same(vg((a, b), b), want_vg)
+    _same(g(b), want_g)
+    assert len(general_calls) == 2
+    monkeypatch.undo()
+
     class Sub(torch.Tensor):
         pass
 

@@ -332,9 +332,13 @@ def _reaches_beyond(out: Any, kept: list[Any], leaves: list[Any]) -> bool:
 
 
 _engine = _Variable._execution_engine
-_engine_run = getattr(torch.autograd.graph, "_engine_run_backward", None)
-_engine_log = getattr(torch.autograd.graph, "log", None)
-_stash, _unstash = torch._C._stash_obj_in_tls, torch._C._remove_obj_from_tls
+# torch internals that differ between versions (each None where this torch lacks it)
+_engine_run: Any = getattr(torch.autograd.graph, "_engine_run_backward", None)
+_engine_log: Any = getattr(torch.autograd.graph, "log", None)
+_stash: Any = getattr(torch._C, "_stash_obj_in_tls", None)
+_unstash: Any = getattr(torch._C, "_remove_obj_from_tls", None)
+# The engine's direct call needs torch's internals of 2.5 and later (older: torch.autograd.grad)
+_DIRECT = None not in (_engine_run, _engine_log, _stash, _unstash)
 _accelerator = getattr(torch._C, "_accelerator_getAccelerator", None)
 _function_mode = torch._C._is_torch_function_mode_enabled
 _DEBUG = logging.DEBUG
@@ -347,14 +351,14 @@ def _gradients(out: Any, leaves: list[Any], outer: bool) -> tuple[Any, ...]:
     cotangents), which costs a tenth of a small model's step. ``out`` is a real floating 0-d
     tensor that requires grad: its cotangent is a one, as torch.autograd.grad makes it. A
     torch function mode sees torch.autograd.grad itself."""
-    if _engine_log is not None and type(out) is _TENSOR and not _function_mode():
+    if _DIRECT and type(out) is _TENSOR and not _function_mode():
         for leaf in leaves:
             if type(leaf) is not _TENSOR:
                 break
         else:
             ones = (torch.ones_like(out),)  # preserve_format, the default
             if _engine_log.isEnabledFor(_DEBUG):  # torch logs the pass: its own call
-                return _engine_run((out,), ones, outer, outer, tuple(leaves), True, False)  # type: ignore[misc,no-any-return]
+                return _engine_run((out,), ones, outer, outer, tuple(leaves), True, False)  # type: ignore[no-any-return]
             if out.is_cpu and _accelerator is not None and _accelerator() is None:
                 # No accelerator: the whole pass runs on this thread, in this context, which
                 # torch otherwise hands to the threads of its devices.
