@@ -809,3 +809,29 @@ def test_dask_draws_ignore_the_warnings_of_dasks_frexp_placeholder(monkeypatch):
             drawn = _np(g.choice(4, 2, replace=False, p=[0.0, 0.25, 0.0, 0.75]))
             assert sorted(drawn.tolist()) == [1, 3]
     assert calls, "the draws did not reach dask's frexp"
+
+
+def test_torch_cpu_draws_through_numpy_take_any_result_back():
+    # torch's CPU draws compute on NumPy and hand the result back over its memory where torch
+    # can take it; a read-only or reversed result goes back as a copy, with its values.
+    pytest.importorskip("torch")
+    from arraymux.random import _core
+
+    def reversed_read_only(k):
+        a = np.arange(6, dtype=np.float32)[::-1]
+        a.flags.writeable = False
+        return xp.asarray(a)
+
+    key = xp.random.key(3, device="torch:cpu")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # torch warns of a read-only array it would share
+        got = _core._through_numpy(reversed_read_only, key, (), ())
+    assert got.device == xp.Device("torch:cpu") and got.dtype == xp.float32
+    assert _np(got).tolist() == [5.0, 4.0, 3.0, 2.0, 1.0, 0.0]
+    # bits and keys come back as torch holds them: int64 values, int32 words
+    bits = xp.random.bits(key, (5,))
+    assert bits.dtype == xp.int64
+    assert _np(bits).tolist() == _np(xp.random.bits(xp.random.key(3), (5,))).tolist()
+    keys = xp.random.split(key, 3)
+    assert keys.dtype == xp.int32
+    assert (_np(keys).view(np.uint32) == _np(xp.random.split(xp.random.key(3), 3))).all()

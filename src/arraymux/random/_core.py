@@ -212,13 +212,12 @@ def _through_numpy(
         words = _wrap(k.native.numpy().view(np.uint32), numpy_device)
         with np.errstate(all="ignore"):
             out = kernel(words, *static)
-        if out.dtype != xp.uint32:
-            return _wrap(torch.from_numpy(out.native), home)
-        # keys keep their int32 words, bits are held in int64
-        native = (
-            out.native.view(np.int32) if kernel in _KEY_KERNELS else out.native.astype(np.int64)
-        )
-        return _wrap(torch.from_numpy(native), home)
+        native = out.native
+        if out.dtype == xp.uint32:  # keys keep their int32 words, bits are held in int64
+            native = native.view(np.int32) if kernel in _KEY_KERNELS else native.astype(np.int64)
+        if native.flags.writeable and min(native.strides, default=0) >= 0:
+            return _wrap(torch.from_numpy(native), home)
+        return xp.to_device(_wrap(native, numpy_device), home)  # torch takes it as a copy
     on_numpy = tuple(xp.to_device(p, "numpy") for p in params)
     with np.errstate(all="ignore"):
         out = kernel(xp.astype(xp.to_device(k, "numpy"), xp.uint32), *on_numpy, *static)
