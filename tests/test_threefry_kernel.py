@@ -237,3 +237,26 @@ def test_the_c_uniforms_refuse_what_they_cannot_take():
     uniform(1, 2, 1, again)
     np.testing.assert_array_equal(out, again)
     assert ((out >= 0.0) & (out < 1.0)).all()
+
+
+@needs_kernel
+def test_the_c_loops_run_in_threads_at_once():
+    # the loops release the GIL over buffers they hold: draws in several threads at once are
+    # each the draw made alone
+    from concurrent.futures import ThreadPoolExecutor
+
+    keys = [xp.random.key(s) for s in range(8)]
+    alone = [np.asarray(xp.to_numpy(xp.random.normal(k, (20_000,)))) for k in keys]
+    alone_u = [np.asarray(xp.to_numpy(xp.random.uniform(k, (20_000,)))) for k in keys]
+
+    def both(k):
+        return (
+            np.asarray(xp.to_numpy(xp.random.normal(k, (20_000,)))),
+            np.asarray(xp.to_numpy(xp.random.uniform(k, (20_000,)))),
+        )
+
+    with ThreadPoolExecutor(4) as pool:
+        together = list(pool.map(both, keys * 3))
+    for i, (n, u) in enumerate(together):
+        np.testing.assert_array_equal(n, alone[i % 8])
+        np.testing.assert_array_equal(u, alone_u[i % 8])
