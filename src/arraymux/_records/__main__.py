@@ -60,7 +60,7 @@ def blocks(section: str) -> tuple[str, str]:
     if section == "special":
         return special_blocks()
     records = [r for r in RECORDS if r.section == section]
-    names = "".join(f'    "{n}",\n' for n in sorted(short(r) for r in records))
+    names = sorted(short(r) for r in records)
     made = []
     for r in records:
         if r.by_hand:
@@ -69,7 +69,7 @@ def blocks(section: str) -> tuple[str, str]:
             raise ValueError(f"{r.name}: no factory makes a {r.rule!r} function; write it by hand")
         call = FACTORIES[r.rule].format(name=r.name, made=r.name.removesuffix("_like"))
         made.append(f"{short(r)} = {call}\n")
-    return f"__all__ = [\n{names}]\n", "".join(made)
+    return listing(names), "".join(made)
 
 
 def special_blocks() -> tuple[str, str]:
@@ -78,8 +78,21 @@ def special_blocks() -> tuple[str, str]:
     names = sorted([*(r.name for r in special.RECORDS), *special.ALIASES])
     made = [f'{r.name} = function("{r.name}")\n' for r in special.RECORDS]
     made += [f"{alias} = {name}\n" for alias, name in special.ALIASES.items()]
-    listed = "".join(f'    "{n}",\n' for n in names)
-    return f"__all__ = [\n{listed}]\n", "".join(made)
+    return listing(names), "".join(made)
+
+
+def listing(names: list[str]) -> str:
+    """``__all__`` of ``names``, as many to a line as fit in 100 columns (the formatter
+    would give each its own line; the block is read as a list of names, not line by line)."""
+    lines, line = [], "   "
+    for name in names:
+        item = f' "{name}",'
+        if len(line) + len(item) > 100:
+            lines.append(line + "\n")
+            line = "   "
+        line += item
+    lines.append(line + "\n")
+    return "# fmt: off\n__all__ = [\n" + "".join(lines) + "]\n# fmt: on\n"
 
 
 def _has_name(text: str, name: str) -> bool:
