@@ -10,7 +10,7 @@ import functools
 import warnings
 from collections.abc import Callable
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Literal, cast
 
 import array_api_compat.dask.array as _xp
 
@@ -19,8 +19,13 @@ from . import _special_cases
 from ._common import array_dtype as array_dtype
 from ._common import dtype_from_numpy, raise_unknown_place, sized_reshape
 
+if TYPE_CHECKING:
+    import dask.array as da
+    import numpy as np
+    import numpy.typing as npt
 
-def namespace() -> Any:
+
+def namespace() -> ModuleType:
     return _xp
 
 
@@ -35,7 +40,7 @@ def parse_place(place: str | None) -> str:
     raise AssertionError
 
 
-def native_device(place: str) -> Any:
+def native_device(place: str) -> str:
     return "cpu"
 
 
@@ -43,7 +48,7 @@ def place_of_device(native: object) -> str:
     return ""
 
 
-def place_of(x: Any) -> str:
+def place_of(x: da.Array) -> str:
     return ""
 
 
@@ -55,7 +60,7 @@ def supports_dtype(dtype: _dtypes.DType, place: str) -> bool:
     return True
 
 
-def getitem(x: Any, key: object) -> Any:
+def getitem(x: da.Array, key: object) -> da.Array:
     """``x[key]`` for a key with arrays, whose results have a known shape.
 
     Dask leaves the length of ``x[mask]`` unknown (``nan``) and then refuses to index the
@@ -71,7 +76,7 @@ def getitem(x: Any, key: object) -> Any:
     import dask.array as da
     import numpy as np
 
-    parts = [
+    parts: list[object] = [
         _computed(p) if isinstance(p, da.Array) else p
         for p in (key if isinstance(key, tuple) else (key,))
     ]
@@ -91,13 +96,13 @@ def getitem(x: Any, key: object) -> Any:
     return _gather(x, parts)
 
 
-def _computed(index: Any) -> Any:
+def _computed(index: da.Array) -> int | np.ndarray:
     """A dask index array computed: a 0-d integer one as a Python int, which dask takes."""
     out = index.compute()
     return int(out) if out.ndim == 0 and out.dtype.kind in "iu" else out
 
 
-def _gather(x: Any, parts: list[Any]) -> Any:
+def _gather(x: da.Array, parts: list[object]) -> da.Array:
     """``x[tuple(parts)]`` for several integer arrays, or one of more than one dimension
     (and ints, slices, None, Ellipsis),
     with NumPy's placement of the broadcast axes."""
@@ -118,13 +123,15 @@ def _gather(x: Any, parts: list[Any]) -> Any:
     # vindex puts the broadcast axes first; NumPy keeps them in place when the integer
     # indices are next to each other.
     if advanced[-1] - advanced[0] == len(advanced) - 1 and advanced[0] > 0:
-        n = len(np.broadcast_shapes(*(np.shape(parts[i]) for i in advanced)))
+        # the parts that are not slices are ints and index arrays
+        shapes = (np.shape(cast("npt.ArrayLike", parts[i])) for i in advanced)
+        n = len(np.broadcast_shapes(*shapes))
         out = da.moveaxis(out, list(range(n)), list(range(advanced[0], advanced[0] + n)))
     return out
 
 
-def overrides(ns: ModuleType) -> dict[str, Callable[..., Any]]:
-    table: dict[str, Callable[..., Any]] = {
+def overrides(ns: ModuleType) -> dict[str, Callable[..., object]]:
+    table: dict[str, Callable[..., object]] = {
         "take_along_axis": _take_along_axis,
         "take": _take(ns.take),
         "matmul": _matmul(ns.matmul),
@@ -153,13 +160,13 @@ def overrides(ns: ModuleType) -> dict[str, Callable[..., Any]]:
     return table
 
 
-def _empty_in_one_chunk(base: Callable[..., Any]) -> Callable[..., Any]:
+def _empty_in_one_chunk(base: Callable[..., da.Array]) -> Callable[..., da.Array]:
     """A creation function that makes an empty array of any shape: dask's automatic
     chunking divides by zero for some (``zeros((0, 0, 0, 0, 0, 18))``); an empty array needs
     one chunk. The common path pays nothing."""
 
     @functools.wraps(base)
-    def create(shape: Any, *args: object, **kwargs: object) -> Any:
+    def create(shape: object, *args: object, **kwargs: object) -> da.Array:
         try:
             return base(shape, *args, **kwargs)
         except ZeroDivisionError:
@@ -168,22 +175,24 @@ def _empty_in_one_chunk(base: Callable[..., Any]) -> Callable[..., Any]:
     return create
 
 
-def _asarray(base: Callable[..., Any]) -> Callable[..., Any]:
+def _asarray(base: Callable[..., da.Array]) -> Callable[..., da.Array]:
     """``asarray`` that takes empty data of any shape (see ``_empty_in_one_chunk``)."""
 
     @functools.wraps(base)
-    def asarray(obj: Any, /, **kwargs: Any) -> Any:
+    def asarray(
+        obj: npt.ArrayLike, /, *, dtype: npt.DTypeLike | None = None, **kwargs: object
+    ) -> da.Array:
         try:
-            return base(obj, **kwargs)
+            return base(obj, dtype=dtype, **kwargs)
         except ZeroDivisionError:
             import numpy as np
 
-            return from_host(np.array(obj, dtype=kwargs.get("dtype")), "")
+            return from_host(np.array(obj, dtype=dtype), "")
 
     return asarray
 
 
-def _make_complex(re: Any, im: Any) -> Any:
+def _make_complex(re: da.Array, im: da.Array) -> da.Array:
     """A complex dask array from its parts, keeping signed zeros, infinities and NaNs."""
     import dask.array as da
     import numpy as np
@@ -193,7 +202,9 @@ def _make_complex(re: Any, im: Any) -> Any:
     return da.map_blocks(parts_to_complex, re, im, dtype=np.result_type(re.dtype, np.complex64))
 
 
-def _with_known_lengths(unique: Callable[..., Any]) -> Callable[..., Any]:
+def _with_known_lengths(
+    unique: Callable[..., da.Array | tuple[da.Array, ...]],
+) -> Callable[..., da.Array | tuple[da.Array, ...]]:
     """``unique`` (or ``nonzero``), whose results have a known length.
 
     Dask leaves the length of such a result unknown (``nan``, which arraymux shows as the
@@ -205,7 +216,7 @@ def _with_known_lengths(unique: Callable[..., Any]) -> Callable[..., Any]:
     import dask
 
     @functools.wraps(unique)
-    def known(x: Any, /) -> Any:
+    def known(x: da.Array, /) -> da.Array | tuple[da.Array, ...]:
         out = unique(x)
         parts = out if isinstance(out, tuple) else (out,)
         parts = tuple(p.compute_chunk_sizes() for p in dask.persist(*parts))
@@ -216,13 +227,13 @@ def _with_known_lengths(unique: Callable[..., Any]) -> Callable[..., Any]:
     return known
 
 
-def _matmul(base: Callable[..., Any]) -> Callable[..., Any]:
+def _matmul(base: Callable[..., da.Array]) -> Callable[..., da.Array]:
     """``matmul`` that refuses mismatched inner dimensions, as the standard says: dask
     multiplies ``(2, 0) @ (1, 3)`` or ``(0,) @ (1,)`` without a word (a length 0 or 1
     broadcasts in its blockwise product)."""
 
     @functools.wraps(base)
-    def matmul(x1: Any, x2: Any, /) -> Any:
+    def matmul(x1: da.Array, x2: da.Array, /) -> da.Array:
         if x1.ndim and x2.ndim:
             k1, k2 = x1.shape[-1], x2.shape[-2 if x2.ndim > 1 else 0]
             if k1 != k2:
@@ -235,14 +246,14 @@ def _matmul(base: Callable[..., Any]) -> Callable[..., Any]:
     return matmul
 
 
-def _take(base: Callable[..., Any]) -> Callable[..., Any]:
+def _take(base: Callable[..., da.Array]) -> Callable[..., da.Array]:
     """``take`` with the indices computed first: dask mislabels the length of a result
     taken with some integer dask arrays (one index from a one-chunk array claims the whole
     length) and leaves others unknown; a NumPy index gives the right, known shape."""
     import dask.array as da
 
     @functools.wraps(base)
-    def take(x: Any, indices: Any, /, *, axis: int | None = None) -> Any:
+    def take(x: da.Array, indices: da.Array, /, *, axis: int | None = None) -> da.Array:
         if isinstance(indices, da.Array):
             indices = indices.compute()
         return base(x, indices) if axis is None else base(x, indices, axis=axis)
@@ -250,7 +261,7 @@ def _take(base: Callable[..., Any]) -> Callable[..., Any]:
     return take
 
 
-def _take_along_axis(x: Any, indices: Any, /, *, axis: int = -1) -> Any:
+def _take_along_axis(x: da.Array, indices: da.Array, /, *, axis: int = -1) -> da.Array:
     """``take_along_axis``, which dask lacks: NumPy's on blocks that hold the whole of
     ``axis`` (the other axes keep their chunks)."""
     import dask.array as da
@@ -285,7 +296,7 @@ def _take_along_axis(x: Any, indices: Any, /, *, axis: int = -1) -> Any:
     )
 
 
-def _eigh(x: Any, /) -> tuple[Any, Any]:
+def _eigh(x: da.Array, /) -> tuple[da.Array, da.Array]:
     """``linalg.eigh``, which dask lacks: NumPy's on each matrix of the stack (each whole in
     one chunk), lazily."""
     import dask.array as da
@@ -306,9 +317,9 @@ def _eigh(x: Any, /) -> tuple[Any, Any]:
 def _stacked(
     name: str,
     signature: str,
-    out_dtypes: Callable[[Any], tuple[Any, ...]] | None = None,
-    np_fn: Callable[..., Any] | None = None,
-) -> Callable[..., Any]:
+    out_dtypes: Callable[[np.dtype], tuple[np.dtype, ...]] | None = None,
+    np_fn: Callable[..., np.ndarray | tuple[np.ndarray, ...]] | None = None,
+) -> Callable[..., da.Array | tuple[da.Array, ...]]:
     """``linalg.<name>``, which dask lacks or takes for 2-D arrays only: NumPy's on each matrix
     of the stack (each whole in one chunk), lazily. ``out_dtypes(input dtype)``: the result's
     dtypes where the standard fixes them (NumPy's ``eigvals`` gives real results where the
@@ -319,12 +330,12 @@ def _stacked(
     fn_np = np_fn or getattr(np.linalg, name)
     nout = signature.split("->")[1].count("),(") + 1
 
-    def fn(x: Any, /, **kwargs: object) -> Any:
+    def fn(x: da.Array, /, **kwargs: object) -> da.Array | tuple[da.Array, ...]:
         import dask.array as da
 
         dts = out_dtypes(np.dtype(x.dtype)) if out_dtypes else (np.dtype(x.dtype),) * nout
 
-        def on_block(a: Any) -> Any:
+        def on_block(a: np.ndarray) -> np.ndarray | tuple[np.ndarray, ...]:
             out = fn_np(a, **kwargs)
             if nout == 1:
                 return np.asarray(out, dtype=dts[0])
@@ -332,7 +343,9 @@ def _stacked(
 
         if 0 in x.shape:  # dask's rechunking divides by the size; nothing to compute
             empty = on_block(np.zeros(x.shape, dtype=x.dtype))
-            return tuple(map(_one_chunk, empty)) if nout > 1 else _one_chunk(empty)
+            if isinstance(empty, tuple):  # nout > 1
+                return tuple(map(_one_chunk, empty))
+            return _one_chunk(empty)
         with warnings.catch_warnings():
             # dask casts an empty complex meta array to a real output dtype (slogdet)
             warnings.simplefilter("ignore", np.exceptions.ComplexWarning)
@@ -350,33 +363,33 @@ def _stacked(
     return fn
 
 
-def _one_chunk(a: Any) -> Any:
+def _one_chunk(a: np.ndarray) -> da.Array:
     """A small NumPy result (an empty one) as a dask array of one chunk."""
     import dask.array as da
 
     return da.from_array(a, chunks=-1)
 
 
-def _real(dt: Any) -> tuple[Any, ...]:
+def _real(dt: np.dtype) -> tuple[np.dtype, ...]:
     import numpy as np
 
     return (np.finfo(dt).dtype,)
 
 
-def _complex(dt: Any) -> tuple[Any, ...]:
+def _complex(dt: np.dtype) -> tuple[np.dtype, ...]:
     import numpy as np
 
     c = np.result_type(dt, np.complex64)
     return (c, c)
 
 
-def _np_int64() -> Any:
+def _np_int64() -> np.dtype:
     import numpy as np
 
     return np.dtype(np.int64)
 
 
-def _svdvals(a: Any) -> Any:
+def _svdvals(a: np.ndarray) -> np.ndarray:
     import numpy as np
 
     return np.linalg.svd(a, compute_uv=False)
@@ -394,7 +407,11 @@ _STACKED = {
 }
 
 
-def _with_rtol(name: str, signature: str, out_dtypes: Any = None) -> Callable[..., Any]:
+def _with_rtol(
+    name: str,
+    signature: str,
+    out_dtypes: Callable[[np.dtype], tuple[np.dtype, ...]] | None = None,
+) -> Callable[..., da.Array | tuple[da.Array, ...]]:
     """``linalg.<name>(x, /, *, rtol=None)`` per matrix of the stack; an array ``rtol``
     broadcasts against the stack's shape (one tolerance per matrix)."""
     import numpy as np
@@ -403,7 +420,9 @@ def _with_rtol(name: str, signature: str, out_dtypes: Any = None) -> Callable[..
     np_fn = getattr(np.linalg, name)
     core_in, core_out = signature.split("->")
 
-    def fn(x: Any, /, *, rtol: Any = None) -> Any:
+    def fn(
+        x: da.Array, /, *, rtol: float | da.Array | None = None
+    ) -> da.Array | tuple[da.Array, ...]:
         import dask.array as da
 
         if rtol is None or isinstance(rtol, int | float):
@@ -434,7 +453,7 @@ _STACKED["linalg.pinv"] = _with_rtol("pinv", "(m,n)->(n,m)")
 _power = _stacked("matrix_power", "(m,m)->(m,m)")
 
 
-def _matrix_power(x: Any, n: int, /) -> Any:
+def _matrix_power(x: da.Array, n: int, /) -> da.Array | tuple[da.Array, ...]:
     """``linalg.matrix_power`` (which dask lacks) per matrix of the stack."""
     return _power(x, n=n)
 
@@ -445,7 +464,7 @@ _qr_complete = _stacked("qr", "(m,n)->(m,m),(m,n)")
 _qr_reduced = _stacked("qr", "(m,n)->(m,k),(k,n)")
 
 
-def _qr(x: Any, /, *, mode: str = "reduced") -> tuple[Any, Any]:
+def _qr(x: da.Array, /, *, mode: str = "reduced") -> da.Array | tuple[da.Array, ...]:
     """``linalg.qr`` per matrix of the stack; dask's takes tall-and-skinny 2-D arrays in
     ``mode="reduced"`` only."""
     if mode == "complete":
@@ -453,7 +472,7 @@ def _qr(x: Any, /, *, mode: str = "reduced") -> tuple[Any, Any]:
     return _qr_reduced(x, mode=mode)
 
 
-def _solve(x1: Any, x2: Any, /) -> Any:
+def _solve(x1: da.Array, x2: da.Array, /) -> da.Array:
     """``linalg.solve`` per matrix of the broadcast stacks (dask's takes one 2-D system and
     factors it blockwise). ``x2`` is a vector only when it is 1-D, as the standard says."""
     import dask.array as da
@@ -462,7 +481,7 @@ def _solve(x1: Any, x2: Any, /) -> Any:
     dt = np.result_type(x1.dtype, x2.dtype)
     vector = x2.ndim == 1
 
-    def on_block(a: Any, b: Any) -> Any:
+    def on_block(a: np.ndarray, b: np.ndarray) -> np.ndarray:
         if vector:
             return np.linalg.solve(a, b[..., None])[..., 0].astype(dt, copy=False)
         return np.linalg.solve(a, b).astype(dt, copy=False)
@@ -481,19 +500,19 @@ _svd_full = _stacked("svd", "(m,n)->(m,m),(k),(n,n)", lambda dt: (dt, *_real(dt)
 _svd_reduced = _stacked("svd", "(m,n)->(m,k),(k),(k,n)", lambda dt: (dt, *_real(dt), dt))
 
 
-def _svd(x: Any, /, *, full_matrices: bool = True) -> tuple[Any, Any, Any]:
+def _svd(x: da.Array, /, *, full_matrices: bool = True) -> da.Array | tuple[da.Array, ...]:
     """``linalg.svd`` per matrix of the stack; dask's has no ``full_matrices=True``."""
     if full_matrices:
         return _svd_full(x, full_matrices=True)
     return _svd_reduced(x, full_matrices=False)
 
 
-def _same_dtype(fn: Callable[..., Any]) -> Callable[..., Any]:
+def _same_dtype(fn: Callable[..., da.Array]) -> Callable[..., da.Array]:
     """``fn`` whose result keeps its (promoted) operands' dtype: dask's ``tensordot`` of 0-d
     small integers gives uint64 / int64."""
 
     @functools.wraps(fn)
-    def kept(x1: Any, x2: Any, /, **kwargs: object) -> Any:
+    def kept(x1: da.Array, x2: da.Array, /, **kwargs: object) -> da.Array:
         out = fn(x1, x2, **kwargs)
         return out if out.dtype == x1.dtype else out.astype(x1.dtype)
 
@@ -503,14 +522,16 @@ def _same_dtype(fn: Callable[..., Any]) -> Callable[..., Any]:
 _STACKED["linalg.svd"] = _svd
 
 
-def _matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro") -> Any:
+def _matrix_norm(
+    x: da.Array, /, *, keepdims: bool = False, ord: float | Literal["fro", "nuc"] = "fro"
+) -> da.Array:
     """``linalg.matrix_norm`` per matrix of the stack; dask's fails on stacks and some ``ord``."""
     import dask.array as da
     import numpy as np
 
     dt = np.finfo(x.dtype).dtype
 
-    def norm(a: Any) -> Any:
+    def norm(a: np.ndarray) -> np.ndarray:
         return np.asarray(np.linalg.norm(a, ord=ord, axis=(-2, -1)), dtype=dt)
 
     if 0 in x.shape:
@@ -523,7 +544,7 @@ def _matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro") -> Any:
 _STACKED["linalg.matrix_norm"] = _matrix_norm
 
 
-def _cross(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
+def _cross(x1: da.Array, x2: da.Array, /, *, axis: int = -1) -> da.Array:
     """``linalg.cross`` of 3-element vectors along ``axis``, from dask's own operations."""
     import dask.array as da
 
@@ -536,17 +557,18 @@ def _cross(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
     return da.stack(parts, axis=axis)
 
 
-def _searchsorted(x1: Any, x2: Any, /, *, side: str = "left", sorter: Any = None) -> Any:
+def _searchsorted(
+    x1: da.Array, x2: object, /, *, side: str = "left", sorter: da.Array | None = None
+) -> da.Array:
     """``searchsorted`` with what dask's lacks: ``sorter``, a 0-d or Python scalar ``x2``."""
     import dask.array as da
 
     if sorter is not None:
         x1 = da.take(x1, sorter)
-    if not isinstance(x2, da.Array):
-        x2 = da.asarray(x2, dtype=x1.dtype)
-    if x2.ndim == 0:
-        return da.searchsorted(x1, x2.reshape(1), side=side).reshape(())
-    return da.searchsorted(x1, x2, side=side)
+    v = x2 if isinstance(x2, da.Array) else da.asarray(x2, dtype=x1.dtype)
+    if v.ndim == 0:
+        return da.searchsorted(x1, v.reshape(1), side=side).reshape(())
+    return da.searchsorted(x1, v, side=side)
 
 
 def _eye(
@@ -555,9 +577,9 @@ def _eye(
     /,
     *,
     k: int = 0,
-    dtype: Any = None,
-    device: Any = None,
-) -> Any:
+    dtype: npt.DTypeLike | None = None,
+    device: object = None,
+) -> da.Array:
     """``eye``, chunk by chunk: dask's own gives wrong results or fails to compute for many
     shapes and offsets (``eye(3, 5, k=-1)``, ``eye(0, 1)``)."""
     import dask.array as da
@@ -567,7 +589,10 @@ def _eye(
     dt = np.dtype(np.float64 if dtype is None else dtype)
     chunks = da.core.normalize_chunks("auto", (n_rows, m), dtype=dt)
 
-    def block(block_info: Any = None) -> Any:
+    def block(
+        block_info: dict[None, dict[str, list[tuple[int, int]]]] | None = None,
+    ) -> np.ndarray:
+        assert block_info is not None  # dask passes it to a function that names it
         (r0, r1), (c0, c1) = block_info[None]["array-location"]
         # Global column = global row + k: locally, the offset shifts by r0 - c0.
         return np.eye(r1 - r0, c1 - c0, k=k + r0 - c0, dtype=dt)
@@ -584,10 +609,10 @@ def _broadcast_shapes(*shapes: tuple[int | None, ...]) -> tuple[int | None, ...]
     return tuple(None if d != d else int(d) for d in out)
 
 
-def _repeat(base: Callable[..., Any]) -> Callable[..., Any]:
+def _repeat(base: Callable[..., da.Array]) -> Callable[..., da.Array]:
     """``repeat`` with ``axis=None`` (the flattened array), which dask refuses."""
 
-    def repeat(x: Any, repeats: Any, /, *, axis: int | None = None) -> Any:
+    def repeat(x: da.Array, repeats: object, /, *, axis: int | None = None) -> da.Array:
         import dask.array as da
         import numpy as np
 
@@ -609,17 +634,18 @@ def _repeat(base: Callable[..., Any]) -> Callable[..., Any]:
     return repeat
 
 
-def _linspace(base: Callable[..., Any]) -> Callable[..., Any]:
+def _linspace(base: Callable[..., da.Array]) -> Callable[..., da.Array]:
     """``linspace`` whose last element is ``stop`` exactly with ``endpoint=True`` (dask adds
     steps to ``start``, which misses it for large ranges in float32)."""
 
-    def linspace(start: Any, stop: Any, /, num: int, **kwargs: Any) -> Any:
+    def linspace(start: complex, stop: complex, /, num: int, **kwargs: object) -> da.Array:
         import dask.array as da
         import numpy as np
 
         if isinstance(start, complex) or isinstance(stop, complex):
             # dask's linspace is real only: the two parts, each a real linspace
-            dt = np.dtype(kwargs.pop("dtype", None) or np.complex128)
+            given = cast("npt.DTypeLike | None", kwargs.pop("dtype", None))  # the dtype keyword
+            dt = np.dtype(given or np.complex128)
             real_kw = {**kwargs, "dtype": np.finfo(dt).dtype}
             start, stop = complex(start), complex(stop)
             return _make_complex(
@@ -635,7 +661,7 @@ def _linspace(base: Callable[..., Any]) -> Callable[..., Any]:
     return linspace
 
 
-def to_numpy(x: Any) -> Any:
+def to_numpy(x: da.Array) -> np.ndarray:
     import numpy as np
 
     return np.asarray(x.compute())
@@ -646,15 +672,15 @@ def to_numpy(x: Any) -> Any:
 # dask.array.from_array, which takes a copy of NumPy input (so nothing is shared).
 
 
-def export(x: Any) -> tuple[Any, bool]:
+def export(x: da.Array) -> tuple[np.ndarray, bool]:
     return to_numpy(x), False
 
 
-def from_dlpack(obj: object, place: str | None, copy: bool | None) -> Any:
+def from_dlpack(obj: object, place: str | None, copy: bool | None) -> da.Array:
     raise BufferError("dask.array.from_array copies its input")
 
 
-def from_host(a: Any, place: str) -> Any:
+def from_host(a: np.ndarray, place: str) -> da.Array:
     import dask.array as da
 
     try:
@@ -663,7 +689,7 @@ def from_host(a: Any, place: str) -> Any:
         return da.from_array(a, chunks=-1, name=False)
 
 
-def to_host_many(xs: list[Any]) -> list[Any]:
+def to_host_many(xs: list[object]) -> list[object]:
     import dask
     import numpy as np
 
