@@ -1,8 +1,200 @@
-"""The records of the standard's elementwise functions: one per function."""
+"""The records of the standard's elementwise functions: one per function.
+
+Most are made by the builders below, one per family of functions whose records differ only in
+their names, texts and examples: each call still says everything about its function.
+"""
 
 from __future__ import annotations
 
-from ._record import INF, NAN, PI, Record, section
+from collections.abc import Mapping
+from typing import Final
+
+from ._record import INF, NAN, PI, Record, Text, section
+
+#: The end of the description of a result whose dtype type promotion gives.
+PROMOTED: Final = "is given by the standard's type promotion rules."
+
+#: A special case: the operands and the result.
+Case = tuple[tuple[float, ...], float | bool]
+
+
+def binary_parameters(x1: str, x2: str) -> dict[str, Text]:
+    """The ``parameters`` of a binary function whose operands ``x1`` and ``x2`` (described by
+    the first words of their descriptions) are given a meaning of their own."""
+    return {
+        "x1": ("Array or Python scalar", f"{x1}; may be a Python scalar if ``x2`` is an array."),
+        "x2": (
+            "Array or Python scalar",
+            f"{x2}, broadcast-compatible with ``x1``; may be a Python scalar if ``x1`` is an "
+            "array.",
+        ),
+    }
+
+
+DIVISION: Final = binary_parameters("The dividends", "The divisors")
+SHIFT: Final = {
+    "x2": (
+        "Array or Python scalar",
+        "Number of bits to shift by, each non-negative; broadcast-compatible with ``x1``; may be "
+        "a Python scalar if ``x1`` is an array.",
+    )
+}
+ANGLES: Final = {"x": ("Array", "Input array of angles, in radians.")}
+HYPERBOLIC_ANGLES: Final = {"x": ("Array", "Input array of hyperbolic angles.")}
+SECTORS: Final = {"x": ("Array", "Input array: areas of hyperbolic sectors.")}
+
+
+def floating(
+    name: str,
+    summary: str,
+    result: str,
+    *,
+    parameters: Mapping[str, Text] | None = None,
+    result_dtypes: str | None = "same floating-point",
+    tested: str | None = None,
+    special_cases: tuple[Case, ...] = (),
+    example: str,
+) -> Record:
+    """A unary function of floating-point operands whose result, described by ``result``, has
+    the floating-point dtype of type promotion."""
+    return Record(
+        name,
+        "unary",
+        summary=summary,
+        dtypes="floating-point",
+        parameters=parameters,
+        returns=("Array", f"{result}; its floating-point dtype {PROMOTED}"),
+        operands="floating",
+        result_dtypes=result_dtypes,
+        tested=tested,
+        special_cases=special_cases,
+        example=example,
+    )
+
+
+def rounding(
+    name: str, summary: str, result: str, *, special_cases: tuple[Case, ...], example: str
+) -> Record:
+    """A unary function that rounds real-valued operands to integer values, keeping their dtype
+    (integer ones come back unchanged)."""
+    return Record(
+        name,
+        "unary",
+        summary=summary,
+        dtypes="real-valued",
+        returns=("Array", result),
+        operands="numeric",
+        result_dtypes="same real-valued floating-point",
+        special_cases=special_cases,
+        example=example,
+    )
+
+
+def test(
+    name: str, summary: str, true_where: str, *, special_cases: tuple[Case, ...], example: str
+) -> Record:
+    """A unary test of numeric operands, True where ``true_where``."""
+    return Record(
+        name,
+        "unary",
+        summary=summary,
+        dtypes="numeric",
+        returns=("Array of dtype bool", f"True where {true_where}."),
+        result_dtypes="bool floating-point",
+        special_cases=special_cases,
+        example=example,
+    )
+
+
+def binary(
+    name: str,
+    summary: str,
+    results: str,
+    *,
+    dtypes: str,
+    promoted: str = "",
+    parameters: Mapping[str, Text] | None = None,
+    operands: str = "any",
+    commutative: bool = False,
+    result_dtypes: str | None,
+    tested: str | None = None,
+    special_cases: tuple[Case, ...] = (),
+    example: str,
+) -> Record:
+    """A binary function whose element-wise ``results`` have the dtype of type promotion
+    (``promoted``: the kind of dtype, ``"floating-point "`` or ``"real floating-point "``)."""
+    return Record(
+        name,
+        "binary",
+        summary=summary,
+        dtypes=dtypes,
+        parameters=parameters,
+        returns=(
+            "Array",
+            f"The element-wise {results}, of the broadcast shape of ``x1`` and ``x2``; its "
+            f"{promoted}dtype {PROMOTED}",
+        ),
+        operands=operands,
+        commutative=commutative,
+        result_dtypes=result_dtypes,
+        tested=tested,
+        special_cases=special_cases,
+        example=example,
+    )
+
+
+def bitwise(name: str, operation: str, *, example: str) -> Record:
+    """The bitwise ``operation`` (``"AND"``, ...) of integer or boolean operands."""
+    return binary(
+        name,
+        f"Bitwise {operation} of ``x1`` and ``x2``, element-wise.",
+        f"bitwise {operation}",
+        dtypes="integer or boolean",
+        commutative=True,
+        result_dtypes="same integer",
+        example=example,
+    )
+
+
+def comparison(
+    name: str,
+    operator: str,
+    *,
+    dtypes: str | None = None,
+    special_cases: tuple[Case, ...] = (),
+    example: str,
+) -> Record:
+    """The truth value of ``x1 <operator> x2``: ``==`` and ``!=`` take operands of every dtype
+    (and are commutative), the orderings real-valued ones (``dtypes``)."""
+    return Record(
+        name,
+        "binary",
+        summary=f"Truth value of ``x1 {operator} x2``, element-wise.",
+        dtypes=dtypes,
+        returns=(
+            "Array of dtype bool",
+            f"True where ``x1 {operator} x2``, of the broadcast shape of ``x1`` and ``x2``.",
+        ),
+        commutative=dtypes is None,
+        result_dtypes=f"bool {dtypes or 'any'}",
+        special_cases=special_cases,
+        example=example,
+    )
+
+
+def logical(name: str, operation: str, true_where: str, *, example: str) -> Record:
+    """The logical ``operation`` of boolean operands, True where ``true_where``."""
+    return Record(
+        name,
+        "binary",
+        summary=f"Logical {operation} of ``x1`` and ``x2``, element-wise.",
+        dtypes="boolean",
+        returns=("Array of dtype bool", f"True where {true_where}, of their broadcast shape."),
+        commutative=True,
+        result_dtypes="same boolean",
+        example=example,
+    )
+
 
 RECORDS = section(
     "elementwise_functions",
@@ -17,73 +209,39 @@ RECORDS = section(
             "the real floating-point dtype of its precision (``complex128`` gives ``float64``).",
         ),
         result_dtypes="real numeric",
-        special_cases=(
-            ((-0.0,), 0.0),
-            ((-INF,), INF),
-            ((NAN,), NAN),
-        ),
+        special_cases=(((-0.0,), 0.0), ((-INF,), INF), ((NAN,), NAN)),
         example="""\
 >>> xp.abs(xp.asarray([-1.5, 0.0, 2.0]))
 Array([1.5, 0. , 2. ], dtype=float64, device='numpy:cpu')
 """,
     ),
-    Record(
+    floating(
         "acos",
-        "unary",
-        summary="Principal value of the inverse cosine of each element of ``x``, in radians.",
-        dtypes="floating-point",
-        returns=(
-            "Array",
-            "The inverse cosine, in radians in ``[0, pi]``, of each element of ``x``; its "
-            "floating-point dtype is given by the standard's type promotion rules.",
-        ),
-        operands="floating",
-        result_dtypes="same floating-point",
+        "Principal value of the inverse cosine of each element of ``x``, in radians.",
+        "The inverse cosine, in radians in ``[0, pi]``, of each element of ``x``",
         tested="real-valued floating-point",
-        special_cases=(
-            ((1.0,), 0.0),
-            ((2.0,), NAN),
-        ),
+        special_cases=(((1.0,), 0.0), ((2.0,), NAN)),
         example="""\
 >>> xp.acos(xp.asarray([1.0, 0.0, -1.0]))
 Array([0.        , 1.57079633, 3.14159265], dtype=float64, device='numpy:cpu')
 """,
     ),
-    Record(
+    floating(
         "acosh",
-        "unary",
-        summary="Inverse hyperbolic cosine of each element of ``x``.",
-        dtypes="floating-point",
-        parameters={"x": ("Array", "Input array: areas of hyperbolic sectors.")},
-        returns=(
-            "Array",
-            "The inverse hyperbolic cosine of each element of ``x``; its floating-point dtype is "
-            "given by the standard's type promotion rules.",
-        ),
-        operands="floating",
-        result_dtypes="same floating-point",
+        "Inverse hyperbolic cosine of each element of ``x``.",
+        "The inverse hyperbolic cosine of each element of ``x``",
+        parameters=SECTORS,
         tested="real-valued floating-point",
-        special_cases=(
-            ((1.0,), 0.0),
-            ((0.5,), NAN),
-        ),
+        special_cases=(((1.0,), 0.0), ((0.5,), NAN)),
         example="""\
 >>> xp.acosh(xp.asarray([1.0, 2.0]))
 Array([0.       , 1.3169579], dtype=float64, device='numpy:cpu')
 """,
     ),
-    Record(
+    floating(
         "asin",
-        "unary",
-        summary="Principal value of the inverse sine of each element of ``x``, in radians.",
-        dtypes="floating-point",
-        returns=(
-            "Array",
-            "The inverse sine, in radians in ``[-pi/2, pi/2]``, of each element of ``x``; its "
-            "floating-point dtype is given by the standard's type promotion rules.",
-        ),
-        operands="floating",
-        result_dtypes="same floating-point",
+        "Principal value of the inverse sine of each element of ``x``, in radians.",
+        "The inverse sine, in radians in ``[-pi/2, pi/2]``, of each element of ``x``",
         tested="real-valued floating-point",
         special_cases=(((-0.0,), -0.0),),
         example="""\
@@ -91,19 +249,11 @@ Array([0.       , 1.3169579], dtype=float64, device='numpy:cpu')
 Array([0.        , 0.52359878, 1.57079633], dtype=float64, device='numpy:cpu')
 """,
     ),
-    Record(
+    floating(
         "asinh",
-        "unary",
-        summary="Inverse hyperbolic sine of each element of ``x``.",
-        dtypes="floating-point",
-        parameters={"x": ("Array", "Input array: areas of hyperbolic sectors.")},
-        returns=(
-            "Array",
-            "The inverse hyperbolic sine of each element of ``x``; its floating-point dtype is "
-            "given by the standard's type promotion rules.",
-        ),
-        operands="floating",
-        result_dtypes="same floating-point",
+        "Inverse hyperbolic sine of each element of ``x``.",
+        "The inverse hyperbolic sine of each element of ``x``",
+        parameters=SECTORS,
         tested="real-valued floating-point",
         special_cases=(((-INF,), -INF),),
         example="""\
@@ -111,46 +261,24 @@ Array([0.        , 0.52359878, 1.57079633], dtype=float64, device='numpy:cpu')
 Array([0.        , 0.88137359], dtype=float64, device='numpy:cpu')
 """,
     ),
-    Record(
+    floating(
         "atan",
-        "unary",
-        summary="Principal value of the inverse tangent of each element of ``x``, in radians.",
-        dtypes="floating-point",
-        returns=(
-            "Array",
-            "The inverse tangent, in radians in ``[-pi/2, pi/2]``, of each element of ``x``; its "
-            "floating-point dtype is given by the standard's type promotion rules.",
-        ),
-        operands="floating",
-        result_dtypes="same floating-point",
+        "Principal value of the inverse tangent of each element of ``x``, in radians.",
+        "The inverse tangent, in radians in ``[-pi/2, pi/2]``, of each element of ``x``",
         tested="real-valued floating-point",
-        special_cases=(
-            ((-0.0,), -0.0),
-            ((INF,), PI / 2),
-        ),
+        special_cases=(((-0.0,), -0.0), ((INF,), PI / 2)),
         example="""\
 >>> xp.atan(xp.asarray([0.0, 1.0]))
 Array([0.        , 0.78539816], dtype=float64, device='numpy:cpu')
 """,
     ),
-    Record(
+    floating(
         "atanh",
-        "unary",
-        summary="Inverse hyperbolic tangent of each element of ``x``.",
-        dtypes="floating-point",
-        parameters={"x": ("Array", "Input array: areas of hyperbolic sectors.")},
-        returns=(
-            "Array",
-            "The inverse hyperbolic tangent of each element of ``x``; its floating-point dtype is "
-            "given by the standard's type promotion rules.",
-        ),
-        operands="floating",
-        result_dtypes="same floating-point",
+        "Inverse hyperbolic tangent of each element of ``x``.",
+        "The inverse hyperbolic tangent of each element of ``x``",
+        parameters=SECTORS,
         tested="real-valued floating-point",
-        special_cases=(
-            ((1.0,), INF),
-            ((-1.0,), -INF),
-        ),
+        special_cases=(((1.0,), INF), ((-1.0,), -INF)),
         example="""\
 >>> xp.atanh(xp.asarray([0.0, 0.5]))
 Array([0.        , 0.54930614], dtype=float64, device='numpy:cpu')
@@ -170,14 +298,10 @@ Array([-1, -6], dtype=int8, device='numpy:cpu')
 Array([255, 250], dtype=uint8, device='numpy:cpu')
 """,
     ),
-    Record(
+    rounding(
         "ceil",
-        "unary",
-        summary="Smallest integer-valued number not less than each element of ``x``.",
-        dtypes="real-valued",
-        returns=("Array", "The ceiling of each element of ``x``; with the dtype of ``x``."),
-        operands="numeric",
-        result_dtypes="same real-valued floating-point",
+        "Smallest integer-valued number not less than each element of ``x``.",
+        "The ceiling of each element of ``x``; with the dtype of ``x``.",
         special_cases=(((-0.5,), -0.0),),
         example="""\
 >>> xp.ceil(xp.asarray([-1.5, 0.2, 2.0]))
@@ -198,98 +322,53 @@ Array([-1.,  1.,  2.], dtype=float64, device='numpy:cpu')
 Array([1.-2.j, 3.+4.j], dtype=complex128, device='numpy:cpu')
 """,
     ),
-    Record(
+    floating(
         "cos",
-        "unary",
-        summary="Cosine of each element of ``x`` (in radians).",
-        dtypes="floating-point",
-        parameters={"x": ("Array", "Input array of angles, in radians.")},
-        returns=(
-            "Array",
-            "The cosine of each element of ``x``; its floating-point dtype is given by the "
-            "standard's type promotion rules.",
-        ),
-        operands="floating",
-        result_dtypes="same floating-point",
-        special_cases=(
-            ((-0.0,), 1.0),
-            ((INF,), NAN),
-        ),
+        "Cosine of each element of ``x`` (in radians).",
+        "The cosine of each element of ``x``",
+        parameters=ANGLES,
+        special_cases=(((-0.0,), 1.0), ((INF,), NAN)),
         example="""\
 >>> xp.cos(xp.asarray([0.0, xp.pi]))
 Array([ 1., -1.], dtype=float64, device='numpy:cpu')
 """,
     ),
-    Record(
+    floating(
         "cosh",
-        "unary",
-        summary="Hyperbolic cosine of each element of ``x``.",
-        dtypes="floating-point",
-        parameters={"x": ("Array", "Input array of hyperbolic angles.")},
-        returns=(
-            "Array",
-            "The hyperbolic cosine of each element of ``x``; its floating-point dtype is given by "
-            "the standard's type promotion rules.",
-        ),
-        operands="floating",
-        result_dtypes="same floating-point",
+        "Hyperbolic cosine of each element of ``x``.",
+        "The hyperbolic cosine of each element of ``x``",
+        parameters=HYPERBOLIC_ANGLES,
         special_cases=(((-INF,), INF),),
         example="""\
 >>> xp.cosh(xp.asarray([0.0, 1.0]))
 Array([1.        , 1.54308063], dtype=float64, device='numpy:cpu')
 """,
     ),
-    Record(
+    floating(
         "exp",
-        "unary",
-        summary="Exponential ``e**x`` of each element of ``x``.",
-        dtypes="floating-point",
-        returns=(
-            "Array",
-            "``e`` raised to the power of each element of ``x``; its floating-point dtype is given "
-            "by the standard's type promotion rules.",
-        ),
-        operands="floating",
-        result_dtypes="same floating-point",
-        special_cases=(
-            ((-INF,), 0.0),
-            ((NAN,), NAN),
-        ),
+        "Exponential ``e**x`` of each element of ``x``.",
+        "``e`` raised to the power of each element of ``x``",
+        special_cases=(((-INF,), 0.0), ((NAN,), NAN)),
         example="""\
 >>> xp.exp(xp.asarray([0.0, 1.0]))
 Array([1.        , 2.71828183], dtype=float64, device='numpy:cpu')
 """,
     ),
-    Record(
+    floating(
         "expm1",
-        "unary",
-        summary="``exp(x) - 1`` of each element of ``x``, accurate for ``x`` near zero.",
-        dtypes="floating-point",
-        returns=(
-            "Array",
-            "``exp(x) - 1`` of each element of ``x``; its floating-point dtype is given by the "
-            "standard's type promotion rules.",
-        ),
-        operands="floating",
-        result_dtypes="same floating-point",
+        "``exp(x) - 1`` of each element of ``x``, accurate for ``x`` near zero.",
+        "``exp(x) - 1`` of each element of ``x``",
         tested="real-valued floating-point",
-        special_cases=(
-            ((-INF,), -1.0),
-            ((-0.0,), -0.0),
-        ),
+        special_cases=(((-INF,), -1.0), ((-0.0,), -0.0)),
         example="""\
 >>> xp.expm1(xp.asarray([0.0, 1e-10]))
 Array([0.e+00, 1.e-10], dtype=float64, device='numpy:cpu')
 """,
     ),
-    Record(
+    rounding(
         "floor",
-        "unary",
-        summary="Greatest integer-valued number not greater than each element of ``x``.",
-        dtypes="real-valued",
-        returns=("Array", "The floor of each element of ``x``; with the dtype of ``x``."),
-        operands="numeric",
-        result_dtypes="same real-valued floating-point",
+        "Greatest integer-valued number not greater than each element of ``x``.",
+        "The floor of each element of ``x``; with the dtype of ``x``.",
         special_cases=(((-0.0,), -0.0),),
         example="""\
 >>> xp.floor(xp.asarray([-1.5, 0.2, 2.0]))
@@ -303,8 +382,8 @@ Array([-2.,  0.,  2.], dtype=float64, device='numpy:cpu')
         dtypes="complex floating-point",
         returns=(
             "Array",
-            "The imaginary component of each element of ``x``, of the real floating-point dtype of "
-            "its precision (``complex64`` gives ``float32``).",
+            "The imaginary component of each element of ``x``, of the real floating-point dtype "
+            "of its precision (``complex64`` gives ``float32``).",
         ),
         result_dtypes="real complex floating-point",
         example="""\
@@ -312,105 +391,62 @@ Array([-2.,  0.,  2.], dtype=float64, device='numpy:cpu')
 Array([ 2., -4.], dtype=float64, device='numpy:cpu')
 """,
     ),
-    Record(
+    test(
         "isfinite",
-        "unary",
-        summary="Whether each element of ``x`` is finite (neither infinite nor NaN).",
-        dtypes="numeric",
-        returns=("Array of dtype bool", "True where the element of ``x`` is finite."),
-        result_dtypes="bool floating-point",
+        "Whether each element of ``x`` is finite (neither infinite nor NaN).",
+        "the element of ``x`` is finite",
         special_cases=(((INF,), False),),
         example="""\
 >>> xp.isfinite(xp.asarray([1.0, xp.inf, xp.nan]))
 Array([ True, False, False], dtype=bool, device='numpy:cpu')
 """,
     ),
-    Record(
+    test(
         "isinf",
-        "unary",
-        summary="Whether each element of ``x`` is positive or negative infinity.",
-        dtypes="numeric",
-        returns=(
-            "Array of dtype bool",
-            "True where the element of ``x`` is infinite (either sign).",
-        ),
-        result_dtypes="bool floating-point",
+        "Whether each element of ``x`` is positive or negative infinity.",
+        "the element of ``x`` is infinite (either sign)",
         special_cases=(((-INF,), True),),
         example="""\
 >>> xp.isinf(xp.asarray([1.0, xp.inf, -xp.inf, xp.nan]))
 Array([False,  True,  True, False], dtype=bool, device='numpy:cpu')
 """,
     ),
-    Record(
+    test(
         "isnan",
-        "unary",
-        summary="Whether each element of ``x`` is NaN.",
-        dtypes="numeric",
-        returns=("Array of dtype bool", "True where the element of ``x`` is NaN."),
-        result_dtypes="bool floating-point",
+        "Whether each element of ``x`` is NaN.",
+        "the element of ``x`` is NaN",
         special_cases=(((NAN,), True),),
         example="""\
 >>> xp.isnan(xp.asarray([1.0, xp.inf, xp.nan]))
 Array([False, False,  True], dtype=bool, device='numpy:cpu')
 """,
     ),
-    Record(
+    floating(
         "log",
-        "unary",
-        summary="Natural (base ``e``) logarithm of each element of ``x``.",
-        dtypes="floating-point",
-        returns=(
-            "Array",
-            "The natural logarithm of each element of ``x``; its floating-point dtype is given by "
-            "the standard's type promotion rules.",
-        ),
-        operands="floating",
-        result_dtypes="same floating-point",
+        "Natural (base ``e``) logarithm of each element of ``x``.",
+        "The natural logarithm of each element of ``x``",
         tested="real-valued floating-point",
-        special_cases=(
-            ((0.0,), -INF),
-            ((-1.0,), NAN),
-            ((INF,), INF),
-        ),
+        special_cases=(((0.0,), -INF), ((-1.0,), NAN), ((INF,), INF)),
         example="""\
 >>> xp.log(xp.asarray([1.0, xp.e]))
 Array([0., 1.], dtype=float64, device='numpy:cpu')
 """,
     ),
-    Record(
+    floating(
         "log1p",
-        "unary",
-        summary="``log(1 + x)`` of each element of ``x``, accurate for ``x`` near zero.",
-        dtypes="floating-point",
-        returns=(
-            "Array",
-            "``log(1 + x)`` of each element of ``x``; its floating-point dtype is given by the "
-            "standard's type promotion rules.",
-        ),
-        operands="floating",
-        result_dtypes="same floating-point",
+        "``log(1 + x)`` of each element of ``x``, accurate for ``x`` near zero.",
+        "``log(1 + x)`` of each element of ``x``",
         tested="real-valued floating-point",
-        special_cases=(
-            ((-1.0,), -INF),
-            ((-0.0,), -0.0),
-        ),
+        special_cases=(((-1.0,), -INF), ((-0.0,), -0.0)),
         example="""\
 >>> xp.log1p(xp.asarray([0.0, 1e-10]))
 Array([0.e+00, 1.e-10], dtype=float64, device='numpy:cpu')
 """,
     ),
-    Record(
+    floating(
         "log2",
-        "unary",
-        summary="Base 2 logarithm of each element of ``x``.",
-        dtypes="floating-point",
-        returns=(
-            "Array",
-            "The base 2 logarithm of each element of ``x``; its floating-point dtype is given by "
-            "the standard's type promotion rules.",
-        ),
-        operands="floating",
-        result_dtypes="same floating-point",
+        "Base 2 logarithm of each element of ``x``.",
+        "The base 2 logarithm of each element of ``x``",
         tested="real-valued floating-point",
         special_cases=(((-0.0,), -INF),),
         example="""\
@@ -418,18 +454,10 @@ Array([0.e+00, 1.e-10], dtype=float64, device='numpy:cpu')
 Array([0., 3.], dtype=float64, device='numpy:cpu')
 """,
     ),
-    Record(
+    floating(
         "log10",
-        "unary",
-        summary="Base 10 logarithm of each element of ``x``.",
-        dtypes="floating-point",
-        returns=(
-            "Array",
-            "The base 10 logarithm of each element of ``x``; its floating-point dtype is given by "
-            "the standard's type promotion rules.",
-        ),
-        operands="floating",
-        result_dtypes="same floating-point",
+        "Base 10 logarithm of each element of ``x``.",
+        "The base 10 logarithm of each element of ``x``",
         tested="real-valued floating-point",
         special_cases=(((1.0,), 0.0),),
         example="""\
@@ -486,8 +514,8 @@ Array([ 1, -2], dtype=int64, device='numpy:cpu')
         returns=(
             "Array",
             "The real component of each element of ``x``: of the real floating-point dtype of its "
-            "precision for complex ``x`` (``complex64`` gives ``float32``), else with the dtype of "
-            "``x``.",
+            "precision for complex ``x`` (``complex64`` gives ``float32``), else with the dtype "
+            "of ``x``.",
         ),
         result_dtypes="real numeric",
         example="""\
@@ -495,17 +523,11 @@ Array([ 1, -2], dtype=int64, device='numpy:cpu')
 Array([1., 3.], dtype=float64, device='numpy:cpu')
 """,
     ),
-    Record(
+    floating(
         "reciprocal",
-        "unary",
-        summary="Reciprocal ``1 / x`` of each element of ``x``.",
-        dtypes="floating-point",
-        returns=(
-            "Array",
-            "The reciprocal of each element of ``x``; its floating-point dtype is given by the "
-            "standard's type promotion rules.",
-        ),
-        operands="floating",
+        "Reciprocal ``1 / x`` of each element of ``x``.",
+        "The reciprocal of each element of ``x``",
+        result_dtypes=None,
         special_cases=(((-0.0,), -INF),),
         example="""\
 >>> xp.reciprocal(xp.asarray([1.0, 2.0, 4.0]))
@@ -526,10 +548,7 @@ Array([1.  , 0.5 , 0.25], dtype=float64, device='numpy:cpu')
         ),
         operands="numeric",
         tested="real-valued",
-        special_cases=(
-            ((2.5,), 2.0),
-            ((-0.5,), -0.0),
-        ),
+        special_cases=(((2.5,), 2.0), ((-0.5,), -0.0)),
         example="""\
 >>> xp.round(xp.asarray([0.5, 1.5, 2.5, -1.7]))
 Array([ 0.,  2.,  2., -2.], dtype=float64, device='numpy:cpu')
@@ -568,41 +587,22 @@ Array([-1.,  0.,  1.], dtype=float64, device='numpy:cpu')
 Array([ True,  True, False, False], dtype=bool, device='numpy:cpu')
 """,
     ),
-    Record(
+    floating(
         "sin",
-        "unary",
-        summary="Sine of each element of ``x`` (in radians).",
-        dtypes="floating-point",
-        parameters={"x": ("Array", "Input array of angles, in radians.")},
-        returns=(
-            "Array",
-            "The sine of each element of ``x``; its floating-point dtype is given by the "
-            "standard's type promotion rules.",
-        ),
-        operands="floating",
-        result_dtypes="same floating-point",
-        special_cases=(
-            ((-0.0,), -0.0),
-            ((-INF,), NAN),
-        ),
+        "Sine of each element of ``x`` (in radians).",
+        "The sine of each element of ``x``",
+        parameters=ANGLES,
+        special_cases=(((-0.0,), -0.0), ((-INF,), NAN)),
         example="""\
 >>> xp.sin(xp.asarray([0.0, xp.pi / 2]))
 Array([0., 1.], dtype=float64, device='numpy:cpu')
 """,
     ),
-    Record(
+    floating(
         "sinh",
-        "unary",
-        summary="Hyperbolic sine of each element of ``x``.",
-        dtypes="floating-point",
-        parameters={"x": ("Array", "Input array of hyperbolic angles.")},
-        returns=(
-            "Array",
-            "The hyperbolic sine of each element of ``x``; its floating-point dtype is given by "
-            "the standard's type promotion rules.",
-        ),
-        operands="floating",
-        result_dtypes="same floating-point",
+        "Hyperbolic sine of each element of ``x``.",
+        "The hyperbolic sine of each element of ``x``",
+        parameters=HYPERBOLIC_ANGLES,
         special_cases=(((-0.0,), -0.0),),
         example="""\
 >>> xp.sinh(xp.asarray([0.0, 1.0]))
@@ -626,42 +626,22 @@ Array([0.        , 1.17520119], dtype=float64, device='numpy:cpu')
 Array([4, 9], dtype=int64, device='numpy:cpu')
 """,
     ),
-    Record(
+    floating(
         "sqrt",
-        "unary",
-        summary="Principal square root of each element of ``x``.",
-        dtypes="floating-point",
-        returns=(
-            "Array",
-            "The principal square root of each element of ``x``; its floating-point dtype is given "
-            "by the standard's type promotion rules.",
-        ),
-        operands="floating",
-        result_dtypes="same floating-point",
+        "Principal square root of each element of ``x``.",
+        "The principal square root of each element of ``x``",
         tested="real-valued floating-point",
-        special_cases=(
-            ((-0.0,), -0.0),
-            ((-1.0,), NAN),
-            ((INF,), INF),
-        ),
+        special_cases=(((-0.0,), -0.0), ((-1.0,), NAN), ((INF,), INF)),
         example="""\
 >>> xp.sqrt(xp.asarray([0.0, 4.0, 9.0]))
 Array([0., 2., 3.], dtype=float64, device='numpy:cpu')
 """,
     ),
-    Record(
+    floating(
         "tan",
-        "unary",
-        summary="Tangent of each element of ``x`` (in radians).",
-        dtypes="floating-point",
-        parameters={"x": ("Array", "Input array of angles, in radians.")},
-        returns=(
-            "Array",
-            "The tangent of each element of ``x``; its floating-point dtype is given by the "
-            "standard's type promotion rules.",
-        ),
-        operands="floating",
-        result_dtypes="same floating-point",
+        "Tangent of each element of ``x`` (in radians).",
+        "The tangent of each element of ``x``",
+        parameters=ANGLES,
         tested="real-valued floating-point",
         special_cases=(((-0.0,), -0.0),),
         example="""\
@@ -669,67 +649,35 @@ Array([0., 2., 3.], dtype=float64, device='numpy:cpu')
 Array([0., 1.], dtype=float64, device='numpy:cpu')
 """,
     ),
-    Record(
+    floating(
         "tanh",
-        "unary",
-        summary="Hyperbolic tangent of each element of ``x``.",
-        dtypes="floating-point",
-        parameters={"x": ("Array", "Input array of hyperbolic angles.")},
-        returns=(
-            "Array",
-            "The hyperbolic tangent of each element of ``x``; its floating-point dtype is given by "
-            "the standard's type promotion rules.",
-        ),
-        operands="floating",
-        result_dtypes="same floating-point",
+        "Hyperbolic tangent of each element of ``x``.",
+        "The hyperbolic tangent of each element of ``x``",
+        parameters=HYPERBOLIC_ANGLES,
         special_cases=(((-INF,), -1.0),),
         example="""\
 >>> xp.tanh(xp.asarray([0.0, 1.0]))
 Array([0.        , 0.76159416], dtype=float64, device='numpy:cpu')
 """,
     ),
-    Record(
+    rounding(
         "trunc",
-        "unary",
-        summary="Each element of ``x`` rounded toward zero to an integer-valued number.",
-        dtypes="real-valued",
-        returns=("Array", "Each element of ``x`` rounded toward zero, with the dtype of ``x``."),
-        operands="numeric",
-        result_dtypes="same real-valued floating-point",
+        "Each element of ``x`` rounded toward zero to an integer-valued number.",
+        "Each element of ``x`` rounded toward zero, with the dtype of ``x``.",
         special_cases=(((-0.5,), -0.0),),
         example="""\
 >>> xp.trunc(xp.asarray([-1.7, 1.7]))
 Array([-1.,  1.], dtype=float64, device='numpy:cpu')
 """,
     ),
-    Record(
+    binary(
         "add",
-        "binary",
-        summary="Sum ``x1 + x2``, element-wise.",
+        "Sum ``x1 + x2``, element-wise.",
+        "sums",
         dtypes="numeric",
-        returns=(
-            "Array",
-            "The element-wise sums, of the broadcast shape of ``x1`` and ``x2``; its dtype is "
-            "given by the standard's type promotion rules.",
-        ),
         commutative=True,
         result_dtypes="same numeric",
-        special_cases=(
-            (
-                (
-                    INF,
-                    -INF,
-                ),
-                NAN,
-            ),
-            (
-                (
-                    -0.0,
-                    -0.0,
-                ),
-                -0.0,
-            ),
-        ),
+        special_cases=(((INF, -INF), NAN), ((-0.0, -0.0), -0.0)),
         example="""\
 >>> xp.add(xp.asarray([1, 2]), xp.asarray([10, 20]))
 Array([11, 22], dtype=int64, device='numpy:cpu')
@@ -737,14 +685,12 @@ Array([11, 22], dtype=int64, device='numpy:cpu')
 Array([1.5, 2.5], dtype=float32, device='numpy:cpu')
 """,
     ),
-    Record(
+    binary(
         "atan2",
-        "binary",
-        summary=(
-            "Inverse tangent of ``x1 / x2`` in the quadrant of the point ``(x2, x1)``, "
-            "element-wise."
-        ),
+        "Inverse tangent of ``x1 / x2`` in the quadrant of the point ``(x2, x1)``, element-wise.",
+        "inverse tangents of ``x1 / x2``, in radians in ``[-pi, pi]``",
         dtypes="real-valued floating-point",
+        promoted="real floating-point ",
         parameters={
             "x1": (
                 "Array or Python scalar",
@@ -756,144 +702,68 @@ Array([1.5, 2.5], dtype=float32, device='numpy:cpu')
                 "Python scalar if ``x1`` is an array.",
             ),
         },
-        returns=(
-            "Array",
-            "The element-wise inverse tangents of ``x1 / x2``, in radians in ``[-pi, pi]``, of the "
-            "broadcast shape of ``x1`` and ``x2``; its real floating-point dtype is given by the "
-            "standard's type promotion rules.",
-        ),
         operands="floating",
         result_dtypes="same real-valued floating-point",
-        special_cases=(
-            (
-                (
-                    0.0,
-                    -0.0,
-                ),
-                PI,
-            ),
-            (
-                (
-                    -0.0,
-                    -0.0,
-                ),
-                -PI,
-            ),
-            (
-                (
-                    INF,
-                    INF,
-                ),
-                PI / 4,
-            ),
-        ),
+        special_cases=(((0.0, -0.0), PI), ((-0.0, -0.0), -PI), ((INF, INF), PI / 4)),
         example="""\
 >>> xp.atan2(xp.asarray([1.0, 1.0]), xp.asarray([1.0, -1.0]))
 Array([0.78539816, 2.35619449], dtype=float64, device='numpy:cpu')
 """,
     ),
-    Record(
+    bitwise(
         "bitwise_and",
-        "binary",
-        summary="Bitwise AND of ``x1`` and ``x2``, element-wise.",
-        dtypes="integer or boolean",
-        returns=(
-            "Array",
-            "The element-wise bitwise AND, of the broadcast shape of ``x1`` and ``x2``; its dtype "
-            "is given by the standard's type promotion rules.",
-        ),
-        commutative=True,
-        result_dtypes="same integer",
+        "AND",
         example="""\
 >>> xp.bitwise_and(xp.asarray([12, 10], dtype=xp.uint8), 6)
 Array([4, 2], dtype=uint8, device='numpy:cpu')
 """,
     ),
-    Record(
+    binary(
         "bitwise_left_shift",
-        "binary",
-        summary="Bits of ``x1`` shifted left by ``x2``, element-wise.",
+        "Bits of ``x1`` shifted left by ``x2``, element-wise.",
+        "shifted values",
         dtypes="integer",
-        parameters={
-            "x2": (
-                "Array or Python scalar",
-                "Number of bits to shift by, each non-negative; broadcast-compatible with ``x1``; "
-                "may be a Python scalar if ``x1`` is an array.",
-            )
-        },
-        returns=(
-            "Array",
-            "The element-wise shifted values, of the broadcast shape of ``x1`` and ``x2``; its "
-            "dtype is given by the standard's type promotion rules.",
-        ),
+        parameters=SHIFT,
         result_dtypes="same integer",
         example="""\
 >>> xp.bitwise_left_shift(xp.asarray([1, 3]), xp.asarray([2, 1]))
 Array([4, 6], dtype=int64, device='numpy:cpu')
 """,
     ),
-    Record(
+    bitwise(
         "bitwise_or",
-        "binary",
-        summary="Bitwise OR of ``x1`` and ``x2``, element-wise.",
-        dtypes="integer or boolean",
-        returns=(
-            "Array",
-            "The element-wise bitwise OR, of the broadcast shape of ``x1`` and ``x2``; its dtype "
-            "is given by the standard's type promotion rules.",
-        ),
-        commutative=True,
-        result_dtypes="same integer",
+        "OR",
         example="""\
 >>> xp.bitwise_or(xp.asarray([12, 10], dtype=xp.uint8), 6)
 Array([14, 14], dtype=uint8, device='numpy:cpu')
 """,
     ),
-    Record(
+    binary(
         "bitwise_right_shift",
-        "binary",
-        summary="Bits of ``x1`` shifted right by ``x2``, element-wise.",
+        "Bits of ``x1`` shifted right by ``x2``, element-wise.",
+        "shifted values",
         dtypes="integer",
-        parameters={
-            "x2": (
-                "Array or Python scalar",
-                "Number of bits to shift by, each non-negative; broadcast-compatible with ``x1``; "
-                "may be a Python scalar if ``x1`` is an array.",
-            )
-        },
-        returns=(
-            "Array",
-            "The element-wise shifted values, of the broadcast shape of ``x1`` and ``x2``; its "
-            "dtype is given by the standard's type promotion rules.",
-        ),
+        parameters=SHIFT,
         result_dtypes="same integer",
         example="""\
 >>> xp.bitwise_right_shift(xp.asarray([16, 7]), xp.asarray([2, 1]))
 Array([4, 3], dtype=int64, device='numpy:cpu')
 """,
     ),
-    Record(
+    bitwise(
         "bitwise_xor",
-        "binary",
-        summary="Bitwise XOR of ``x1`` and ``x2``, element-wise.",
-        dtypes="integer or boolean",
-        returns=(
-            "Array",
-            "The element-wise bitwise XOR, of the broadcast shape of ``x1`` and ``x2``; its dtype "
-            "is given by the standard's type promotion rules.",
-        ),
-        commutative=True,
-        result_dtypes="same integer",
+        "XOR",
         example="""\
 >>> xp.bitwise_xor(xp.asarray([12, 10], dtype=xp.uint8), 6)
 Array([10, 12], dtype=uint8, device='numpy:cpu')
 """,
     ),
-    Record(
+    binary(
         "copysign",
-        "binary",
-        summary="Magnitude of ``x1`` with the sign of ``x2``, element-wise.",
+        "Magnitude of ``x1`` with the sign of ``x2``, element-wise.",
+        "magnitudes of ``x1`` with the signs of ``x2``",
         dtypes="real-valued floating-point",
+        promoted="floating-point ",
         parameters={
             "x1": (
                 "Array or Python scalar",
@@ -905,389 +775,178 @@ Array([10, 12], dtype=uint8, device='numpy:cpu')
                 "``x1``; may be a Python scalar if ``x1`` is an array.",
             ),
         },
-        returns=(
-            "Array",
-            "The element-wise magnitudes of ``x1`` with the signs of ``x2``, of the broadcast "
-            "shape of ``x1`` and ``x2``; its floating-point dtype is given by the standard's type "
-            "promotion rules.",
-        ),
         operands="floating",
         result_dtypes="same real-valued floating-point",
-        special_cases=(
-            (
-                (
-                    1.0,
-                    -0.0,
-                ),
-                -1.0,
-            ),
-        ),
+        special_cases=(((1.0, -0.0), -1.0),),
         example="""\
 >>> xp.copysign(xp.asarray([1.0, 2.0, 3.0]), xp.asarray([-1.0, 0.0, -0.0]))
 Array([-1.,  2., -3.], dtype=float64, device='numpy:cpu')
 """,
     ),
-    Record(
+    binary(
         "divide",
-        "binary",
-        summary="True division ``x1 / x2``, element-wise.",
+        "True division ``x1 / x2``, element-wise.",
+        "quotients",
         dtypes="numeric",
-        parameters={
-            "x1": (
-                "Array or Python scalar",
-                "The dividends; may be a Python scalar if ``x2`` is an array.",
-            ),
-            "x2": (
-                "Array or Python scalar",
-                "The divisors, broadcast-compatible with ``x1``; may be a Python scalar if ``x1`` "
-                "is an array.",
-            ),
-        },
-        returns=(
-            "Array",
-            "The element-wise quotients, of the broadcast shape of ``x1`` and ``x2``; its "
-            "floating-point dtype is given by the standard's type promotion rules.",
-        ),
+        promoted="floating-point ",
+        parameters=DIVISION,
         operands="floating",
         result_dtypes="same floating-point",
         tested="floating-point",
-        special_cases=(
-            (
-                (
-                    1.0,
-                    0.0,
-                ),
-                INF,
-            ),
-            (
-                (
-                    1.0,
-                    -0.0,
-                ),
-                -INF,
-            ),
-            (
-                (
-                    0.0,
-                    0.0,
-                ),
-                NAN,
-            ),
-        ),
+        special_cases=(((1.0, 0.0), INF), ((1.0, -0.0), -INF), ((0.0, 0.0), NAN)),
         example="""\
 >>> xp.divide(xp.asarray([1.0, 3.0]), xp.asarray([2.0, 4.0]))
 Array([0.5 , 0.75], dtype=float64, device='numpy:cpu')
 """,
     ),
-    Record(
+    comparison(
         "equal",
-        "binary",
-        summary="Truth value of ``x1 == x2``, element-wise.",
-        returns=(
-            "Array of dtype bool",
-            "True where ``x1 == x2``, of the broadcast shape of ``x1`` and ``x2``.",
-        ),
-        commutative=True,
-        result_dtypes="bool any",
-        special_cases=(
-            (
-                (
-                    NAN,
-                    NAN,
-                ),
-                False,
-            ),
-        ),
+        "==",
+        special_cases=(((NAN, NAN), False),),
         example="""\
 >>> xp.equal(xp.asarray([1, 2, 3]), xp.asarray([1, 0, 3]))
 Array([ True, False,  True], dtype=bool, device='numpy:cpu')
 """,
     ),
-    Record(
+    binary(
         "floor_divide",
-        "binary",
-        summary="Floor division ``x1 // x2`` (rounded toward negative infinity), element-wise.",
+        "Floor division ``x1 // x2`` (rounded toward negative infinity), element-wise.",
+        "floored quotients",
         dtypes="real-valued",
-        parameters={
-            "x1": (
-                "Array or Python scalar",
-                "The dividends; may be a Python scalar if ``x2`` is an array.",
-            ),
-            "x2": (
-                "Array or Python scalar",
-                "The divisors, broadcast-compatible with ``x1``; may be a Python scalar if ``x1`` "
-                "is an array.",
-            ),
-        },
-        returns=(
-            "Array",
-            "The element-wise floored quotients, of the broadcast shape of ``x1`` and ``x2``; its "
-            "dtype is given by the standard's type promotion rules.",
-        ),
+        parameters=DIVISION,
         result_dtypes="same real-valued",
         example="""\
 >>> xp.floor_divide(xp.asarray([7, -7]), 2)
 Array([ 3, -4], dtype=int64, device='numpy:cpu')
 """,
     ),
-    Record(
+    comparison(
         "greater",
-        "binary",
-        summary="Truth value of ``x1 > x2``, element-wise.",
+        ">",
         dtypes="real-valued",
-        returns=(
-            "Array of dtype bool",
-            "True where ``x1 > x2``, of the broadcast shape of ``x1`` and ``x2``.",
-        ),
-        result_dtypes="bool real-valued",
-        special_cases=(
-            (
-                (
-                    NAN,
-                    0.0,
-                ),
-                False,
-            ),
-        ),
+        special_cases=(((NAN, 0.0), False),),
         example="""\
 >>> xp.greater(xp.asarray([1, 2, 3]), 2)
 Array([False, False,  True], dtype=bool, device='numpy:cpu')
 """,
     ),
-    Record(
+    comparison(
         "greater_equal",
-        "binary",
-        summary="Truth value of ``x1 >= x2``, element-wise.",
+        ">=",
         dtypes="real-valued",
-        returns=(
-            "Array of dtype bool",
-            "True where ``x1 >= x2``, of the broadcast shape of ``x1`` and ``x2``.",
-        ),
-        result_dtypes="bool real-valued",
         example="""\
 >>> xp.greater_equal(xp.asarray([1, 2, 3]), 2)
 Array([False,  True,  True], dtype=bool, device='numpy:cpu')
 """,
     ),
-    Record(
+    binary(
         "hypot",
-        "binary",
-        summary="Hypotenuse ``sqrt(x1**2 + x2**2)``, element-wise, without undue overflow.",
+        "Hypotenuse ``sqrt(x1**2 + x2**2)``, element-wise, without undue overflow.",
+        "hypotenuses",
         dtypes="real-valued floating-point",
-        returns=(
-            "Array",
-            "The element-wise hypotenuses, of the broadcast shape of ``x1`` and ``x2``; its real "
-            "floating-point dtype is given by the standard's type promotion rules.",
-        ),
+        promoted="real floating-point ",
         operands="floating",
         result_dtypes="same real-valued floating-point",
-        special_cases=(
-            (
-                (
-                    INF,
-                    NAN,
-                ),
-                INF,
-            ),
-        ),
+        special_cases=(((INF, NAN), INF),),
         example="""\
 >>> xp.hypot(xp.asarray([3.0, 5.0]), xp.asarray([4.0, 12.0]))
 Array([ 5., 13.], dtype=float64, device='numpy:cpu')
 """,
     ),
-    Record(
+    comparison(
         "less",
-        "binary",
-        summary="Truth value of ``x1 < x2``, element-wise.",
+        "<",
         dtypes="real-valued",
-        returns=(
-            "Array of dtype bool",
-            "True where ``x1 < x2``, of the broadcast shape of ``x1`` and ``x2``.",
-        ),
-        result_dtypes="bool real-valued",
-        special_cases=(
-            (
-                (
-                    -0.0,
-                    0.0,
-                ),
-                False,
-            ),
-        ),
+        special_cases=(((-0.0, 0.0), False),),
         example="""\
 >>> xp.less(xp.asarray([1, 2, 3]), 2)
 Array([ True, False, False], dtype=bool, device='numpy:cpu')
 """,
     ),
-    Record(
+    comparison(
         "less_equal",
-        "binary",
-        summary="Truth value of ``x1 <= x2``, element-wise.",
+        "<=",
         dtypes="real-valued",
-        returns=(
-            "Array of dtype bool",
-            "True where ``x1 <= x2``, of the broadcast shape of ``x1`` and ``x2``.",
-        ),
-        result_dtypes="bool real-valued",
         example="""\
 >>> xp.less_equal(xp.asarray([1, 2, 3]), 2)
 Array([ True,  True, False], dtype=bool, device='numpy:cpu')
 """,
     ),
-    Record(
+    binary(
         "logaddexp",
-        "binary",
-        summary="``log(exp(x1) + exp(x2))``, element-wise, without undue overflow.",
+        "``log(exp(x1) + exp(x2))``, element-wise, without undue overflow.",
+        "``log(exp(x1) + exp(x2))``",
         dtypes="real-valued floating-point",
-        returns=(
-            "Array",
-            "The element-wise ``log(exp(x1) + exp(x2))``, of the broadcast shape of ``x1`` and "
-            "``x2``; its real floating-point dtype is given by the standard's type promotion rules.",
-        ),
+        promoted="real floating-point ",
         operands="floating",
         result_dtypes="same real-valued floating-point",
-        special_cases=(
-            (
-                (
-                    INF,
-                    1.0,
-                ),
-                INF,
-            ),
-        ),
+        special_cases=(((INF, 1.0), INF),),
         example="""\
 >>> xp.logaddexp(xp.asarray([0.0, 1.0]), xp.asarray([0.0, 1.0]))
 Array([0.69314718, 1.69314718], dtype=float64, device='numpy:cpu')
 """,
     ),
-    Record(
+    logical(
         "logical_and",
-        "binary",
-        summary="Logical AND of ``x1`` and ``x2``, element-wise.",
-        dtypes="boolean",
-        returns=(
-            "Array of dtype bool",
-            "True where both ``x1`` and ``x2`` are True, of their broadcast shape.",
-        ),
-        commutative=True,
-        result_dtypes="same boolean",
+        "AND",
+        "both ``x1`` and ``x2`` are True",
         example="""\
 >>> xp.logical_and(xp.asarray([True, True, False]), xp.asarray([True, False, False]))
 Array([ True, False, False], dtype=bool, device='numpy:cpu')
 """,
     ),
-    Record(
+    logical(
         "logical_or",
-        "binary",
-        summary="Logical OR of ``x1`` and ``x2``, element-wise.",
-        dtypes="boolean",
-        returns=(
-            "Array of dtype bool",
-            "True where ``x1`` or ``x2`` is True, of their broadcast shape.",
-        ),
-        commutative=True,
-        result_dtypes="same boolean",
+        "OR",
+        "``x1`` or ``x2`` is True",
         example="""\
 >>> xp.logical_or(xp.asarray([True, True, False]), xp.asarray([True, False, False]))
 Array([ True,  True, False], dtype=bool, device='numpy:cpu')
 """,
     ),
-    Record(
+    logical(
         "logical_xor",
-        "binary",
-        summary="Logical XOR of ``x1`` and ``x2``, element-wise.",
-        dtypes="boolean",
-        returns=(
-            "Array of dtype bool",
-            "True where exactly one of ``x1`` and ``x2`` is True, of their broadcast shape.",
-        ),
-        commutative=True,
-        result_dtypes="same boolean",
+        "XOR",
+        "exactly one of ``x1`` and ``x2`` is True",
         example="""\
 >>> xp.logical_xor(xp.asarray([True, True, False]), xp.asarray([True, False, False]))
 Array([False,  True, False], dtype=bool, device='numpy:cpu')
 """,
     ),
-    Record(
+    binary(
         "maximum",
-        "binary",
-        summary="Larger of ``x1`` and ``x2``, element-wise (NaN if either is NaN).",
+        "Larger of ``x1`` and ``x2``, element-wise (NaN if either is NaN).",
+        "maxima",
         dtypes="real-valued",
-        returns=(
-            "Array",
-            "The element-wise maxima, of the broadcast shape of ``x1`` and ``x2``; its dtype is "
-            "given by the standard's type promotion rules.",
-        ),
         commutative=True,
         result_dtypes="same real-valued",
-        special_cases=(
-            (
-                (
-                    NAN,
-                    1.0,
-                ),
-                NAN,
-            ),
-        ),
+        special_cases=(((NAN, 1.0), NAN),),
         example="""\
 >>> xp.maximum(xp.asarray([1.0, 5.0]), xp.asarray([3.0, 2.0]))
 Array([3., 5.], dtype=float64, device='numpy:cpu')
 """,
     ),
-    Record(
+    binary(
         "minimum",
-        "binary",
-        summary="Smaller of ``x1`` and ``x2``, element-wise (NaN if either is NaN).",
+        "Smaller of ``x1`` and ``x2``, element-wise (NaN if either is NaN).",
+        "minima",
         dtypes="real-valued",
-        returns=(
-            "Array",
-            "The element-wise minima, of the broadcast shape of ``x1`` and ``x2``; its dtype is "
-            "given by the standard's type promotion rules.",
-        ),
         commutative=True,
         result_dtypes="same real-valued",
-        special_cases=(
-            (
-                (
-                    1.0,
-                    NAN,
-                ),
-                NAN,
-            ),
-        ),
+        special_cases=(((1.0, NAN), NAN),),
         example="""\
 >>> xp.minimum(xp.asarray([1.0, 5.0]), xp.asarray([3.0, 2.0]))
 Array([1., 2.], dtype=float64, device='numpy:cpu')
 """,
     ),
-    Record(
+    binary(
         "multiply",
-        "binary",
-        summary="Product ``x1 * x2``, element-wise.",
+        "Product ``x1 * x2``, element-wise.",
+        "products",
         dtypes="numeric",
-        returns=(
-            "Array",
-            "The element-wise products, of the broadcast shape of ``x1`` and ``x2``; its dtype is "
-            "given by the standard's type promotion rules.",
-        ),
         commutative=True,
         result_dtypes="same numeric",
-        special_cases=(
-            (
-                (
-                    0.0,
-                    INF,
-                ),
-                NAN,
-            ),
-            (
-                (
-                    -0.0,
-                    1.0,
-                ),
-                -0.0,
-            ),
-        ),
+        special_cases=(((0.0, INF), NAN), ((-0.0, 1.0), -0.0)),
         example="""\
 >>> xp.multiply(xp.asarray([1.0, 2.0]), xp.asarray([3.0, 4.0]))
 Array([3., 8.], dtype=float64, device='numpy:cpu')
@@ -1303,7 +962,7 @@ Array([3., 8.], dtype=float64, device='numpy:cpu')
                 "Array or Python scalar",
                 "The directions, broadcast-compatible with ``x1`` and of its dtype; may be a "
                 "Python scalar if ``x1`` is an array.",
-            )
+            ),
         },
         returns=(
             "Array",
@@ -1317,34 +976,19 @@ Array([3., 8.], dtype=float64, device='numpy:cpu')
 1.0000000000000002
 """,
     ),
-    Record(
+    comparison(
         "not_equal",
-        "binary",
-        summary="Truth value of ``x1 != x2``, element-wise.",
-        returns=(
-            "Array of dtype bool",
-            "True where ``x1 != x2``, of the broadcast shape of ``x1`` and ``x2``.",
-        ),
-        commutative=True,
-        result_dtypes="bool any",
-        special_cases=(
-            (
-                (
-                    NAN,
-                    NAN,
-                ),
-                True,
-            ),
-        ),
+        "!=",
+        special_cases=(((NAN, NAN), True),),
         example="""\
 >>> xp.not_equal(xp.asarray([1, 2, 3]), xp.asarray([1, 0, 3]))
 Array([False,  True, False], dtype=bool, device='numpy:cpu')
 """,
     ),
-    Record(
+    binary(
         "pow",
-        "binary",
-        summary="``x1`` raised to the power ``x2``, element-wise.",
+        "``x1`` raised to the power ``x2``, element-wise.",
+        "powers",
         dtypes="numeric",
         parameters={
             "x1": (
@@ -1353,45 +997,16 @@ Array([False,  True, False], dtype=bool, device='numpy:cpu')
             ),
             "x2": (
                 "Array or Python scalar",
-                "The exponents, broadcast-compatible with ``x1``; may be a Python scalar if ``x1`` "
-                "is an array.",
+                "The exponents, broadcast-compatible with ``x1``; may be a Python scalar if "
+                "``x1`` is an array.",
             ),
         },
-        returns=(
-            "Array",
-            "The element-wise powers, of the broadcast shape of ``x1`` and ``x2``; its dtype is "
-            "given by the standard's type promotion rules.",
-        ),
         result_dtypes="same floating-point",
         special_cases=(
-            (
-                (
-                    NAN,
-                    0.0,
-                ),
-                1.0,
-            ),
-            (
-                (
-                    1.0,
-                    NAN,
-                ),
-                1.0,
-            ),
-            (
-                (
-                    -INF,
-                    3.0,
-                ),
-                -INF,
-            ),
-            (
-                (
-                    0.0,
-                    -1.0,
-                ),
-                INF,
-            ),
+            ((NAN, 0.0), 1.0),
+            ((1.0, NAN), 1.0),
+            ((-INF, 3.0), -INF),
+            ((0.0, -1.0), INF),
         ),
         example="""\
 >>> xp.pow(xp.asarray([2.0, 3.0]), xp.asarray([3.0, 2.0]))
@@ -1400,53 +1015,25 @@ Array([8., 9.], dtype=float64, device='numpy:cpu')
 Array([1, 4, 9], dtype=int64, device='numpy:cpu')
 """,
     ),
-    Record(
+    binary(
         "remainder",
-        "binary",
-        summary="Remainder of ``x1 / x2`` with the sign of ``x2``, element-wise.",
+        "Remainder of ``x1 / x2`` with the sign of ``x2``, element-wise.",
+        "remainders (each zero or with the sign of ``x2``)",
         dtypes="real-valued",
-        parameters={
-            "x1": (
-                "Array or Python scalar",
-                "The dividends; may be a Python scalar if ``x2`` is an array.",
-            ),
-            "x2": (
-                "Array or Python scalar",
-                "The divisors, broadcast-compatible with ``x1``; may be a Python scalar if ``x1`` "
-                "is an array.",
-            ),
-        },
-        returns=(
-            "Array",
-            "The element-wise remainders (each zero or with the sign of ``x2``), of the broadcast "
-            "shape of ``x1`` and ``x2``; its dtype is given by the standard's type promotion rules.",
-        ),
+        parameters=DIVISION,
         result_dtypes="same real-valued",
         example="""\
 >>> xp.remainder(xp.asarray([7, -7]), 3)
 Array([1, 2], dtype=int64, device='numpy:cpu')
 """,
     ),
-    Record(
+    binary(
         "subtract",
-        "binary",
-        summary="Difference ``x1 - x2``, element-wise.",
+        "Difference ``x1 - x2``, element-wise.",
+        "differences",
         dtypes="numeric",
-        returns=(
-            "Array",
-            "The element-wise differences, of the broadcast shape of ``x1`` and ``x2``; its dtype "
-            "is given by the standard's type promotion rules.",
-        ),
         result_dtypes="same numeric",
-        special_cases=(
-            (
-                (
-                    INF,
-                    INF,
-                ),
-                NAN,
-            ),
-        ),
+        special_cases=(((INF, INF), NAN),),
         example="""\
 >>> xp.subtract(xp.asarray([5, 3]), xp.asarray([1, 4]))
 Array([ 4, -1], dtype=int64, device='numpy:cpu')
@@ -1462,7 +1049,11 @@ Array([ 4, -1], dtype=int64, device='numpy:cpu')
             "Array",
             "``x`` with each element clamped to ``[min, max]``; should have the dtype of ``x``.",
         ),
-        arrays={"x": False, "min": True, "max": True},
+        arrays={
+            "x": False,
+            "min": True,
+            "max": True,
+        },
         example="""\
 >>> xp.clip(xp.asarray([-2.0, 0.5, 3.0]), 0.0, 1.0)
 Array([0. , 0.5, 1. ], dtype=float64, device='numpy:cpu')
