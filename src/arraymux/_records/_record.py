@@ -31,6 +31,7 @@ __all__ = [
     "SORT_AXIS",
     "VARARGS",
     "VECTOR_AXIS",
+    "Case",
     "EigResult",
     "EighResult",
     "QRResult",
@@ -41,11 +42,15 @@ __all__ = [
     "UniqueAllResult",
     "UniqueCountsResult",
     "UniqueInverseResult",
+    "reduction",
     "section",
 ]
 
 #: (type, description) of a parameter or of a result, as the docstrings show them.
 Text = tuple[str, str]
+
+#: A special case of an elementwise function: its operands and its result.
+Case = tuple[tuple[float, ...], float | bool]
 
 #: How a function is dispatched (the ``rule`` of a record):
 #:
@@ -155,7 +160,7 @@ class Record(NamedTuple):
     axis: str | None = None
     tested: str | None = None
     yields: str | None = None
-    special_cases: tuple[tuple[tuple[float, ...], float | bool], ...] = ()
+    special_cases: tuple[Case, ...] = ()
     by_hand: bool = False
 
 
@@ -168,6 +173,43 @@ def section(name: str, *records: Record) -> tuple[Record, ...]:
             promote=r.promote or ((0, 1) if r.rule == "binary" else ()),
         )
         for r in records
+    )
+
+
+def reduction(
+    name: str,
+    summary: str,
+    results: str,
+    *,
+    signature: str = "(x, /, *, axis=None, keepdims=False)",
+    dtypes: str | None = None,
+    parameters: Mapping[str, Text] | None = None,
+    kind: str = "Array",
+    operands: str = "any",
+    zero_d: tuple[str, ...] = ("axis",),
+    axis: str = "tuple or None",
+    example: str,
+) -> Record:
+    """The record of a reduction of ``x`` over ``axis`` (``keepdims`` keeps the reduced axes):
+    ``results`` describes the results (``kind``: their type), the returns text adds their
+    shape."""
+    return Record(
+        name,
+        "first",
+        signature=signature,
+        summary=summary,
+        dtypes=dtypes,
+        parameters=parameters,
+        returns=(
+            kind,
+            f"{results}: a zero-dimensional array if all axes are reduced, else an array without "
+            "the reduced axes (with them of size one if ``keepdims``).",
+        ),
+        operands=operands,
+        also_positional=("axis",),
+        zero_d=zero_d,
+        axis=axis,
+        example=example,
     )
 
 

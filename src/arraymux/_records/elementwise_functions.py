@@ -9,13 +9,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final
 
-from ._record import INF, NAN, PI, Record, Text, section
+from ._record import INF, NAN, PI, Case, Record, Text, section
 
 #: The end of the description of a result whose dtype type promotion gives.
 PROMOTED: Final = "is given by the standard's type promotion rules."
-
-#: A special case: the operands and the result.
-Case = tuple[tuple[float, ...], float | bool]
 
 
 def binary_parameters(x1: str, x2: str) -> dict[str, Text]:

@@ -2,65 +2,45 @@
 
 from __future__ import annotations
 
-from ._record import BY_INDEX, Record, section
+from ._record import BY_INDEX, Record, reduction, section
+
+
+def index_of(name: str, extreme: str, *, example: str) -> Record:
+    """The indices of the ``extreme`` (``"maximum"``, ``"minimum"``) values along ``axis``."""
+    return reduction(
+        name,
+        f"Indices of the {extreme} values along an axis (first occurrences).",
+        "The indices (of the default integer dtype)",
+        dtypes="real-valued",
+        parameters={"axis": BY_INDEX},
+        axis="int or None",
+        example=example,
+    )
+
 
 RECORDS = section(
     "searching_functions",
-    Record(
+    index_of(
         "argmax",
-        "first",
-        signature="(x, /, *, axis=None, keepdims=False)",
-        summary="Indices of the maximum values along an axis (first occurrences).",
-        dtypes="real-valued",
-        parameters={"axis": BY_INDEX},
-        returns=(
-            "Array",
-            "The indices (of the default integer dtype): a zero-dimensional array if all axes are "
-            "reduced, else an array without the reduced axes (with them of size one if "
-            "``keepdims``).",
-        ),
-        also_positional=("axis",),
-        zero_d=("axis",),
-        axis="int or None",
+        "maximum",
         example="""\
 >>> xp.argmax(xp.asarray([3, 7, 7, 1]))
 Array(1, dtype=int64, device='numpy:cpu')
 """,
     ),
-    Record(
+    index_of(
         "argmin",
-        "first",
-        signature="(x, /, *, axis=None, keepdims=False)",
-        summary="Indices of the minimum values along an axis (first occurrences).",
-        dtypes="real-valued",
-        parameters={"axis": BY_INDEX},
-        returns=(
-            "Array",
-            "The indices (of the default integer dtype): a zero-dimensional array if all axes are "
-            "reduced, else an array without the reduced axes (with them of size one if "
-            "``keepdims``).",
-        ),
-        also_positional=("axis",),
-        zero_d=("axis",),
-        axis="int or None",
+        "minimum",
         example="""\
 >>> xp.argmin(xp.asarray([[3, 1], [0, 2]]), axis=1)
 Array([1, 0], dtype=int64, device='numpy:cpu')
 """,
     ),
-    Record(
+    reduction(
         "count_nonzero",
-        "first",
-        signature="(x, /, *, axis=None, keepdims=False)",
-        summary="Number of non-zero elements of ``x``, over the given axes.",
-        returns=(
-            "Array",
-            "The counts (of the default integer dtype): a zero-dimensional array if all axes are "
-            "reduced, else an array without the reduced axes (with them of size one if "
-            "``keepdims``).",
-        ),
-        also_positional=("axis",),
-        axis="tuple or None",
+        "Number of non-zero elements of ``x``, over the given axes.",
+        "The counts (of the default integer dtype)",
+        zero_d=(),
         example="""\
 >>> x = xp.asarray([[0, 1], [2, 3]])
 >>> xp.count_nonzero(x), xp.count_nonzero(x, axis=0)

@@ -2,24 +2,73 @@
 
 from __future__ import annotations
 
-from ._record import ACCUMULATE, ORDER_DTYPE, Record, section
+from ._record import ACCUMULATE, ORDER_DTYPE, Record, reduction, section
 
-RECORDS = section(
-    "statistical_functions",
-    Record(
-        "cumulative_sum",
+
+def cumulative(name: str, operation: str, *, example: str) -> Record:
+    """The cumulative ``operation`` (``"sum"``, ``"product"``) along ``axis``."""
+    return Record(
+        name,
         "first",
         signature="(x, /, *, axis=None, dtype=None, include_initial=False)",
-        summary="Cumulative sum of the elements of ``x`` along an axis.",
+        summary=f"Cumulative {operation} of the elements of ``x`` along an axis.",
         dtypes="numeric",
         parameters={"axis": ACCUMULATE, "dtype": ORDER_DTYPE},
         returns=(
             "Array",
-            "The cumulative sums, of the shape of ``x`` (``axis`` one longer with "
+            f"The cumulative {operation}s, of the shape of ``x`` (``axis`` one longer with "
             "``include_initial``) and the dtype described under ``dtype``.",
         ),
         zero_d=("axis",),
         axis="int or None",
+        example=example,
+    )
+
+
+def extreme(name: str, which: str, results: str, *, example: str) -> Record:
+    """The maximum or minimum (``which``) of real-valued elements over the given axes."""
+    return reduction(
+        name,
+        f"{which} of the elements of ``x``, over the given axes.",
+        f"The {results}, with the dtype of ``x``",
+        dtypes="real-valued",
+        example=example,
+    )
+
+
+def total(name: str, operation: str, results: str, *, example: str) -> Record:
+    """The sum or product (``operation``) over the given axes, in the dtype of ``dtype``."""
+    return reduction(
+        name,
+        f"{operation} of the elements of ``x``, over the given axes.",
+        f"The {results}, with the dtype described under ``dtype``",
+        signature="(x, /, *, axis=None, dtype=None, keepdims=False)",
+        dtypes="numeric",
+        parameters={"dtype": ORDER_DTYPE},
+        example=example,
+    )
+
+
+def spread(name: str, statistic: str, results: str, *, example: str) -> Record:
+    """The standard deviation or variance (``statistic``), with ``correction`` degrees of
+    freedom, over the given axes."""
+    return reduction(
+        name,
+        f"{statistic} of the elements of ``x``, over the given axes.",
+        f"The {results}, with the dtype of ``x``",
+        signature="(x, /, *, axis=None, correction=0.0, keepdims=False)",
+        dtypes="real-valued floating-point",
+        operands="floating",
+        zero_d=("axis", "correction"),
+        example=example,
+    )
+
+
+RECORDS = section(
+    "statistical_functions",
+    cumulative(
+        "cumulative_sum",
+        "sum",
         example="""\
 >>> x = xp.asarray([1, 2, 3])
 >>> xp.cumulative_sum(x)
@@ -28,40 +77,18 @@ Array([1, 3, 6], dtype=int64, device='numpy:cpu')
 Array([0, 1, 3, 6], dtype=int64, device='numpy:cpu')
 """,
     ),
-    Record(
+    cumulative(
         "cumulative_prod",
-        "first",
-        signature="(x, /, *, axis=None, dtype=None, include_initial=False)",
-        summary="Cumulative product of the elements of ``x`` along an axis.",
-        dtypes="numeric",
-        parameters={"axis": ACCUMULATE, "dtype": ORDER_DTYPE},
-        returns=(
-            "Array",
-            "The cumulative products, of the shape of ``x`` (``axis`` one longer with "
-            "``include_initial``) and the dtype described under ``dtype``.",
-        ),
-        zero_d=("axis",),
-        axis="int or None",
+        "product",
         example="""\
 >>> xp.cumulative_prod(xp.asarray([1, 2, 3, 4]))
 Array([ 1,  2,  6, 24], dtype=int64, device='numpy:cpu')
 """,
     ),
-    Record(
+    extreme(
         "max",
-        "first",
-        signature="(x, /, *, axis=None, keepdims=False)",
-        summary="Maximum of the elements of ``x``, over the given axes.",
-        dtypes="real-valued",
-        returns=(
-            "Array",
-            "The maxima, with the dtype of ``x``: a zero-dimensional array if all axes are "
-            "reduced, else an array without the reduced axes (with them of size one if "
-            "``keepdims``).",
-        ),
-        also_positional=("axis",),
-        zero_d=("axis",),
-        axis="tuple or None",
+        "Maximum",
+        "maxima",
         example="""\
 >>> x = xp.asarray([[1, 5], [3, 2]])
 >>> xp.max(x)
@@ -70,41 +97,21 @@ Array(5, dtype=int64, device='numpy:cpu')
 Array([3, 5], dtype=int64, device='numpy:cpu')
 """,
     ),
-    Record(
+    reduction(
         "mean",
-        "first",
-        signature="(x, /, *, axis=None, keepdims=False)",
-        summary="Arithmetic mean of the elements of ``x``, over the given axes.",
+        "Arithmetic mean of the elements of ``x``, over the given axes.",
+        "The means, with the dtype of ``x``",
         dtypes="floating-point",
-        returns=(
-            "Array",
-            "The means, with the dtype of ``x``: a zero-dimensional array if all axes are reduced, "
-            "else an array without the reduced axes (with them of size one if ``keepdims``).",
-        ),
         operands="floating",
-        also_positional=("axis",),
-        zero_d=("axis",),
-        axis="tuple or None",
         example="""\
 >>> xp.mean(xp.asarray([[1.0, 2.0], [3.0, 4.0]]), axis=0)
 Array([2., 3.], dtype=float64, device='numpy:cpu')
 """,
     ),
-    Record(
+    extreme(
         "min",
-        "first",
-        signature="(x, /, *, axis=None, keepdims=False)",
-        summary="Minimum of the elements of ``x``, over the given axes.",
-        dtypes="real-valued",
-        returns=(
-            "Array",
-            "The minima, with the dtype of ``x``: a zero-dimensional array if all axes are "
-            "reduced, else an array without the reduced axes (with them of size one if "
-            "``keepdims``).",
-        ),
-        also_positional=("axis",),
-        zero_d=("axis",),
-        axis="tuple or None",
+        "Minimum",
+        "minima",
         example="""\
 >>> x = xp.asarray([[1, 5], [3, 2]])
 >>> xp.min(x)
@@ -114,43 +121,19 @@ Array([[1],
        [2]], dtype=int64, device='numpy:cpu')
 """,
     ),
-    Record(
+    total(
         "prod",
-        "first",
-        signature="(x, /, *, axis=None, dtype=None, keepdims=False)",
-        summary="Product of the elements of ``x``, over the given axes.",
-        dtypes="numeric",
-        parameters={"dtype": ORDER_DTYPE},
-        returns=(
-            "Array",
-            "The products, with the dtype described under ``dtype``: a zero-dimensional array if "
-            "all axes are reduced, else an array without the reduced axes (with them of size one "
-            "if ``keepdims``).",
-        ),
-        also_positional=("axis",),
-        zero_d=("axis",),
-        axis="tuple or None",
+        "Product",
+        "products",
         example="""\
 >>> xp.prod(xp.asarray([1, 2, 3, 4]))
 Array(24, dtype=int64, device='numpy:cpu')
 """,
     ),
-    Record(
+    spread(
         "std",
-        "first",
-        signature="(x, /, *, axis=None, correction=0.0, keepdims=False)",
-        summary="Standard deviation of the elements of ``x``, over the given axes.",
-        dtypes="real-valued floating-point",
-        returns=(
-            "Array",
-            "The standard deviations, with the dtype of ``x``: a zero-dimensional array if all "
-            "axes are reduced, else an array without the reduced axes (with them of size one if "
-            "``keepdims``).",
-        ),
-        operands="floating",
-        also_positional=("axis",),
-        zero_d=("axis", "correction"),
-        axis="tuple or None",
+        "Standard deviation",
+        "standard deviations",
         example="""\
 >>> x = xp.asarray([2.0, 4.0, 4.0, 4.0, 5.0, 5.0, 7.0, 9.0])
 >>> xp.std(x)
@@ -159,22 +142,10 @@ Array(2., dtype=float64, device='numpy:cpu')
 Array(2.13808994, dtype=float64, device='numpy:cpu')
 """,
     ),
-    Record(
+    total(
         "sum",
-        "first",
-        signature="(x, /, *, axis=None, dtype=None, keepdims=False)",
-        summary="Sum of the elements of ``x``, over the given axes.",
-        dtypes="numeric",
-        parameters={"dtype": ORDER_DTYPE},
-        returns=(
-            "Array",
-            "The sums, with the dtype described under ``dtype``: a zero-dimensional array if all "
-            "axes are reduced, else an array without the reduced axes (with them of size one if "
-            "``keepdims``).",
-        ),
-        also_positional=("axis",),
-        zero_d=("axis",),
-        axis="tuple or None",
+        "Sum",
+        "sums",
         example="""\
 >>> x = xp.asarray([[1, 2], [3, 4]])
 >>> xp.sum(x)
@@ -183,22 +154,10 @@ Array(10, dtype=int64, device='numpy:cpu')
 Array([3, 7], dtype=int64, device='numpy:cpu')
 """,
     ),
-    Record(
+    spread(
         "var",
-        "first",
-        signature="(x, /, *, axis=None, correction=0.0, keepdims=False)",
-        summary="Variance of the elements of ``x``, over the given axes.",
-        dtypes="real-valued floating-point",
-        returns=(
-            "Array",
-            "The variances, with the dtype of ``x``: a zero-dimensional array if all axes are "
-            "reduced, else an array without the reduced axes (with them of size one if "
-            "``keepdims``).",
-        ),
-        operands="floating",
-        also_positional=("axis",),
-        zero_d=("axis", "correction"),
-        axis="tuple or None",
+        "Variance",
+        "variances",
         example="""\
 >>> x = xp.asarray([2.0, 4.0, 4.0, 4.0, 5.0, 5.0, 7.0, 9.0])
 >>> xp.var(x)

@@ -2,24 +2,26 @@
 
 from __future__ import annotations
 
-from ._record import Record, section
+from ._record import AXIS, Record, reduction, section
+
+
+def truth(name: str, summary: str, operation: str, *, example: str) -> Record:
+    """The logical ``operation`` (``"AND"``, ``"OR"``) of the elements over the given axes."""
+    return reduction(
+        name,
+        summary,
+        f"The results of the logical {operation} reductions",
+        kind="Array of dtype bool",
+        example=example,
+    )
+
 
 RECORDS = section(
     "utility_functions",
-    Record(
+    truth(
         "all",
-        "first",
-        signature="(x, /, *, axis=None, keepdims=False)",
-        summary="Whether all elements of ``x`` are True (non-zero), over the given axes.",
-        returns=(
-            "Array of dtype bool",
-            "The results of the logical AND reductions: a zero-dimensional array if all axes are "
-            "reduced, else an array without the reduced axes (with them of size one if "
-            "``keepdims``).",
-        ),
-        also_positional=("axis",),
-        zero_d=("axis",),
-        axis="tuple or None",
+        "Whether all elements of ``x`` are True (non-zero), over the given axes.",
+        "AND",
         example="""\
 >>> x = xp.asarray([[True, False], [True, True]])
 >>> xp.all(x)
@@ -28,20 +30,10 @@ Array(False, dtype=bool, device='numpy:cpu')
 Array([ True, False], dtype=bool, device='numpy:cpu')
 """,
     ),
-    Record(
+    truth(
         "any",
-        "first",
-        signature="(x, /, *, axis=None, keepdims=False)",
-        summary="Whether any element of ``x`` is True (non-zero), over the given axes.",
-        returns=(
-            "Array of dtype bool",
-            "The results of the logical OR reductions: a zero-dimensional array if all axes are "
-            "reduced, else an array without the reduced axes (with them of size one if "
-            "``keepdims``).",
-        ),
-        also_positional=("axis",),
-        zero_d=("axis",),
-        axis="tuple or None",
+        "Whether any element of ``x`` is True (non-zero), over the given axes.",
+        "OR",
         example="""\
 >>> x = xp.asarray([[True, False], [False, False]])
 >>> xp.any(x)
@@ -59,8 +51,7 @@ Array([ True, False], dtype=bool, device='numpy:cpu')
         parameters={
             "axis": (
                 "int",
-                "Axis along which to take differences; default -1 (the last axis). A negative axis "
-                "counts from the last axis.",
+                f"Axis along which to take differences; default -1 (the last axis). {AXIS}",
             ),
             "n": ("int", "Number of times to take differences; default 1."),
         },
