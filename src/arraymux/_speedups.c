@@ -1891,9 +1891,11 @@ log1p_f32(float x, const normal_constants *K)
     return small ? near : far;
 }
 
-/* The normal float of the Threefry words of counter c (the steps of the comment above). */
-static inline float EXACT INLINED
-normal_of_counter(uint32_t k0, uint32_t k1, uint32_t k2, uint32_t c, const normal_constants *K)
+/* v, the uniform float of counter c moved to (-1, 1), and w = -log1p(-v * v), the steps of
+ * the comment above up to the choice between Giles' two polynomials. */
+static inline void EXACT INLINED
+normal_head(uint32_t k0, uint32_t k1, uint32_t k2, uint32_t c, const normal_constants *K,
+            float *v_out, float *w_out)
 {
     THREEFRY(c);
     float u = (float)((x0 ^ x1) >> 9) * K->unit;
@@ -1901,7 +1903,23 @@ normal_of_counter(uint32_t k0, uint32_t k1, uint32_t k2, uint32_t c, const norma
     v = v + K->lo;
     v = v < K->lo ? K->lo : v;
     float xx = v * v;
-    float w = -log1p_f32(-xx, K);
+    *v_out = v;
+    *w_out = -log1p_f32(-xx, K);
+}
+
+/* sqrt(2) * erfinv(v) of v and w by the polynomial for w < 5 (the centre), or by both with a
+ * choice between them (`tails`). */
+static inline float EXACT INLINED
+normal_centre(float v, float w, const normal_constants *K)
+{
+    float p = horner9_f32(w - 2.5f, K->erfinv_small);
+    p = p * v;
+    return p * K->sqrt2;
+}
+
+static inline float EXACT INLINED
+normal_tails(float v, float w, const normal_constants *K)
+{
     int lt = w < 5.0f;
     float t_small = w - 2.5f, t_large = sqrtf(w) - 3.0f;
     float t = lt ? t_small : t_large;
@@ -1912,20 +1930,51 @@ normal_of_counter(uint32_t k0, uint32_t k1, uint32_t k2, uint32_t c, const norma
     return p * K->sqrt2;
 }
 
+/* The normals of a block of at most NORMAL_BLOCK counters. w >= 5 (|v| > 0.9966) is rare:
+ * a block of 32 holds one with probability about 0.1, so the polynomial for the tails and
+ * its square root are computed only for the blocks that need them. Every float is the same
+ * either way: the choice of a block only skips values that the choice of an element would
+ * throw away. */
+#define NORMAL_BLOCK 32
+static inline void EXACT INLINED
+normal_block(uint32_t k0, uint32_t k1, uint32_t k2, const uint32_t *restrict c,
+             float *restrict out, const normal_constants *restrict K)
+{
+    float v[NORMAL_BLOCK], w[NORMAL_BLOCK];
+    int tails = 0;
+    for (int j = 0; j < NORMAL_BLOCK; j++) {
+        normal_head(k0, k1, k2, c[j], K, &v[j], &w[j]);
+        tails |= !(w[j] < 5.0f);
+    }
+    if (!tails) {
+        for (int j = 0; j < NORMAL_BLOCK; j++) {
+            out[j] = normal_centre(v[j], w[j], K);
+        }
+    }
+    else {
+        for (int j = 0; j < NORMAL_BLOCK; j++) {
+            out[j] = normal_tails(v[j], w[j], K);
+        }
+    }
+}
+
 static void EXACT CLONED
 normal_rounds(uint32_t k0, uint32_t k1, const uint32_t *in, uint32_t start, float *out,
               Py_ssize_t n, const normal_constants *K)
 {
     const uint32_t k2 = k0 ^ k1 ^ 0x1BD11BDAu;
-    if (in != NULL) {
-        for (Py_ssize_t i = 0; i < n; i++) {
-            out[i] = normal_of_counter(k0, k1, k2, in[i], K);
+    uint32_t c[NORMAL_BLOCK];
+    Py_ssize_t i = 0;
+    for (; i + NORMAL_BLOCK <= n; i += NORMAL_BLOCK) {
+        for (int j = 0; j < NORMAL_BLOCK; j++) {
+            c[j] = in != NULL ? in[i + j] : start + (uint32_t)(i + j);
         }
+        normal_block(k0, k1, k2, c, out + i, K);
     }
-    else {
-        for (Py_ssize_t i = 0; i < n; i++) {
-            out[i] = normal_of_counter(k0, k1, k2, start + (uint32_t)i, K);
-        }
+    for (; i < n; i++) {
+        float v, w;
+        normal_head(k0, k1, k2, in != NULL ? in[i] : start + (uint32_t)i, K, &v, &w);
+        out[i] = normal_tails(v, w, K);
     }
 }
 
