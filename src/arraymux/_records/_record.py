@@ -14,6 +14,7 @@ __all__ = [
     "AXIS",
     "BY_INDEX",
     "CATEGORIES",
+    "COMPLEX_OF_X",
     "CREATION_DTYPE",
     "FFT_AXIS",
     "FREQ_N",
@@ -25,6 +26,7 @@ __all__ = [
     "ORDER_DTYPE",
     "OUT_N",
     "PI",
+    "REAL_OF_X",
     "REDUCE_AXIS",
     "RULES",
     "SHIFT_AXES",
@@ -319,5 +321,10 @@ LIKE_DEVICE: Final = (
     "Device, str or None",
     "Device of the result; None (the default) keeps the device of ``x`` (another backend's "
     "device may be given).",
+)
+#: The dtype of a real result of a complex ``x``, and of a complex result of a real ``x``.
+REAL_OF_X: Final = "the real dtype of the precision of ``x`` (``complex128`` gives ``float64``)"
+COMPLEX_OF_X: Final = (
+    "the complex dtype of the precision of ``x`` (``float64`` gives ``complex128``)"
 )
 LIKE_X: Final = ("Array", "Array whose shape (and, by default, dtype and device) the result takes.")
