@@ -5,9 +5,10 @@ from __future__ import annotations
 import math
 import operator
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
 from types import ModuleType
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, TypeAlias, cast
 
 import array_api_compat.torch as _xp
 import numpy as _np
@@ -19,6 +20,15 @@ from . import _torch_unsigned as _unsigned
 from ._adapter import Kernelled
 from ._common import raise_unknown_place
 
+if TYPE_CHECKING:
+    import cupy
+    from torch._C import _Index
+
+    from ._staging import StagingRing
+
+#: A key torch indexes tensors with.
+_Key: TypeAlias = "_Index | tuple[_Index, ...]"
+
 # uint16/32/64 functions torch has no kernels for, computed through signed ones (the
 # dispatcher's checking path asks this hook first).
 emulate = _unsigned.emulate
@@ -26,7 +36,7 @@ emulate = _unsigned.emulate
 # Binary functions whose torch callable matches the standard once both operands are tensors of
 # one dtype on one device. arraymux promotes before calling, so it can skip array-api-compat's
 # promotion wrappers (which cost about 1 us per call) and call torch directly.
-_SAME_DTYPE_BINARY = {
+_SAME_DTYPE_BINARY: dict[str, Callable[..., torch.Tensor]] = {
     "add": torch.add,
     "subtract": torch.subtract,
     "multiply": torch.multiply,
@@ -90,7 +100,14 @@ _torch_sum = torch.sum
 _UNSIGNED = _unsigned.UNSIGNED | {torch.uint8}
 
 
-def _sum(x: torch.Tensor, /, *, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Any:
+def _sum(
+    x: torch.Tensor,
+    /,
+    *,
+    axis: int | tuple[int, ...] | None = None,
+    dtype: torch.dtype | None = None,
+    keepdims: bool = False,
+) -> torch.Tensor:
     if x.dtype in _UNSIGNED or dtype in _UNSIGNED:
         return _unsigned.reduction("sum", _SIGNED_SUM, x, axis=axis, dtype=dtype, keepdims=keepdims)
     # A full reduction with no dtype is already the standard's: floats keep their dtype,
@@ -103,12 +120,12 @@ def _sum(x: torch.Tensor, /, *, axis: Any = None, dtype: Any = None, keepdims: b
 _SIGNED_SUM = {"sum": _compat_sum}
 
 
-def _accumulating(name: str, base: Any) -> Any:
+def _accumulating(name: str, base: Callable[..., torch.Tensor]) -> Callable[..., torch.Tensor]:
     """``base`` (``prod``, ``cumulative_sum``, ...), accumulating unsigned integers in uint64
     as the standard asks (torch's kernels give int64)."""
     fns = {name: base}
 
-    def fn(x: torch.Tensor, /, *args: object, **kwargs: object) -> Any:
+    def fn(x: torch.Tensor, /, *args: object, **kwargs: object) -> torch.Tensor:
         if x.dtype in _UNSIGNED or kwargs.get("dtype") in _UNSIGNED:
             return _unsigned.reduction(name, fns, x, *args, **kwargs)
         return base(x, *args, **kwargs)
@@ -120,7 +137,7 @@ def _accumulating(name: str, base: Any) -> Any:
 _INDEX_DTYPES = frozenset({torch.int64, torch.bool})
 
 
-def index_array(k: Any) -> Any:
+def index_array(k: object) -> object:
     """An integer index array (or array of counts) as torch takes it: int64. torch refuses
     other integer dtypes, and reads a uint8 index as a mask."""
     if isinstance(k, torch.Tensor) and k.dtype not in _INDEX_DTYPES:
@@ -131,18 +148,18 @@ def index_array(k: Any) -> Any:
     return k
 
 
-def _indexed(base: Any) -> Any:
+def _indexed(base: Callable[..., torch.Tensor]) -> Callable[..., torch.Tensor]:
     """``base`` (``take``, ``take_along_axis``, ``repeat``) for indices of any integer
     dtype."""
 
-    def fn(x: torch.Tensor, indices: Any, /, *args: object, **kwargs: object) -> Any:
+    def fn(x: torch.Tensor, indices: object, /, *args: object, **kwargs: object) -> torch.Tensor:
         return base(x, index_array(indices), *args, **kwargs)
 
     fn.__name__ = fn.__qualname__ = base.__name__
     return fn
 
 
-def single_operand() -> dict[str, Any]:
+def single_operand() -> dict[str, object]:
     """Functions called with the array alone, where torch's own is the standard's (sum: not for
     unsigned integers, whose sums torch gives as int64; mean: floating operands only, the others
     take the checking path)."""
@@ -155,15 +172,20 @@ _NOT_FLOATING = frozenset(
 
 
 def _std(
-    x: torch.Tensor, /, *, axis: Any = None, correction: float = 0.0, keepdims: bool = False
-) -> Any:
+    x: torch.Tensor,
+    /,
+    *,
+    axis: int | tuple[int, ...] | None = None,
+    correction: float = 0.0,
+    keepdims: bool = False,
+) -> torch.Tensor:
     # torch's std takes only integral corrections; its var (through array-api-compat) takes any.
     if isinstance(correction, float) and not correction.is_integer():
         return torch.sqrt(_xp.var(x, axis=axis, correction=correction, keepdims=keepdims))
     return _xp.std(x, axis=axis, correction=correction, keepdims=keepdims)
 
 
-def _parts(v: Any) -> tuple[Any, Any]:
+def _parts(v: torch.Tensor | complex) -> tuple[torch.Tensor | float, torch.Tensor | float]:
     """The real and imaginary parts of a tensor or a Python scalar (one of them complex)."""
     if isinstance(v, torch.Tensor):
         if v.is_complex():
@@ -173,12 +195,11 @@ def _parts(v: Any) -> tuple[Any, Any]:
     return v.real, v.imag
 
 
-def _make_complex(re: Any, im: Any) -> Any:
-    if not isinstance(re, torch.Tensor):
-        re = torch.full_like(im, re)
-    elif not isinstance(im, torch.Tensor):
-        im = torch.full_like(re, im)
-    return torch.complex(re, im)
+def _make_complex(re: torch.Tensor | float, im: torch.Tensor | float) -> torch.Tensor:
+    if isinstance(re, torch.Tensor):
+        return torch.complex(re, im if isinstance(im, torch.Tensor) else torch.full_like(re, im))
+    tensor = cast("torch.Tensor", im)  # one of the two parts is a tensor
+    return torch.complex(torch.full_like(tensor, re), tensor)
 
 
 # Complex add and subtract part by part: torch's ``x1 + alpha * x2`` turns an infinite part
@@ -198,13 +219,13 @@ REVERSED = {
 }
 
 
-def _maximum_scalar(x: torch.Tensor, s: Any) -> Any:
+def _maximum_scalar(x: torch.Tensor, s: float) -> torch.Tensor:
     # torch.maximum takes tensors only; clamp takes the bound as a number. A NaN bound gives
     # NaN, as maximum does (torch.clamp(x, nan) gives x: pytorch/pytorch#172067).
     return torch.clamp(x, min=s) if s == s else torch.full_like(x, s)
 
 
-def _minimum_scalar(x: torch.Tensor, s: Any) -> Any:
+def _minimum_scalar(x: torch.Tensor, s: float) -> torch.Tensor:
     return torch.clamp(x, max=s) if s == s else torch.full_like(x, s)
 
 
@@ -213,12 +234,12 @@ def _minimum_scalar(x: torch.Tensor, s: Any) -> Any:
 SCALAR_KERNELS = {"maximum": _maximum_scalar, "minimum": _minimum_scalar}
 
 
-def namespace() -> Any:
+def namespace() -> ModuleType:
     return _xp
 
 
-def overrides(ns: ModuleType) -> dict[str, Any]:
-    out: dict[str, Any] = dict(_SAME_DTYPE_BINARY)
+def overrides(ns: ModuleType) -> dict[str, Callable[..., object]]:
+    out: dict[str, Callable[..., object]] = dict(_SAME_DTYPE_BINARY)
     out["sum"] = _sum
     for name in ("prod", "cumulative_sum", "cumulative_prod"):
         out[name] = _accumulating(name, getattr(ns, name))
@@ -253,11 +274,13 @@ def overrides(ns: ModuleType) -> dict[str, Any]:
     return out
 
 
-def _integer_fallback(kernel: Callable[..., Any], fallback: Callable[..., Any]) -> Kernelled:
+def _integer_fallback(
+    kernel: Callable[..., torch.Tensor], fallback: Callable[..., torch.Tensor]
+) -> Kernelled:
     """``kernel``, and ``fallback`` where torch has no kernel for integer operands of one
     dtype (CUDA's ``matmul``, ``tensordot``, ``vecdot``); other refusals are the kernel's."""
 
-    def fn(x1: Any, x2: Any, /, **kwargs: object) -> Any:
+    def fn(x1: torch.Tensor, x2: torch.Tensor, /, **kwargs: object) -> torch.Tensor:
         try:
             return kernel(x1, x2, **kwargs)
         except (NotImplementedError, RuntimeError):
@@ -274,7 +297,7 @@ def _integer_fallback(kernel: Callable[..., Any], fallback: Callable[..., Any]) 
     return marked
 
 
-def _integer_vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
+def _integer_vecdot(x1: torch.Tensor, x2: torch.Tensor, /, *, axis: int = -1) -> torch.Tensor:
     """Integer ``vecdot``: the product summed in the operands' dtype, wrapping as the
     kernels do."""
     if x1.shape[axis] != x2.shape[axis]:
@@ -284,7 +307,11 @@ def _integer_vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
     return torch.sum(x1 * x2, dim=axis, dtype=x1.dtype)
 
 
-def integer_tensordot(x1: Any, x2: Any, axes: Any = 2) -> Any:
+def integer_tensordot(
+    x1: torch.Tensor,
+    x2: torch.Tensor,
+    axes: int | tuple[int | Sequence[int], int | Sequence[int]] = 2,
+) -> torch.Tensor:
     """Integer ``tensordot`` as one :func:`_integer_matmul` of the operands with their
     contracted axes moved together."""
     if isinstance(axes, int):
@@ -303,7 +330,7 @@ def integer_tensordot(x1: Any, x2: Any, axes: Any = 2) -> Any:
     return _integer_matmul(a, b).reshape((*shape1, *shape2))
 
 
-def _integer_matmul(a: Any, b: Any) -> Any:
+def _integer_matmul(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
     """Exact integer matmul (wrapping on overflow, as the kernels do) from elementwise
     products summed over blocks of the inner axis, the temporary kept to about 2**26
     elements."""
@@ -328,7 +355,9 @@ def _integer_matmul(a: Any, b: Any) -> Any:
     return out
 
 
-def _unique_all(x: torch.Tensor, /) -> tuple[Any, Any, Any, Any]:
+def _unique_all(
+    x: torch.Tensor, /
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
     """``unique_all``, which array-api-compat does not provide for torch.
 
     ``indices`` holds the first position (in the flattened array) of each unique value.
@@ -341,32 +370,37 @@ def _unique_all(x: torch.Tensor, /) -> tuple[Any, Any, Any, Any]:
     return values, indices, inverse.reshape(x.shape), counts
 
 
-def _unique(flat: Any, inverse: bool = False, counts: bool = False) -> Any:
-    """``torch.unique`` of a 1-D tensor, sorted; complex values (which torch's unique refuses)
-    as the unique rows of their (real, imag) pairs, in lexicographic order."""
+def _unique(
+    flat: torch.Tensor, inverse: bool = False, counts: bool = False
+) -> tuple[torch.Tensor, ...]:
+    """``torch.unique`` of a 1-D tensor, sorted, as a tuple (the values, then the inverse and
+    the counts asked for); complex values (which torch's unique refuses) as the unique rows of
+    their (real, imag) pairs, in lexicographic order."""
     if not flat.is_complex():
-        return torch.unique(flat, sorted=True, return_inverse=inverse, return_counts=counts)
+        r = torch.unique(flat, sorted=True, return_inverse=inverse, return_counts=counts)
+        return r if isinstance(r, tuple) else (r,)
     pairs = torch.view_as_real(flat.resolve_conj())
     r = torch.unique(pairs, sorted=True, return_inverse=inverse, return_counts=counts, dim=0)
     if isinstance(r, tuple):
         return (torch.view_as_complex(r[0].contiguous()), *r[1:])
-    return torch.view_as_complex(r.contiguous())
+    return (torch.view_as_complex(r.contiguous()),)
 
 
-def _unique_values(x: torch.Tensor, /) -> Any:
-    return _unique(x.reshape(-1))
+def _unique_values(x: torch.Tensor, /) -> torch.Tensor:
+    return _unique(x.reshape(-1))[0]
 
 
-def _unique_counts(x: torch.Tensor, /) -> tuple[Any, Any]:
-    return _unique(x.reshape(-1), counts=True)
+def _unique_counts(x: torch.Tensor, /) -> tuple[torch.Tensor, torch.Tensor]:
+    values, counts = _unique(x.reshape(-1), counts=True)
+    return values, counts
 
 
-def _unique_inverse(x: torch.Tensor, /) -> tuple[Any, Any]:
+def _unique_inverse(x: torch.Tensor, /) -> tuple[torch.Tensor, torch.Tensor]:
     values, inverse = _unique(x.reshape(-1), inverse=True)
     return values, inverse.reshape(x.shape)
 
 
-def scalar_operand(name: str, value: Any, other: Any, position: int) -> Any:
+def scalar_operand(name: str, value: complex, other: torch.Tensor, position: int) -> object:
     """A Python scalar made ready to meet ``other`` (a tensor) in ``name``: the number itself
     where the kernel takes one, else a 0-d tensor filled on ``other``'s device (never one
     built from host memory: on a GPU that copy synchronises the stream)."""
@@ -417,11 +451,11 @@ def _check(canon: str, given: object) -> str:
     return canon
 
 
-def native_device(place: str) -> Any:
+def native_device(place: str) -> torch.device:
     return torch.device(place)
 
 
-def place_of_device(native: Any) -> str:
+def place_of_device(native: torch.device | str | int) -> str:
     dev = torch.device(native)
     if dev.type in ("cpu", "meta", "mps"):
         return dev.type
@@ -473,7 +507,7 @@ def default_dtypes(place: str) -> dict[str, _dtypes.DType]:
     }
 
 
-def to_numpy(x: torch.Tensor) -> Any:
+def to_numpy(x: torch.Tensor) -> _np.ndarray:
     if x.requires_grad:
         x = x.detach()
     if x.is_conj():
@@ -515,16 +549,16 @@ def traced(x: torch.Tensor) -> bool:
     )
 
 
-def stop_gradient(x: torch.Tensor) -> Any:
+def stop_gradient(x: torch.Tensor) -> torch.Tensor:
     # detach is level-aware inside torch.func: no transform differentiates through it.
     return x.detach()
 
 
-def current_gpu(place: str) -> Any:
+def current_gpu(place: str) -> AbstractContextManager[object]:
     return torch.cuda.device(int(place.partition(":")[2] or 0))
 
 
-def copy_array(x: torch.Tensor) -> Any:
+def copy_array(x: torch.Tensor) -> torch.Tensor:
     return x.clone()
 
 
@@ -546,7 +580,9 @@ def unshared(x: torch.Tensor) -> bool:
     return bool(storage.resizable()) and _STORAGE_USE_COUNT(storage._cdata) == 2
 
 
-def fast_route(direction: str, place: str, other: str, other_place: str) -> Any:
+def fast_route(
+    direction: str, place: str, other: str, other_place: str
+) -> Callable[..., object] | None:
     """Cheaper ways for ``to_device(x, d)`` (``copy=None``): ``export`` from torch on ``place``
     to ``other`` (a backend name) on ``other_place``, or ``import`` from there to torch.
 
@@ -572,7 +608,7 @@ def fast_route(direction: str, place: str, other: str, other_place: str) -> Any:
     return lambda a: _small_upload(a, place)
 
 
-def _copied_from_jax(x: Any) -> Any:
+def _copied_from_jax(x: object) -> torch.Tensor | None:
     """A tensor holding a copy of a JAX array in host memory (a tensor sharing it could change
     the immutable JAX array): one host copy, as the general path makes."""
     try:
@@ -586,7 +622,7 @@ def _copied_from_jax(x: Any) -> Any:
         return None
 
 
-def _small_move(t: Any, dst: str) -> Any:
+def _small_move(t: torch.Tensor, dst: str) -> torch.Tensor | None:
     """``t`` on ``dst`` through ``Tensor.to``, below the sizes that go through pinned memory."""
     limit = _staging.PINNED_READ_MIN if dst == "cpu" else _staging.STAGE_MIN
     if t.numel() * t.element_size() >= limit:
@@ -594,14 +630,14 @@ def _small_move(t: Any, dst: str) -> Any:
     return t.to(dst)
 
 
-def _small_from_cupy(x: Any) -> Any:
+def _small_from_cupy(x: cupy.ndarray) -> torch.Tensor | None:
     """A tensor holding a host copy of a small CuPy array."""
     if x.nbytes >= _staging.PINNED_READ_MIN:
         return None
     return torch.from_numpy(x.get())
 
 
-def _numpy_view(t: Any) -> Any:
+def _numpy_view(t: torch.Tensor) -> _np.ndarray | None:
     """A NumPy array over a CPU tensor's memory (not for tensors that require grad, or with
     a conjugate or negative bit: torch refuses those)."""
     try:
@@ -610,7 +646,7 @@ def _numpy_view(t: Any) -> Any:
         return None
 
 
-def shared_tensor(a: Any) -> Any:
+def shared_tensor(a: object) -> torch.Tensor | None:
     """A tensor over a writable ndarray's memory (torch has no read-only tensors and no
     negative strides)."""
     if type(a) is not _np.ndarray or not a.flags.writeable:
@@ -623,7 +659,7 @@ def shared_tensor(a: Any) -> Any:
         return None
 
 
-def _small_read(t: Any) -> Any:
+def _small_read(t: torch.Tensor) -> _np.ndarray | None:
     """A host copy of a small CUDA tensor, read with a plain copy (None for tensors that
     require grad or carry a conjugate or negative bit, which ``numpy()`` refuses)."""
     if t.nbytes >= _staging.PINNED_READ_MIN or traced(t):
@@ -634,7 +670,7 @@ def _small_read(t: Any) -> Any:
         return None
 
 
-def _small_upload(a: Any, place: str) -> Any:
+def _small_upload(a: object, place: str) -> torch.Tensor | None:
     """A small ndarray on the GPU in one plain copy."""
     if type(a) is not _np.ndarray or a.nbytes >= _staging.STAGE_MIN or not a.dtype.isnative:
         return None
@@ -644,7 +680,7 @@ def _small_upload(a: Any, place: str) -> Any:
         return None
 
 
-def export(x: torch.Tensor) -> tuple[Any, bool]:
+def export(x: torch.Tensor) -> tuple[torch.Tensor, bool]:
     # DLPack refuses tensors that require grad and lazy conjugate/negative views.
     x = x.detach()
     if x.is_conj() or x.is_neg():
@@ -652,14 +688,17 @@ def export(x: torch.Tensor) -> tuple[Any, bool]:
     return x, False
 
 
-def _on_host(obj: Any) -> bool:
+def _on_host(obj: object) -> bool:
+    device = getattr(obj, "__dlpack_device__", None)
+    if device is None:
+        return False
     try:
-        return int(obj.__dlpack_device__()[0]) == 1  # kDLCPU
+        return int(device()[0]) == 1  # kDLCPU
     except (AttributeError, TypeError, ValueError):
         return False
 
 
-def from_dlpack(obj: Any, place: str | None, copy: bool | None) -> Any:
+def from_dlpack(obj: Any, place: str | None, copy: bool | None) -> torch.Tensor:
     if (
         type(obj) is _np.ndarray
         and place in (None, "cpu")
@@ -699,7 +738,7 @@ def from_dlpack(obj: Any, place: str | None, copy: bool | None) -> Any:
     return out
 
 
-def from_host(a: Any, place: str) -> Any:
+def from_host(a: _np.ndarray, place: str) -> torch.Tensor:
     from ._staging import STAGE_MIN
 
     if place.startswith("cuda") and a.nbytes >= STAGE_MIN:
@@ -713,13 +752,13 @@ def from_host(a: Any, place: str) -> Any:
     return torch.from_numpy(a).to(place)
 
 
-def _torch_dtype(dt: Any) -> Any:
+def _torch_dtype(dt: _np.dtype) -> torch.dtype:
     import numpy as np
 
     return torch.from_numpy(np.empty(0, dtype=dt)).dtype
 
 
-def _make_ring(dev: Any) -> Any:
+def _make_ring(dev: torch.device) -> Callable[[int, int], StagingRing]:
     from ._staging import StagingRing
 
     def make(chunk: int, count: int) -> StagingRing:
@@ -729,7 +768,7 @@ def _make_ring(dev: Any) -> Any:
     return make
 
 
-def _pinned_bytes(a: Any) -> Any:
+def _pinned_bytes(a: _np.ndarray) -> torch.Tensor | None:
     """The bytes of ``a`` as a uint8 CPU tensor when ``a`` is C-contiguous and lies in page-locked
     memory (a pinned torch tensor's ``.numpy()``, memory registered with CUDA), else None."""
     import numpy as np
@@ -740,7 +779,7 @@ def _pinned_bytes(a: Any) -> Any:
     return t if t.is_pinned() else None
 
 
-def upload(a: Any, place: str) -> Any:
+def upload(a: _np.ndarray, place: str) -> torch.Tensor:
     """A new CUDA tensor holding ``a`` (a host ndarray in native byte order, any layout).
 
     A C-contiguous ``a`` in page-locked memory is copied with one DMA. Otherwise the copy is
@@ -765,7 +804,7 @@ def upload(a: Any, place: str) -> Any:
         # The new memory may have been in use on the current stream until just now.
         stream.wait_stream(torch.cuda.current_stream(dev))
 
-        def to_device(slot: int, offset: int, n: int) -> Any:
+        def to_device(slot: int, offset: int, n: int) -> torch.cuda.Event:
             flat[offset : offset + n].copy_(pinned[slot][:n], non_blocking=True)
             event = torch.cuda.Event()
             event.record(stream)
@@ -779,7 +818,7 @@ def upload(a: Any, place: str) -> Any:
     return flat.view(dtype).reshape(a.shape)
 
 
-def move_within(x: torch.Tensor, src: str, dst: str) -> Any:
+def move_within(x: torch.Tensor, src: str, dst: str) -> torch.Tensor | None:
     """torch:cuda <-> torch:cpu through pinned memory (None: leave it to ``Tensor.to``)."""
     from ._staging import PINNED_READ_MIN, STAGE_MIN
 
@@ -801,7 +840,7 @@ def data_ptr(x: torch.Tensor) -> int:
     return int(x.data_ptr())
 
 
-def to_host(x: torch.Tensor) -> Any:
+def to_host(x: torch.Tensor) -> _np.ndarray:
     return to_host_many([x])[0]
 
 
@@ -810,7 +849,7 @@ def to_host(x: torch.Tensor) -> Any:
 _GATHER_MAX = 64 << 10
 
 
-def pinned_reads(xs: list[Any]) -> list[Any]:
+def pinned_reads(xs: list[torch.Tensor]) -> list[torch.Tensor]:
     """CPU tensors in pinned memory holding ``xs`` (CUDA tensors): one synchronize per device."""
     out = []
     pending = set()
@@ -824,7 +863,7 @@ def pinned_reads(xs: list[Any]) -> list[Any]:
     return out
 
 
-def to_host_many(xs: list[Any]) -> list[Any]:
+def to_host_many(xs: list[torch.Tensor]) -> list[_np.ndarray]:
     """Non-blocking copies into pinned buffers, one synchronize per device.
 
     Small tensors of one device and dtype are first gathered into one device buffer (one
@@ -832,10 +871,10 @@ def to_host_many(xs: list[Any]) -> list[Any]:
     plain copy, which costs less than a pinned one."""
     from ._staging import PINNED_READ_MIN
 
-    out: list[Any] = [None] * len(xs)
-    groups: dict[Any, list[int]] = {}
+    out: list[_np.ndarray | None] = [None] * len(xs)
+    groups: dict[tuple[torch.device, torch.dtype], list[int]] = {}
     big: list[int] = []
-    ready: list[Any] = list(xs)
+    ready: list[torch.Tensor] = list(xs)
     for i, x in enumerate(xs):
         if traced(x):
             raise TypeError(
@@ -875,10 +914,10 @@ def to_host_many(xs: list[Any]) -> list[Any]:
             n = ready[i].numel()
             out[i] = host[start : start + n].reshape(tuple(ready[i].shape))
             start += n
-    return out
+    return cast("list[_np.ndarray]", out)  # every slot is filled above
 
 
-def synchronize(place: str, xs: list[Any]) -> None:
+def synchronize(place: str, xs: list[object]) -> None:
     """Wait for the device's queued work (CUDA, XPU, MPS); the CPU computes eagerly."""
     if place == "cpu":
         return
@@ -889,7 +928,7 @@ def synchronize(place: str, xs: list[Any]) -> None:
         torch.mps.synchronize()
 
 
-def setitem(x: torch.Tensor, key: Any, value: Any) -> Any:
+def setitem(x: torch.Tensor, key: _Key, value: Any) -> torch.Tensor:
     """``x[key] = value`` where torch refuses it as it is: slices with negative steps, a
     uint16/32/64 array (written through its signed view where torch has no kernel, as for
     masks), or a Python int that torch cannot unpack into an int64 (made a 0-d tensor of
@@ -909,7 +948,7 @@ def setitem(x: torch.Tensor, key: Any, value: Any) -> Any:
     return x
 
 
-def getitem(x: torch.Tensor, key: Any) -> Any:
+def getitem(x: torch.Tensor, key: _Key) -> torch.Tensor:
     """``x[key]`` where torch refuses it: slices with negative steps, or a boolean mask
     with a zero-length axis (selects nothing).
 
@@ -927,7 +966,7 @@ def getitem(x: torch.Tensor, key: Any) -> Any:
     return _flip(x, flips)[fixed]
 
 
-def _flip(x: torch.Tensor, dims: list[int]) -> Any:
+def _flip(x: torch.Tensor, dims: list[int]) -> torch.Tensor:
     """``torch.flip``, through the signed view for uint16/32/64 (torch has no kernel)."""
     if x.dtype in _unsigned.UNSIGNED:
         flipped = torch.flip(_unsigned.reread(x, _unsigned.SIGNED[x.dtype]), dims)
@@ -935,7 +974,7 @@ def _flip(x: torch.Tensor, dims: list[int]) -> Any:
     return torch.flip(x, dims)
 
 
-def _mirrored(x: torch.Tensor, key: object) -> tuple[list[int], tuple[Any, ...]] | None:
+def _mirrored(x: torch.Tensor, key: _Key) -> tuple[list[int], tuple[_Index, ...]] | None:
     """The axes to flip and the key with positive steps that select, from ``x`` flipped on
     those axes, what ``key`` (with negative steps) selects from ``x``; None without them."""
     parts = list(key) if isinstance(key, tuple) else [key]
@@ -949,7 +988,7 @@ def _mirrored(x: torch.Tensor, key: object) -> tuple[list[int], tuple[Any, ...]]
         parts += [slice(None)] * (x.ndim - consumed)
     axis = 0
     flips: list[int] = []
-    fixed: list[Any] = []
+    fixed: list[_Index] = []
     for k in parts:
         if k is None:
             fixed.append(k)
