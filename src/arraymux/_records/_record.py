@@ -11,6 +11,7 @@ from typing import Final, Generic, NamedTuple, TypeVar
 
 __all__ = [
     "ACCUMULATE",
+    "ARRAY_PAIR",
     "AXIS",
     "BY_INDEX",
     "CATEGORIES",
@@ -18,20 +19,27 @@ __all__ = [
     "CREATION_DTYPE",
     "FFT_AXIS",
     "FREQ_N",
+    "HERMITIAN",
     "INF",
     "LIKE_DEVICE",
     "LIKE_DTYPE",
     "LIKE_X",
+    "MATMUL",
+    "MATRICES",
     "NAN",
     "ORDER_DTYPE",
     "OUT_N",
     "PI",
+    "PROMOTED",
     "REAL_OF_X",
     "REDUCE_AXIS",
     "RULES",
     "SHIFT_AXES",
     "SORT_AXIS",
+    "SQUARE",
+    "TENSORDOT",
     "VARARGS",
+    "VECDOT_X2",
     "VECTOR_AXIS",
     "Case",
     "EigResult",
@@ -46,6 +54,7 @@ __all__ = [
     "UniqueInverseResult",
     "reduction",
     "section",
+    "two_arrays",
 ]
 
 #: (type, description) of a parameter or of a result, as the docstrings show them.
@@ -215,8 +224,42 @@ def reduction(
     )
 
 
+def two_arrays(
+    name: str,
+    summary: str,
+    returns: Text,
+    *,
+    signature: str,
+    dtypes: str,
+    parameters: Mapping[str, Text] | None = None,
+    operands: str = "any",
+    also_positional: tuple[str, ...] = (),
+    zero_d: tuple[str, ...] = (),
+    example: str,
+) -> Record:
+    """The record of a function of the two arrays ``x1`` and ``x2`` (no Python scalars), brought
+    to one dtype before the backend is called."""
+    return Record(
+        name,
+        "generic",
+        signature=signature,
+        summary=summary,
+        dtypes=dtypes,
+        parameters=parameters,
+        returns=returns,
+        promote=(0, 1),
+        arrays=ARRAY_PAIR,
+        operands=operands,
+        also_positional=also_positional,
+        zero_d=zero_d,
+        example=example,
+    )
+
+
 #: ``Record.arrays`` of functions whose every positional argument is an array.
 VARARGS: Final[Mapping[str, bool]] = {"*arrays": False}
+#: ``Record.arrays`` of functions of two arrays ``x1`` and ``x2`` (no Python scalars).
+ARRAY_PAIR: Final[Mapping[str, bool]] = {"x1": False, "x2": False}
 
 
 #: The arrays of a result tuple (arraymux ``Array`` for the namespace's functions, a backend's
@@ -271,6 +314,8 @@ class UniqueInverseResult(NamedTuple, Generic[_A]):
 # Text that several records (and the shared vocabulary of parameters) use
 
 AXIS: Final = "A negative axis counts from the last axis."
+#: The end of the description of a result whose dtype type promotion gives.
+PROMOTED: Final = "is given by the standard's type promotion rules."
 REDUCE_AXIS: Final = (
     "int, tuple of ints or None",
     f"Axis or axes to reduce; None (the default) reduces over all axes. {AXIS}",
@@ -328,3 +373,46 @@ COMPLEX_OF_X: Final = (
     "the complex dtype of the precision of ``x`` (``float64`` gives ``complex128``)"
 )
 LIKE_X: Final = ("Array", "Array whose shape (and, by default, dtype and device) the result takes.")
+MATRICES: Final = (
+    "Array",
+    "Input array of shape ``(..., M, N)``: a matrix or a stack of matrices.",
+)
+SQUARE: Final = (
+    "Array",
+    "Input array of shape ``(..., M, M)``: a square matrix or a stack of them.",
+)
+HERMITIAN: Final = (
+    "Array",
+    "Input array of shape ``(..., M, M)``: a real symmetric or complex Hermitian matrix, or a "
+    "stack of them.",
+)
+MATMUL: Final = {
+    "x1": (
+        "Array",
+        "First input array, of at least one dimension; a vector ``(K,)`` is taken as the matrix "
+        "``(1, K)`` and the added axis removed from the result.",
+    ),
+    "x2": (
+        "Array",
+        "Second input array, of at least one dimension; a vector ``(K,)`` is taken as the matrix "
+        "``(K, 1)``. Stacks broadcast against those of ``x1``.",
+    ),
+}
+TENSORDOT: Final = {
+    "x2": (
+        "Array",
+        "Second input array; each contracted axis must have the size of the matching axis of "
+        "``x1``.",
+    ),
+    "axes": (
+        "int or tuple of two sequences of ints",
+        "An int ``N`` contracts the last ``N`` axes of ``x1`` with the first ``N`` of ``x2`` (0: "
+        "outer product; the default 2: double contraction); a pair ``(x1_axes, x2_axes)`` names "
+        "the axes to contract.",
+    ),
+}
+VECDOT_X2: Final = (
+    "Array",
+    "Second input array; broadcast-compatible with ``x1`` except along ``axis``, where it must "
+    "have the same size.",
+)

@@ -9,10 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final
 
-from ._record import INF, NAN, PI, Case, Record, Text, section
-
-#: The end of the description of a result whose dtype type promotion gives.
-PROMOTED: Final = "is given by the standard's type promotion rules."
+from ._record import INF, NAN, PI, PROMOTED, Case, Record, Text, section
 
 
 def binary_parameters(x1: str, x2: str) -> dict[str, Text]:

@@ -2,7 +2,17 @@
 
 from __future__ import annotations
 
-from ._record import VECTOR_AXIS, Record, section
+from ._record import (
+    MATMUL,
+    MATRICES,
+    PROMOTED,
+    TENSORDOT,
+    VECDOT_X2,
+    VECTOR_AXIS,
+    Record,
+    section,
+    two_arrays,
+)
 
 RECORDS = section(
     "linear_algebra_functions",
@@ -11,22 +21,11 @@ RECORDS = section(
         "binary",
         summary="Matrix product of ``x1`` and ``x2``.",
         dtypes="numeric",
-        parameters={
-            "x1": (
-                "Array",
-                "First input array, of at least one dimension; a vector ``(K,)`` is taken as the "
-                "matrix ``(1, K)`` and the added axis removed from the result.",
-            ),
-            "x2": (
-                "Array",
-                "Second input array, of at least one dimension; a vector ``(K,)`` is taken as the "
-                "matrix ``(K, 1)``. Stacks broadcast against those of ``x1``.",
-            ),
-        },
+        parameters=MATMUL,
         returns=(
             "Array",
-            "The matrix product (a zero-dimensional array for two vectors), the stacks broadcast; "
-            "its dtype is given by the standard's type promotion rules.",
+            "The matrix product (a zero-dimensional array for two vectors), the stacks "
+            f"broadcast; its dtype {PROMOTED}",
         ),
         result_dtypes="same numeric",
         example="""\
@@ -40,9 +39,7 @@ Array([[17],
         "first",
         signature="(x, /)",
         summary="Transpose of a matrix (or stack of matrices) ``x``.",
-        parameters={
-            "x": ("Array", "Input array of shape ``(..., M, N)``: a matrix or a stack of matrices.")
-        },
+        parameters={"x": MATRICES},
         returns=("Array", "Array of shape ``(..., N, M)`` with the dtype of ``x``."),
         keeps_dtype=True,
         example="""\
@@ -52,32 +49,17 @@ Array([[1, 4],
        [3, 6]], dtype=int64, device='numpy:cpu')
 """,
     ),
-    Record(
+    two_arrays(
         "tensordot",
-        "generic",
-        signature="(x1, x2, /, *, axes=2)",
-        summary="Tensor contraction of ``x1`` and ``x2`` over the given axes.",
-        dtypes="numeric",
-        parameters={
-            "x2": (
-                "Array",
-                "Second input array; each contracted axis must have the size of the matching axis "
-                "of ``x1``.",
-            ),
-            "axes": (
-                "int or tuple of two sequences of ints",
-                "An int ``N`` contracts the last ``N`` axes of ``x1`` with the first ``N`` of "
-                "``x2`` (0: outer product; the default 2: double contraction); a pair ``(x1_axes, "
-                "x2_axes)`` names the axes to contract.",
-            ),
-        },
-        returns=(
+        "Tensor contraction of ``x1`` and ``x2`` over the given axes.",
+        (
             "Array",
             "The contraction, whose axes are the non-contracted axes of ``x1`` followed by those "
-            "of ``x2``; its dtype is given by the standard's type promotion rules.",
+            f"of ``x2``; its dtype {PROMOTED}",
         ),
-        promote=(0, 1),
-        arrays={"x1": False, "x2": False},
+        signature="(x1, x2, /, *, axes=2)",
+        dtypes="numeric",
+        parameters=TENSORDOT,
         also_positional=("axes",),
         example="""\
 >>> a = xp.asarray([[1, 2], [3, 4]])
@@ -88,28 +70,17 @@ Array([[ 7, 10],
 Array(30, dtype=int64, device='numpy:cpu')
 """,
     ),
-    Record(
+    two_arrays(
         "vecdot",
-        "generic",
-        signature="(x1, x2, /, *, axis=-1)",
-        summary="Dot product of the vectors of ``x1`` and ``x2`` along an axis.",
-        dtypes="floating-point",
-        parameters={
-            "x2": (
-                "Array",
-                "Second input array; broadcast-compatible with ``x1`` except along ``axis``, where "
-                "it must have the same size.",
-            ),
-            "axis": VECTOR_AXIS,
-        },
-        returns=(
+        "Dot product of the vectors of ``x1`` and ``x2`` along an axis.",
+        (
             "Array",
             "The dot products ``sum(conj(x1) * x2, axis=axis)``, of the broadcast shape without "
-            "``axis`` (zero-dimensional for two vectors); its dtype is given by the standard's "
-            "type promotion rules.",
+            f"``axis`` (zero-dimensional for two vectors); its dtype {PROMOTED}",
         ),
-        promote=(0, 1),
-        arrays={"x1": False, "x2": False},
+        signature="(x1, x2, /, *, axis=-1)",
+        dtypes="floating-point",
+        parameters={"x2": VECDOT_X2, "axis": VECTOR_AXIS},
         zero_d=("axis",),
         example="""\
 >>> xp.vecdot(xp.asarray([1.0, 2.0, 3.0]), xp.asarray([4.0, 5.0, 6.0]))
