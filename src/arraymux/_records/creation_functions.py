@@ -2,7 +2,96 @@
 
 from __future__ import annotations
 
-from ._record import CREATION_DTYPE, LIKE_DEVICE, LIKE_DTYPE, LIKE_X, VARARGS, Record, section
+from collections.abc import Mapping
+from typing import Final
+
+from ._record import (
+    CREATION_DTYPE,
+    LIKE_DEVICE,
+    LIKE_DTYPE,
+    LIKE_X,
+    MATRICES,
+    VARARGS,
+    Record,
+    Text,
+    section,
+)
+
+#: The end of the returns text of the functions that leave the elements uninitialized.
+UNINITIALIZED: Final = "; its contents are whatever memory held"
+
+
+def new(
+    name: str,
+    contents: str,
+    *,
+    signature: str = "(shape, *, dtype=None, device=None)",
+    parameters: Mapping[str, Text] | None = None,
+    result: str | None = None,
+    zero_d: tuple[str, ...] = ("shape",),
+    example: str,
+) -> Record:
+    """A new array of the given shape, with the ``contents`` its summary names (``result``: how
+    the returns text ends where it does not name them)."""
+    return Record(
+        name,
+        "creation",
+        signature=signature,
+        summary=f"A new array of the given shape, {contents}.",
+        parameters=parameters or {"dtype": CREATION_DTYPE},
+        returns=("Array", f"Array of shape ``shape`` on ``device``{result or ', ' + contents}."),
+        zero_d=zero_d,
+        example=example,
+    )
+
+
+def like(
+    name: str,
+    contents: str,
+    *,
+    signature: str = "(x, /, *, dtype=None, device=None)",
+    result: str | None = None,
+    zero_d: tuple[str, ...] = (),
+    example: str,
+) -> Record:
+    """The ``*_like`` function of :func:`new`: a new array with the shape of ``x``."""
+    return Record(
+        name,
+        "like",
+        signature=signature,
+        summary=f"A new array with the shape of ``x``, {contents}.",
+        parameters={"x": LIKE_X, "dtype": LIKE_DTYPE, "device": LIKE_DEVICE},
+        returns=("Array", f"Array of the shape of ``x``{result or ', ' + contents}."),
+        zero_d=zero_d,
+        example=example,
+    )
+
+
+def triangle(name: str, part: str, zeroed: str, *, example: str) -> Record:
+    """The ``part`` (``"Lower"``, ``"Upper"``) triangle of a matrix: the elements ``zeroed``
+    (``"above"``, ``"below"``) the ``k``-th diagonal are zeroed."""
+    return Record(
+        name,
+        "first",
+        signature="(x, /, *, k=0)",
+        summary=f"{part} triangular part of a matrix (or stack of matrices) ``x``.",
+        parameters={
+            "x": MATRICES,
+            "k": (
+                "int",
+                f"Diagonal {zeroed} which elements are zeroed: 0 (the default) is the main "
+                "diagonal, a positive value a diagonal above it, a negative value one below it.",
+            ),
+        },
+        returns=(
+            "Array",
+            f"``x`` with the elements {zeroed} the ``k``-th diagonal zeroed; same shape and dtype.",
+        ),
+        keeps_dtype=True,
+        also_positional=("k",),
+        example=example,
+    )
+
 
 RECORDS = section(
     "creation_functions",
@@ -51,17 +140,10 @@ Array([1.  , 1.25, 1.5 , 1.75], dtype=float64, device='numpy:cpu')
         signature="(obj, /, *, dtype=None, device=None, copy=None)",
         by_hand=True,
     ),
-    Record(
+    new(
         "empty",
-        "creation",
-        signature="(shape, *, dtype=None, device=None)",
-        summary="A new array of the given shape, its elements uninitialized.",
-        parameters={"dtype": CREATION_DTYPE},
-        returns=(
-            "Array",
-            "Array of shape ``shape`` on ``device``; its contents are whatever memory held.",
-        ),
-        zero_d=("shape",),
+        "its elements uninitialized",
+        result=UNINITIALIZED,
         example="""\
 >>> x = xp.empty((2, 3))
 >>> x.shape, x.dtype
@@ -91,20 +173,18 @@ Array([[0., 1., 0.],
         signature="(x, /, *, device=None, copy=None)",
         by_hand=True,
     ),
-    Record(
+    new(
         "full",
-        "creation",
+        "every element ``fill_value``",
         signature="(shape, fill_value, *, dtype=None, device=None)",
-        summary="A new array of the given shape, every element ``fill_value``.",
         parameters={
             "dtype": (
                 "DType or None",
-                "Dtype of the result; None (the default) infers it from ``fill_value``: bool for a "
-                "bool, else the device's default integer, real or complex floating-point dtype for "
-                "an int, float or complex number.",
-            )
+                "Dtype of the result; None (the default) infers it from ``fill_value``: bool for "
+                "a bool, else the device's default integer, real or complex floating-point dtype "
+                "for an int, float or complex number.",
+            ),
         },
-        returns=("Array", "Array of shape ``shape`` on ``device``, every element ``fill_value``."),
         zero_d=("fill_value", "shape[]"),
         example="""\
 >>> xp.full((2, 2), 7)
@@ -134,106 +214,64 @@ Array([0.  , 0.25, 0.5 , 0.75, 1.  ], dtype=float64, device='numpy:cpu')
 Array([0.  , 0.25, 0.5 , 0.75], dtype=float64, device='numpy:cpu')
 """,
     ),
-    Record(
+    new(
         "ones",
-        "creation",
-        signature="(shape, *, dtype=None, device=None)",
-        summary="A new array of the given shape, filled with ones.",
-        parameters={"dtype": CREATION_DTYPE},
-        returns=("Array", "Array of shape ``shape`` on ``device``, filled with ones."),
-        zero_d=("shape",),
+        "filled with ones",
         example="""\
 >>> xp.ones((2, 3), dtype=xp.int32)
 Array([[1, 1, 1],
        [1, 1, 1]], dtype=int32, device='numpy:cpu')
 """,
     ),
-    Record(
+    new(
         "zeros",
-        "creation",
-        signature="(shape, *, dtype=None, device=None)",
-        summary="A new array of the given shape, filled with zeros.",
-        parameters={"dtype": CREATION_DTYPE},
-        returns=("Array", "Array of shape ``shape`` on ``device``, filled with zeros."),
-        zero_d=("shape",),
+        "filled with zeros",
         example="""\
 >>> xp.zeros(3)
 Array([0., 0., 0.], dtype=float64, device='numpy:cpu')
 """,
     ),
-    Record(
+    like(
         "empty_like",
-        "like",
-        signature="(x, /, *, dtype=None, device=None)",
-        summary="A new array with the shape of ``x``, its elements uninitialized.",
-        parameters={"x": LIKE_X, "dtype": LIKE_DTYPE, "device": LIKE_DEVICE},
-        returns=("Array", "Array of the shape of ``x``; its contents are whatever memory held."),
+        "its elements uninitialized",
+        result=UNINITIALIZED,
         example="""\
 >>> x = xp.empty_like(xp.asarray([[1, 2], [3, 4]], dtype=xp.int16))
 >>> x.shape, x.dtype
 ((2, 2), arraymux.int16)
 """,
     ),
-    Record(
+    like(
         "full_like",
-        "like",
+        "every element ``fill_value``",
         signature="(x, /, fill_value, *, dtype=None, device=None)",
-        summary="A new array with the shape of ``x``, every element ``fill_value``.",
-        parameters={"x": LIKE_X, "dtype": LIKE_DTYPE, "device": LIKE_DEVICE},
-        returns=("Array", "Array of the shape of ``x``, every element ``fill_value``."),
         zero_d=("fill_value",),
         example="""\
 >>> xp.full_like(xp.asarray([1.0, 2.0]), 7)
 Array([7., 7.], dtype=float64, device='numpy:cpu')
 """,
     ),
-    Record(
+    like(
         "ones_like",
-        "like",
-        signature="(x, /, *, dtype=None, device=None)",
-        summary="A new array with the shape of ``x``, filled with ones.",
-        parameters={"x": LIKE_X, "dtype": LIKE_DTYPE, "device": LIKE_DEVICE},
-        returns=("Array", "Array of the shape of ``x``, filled with ones."),
+        "filled with ones",
         example="""\
 >>> xp.ones_like(xp.asarray([[1, 2], [3, 4]]))
 Array([[1, 1],
        [1, 1]], dtype=int64, device='numpy:cpu')
 """,
     ),
-    Record(
+    like(
         "zeros_like",
-        "like",
-        signature="(x, /, *, dtype=None, device=None)",
-        summary="A new array with the shape of ``x``, filled with zeros.",
-        parameters={"x": LIKE_X, "dtype": LIKE_DTYPE, "device": LIKE_DEVICE},
-        returns=("Array", "Array of the shape of ``x``, filled with zeros."),
+        "filled with zeros",
         example="""\
 >>> xp.zeros_like(xp.asarray([1.0, 2.0]), dtype=xp.int8)
 Array([0, 0], dtype=int8, device='numpy:cpu')
 """,
     ),
-    Record(
+    triangle(
         "tril",
-        "first",
-        signature="(x, /, *, k=0)",
-        summary="Lower triangular part of a matrix (or stack of matrices) ``x``.",
-        parameters={
-            "x": (
-                "Array",
-                "Input array of shape ``(..., M, N)``: a matrix or a stack of matrices.",
-            ),
-            "k": (
-                "int",
-                "Diagonal above which elements are zeroed: 0 (the default) is the main diagonal, a "
-                "positive value a diagonal above it, a negative value one below it.",
-            ),
-        },
-        returns=(
-            "Array",
-            "``x`` with the elements above the ``k``-th diagonal zeroed; same shape and dtype.",
-        ),
-        keeps_dtype=True,
-        also_positional=("k",),
+        "Lower",
+        "above",
         example="""\
 >>> xp.tril(xp.reshape(xp.arange(1, 10), (3, 3)))
 Array([[1, 0, 0],
@@ -241,28 +279,10 @@ Array([[1, 0, 0],
        [7, 8, 9]], dtype=int64, device='numpy:cpu')
 """,
     ),
-    Record(
+    triangle(
         "triu",
-        "first",
-        signature="(x, /, *, k=0)",
-        summary="Upper triangular part of a matrix (or stack of matrices) ``x``.",
-        parameters={
-            "x": (
-                "Array",
-                "Input array of shape ``(..., M, N)``: a matrix or a stack of matrices.",
-            ),
-            "k": (
-                "int",
-                "Diagonal below which elements are zeroed: 0 (the default) is the main diagonal, a "
-                "positive value a diagonal above it, a negative value one below it.",
-            ),
-        },
-        returns=(
-            "Array",
-            "``x`` with the elements below the ``k``-th diagonal zeroed; same shape and dtype.",
-        ),
-        keeps_dtype=True,
-        also_positional=("k",),
+        "Upper",
+        "below",
         example="""\
 >>> xp.triu(xp.reshape(xp.arange(1, 10), (3, 3)), k=1)
 Array([[0, 2, 3],

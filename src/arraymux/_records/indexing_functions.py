@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ._record import Record, section
+from ._record import AXIS, Record, section
 
 RECORDS = section(
     "indexing_functions",
@@ -15,7 +15,7 @@ RECORDS = section(
             "axis": (
                 "int or None",
                 "Axis over which to select; may be None (the default) only if ``x`` is "
-                "one-dimensional. A negative axis counts from the last axis.",
+                f"one-dimensional. {AXIS}",
             )
         },
         returns=(
@@ -52,8 +52,7 @@ Array([[2],
             ),
             "axis": (
                 "int",
-                "Axis along which to select; default -1 (the last axis). A negative axis counts "
-                "from the last axis.",
+                f"Axis along which to select; default -1 (the last axis). {AXIS}",
             ),
         },
         returns=(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ._record import VARARGS, Record, section
+from ._record import AXIS, PROMOTED, VARARGS, Record, section
 
 RECORDS = section(
     "manipulation_functions",
@@ -84,8 +84,8 @@ Array([[1, 2, 3],
         parameters={
             "axis": (
                 "int, tuple of ints or None",
-                "Axis or axes along which to reverse; None (the default) reverses every axis. A "
-                "negative axis counts from the last axis.",
+                "Axis or axes along which to reverse; None (the default) reverses every axis. "
+                f"{AXIS}",
             )
         },
         returns=("Array", "Array of the shape and dtype of ``x``, its elements reordered."),
@@ -160,8 +160,8 @@ Array([[0, 1, 2],
         parameters={
             "axis": (
                 "int, tuple of ints or None",
-                "Axis or axes along which to shift; None (the default) shifts the flattened ``x`` "
-                "and restores its shape. A negative axis counts from the last axis.",
+                "Axis or axes along which to shift; None (the default) shifts the flattened "
+                f"``x`` and restores its shape. {AXIS}",
             )
         },
         returns=("Array", "Array of the shape and dtype of ``x``, its elements shifted."),
@@ -183,8 +183,7 @@ Array([4, 1, 2, 3], dtype=int64, device='numpy:cpu')
         parameters={
             "axis": (
                 "int or tuple of ints",
-                "Axis or axes to remove; each must have size one. A negative axis counts from the "
-                "last axis.",
+                f"Axis or axes to remove; each must have size one. {AXIS}",
             )
         },
         returns=("Array", "``x`` without the given axes, with its elements and dtype."),
@@ -222,7 +221,7 @@ Array([[1, 2, 1, 2],
         parameters={
             "axis": (
                 "int",
-                "Axis along which to split; default 0. A negative axis counts from the last axis.",
+                f"Axis along which to split; default 0. {AXIS}",
             )
         },
         returns=("tuple of Arrays", "The slices of ``x`` along ``axis``, each of the same shape."),
@@ -241,7 +240,7 @@ Array([[1, 2, 1, 2],
             "axis": (
                 "int or None",
                 "Axis along which to repeat; None (the default) flattens ``x`` first (row-major) "
-                "and returns a one-dimensional array. A negative axis counts from the last axis.",
+                f"and returns a one-dimensional array. {AXIS}",
             )
         },
         returns=(
@@ -270,13 +269,12 @@ Array([1, 3, 3], dtype=int64, device='numpy:cpu')
         parameters={
             "axis": (
                 "int or None",
-                "Axis along which to join; None flattens the arrays first. Default 0. A negative "
-                "axis counts from the last axis.",
+                f"Axis along which to join; None flattens the arrays first. Default 0. {AXIS}",
             )
         },
         returns=(
             "Array",
-            "The joined array; its dtype is given by the standard's type promotion rules.",
+            f"The joined array; its dtype {PROMOTED}",
         ),
         promote=(0,),
         zero_d=("axis",),
@@ -304,8 +302,7 @@ Array([1, 2, 3], dtype=int64, device='numpy:cpu')
         },
         returns=(
             "Array",
-            "Array with one more axis than the inputs; its dtype is given by the standard's type "
-            "promotion rules.",
+            f"Array with one more axis than the inputs; its dtype {PROMOTED}",
         ),
         promote=(0,),
         also_positional=("axis",),
