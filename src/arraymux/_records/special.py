@@ -64,6 +64,7 @@ class Special(NamedTuple):
 
 _X = {"x": "Argument."}
 _Z = {"z": "Argument, real or complex."}
+_X_COMPLEX = {"x": "Argument, real or complex."}
 _ORDER_N = {"n": "Order (an integer value)."}
 _KNP = {
     "k": "Number of successes (an integer value).",
@@ -345,7 +346,7 @@ RECORDS: Final[tuple[Special, ...]] = (
         "erfc",
         "(x, /)",
         "Complementary error function, ``1 - erf(x)``.",
-        {"x": "Argument, real or complex."},
+        _X_COMPLEX,
         (
             "xp.special.erfc(xp.asarray([0.0, 0.5, 1.0]))",
             "Array([1.        , 0.47950012, 0.15729921], dtype=float64, device='numpy:cpu')",
@@ -356,7 +357,7 @@ RECORDS: Final[tuple[Special, ...]] = (
         "erfcx",
         "(x, /)",
         "Scaled complementary error function, ``exp(x**2) * erfc(x)``.",
-        {"x": "Argument, real or complex."},
+        _X_COMPLEX,
         (
             "xp.special.erfcx(xp.asarray([0.0, 1.0, 10.0]))",
             "Array([1.        , 0.42758358, 0.05614099], dtype=float64, device='numpy:cpu')",
@@ -427,7 +428,7 @@ RECORDS: Final[tuple[Special, ...]] = (
         "expi",
         "(x, /)",
         "Exponential integral Ei.",
-        {"x": "Argument, real or complex."},
+        _X_COMPLEX,
         (
             "xp.special.expi(xp.asarray([-1.0, 0.5, 1.0]))",
             "Array([-0.21938393,  0.4542199 ,  1.89511782], dtype=float64, device='numpy:cpu')",
@@ -772,7 +773,7 @@ RECORDS: Final[tuple[Special, ...]] = (
         "log_ndtr",
         "(x, /)",
         "Logarithm of the standard normal cumulative distribution function.",
-        {"x": "Argument, real or complex."},
+        _X_COMPLEX,
         (
             "xp.special.log_ndtr(xp.asarray([-10.0, 0.0, 1.0]))",
             "Array([-53.23128515,  -0.69314718,  -0.17275378], dtype=float64, device='numpy:cpu')",
@@ -871,7 +872,7 @@ RECORDS: Final[tuple[Special, ...]] = (
         "ndtr",
         "(x, /)",
         "Standard normal cumulative distribution function.",
-        {"x": "Argument, real or complex."},
+        _X_COMPLEX,
         (
             "xp.special.ndtr(xp.asarray([-1.0, 0.0, 1.0]))",
             "Array([0.15865525, 0.5       , 0.84134475], dtype=float64, device='numpy:cpu')",
