@@ -11,6 +11,7 @@ import threading
 import pytest
 
 import arraymux as xp
+from _task_checks import interleave
 
 
 @pytest.fixture(autouse=True)
@@ -101,38 +102,14 @@ def test_asyncio_tasks_each_see_their_own_block(device):
     leaves first) neither leak into each other nor outlive themselves."""
     seen: dict[str, list[xp.DType]] = {"a": [], "b": [], "outside": []}
 
-    async def main():
-        all_in = asyncio.Barrier(3)  # both blocks open, and a task outside them
-        all_read = asyncio.Barrier(3)
-        a_entered, a_left = asyncio.Event(), asyncio.Event()
+    def look(name):
+        seen[name] += [xp.zeros(1, device=device).dtype, xp.get_default_dtypes()[0]]
 
-        def look(name):
-            seen[name] += [xp.zeros(1, device=device).dtype, xp.get_default_dtypes()[0]]
-
-        async def a():
-            with xp.default_dtypes(real_floating="float32"):
-                a_entered.set()
-                await all_in.wait()
-                look("a")
-                await all_read.wait()
-            a_left.set()
-
-        async def b():
-            await a_entered.wait()
-            with xp.default_dtypes(real_floating="float64"):
-                await all_in.wait()
-                look("b")
-                await all_read.wait()
-                await a_left.wait()
-
-        async def outside():
-            await all_in.wait()
-            look("outside")
-            await all_read.wait()
-
-        await asyncio.gather(a(), b(), outside())
-
-    asyncio.run(main())
+    interleave(
+        lambda: xp.default_dtypes(real_floating="float32"),
+        lambda: xp.default_dtypes(real_floating="float64"),
+        look,
+    )
     assert seen["a"] == [_float_of(device, "float32"), xp.float32]
     assert seen["b"] == [_float_of(device, "float64"), xp.float64]
     assert seen["outside"] == [_float_of(device, None), None]

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import asyncio
 import threading
 
 import numpy as np
 import pytest
 
 import arraymux as xp
+from _task_checks import interleave
 
 
 @pytest.fixture
@@ -146,35 +146,8 @@ def test_scope_is_per_asyncio_task(narrow):
         except xp.UnsupportedDTypeError:
             seen[name] = "raised"
 
-    async def main():
-        all_in, all_read = asyncio.Barrier(3), asyncio.Barrier(3)
-        a_entered, a_left = asyncio.Event(), asyncio.Event()
-
-        async def a():
-            with xp.narrowing():
-                a_entered.set()
-                await all_in.wait()
-                look("a")
-                await all_read.wait()
-            a_left.set()
-
-        async def b():
-            await a_entered.wait()
-            with xp.narrowing(False):
-                await all_in.wait()
-                look("b")
-                await all_read.wait()
-                await a_left.wait()
-
-        async def outside():
-            await all_in.wait()
-            look("outside")
-            await all_read.wait()
-
-        await asyncio.gather(a(), b(), outside())
-
     with pytest.warns(xp.NarrowingWarning):
-        asyncio.run(main())
+        interleave(xp.narrowing, lambda: xp.narrowing(False), look)
     assert seen == {"a": xp.float32, "b": "raised", "outside": "raised"}
     xp.set_narrowing(True)  # the process setting, now that no block is open
     with pytest.warns(xp.NarrowingWarning):
