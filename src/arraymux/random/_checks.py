@@ -10,7 +10,8 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Sequence
-from typing import Any
+from types import ModuleType
+from typing import TypeAlias
 
 from .. import _default_dtypes
 from .._arguments import check_int, check_number, check_shape, check_size, python_scalar
@@ -24,6 +25,7 @@ from .._errors import (
     unsupported,
 )
 from .._narrowing import narrowed
+from .._typing import DTypeLike, NativeArray
 from ._threefry import MASK32, word_dtype
 
 __all__ = [
@@ -35,25 +37,31 @@ __all__ = [
     "finite_real",
     "integer_bounds",
     "known_shape",
+    "HostReals",
     "MAX_DRAW",
+    "ParamLike",
     "same_device",
     "seed_words",
     "Shape",
 ]
 
 Shape = int | Sequence[int]
+#: Real numbers given on the host: a Python or NumPy number, or a (nested) sequence of them.
+HostReals: TypeAlias = "float | Sequence[HostReals]"
+#: A distribution's parameter: host numbers, a NumPy array, or an Array on the key's device.
+ParamLike: TypeAlias = "Array | NativeArray | HostReals"
 
 #: The most numbers one call of the counter-based generator draws (its counter is one word).
 MAX_DRAW = 1 << 31
 
 
-def _xp() -> Any:
+def _xp() -> ModuleType:
     import arraymux
 
     return arraymux
 
 
-def draw_shape(shape: Any, fname: str, *, limit: bool = True) -> tuple[int, ...]:
+def draw_shape(shape: object, fname: str, *, limit: bool = True) -> tuple[int, ...]:
     """A shape or size: an int or a sequence of ints (NumPy integers too; not bools, floats or
     strings), each at least 0; at most :data:`MAX_DRAW` numbers where ``limit``."""
     if type(shape) is tuple and all(type(n) is int and n >= 0 for n in shape):
@@ -71,7 +79,7 @@ def draw_shape(shape: Any, fname: str, *, limit: bool = True) -> tuple[int, ...]
     return out
 
 
-def _general_shape(shape: Any, fname: str) -> tuple[int, ...]:
+def _general_shape(shape: object, fname: str) -> tuple[int, ...]:
     if isinstance(shape, Sequence) and not isinstance(shape, str | bytes | tuple | list):
         shape = list(shape)  # range and other sequences (torch.Size is a tuple)
     return check_shape(f"random.{fname}", "shape", shape)
@@ -91,7 +99,7 @@ def default_dtype(device: Device, kind: str) -> DType:
     return xp.float32 if kind == "real floating" else xp.int32
 
 
-def draw_dtype(device: Device, dtype: Any, kind: str, fname: str) -> DType:
+def draw_dtype(device: Device, dtype: DTypeLike | None, kind: str, fname: str) -> DType:
     """The dtype of the numbers: ``dtype`` or :func:`default_dtype`'s of ``kind`` ("real floating"
     or "integral"), checked to be of that kind and held by ``device`` (narrowed only where
     narrowing is on)."""
@@ -118,7 +126,7 @@ def draw_dtype(device: Device, dtype: Any, kind: str, fname: str) -> DType:
     return dt
 
 
-def finite_real(value: Any, pname: str, fname: str) -> float:
+def finite_real(value: object, pname: str, fname: str) -> float:
     """A finite real Python number (NumPy scalars too, not bools, complex or arrays)."""
     if type(value) is float and math.isfinite(value):  # the common case, checked at once
         return value
@@ -131,7 +139,7 @@ def finite_real(value: Any, pname: str, fname: str) -> float:
 
 
 def integer_bounds(
-    low: Any, high: Any, dt: DType, fname: str, *, limit: bool = True
+    low: object, high: object, dt: DType, fname: str, *, limit: bool = True
 ) -> tuple[int, int]:
     """``[low, high)`` of :func:`integers` as ints (``[0, low)`` if ``high`` is None), checked
     to be non-empty and to fit ``dt``; at most 2**32 wide where ``limit``."""
@@ -175,7 +183,7 @@ def same_device(x: Array, pname: str, device: Device, fname: str) -> None:
     )
 
 
-def array_arg(x: Any, pname: str, fname: str, device: Device) -> Array:
+def array_arg(x: object, pname: str, fname: str, device: Device) -> Array:
     """An array argument (``x`` of :func:`permutation`, ``a`` of :func:`choice`): an Array
     of at least one dimension on ``device``."""
     if not isinstance(x, Array):
@@ -199,7 +207,7 @@ def known_shape(shape: tuple[int | None, ...], fname: str) -> tuple[int, ...]:
     return tuple(n for n in shape if n is not None)
 
 
-def seed_words(seed: Any, fname: str) -> tuple[int, int]:
+def seed_words(seed: object, fname: str) -> tuple[int, int]:
     seed = python_scalar(seed)  # NumPy integers are ints
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise TypeError(
@@ -210,7 +218,7 @@ def seed_words(seed: Any, fname: str) -> tuple[int, int]:
     return seed >> 32, seed & MASK32
 
 
-def check_key(k: Any, fname: str) -> Array:
+def check_key(k: object, fname: str) -> Array:
     xp = _xp()
     if not isinstance(k, Array):
         raise TypeError(
@@ -223,5 +231,5 @@ def check_key(k: Any, fname: str) -> Array:
             f"arraymux.random.key); got shape {k.shape} and dtype {k.dtype}."
         )
     if k.dtype != word_dtype(k.device):
-        k = xp.astype(k, word_dtype(k.device))
+        return xp.astype(k, word_dtype(k.device))
     return k

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Hashable
+from types import ModuleType
+from typing import TYPE_CHECKING, Protocol
 
 from .. import _compiled as _speed
 from .._arguments import check_bool, check_int, python_scalar
@@ -21,9 +22,10 @@ from .._errors import (
     AxisError,
     TransformUnavailableError,
 )
-from .._typing import DeviceLike
+from .._typing import DeviceLike, DTypeLike, NativeArray
 from ._checks import (
     MAX_DRAW,
+    ParamLike,
     Shape,
     array_arg,
     check_key,
@@ -48,6 +50,28 @@ from ._threefry import (
     threefry_numpy,
     word_dtype,
 )
+
+if TYPE_CHECKING:
+    import jax
+    import numpy as np
+    from numpy.typing import NDArray
+
+#: Threefry on a backend's native words (a fused kernel): ``(k0, k1, x0, x1) -> (y0, y1)``.
+_Threefry = Callable[..., tuple[NativeArray, NativeArray]]
+
+
+class Draws(Protocol):
+    """Where :func:`select` takes its random draws: a key, or a Generator."""
+
+    @property
+    def device(self) -> Device: ...
+
+    def random(self, shape: tuple[int, ...], dtype: DType) -> Array: ...
+
+    def integers(self, low: int, high: int, shape: tuple[int, ...], dtype: DType) -> Array: ...
+
+    def permutation(self, n: int) -> Array: ...
+
 
 __all__ = [
     "apply",
@@ -89,7 +113,7 @@ __all__ = [
 ]
 
 
-def _xp() -> Any:
+def _xp() -> ModuleType:
     import arraymux
 
     return arraymux
@@ -110,27 +134,27 @@ def _readable(x: Array) -> bool:
     return not (traced is not None and traced(x.native))
 
 
-def fused(kernel: Callable[..., Array], k: Array, *static: Any) -> Array:
+def fused(kernel: Callable[..., Array], k: Array, *static: Hashable) -> Array:
     """``kernel(k, *static)``, run as :func:`run` runs it."""
     return run(kernel, k, (), static)
 
 
 #: The kernels of the distributions: their intermediate values may be infinite or NaN where
 #: XLA computes them so too (NumPy's warnings about them are silenced).
-QUIET: set[Callable[..., Any]] = set()
+QUIET: set[Callable[..., Array]] = set()
 #: Kernels that a lazy backend (Dask) computes on NumPy, its result one chunk: a graph of
 #: hundreds of tiny tasks per draw costs more than the draw (8 normals: 170 ms), and the
 #: rejection loops read their values (every kernel of this module and of the distributions).
-EAGER: set[Callable[..., Any]] = set()
+EAGER: set[Callable[..., Array]] = set()
 
 
 def run(
-    kernel: Callable[..., Any],
+    kernel: Callable[..., Array],
     k: Array,
     params: tuple[Array, ...] = (),
-    static: tuple[Any, ...] = (),
+    static: tuple[Hashable, ...] = (),
     fname: str = "",
-) -> Any:
+) -> Array:
     """``kernel(k, *params, *static)``: ``params`` are arrays on the key's device (traced on
     JAX), ``static`` hashable values that shape the computation.
 
@@ -163,7 +187,7 @@ def run(
 
 
 def apply(
-    fn: Callable[..., Array], arrays: tuple[Array, ...], static: tuple[Any, ...] = ()
+    fn: Callable[..., Array], arrays: tuple[Array, ...], static: tuple[Hashable, ...] = ()
 ) -> Array:
     """``fn(*arrays, *static)`` for a function of floats without a key (the last steps of a
     sampler): compiled once per ``static`` on JAX, as it is elsewhere (NumPy's warnings about
@@ -187,7 +211,7 @@ def apply(
 
 
 def _through_numpy(
-    kernel: Callable[..., Array], k: Array, params: tuple[Array, ...], static: tuple[Any, ...]
+    kernel: Callable[..., Array], k: Array, params: tuple[Array, ...], static: tuple[Hashable, ...]
 ) -> Array:
     """``kernel`` on the NumPy device, its result moved back (without a copy where DLPack
     shares the memory).
@@ -228,8 +252,8 @@ def _through_numpy(
 
 
 @functools.lru_cache(maxsize=256)
-def _compiled(kernel: Callable[..., Array], static: tuple[Any, ...]) -> Callable[..., Array]:
-    return _xp().jit(lambda k, *params: kernel(k, *params, *static))  # type: ignore[no-any-return]
+def _compiled(kernel: Callable[..., Array], static: tuple[Hashable, ...]) -> Callable[..., Array]:
+    return _xp().jit(lambda k, *params: kernel(k, *params, *static))
 
 
 def key(seed: int, *, device: DeviceLike | None = None) -> Array:
@@ -301,7 +325,7 @@ def _host_words(k: Array) -> tuple[int, int]:
 PIECE = 1 << 15
 
 
-def over_counters(k: Array, n: int, piece: Callable[[int, int], Array]) -> Array:
+def over_counters(k: Array, n: int, piece: Callable[[int | Array, int], Array]) -> Array:
     """``piece(0, n)``, a 1-d array whose element ``i`` depends on the counter ``i`` alone
     (``piece(start, m)`` computes the elements ``start`` to ``start + m - 1``).
 
@@ -327,7 +351,7 @@ def over_counters(k: Array, n: int, piece: Callable[[int, int], Array]) -> Array
 ONE_BY_ONE = 16
 
 
-def _one_by_one(k: Array, n: int, piece: Callable[[Any, int], Array]) -> Array:
+def _one_by_one(k: Array, n: int, piece: Callable[[int | Array, int], Array]) -> Array:
     """``piece(0, n)`` on JAX as a loop over the ``n`` counters, one element per step.
 
     XLA's CPU client runs a program on the calling thread only where its cost analysis counts
@@ -341,7 +365,7 @@ def _one_by_one(k: Array, n: int, piece: Callable[[Any, int], Array]) -> Array:
     device = k.device
     first = piece(0, 1).native
 
-    def step(i: Any, out: Any) -> Any:
+    def step(i: jax.Array, out: jax.Array) -> jax.Array:
         start = _wrap(jax.lax.convert_element_type(i, np.uint32), device)
         return jax.lax.dynamic_update_slice(out, piece(start, 1).native, (i,))
 
@@ -357,10 +381,10 @@ def _words_of_split(k: Array, n: int, start: int | Array = 0) -> tuple[Array, Ar
         import numpy as np
 
         words = []
-        counter = np.arange(int(start), int(start) + n, dtype=np.uint32)
+        host_counter = np.arange(int(start), int(start) + n, dtype=np.uint32)
         for i in range(2):  # the keys of split(k), derived on the host
-            y0, y1 = threefry_numpy(*threefry2x32_int(_host_words(k), (0, i)), counter)
-            words.append(_wrap(np.bitwise_xor(y0, y1, out=y0), k.device))
+            h0, h1 = threefry_numpy(*threefry2x32_int(_host_words(k), (0, i)), host_counter)
+            words.append(_wrap(np.bitwise_xor(h0, h1, out=h0), k.device))
         return words[0], words[1]
     k0, k1 = blocks(k, 2)  # the two keys' words
     counter = xp.reshape(xp.arange(n, dtype=k.dtype, device=k.device), (1, n))
@@ -378,10 +402,10 @@ def _words(k: Array, n: int, start: int | Array = 0) -> Array:
     return y0 ^ y1
 
 
-_FUSED: dict[Device, Callable[..., Any]] = {}
+_FUSED: dict[Device, _Threefry] = {}
 
 
-def _fused_threefry(device: Device, fuse: Callable[..., Any]) -> Callable[..., Any]:
+def _fused_threefry(device: Device, fuse: Callable[[_Threefry], _Threefry]) -> _Threefry:
     """Threefry as one kernel on ``device``, made once."""
     try:
         return _FUSED[device]
@@ -431,7 +455,7 @@ def split_kernel(k: Array, num: int) -> Array:
     return _xp().stack([y0, y1], axis=1)
 
 
-def _fold_kernel(k: Array, data: Any) -> Array:
+def _fold_kernel(k: Array, data: int | Array) -> Array:
     """The key of Threefry of the counter ``(0, data)``: ``data`` a Python int (made a word of
     the key's dtype) or a 0-d array of words (traced on JAX)."""
     if isinstance(data, int):
@@ -468,7 +492,7 @@ _KEY_KERNELS = (split_kernel, _fold_kernel, fold_block_kernel)
 def jax_fold() -> Callable[[Array, Array], tuple[Array, Array]]:
     """``fold_in(key, c)`` and ``c + 1``, compiled once (JAX would otherwise compile per
     counter, or run Threefry's ~100 operations one by one)."""
-    return _xp().jit(lambda k, c: (_fold_kernel(k, c), c + 1))  # type: ignore[no-any-return]
+    return _xp().jit(lambda k, c: (_fold_kernel(k, c), c + 1))
 
 
 def fold(k: Array, data: int) -> Array:
@@ -520,14 +544,14 @@ def bits(key: Array, shape: Shape = (), *, device: DeviceLike | None = None) -> 
 def _bits_kernel(k: Array, shp: tuple[int, ...]) -> Array:
     xp = _xp()
 
-    def piece(start: int, m: int) -> Array:
+    def piece(start: int | Array, m: int) -> Array:
         w = _words(k, m, start)
         return xp.astype(w, xp.int64) & MASK32 if w.dtype == xp.int32 else w
 
     return xp.reshape(over_counters(k, math.prod(shp), piece), shp)
 
 
-def unit_floats(k: Array, n: int, dtype: Any) -> Array:
+def unit_floats(k: Array, n: int, dtype: DType) -> Array:
     """``n`` floats in ``[0, 1)``, exact functions of the bits, as ``jax.random.uniform``
     makes them: the top 23 bits of a word for float32, the top 52 of a block's 64 for
     float64."""
@@ -537,7 +561,7 @@ def unit_floats(k: Array, n: int, dtype: Any) -> Array:
     return floats(*blocks(k, n), dtype)
 
 
-def floats(y0: Array, y1: Array, dtype: Any) -> Array:
+def floats(y0: Array, y1: Array, dtype: DType) -> Array:
     """Floats in ``[0, 1)`` of the Threefry blocks ``(y0, y1)``, as :func:`unit_floats` makes them
     (for keys held per element: the block of counter ``(0, 0)`` of each)."""
     xp = _xp()
@@ -567,7 +591,7 @@ def in_range(u: Array, low: float, high: float) -> Array:
 def uniform(
     key: Array,
     shape: Shape = (),
-    dtype: Any = None,
+    dtype: DTypeLike | None = None,
     minval: float = 0.0,
     maxval: float = 1.0,
     *,
@@ -615,7 +639,7 @@ def draw_uniform(k: Array, shp: tuple[int, ...], dt: DType) -> Array:
     return fused(_uniform_kernel, k, shp, dt)
 
 
-def _uniform_kernel(k: Array, shp: tuple[int, ...], dtype: Any) -> Array:
+def _uniform_kernel(k: Array, shp: tuple[int, ...], dtype: DType) -> Array:
     kernel = _speed.uniform_f32
     if kernel is not None and k.device.backend == "numpy" and dtype == _xp().float32:
         # in C: Threefry and the floats of floats(), in one pass
@@ -625,14 +649,18 @@ def _uniform_kernel(k: Array, shp: tuple[int, ...], dtype: Any) -> Array:
         kernel(*_host_words(k), 0, out)  # the counters 0, 1, ..., n - 1
         return _wrap(out.reshape(shp), k.device)
 
-    def piece(start: int, m: int) -> Array:
+    def piece(start: int | Array, m: int) -> Array:
         return floats(*blocks(k, m, start), dtype)
 
     return _xp().reshape(over_counters(k, math.prod(shp), piece), shp)
 
 
 def normal(
-    key: Array, shape: Shape = (), dtype: Any = None, *, device: DeviceLike | None = None
+    key: Array,
+    shape: Shape = (),
+    dtype: DTypeLike | None = None,
+    *,
+    device: DeviceLike | None = None,
 ) -> Array:
     """Standard normal floats: ``sqrt(2) * erfinv(u)`` of uniform ``u`` in ``(-1, 1)``, as
     ``jax.random.normal`` computes them.
@@ -656,7 +684,7 @@ def draw_normal(k: Array, shp: tuple[int, ...], dt: DType) -> Array:
     return fused(normal_kernel, k, shp, dt)
 
 
-def normal_kernel(k: Array, shp: tuple[int, ...], dtype: Any) -> Array:
+def normal_kernel(k: Array, shp: tuple[int, ...], dtype: DType) -> Array:
     """``jax.random.normal``: uniform floats in ``(-1, 1)``, then ``sqrt(2) * erfinv``.
 
     float32 on NumPy runs in C where the compiled extension is on (``_speedups.normal_f32``:
@@ -671,7 +699,7 @@ def normal_kernel(k: Array, shp: tuple[int, ...], dtype: Any) -> Array:
         kernel(*_host_words(k), 0, out, normal_constants())  # the counters 0, 1, ..., n - 1
         return _wrap(out.reshape(shp), k.device)
 
-    def piece(start: int, m: int) -> Array:
+    def piece(start: int | Array, m: int) -> Array:
         return normal_of(floats(*blocks(k, m, start), dtype))
 
     return _xp().reshape(over_counters(k, math.prod(shp), piece), shp)
@@ -691,7 +719,7 @@ def normal_of(u: Array) -> Array:
     return rounded(erfinv(v) * float(nd(math.sqrt(2.0))))
 
 
-def _constant(x: Array, v: int) -> Any:
+def _constant(x: Array, v: int) -> int | Array:
     """``v`` as an operand of ``x``'s arithmetic: a Python int, or a 0-d array made on the
     device (JAX reads Python ints as int32, which holds no uint32 above 2**31)."""
     xp = _xp()
@@ -715,7 +743,7 @@ def integers(
     low: int,
     high: int | None = None,
     shape: Shape = (),
-    dtype: Any = None,
+    dtype: DTypeLike | None = None,
     *,
     device: DeviceLike | None = None,
 ) -> Array:
@@ -757,14 +785,14 @@ def draw_integers(k: Array, shp: tuple[int, ...], low: int, high: int, dt: DType
     return fused(_integers_kernel, k, shp, low, high - low, dt)
 
 
-def _integers_kernel(k: Array, shp: tuple[int, ...], low: int, span: int, dtype: Any) -> Array:
+def _integers_kernel(k: Array, shp: tuple[int, ...], low: int, span: int, dtype: DType) -> Array:
     """``jax.random.randint``: two words per value, from the two keys of ``split(k)``, the
     high one's remainder times ``2**32 mod span`` plus the low one's, modulo ``span``, in
     uint32 arithmetic (as JAX samples 8-, 16- and 32-bit dtypes; 64-bit dtypes, whose spans
     are at most 2**32 here, too)."""
     xp = _xp()
 
-    def piece(start: int, m: int) -> Array:
+    def piece(start: int | Array, m: int) -> Array:
         hi, lo = _words_of_split(k, m, start)
         if hi.dtype == xp.int32:  # torch: the unsigned values
             hi, lo = xp.astype(hi, xp.int64) & MASK32, xp.astype(lo, xp.int64) & MASK32
@@ -808,8 +836,8 @@ def bernoulli(
 
 
 def bernoulli_args(
-    p: Any, shape: Any, device: Device, fname: str
-) -> tuple[Any, tuple[int, ...], DType]:
+    p: ParamLike, shape: Shape | None, device: Device, fname: str
+) -> tuple[Array | float, tuple[int, ...], DType]:
     """``p``, the shape and the dtype of the uniform floats that :func:`bernoulli` compares:
     float32 unless ``p`` is a float64 array, so that the draws are the same on every device."""
     xp = _xp()
@@ -857,7 +885,7 @@ def permutation(
     return order if ax is None else _xp().take(x, order, axis=ax)
 
 
-def _count(v: Any, pname: str, device: Device, fname: str) -> int:
+def _count(v: object, pname: str, device: Device, fname: str) -> int:
     """An int ``v`` (``x`` of :func:`permutation`, ``a`` of :func:`choice`), 0 to 2**31."""
     if isinstance(v, bool) or not isinstance(python_scalar(v), int):
         array_arg(v, pname, fname, device)  # raises: neither an int nor an Array
@@ -867,7 +895,9 @@ def _count(v: Any, pname: str, device: Device, fname: str) -> int:
     return n
 
 
-def permutation_args(x: Any, axis: Any, device: Device, fname: str) -> tuple[int, int | None]:
+def permutation_args(
+    x: int | Array, axis: object, device: Device, fname: str
+) -> tuple[int, int | None]:
     """The length to permute and the axis (None for ``arange(x)``)."""
     if not isinstance(x, Array):
         return _count(x, "x", device, fname), None
@@ -906,7 +936,7 @@ def choice(
     a: int | Array,
     shape: Shape = (),
     replace: bool = True,
-    p: Any = None,
+    p: ParamLike | None = None,
     *,
     device: DeviceLike | None = None,
 ) -> Array:
@@ -938,17 +968,19 @@ class _KeyDraws:
         self.key = key
         self.device = key.device
 
-    def random(self, shape: tuple[int, ...], dtype: Any) -> Array:
+    def random(self, shape: tuple[int, ...], dtype: DType) -> Array:
         return draw_uniform(self.key, shape, dtype)
 
-    def integers(self, low: int, high: int, shape: tuple[int, ...], dtype: Any) -> Array:
+    def integers(self, low: int, high: int, shape: tuple[int, ...], dtype: DType) -> Array:
         return draw_integers(self.key, shape, low, high, dtype)
 
     def permutation(self, n: int) -> Array:
         return draw_permutation(self.key, n)
 
 
-def _probabilities(p: Any, n: int, m: int, replace: bool, device: Device, fname: str) -> Array:
+def _probabilities(
+    p: ParamLike, n: int, m: int, replace: bool, device: Device, fname: str
+) -> Array:
     """``p`` of :func:`choice` as a float array on ``device``, checked as NumPy checks it
     (length ``n``, finite, non-negative, summing to 1, at least ``m`` non-zero entries without
     replacement), with one read of its values where they are not traced."""
@@ -966,6 +998,7 @@ def _probabilities(p: Any, n: int, m: int, replace: bool, device: Device, fname:
         arr = p
         if not xp.isdtype(p.dtype, "real floating"):
             arr = xp.astype(p, draw_dtype(device, None, "real floating", fname))
+        pshape = tuple(arr.shape)
     elif isinstance(p, list | tuple) or type(p).__module__ == "numpy":
         try:
             host = np.asarray(p, dtype=np.float64)
@@ -975,12 +1008,12 @@ def _probabilities(p: Any, n: int, m: int, replace: bool, device: Device, fname:
                 f"array), got {p!r:.60}."
             ) from None
         arr = None
+        pshape = host.shape
     else:
         raise TypeError(
             f"arraymux.random.{fname}: p must be None, an arraymux Array or a sequence of "
             f"probabilities, not {type(p).__module__}.{type(p).__qualname__}."
         )
-    pshape = tuple(arr.shape) if arr is not None else host.shape  # type: ignore[union-attr]
     if pshape != (n,):
         raise ValueError(
             f"arraymux.random.{fname}: p must have shape ({n},), one probability per item of "
@@ -996,7 +1029,9 @@ def _probabilities(p: Any, n: int, m: int, replace: bool, device: Device, fname:
     return arr
 
 
-def _check_probabilities(host: Any, dtype: DType | None, m: int, replace: bool, fname: str) -> None:
+def _check_probabilities(
+    host: NDArray[np.float64], dtype: DType | None, m: int, replace: bool, fname: str
+) -> None:
     import numpy as np
 
     where = f"arraymux.random.{fname}"
@@ -1021,7 +1056,9 @@ def _check_probabilities(host: Any, dtype: DType | None, m: int, replace: bool, 
         )
 
 
-def select(a: Any, shape: Any, replace: Any, p: Any, draws: Any, fname: str) -> Array:
+def select(
+    a: int | Array, shape: Shape, replace: bool, p: ParamLike | None, draws: Draws, fname: str
+) -> Array:
     """:func:`choice` with its random draws taken from ``draws`` (a key, or a generator)."""
     xp = _xp()
     device = draws.device
@@ -1038,24 +1075,21 @@ def select(a: Any, shape: Any, replace: Any, p: Any, draws: Any, fname: str) -> 
         raise ValueError(
             f"arraymux.random.{fname}: cannot take {m} values from {n} without replacement."
         )
-    if p is not None:
-        p = _probabilities(p, n, m, replace, device, fname)
+    probs = None if p is None else _probabilities(p, n, m, replace, device, fname)
     idx_dtype = default_dtype(device, "integral")
-    if replace and p is None:
-        idx = draws.integers(0, n, (m,), idx_dtype)
+    if probs is None:
+        idx = draws.integers(0, n, (m,), idx_dtype) if replace else draws.permutation(n)[:m]
     elif replace:
         # jax.random.choice's inverse CDF: r is in (0, total], so the first entry at or above
         # it is never an item of probability 0.
-        cdf = xp.cumulative_sum(p)
-        r = cdf[-1] * (1.0 - draws.random((m,), p.dtype))
+        cdf = xp.cumulative_sum(probs)
+        r = cdf[-1] * (1.0 - draws.random((m,), probs.dtype))
         idx = xp.astype(xp.clip(xp.searchsorted(cdf, r, side="left"), max=n - 1), idx_dtype)
-    elif p is None:
-        idx = draws.permutation(n)[:m]
     else:  # without replacement, with p: JAX's Gumbel top-k; items of probability 0 come last
-        tiny = float(xp.finfo(p.dtype).smallest_normal)
-        u = xp.maximum(draws.random((n,), p.dtype) + tiny, tiny)  # uniform in [tiny, 1)
-        positive = p > 0
-        scores = xp.where(positive, log(xp.where(positive, p, 1.0)) - log(-log(u)), -math.inf)
+        tiny = float(xp.finfo(probs.dtype).smallest_normal)
+        u = xp.maximum(draws.random((n,), probs.dtype) + tiny, tiny)  # uniform in [tiny, 1)
+        positive = probs > 0
+        scores = xp.where(positive, log(xp.where(positive, probs, 1.0)) - log(-log(u)), -math.inf)
         idx = xp.argsort(-scores, stable=True)[:m]
     if not isinstance(a, Array):
         return xp.reshape(idx, shp)

@@ -17,16 +17,25 @@ key's device (not read: values outside a distribution's domain give NaN where JA
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Callable, Hashable, Sequence
+from types import ModuleType
+from typing import TYPE_CHECKING, TypeAlias, TypeVar
 
 from .._arguments import check_bool, check_int, python_scalar
 from .._array import Array
 from .._devices import Device
 from .._dtypes import DType
 from .._errors import AxisError
-from .._typing import DeviceLike
-from ._checks import Shape, default_dtype, draw_dtype, draw_shape, known_shape, same_device
+from .._typing import DeviceLike, DTypeLike
+from ._checks import (
+    ParamLike,
+    Shape,
+    default_dtype,
+    draw_dtype,
+    draw_shape,
+    known_shape,
+    same_device,
+)
 from ._core import (
     EAGER,
     QUIET,
@@ -45,6 +54,13 @@ from ._core import (
 from ._loop import State, while_loop
 from ._special import div, erf, erfinv, exp, lgamma, log0, log1p, pow, rounded
 from ._threefry import threefry2x32
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
+    #: A parameter's values on the host, checked (float64).
+    HostValues = NDArray[np.float64]
 
 __all__ = [
     "beta",
@@ -93,7 +109,7 @@ __all__ = [
 ]
 
 
-def _xp() -> Any:
+def _xp() -> ModuleType:
     import arraymux
 
     return arraymux
@@ -103,7 +119,7 @@ def _xp() -> Any:
 # Parameters: checked before anything is drawn.
 
 #: A domain: the test of a NumPy array of values, and how an error states it.
-Domain = tuple[Callable[[Any], Any], str]
+Domain: TypeAlias = "tuple[Callable[[HostValues], NDArray[np.bool_]], str]"
 POSITIVE: Domain = (lambda a: a > 0, "> 0")
 NON_NEGATIVE: Domain = (lambda a: a >= 0, ">= 0")
 PROBABILITY: Domain = (lambda a: (a >= 0) & (a <= 1), "in [0, 1]")
@@ -116,18 +132,16 @@ class Param:
 
     __slots__ = ("host", "name", "value")
 
-    def __init__(self, name: str, value: Any, host: bool) -> None:
+    def __init__(self, name: str, value: Array | float | HostValues, host: bool) -> None:
         self.name, self.value, self.host = name, value, host
 
     @property
     def shape(self) -> tuple[int, ...]:
-        if not self.host:
-            return tuple(self.value.shape)
-        return tuple(getattr(self.value, "shape", ()))
+        return tuple(getattr(self.value, "shape", ()))  # an Array's, a NumPy array's or ()
 
 
 def param(
-    value: Any,
+    value: object,
     pname: str,
     fname: str,
     device: Device,
@@ -155,7 +169,7 @@ def param(
         raise TypeError(f"{where}: {pname} must be a real number, not {type(value).__name__}.")
     if isinstance(value, int | float):
         try:
-            host: Any = float(value)
+            host: float | HostValues = float(value)
         except OverflowError:  # an int beyond float64
             raise ValueError(
                 f"{where}: {pname} must be finite, got an int of {int(value).bit_length()} bits."
@@ -186,26 +200,28 @@ def param(
     return Param(pname, host, True)
 
 
-def _show(values: Any) -> str:
+def _show(values: HostValues) -> str:
     return repr(float(values.ravel()[0]) if values.size else values.tolist())
 
 
-def float_dtype(device: Device, dtype: Any, params: Sequence[Param], fname: str) -> DType:
+def float_dtype(
+    device: Device, dtype: DTypeLike | None, params: Sequence[Param], fname: str
+) -> DType:
     """The dtype of floating draws: ``dtype``, else that of the floating Arrays among the
     parameters (promoted together), else float32 (or the default dtype policy's float), on
     every device."""
     xp = _xp()
     if dtype is not None:
         return draw_dtype(device, dtype, "real floating", fname)
-    given = [p.value.dtype for p in params if not p.host]
+    given = [p.value.dtype for p in params if isinstance(p.value, Array)]
     given = [dt for dt in given if xp.isdtype(dt, "real floating")]
     if given:
-        return xp.result_type(*given)  # type: ignore[no-any-return]
+        return xp.result_type(*given)
     return default_dtype(device, "real floating")
 
 
 def out_shape(
-    shape: Any, params: Sequence[Param | tuple[str, tuple[int, ...]]], fname: str
+    shape: Shape | None, params: Sequence[Param | tuple[str, tuple[int, ...]]], fname: str
 ) -> tuple[int, ...]:
     """``shape`` checked, and the parameters' shapes checked to broadcast to it (their
     broadcast shape where ``shape`` is None), as ``jax.random`` checks them. A parameter is a
@@ -237,7 +253,7 @@ def on_device(p: Param, dt: DType, device: Device) -> Array:
     """The parameter as an array of ``dt`` on ``device``: a Python number filled there (no host
     data is copied), host values moved once."""
     xp = _xp()
-    if not p.host:
+    if isinstance(p.value, Array):
         return p.value if p.value.dtype == dt else xp.astype(p.value, dt)
     if isinstance(p.value, float):
         return xp.full((), p.value, dtype=dt, device=device)
@@ -248,9 +264,9 @@ def _floating(
     fname: str,
     key: Array,
     device: DeviceLike | None,
-    shape: Any,
-    dtype: Any,
-    specs: Sequence[tuple[str, Any, Domain]],
+    shape: Shape | None,
+    dtype: DTypeLike | None,
+    specs: Sequence[tuple[str, ParamLike, Domain]],
     *,
     infinite: bool = False,
 ) -> tuple[Array, tuple[int, ...], DType, tuple[Array, ...]]:
@@ -263,7 +279,7 @@ def _floating(
 
 
 def _plain(
-    fname: str, key: Array, device: DeviceLike | None, shape: Any, dtype: Any
+    fname: str, key: Array, device: DeviceLike | None, shape: Shape, dtype: DTypeLike | None
 ) -> tuple[Array, tuple[int, ...], DType]:
     """The checked key, shape and dtype of a sampler without parameters."""
     k = key_on(key, device, fname)
@@ -271,7 +287,21 @@ def _plain(
     return k, shp, draw_dtype(k.device, dtype, "real floating", fname)
 
 
-def _mode(mode: Any, fname: str) -> str:
+def _standard(
+    fname: str,
+    kernel: Callable[..., Array],
+    key: Array,
+    device: DeviceLike | None,
+    shape: Shape,
+    dtype: DTypeLike | None,
+    *static: Hashable,
+) -> Array:
+    """A sampler without parameters: ``kernel`` of the checked key, shape, dtype and ``static``."""
+    k, shp, dt = _plain(fname, key, device, shape, dtype)
+    return draw(kernel, k, (), (shp, dt, *static), fname)
+
+
+def _mode(mode: object, fname: str) -> str:
     if mode is None:
         return "low"
     if mode not in ("low", "high"):
@@ -295,7 +325,7 @@ def split_each(k0: Array, k1: Array, num: int) -> list[tuple[Array, Array]]:
     return [(y0[j, ...], y1[j, ...]) for j in range(num)]
 
 
-def uniform_each(k0: Array, k1: Array, dtype: Any) -> Array:
+def uniform_each(k0: Array, k1: Array, dtype: DType) -> Array:
     """``uniform(key, ())`` of every element's key."""
     return floats(*threefry2x32(k0, k1, 0, 0), dtype)
 
@@ -314,29 +344,29 @@ def _flat_param(p: Array, shp: tuple[int, ...]) -> Array:
 # Samplers without loops
 
 
-def exponential_kernel(k: Array, shp: tuple[int, ...], dtype: Any) -> Array:
+def exponential_kernel(k: Array, shp: tuple[int, ...], dtype: DType) -> Array:
     u = unit_floats(k, math.prod(shp), dtype)
     return _xp().reshape(-log1p(-u), shp)
 
 
-def laplace_kernel(k: Array, shp: tuple[int, ...], dtype: Any) -> Array:
+def laplace_kernel(k: Array, shp: tuple[int, ...], dtype: DType) -> Array:
     xp = _xp()
     epsneg = 2.0**-24 if dtype == xp.float32 else 2.0**-53
     u = in_range(unit_floats(k, math.prod(shp), dtype), -1.0 + epsneg, 1.0)
     return xp.reshape(xp.sign(u) * log1p(-xp.abs(u)), shp)
 
 
-def _tiny(dtype: Any) -> float:
+def _tiny(dtype: DType) -> float:
     xp = _xp()
     return float(xp.finfo(dtype).smallest_normal)
 
 
-def logistic_kernel(k: Array, shp: tuple[int, ...], dtype: Any) -> Array:
+def logistic_kernel(k: Array, shp: tuple[int, ...], dtype: DType) -> Array:
     x = in_range(unit_floats(k, math.prod(shp), dtype), _tiny(dtype), 1.0)
     return _xp().reshape(log0(x) - log1p(-x), shp)
 
 
-def gumbel_kernel(k: Array, shp: tuple[int, ...], dtype: Any, mode: str) -> Array:
+def gumbel_kernel(k: Array, shp: tuple[int, ...], dtype: DType, mode: str) -> Array:
     xp = _xp()
     n = math.prod(shp)
     tiny = _tiny(dtype)
@@ -350,27 +380,27 @@ def gumbel_kernel(k: Array, shp: tuple[int, ...], dtype: Any, mode: str) -> Arra
     return xp.reshape(-log0(-log1p(-x)), shp)
 
 
-def pareto_kernel(k: Array, b: Array, shp: tuple[int, ...], dtype: Any) -> Array:
+def pareto_kernel(k: Array, b: Array, shp: tuple[int, ...], dtype: DType) -> Array:
     e = exponential_kernel(k, shp, dtype)
     return exp(div(e, b))
 
 
 def weibull_kernel(
-    k: Array, scale: Array, concentration: Array, shp: tuple[int, ...], dtype: Any
+    k: Array, scale: Array, concentration: Array, shp: tuple[int, ...], dtype: DType
 ) -> Array:
     u = _xp().reshape(unit_floats(k, math.prod(shp), dtype), shp)
     return pow(-log1p(-u), _xp().broadcast_to(1.0 / concentration, shp)) * scale
 
 
 def lognormal_kernel(
-    k: Array, sigma: Array, mean: Array, shp: tuple[int, ...], dtype: Any
+    k: Array, sigma: Array, mean: Array, shp: tuple[int, ...], dtype: DType
 ) -> Array:
     z = _xp().reshape(normal_of(unit_floats(k, math.prod(shp), dtype)), shp)
     return exp(rounded(z * sigma) + mean)
 
 
 def _truncated_normal_kernel(
-    k: Array, lower: Array, upper: Array, shp: tuple[int, ...], dtype: Any
+    k: Array, lower: Array, upper: Array, shp: tuple[int, ...], dtype: DType
 ) -> Array:
     import numpy as np
 
@@ -536,6 +566,8 @@ def _chisquare_combine(lg: Array) -> Array:
 #: Whether elements take a branch: known from host parameters ("yes", "no"), or not
 #: ("maybe": on JAX the branch is compiled, elsewhere one read of the mask decides).
 Branch = str
+#: Host values that a branch flag is decided on.
+_H = TypeVar("_H")
 
 
 def _needed(branch: Branch, mask: Array) -> bool:
@@ -548,7 +580,7 @@ def _needed(branch: Branch, mask: Array) -> bool:
     return holds(_xp().any(mask))
 
 
-def _branch(host: Any, test: Callable[[Any], Any]) -> Branch:
+def _branch(host: _H | None, test: Callable[[_H], np.bool_ | NDArray[np.bool_]]) -> Branch:
     """The branch flag of host values (None for an array parameter)."""
     if host is None:
         return "maybe"
@@ -558,7 +590,7 @@ def _branch(host: Any, test: Callable[[Any], Any]) -> Branch:
 
 
 def _poisson_kernel(
-    k: Array, lam: Array, shp: tuple[int, ...], dtype: Any, branches: tuple[Branch, Branch]
+    k: Array, lam: Array, shp: tuple[int, ...], dtype: DType, branches: tuple[Branch, Branch]
 ) -> Array:
     xp = _xp()
     lam = xp.broadcast_to(lam, shp)
@@ -656,7 +688,7 @@ def _binomial_kernel(
     count: Array,
     prob: Array,
     shp: tuple[int, ...],
-    dtype: Any,
+    dtype: DType,
     branches: tuple[Branch, Branch],
 ) -> Array:
     xp = _xp()
@@ -769,7 +801,7 @@ def cholesky(a: Array) -> Array:
 
 
 def mvn_kernel(
-    k: Array, mean: Array, cov: Array, shp: tuple[int, ...], dtype: Any, method: str
+    k: Array, mean: Array, cov: Array, shp: tuple[int, ...], dtype: DType, method: str
 ) -> Array:
     xp = _xp()
     n = dims(mean)[-1]
@@ -816,18 +848,18 @@ def draw(
     kernel: Callable[..., Array],
     k: Array,
     params: tuple[Array, ...],
-    static: tuple[Any, ...],
+    static: tuple[Hashable, ...],
     fname: str,
 ) -> Array:
     """``kernel`` on a checked key and parameters (see :func:`arraymux.random._core.run`)."""
-    return run(kernel, k, params, static, fname)  # type: ignore[no-any-return]
+    return run(kernel, k, params, static, fname)
 
 
 def gamma(
     key: Array,
-    a: Any,
+    a: ParamLike,
     shape: Shape | None = None,
-    dtype: Any = None,
+    dtype: DTypeLike | None = None,
     *,
     device: DeviceLike | None = None,
 ) -> Array:
@@ -877,9 +909,9 @@ def gamma(
 
 def loggamma(
     key: Array,
-    a: Any,
+    a: ParamLike,
     shape: Shape | None = None,
-    dtype: Any = None,
+    dtype: DTypeLike | None = None,
     *,
     device: DeviceLike | None = None,
 ) -> Array:
@@ -899,10 +931,10 @@ def loggamma(
 
 def beta(
     key: Array,
-    a: Any,
-    b: Any,
+    a: ParamLike,
+    b: ParamLike,
     shape: Shape | None = None,
-    dtype: Any = None,
+    dtype: DTypeLike | None = None,
     *,
     device: DeviceLike | None = None,
 ) -> Array:
@@ -936,9 +968,9 @@ def draw_beta(k: Array, a: Array, b: Array, shp: tuple[int, ...], dt: DType, fna
 
 def dirichlet(
     key: Array,
-    alpha: Any,
+    alpha: ParamLike,
     shape: Shape | None = None,
-    dtype: Any = None,
+    dtype: DTypeLike | None = None,
     *,
     device: DeviceLike | None = None,
 ) -> Array:
@@ -981,7 +1013,11 @@ def draw_dirichlet(k: Array, alpha: Array, shp: tuple[int, ...], dt: DType, fnam
 
 
 def exponential(
-    key: Array, shape: Shape = (), dtype: Any = None, *, device: DeviceLike | None = None
+    key: Array,
+    shape: Shape = (),
+    dtype: DTypeLike | None = None,
+    *,
+    device: DeviceLike | None = None,
 ) -> Array:
     """Exponential floats of rate 1 (``jax.random.exponential``): ``-log1p(-u)``.
 
@@ -992,12 +1028,15 @@ def exponential(
     >>> abs(float(xp.mean(e)) - 1.0) < 0.05
     True
     """
-    k, shp, dt = _plain("exponential", key, device, shape, dtype)
-    return draw(exponential_kernel, k, (), (shp, dt), "exponential")
+    return _standard("exponential", exponential_kernel, key, device, shape, dtype)
 
 
 def laplace(
-    key: Array, shape: Shape = (), dtype: Any = None, *, device: DeviceLike | None = None
+    key: Array,
+    shape: Shape = (),
+    dtype: DTypeLike | None = None,
+    *,
+    device: DeviceLike | None = None,
 ) -> Array:
     """Laplace floats of location 0 and scale 1 (``jax.random.laplace``).
 
@@ -1008,12 +1047,15 @@ def laplace(
     >>> abs(float(xp.var(x)) - 2.0) < 0.2
     True
     """
-    k, shp, dt = _plain("laplace", key, device, shape, dtype)
-    return draw(laplace_kernel, k, (), (shp, dt), "laplace")
+    return _standard("laplace", laplace_kernel, key, device, shape, dtype)
 
 
 def logistic(
-    key: Array, shape: Shape = (), dtype: Any = None, *, device: DeviceLike | None = None
+    key: Array,
+    shape: Shape = (),
+    dtype: DTypeLike | None = None,
+    *,
+    device: DeviceLike | None = None,
 ) -> Array:
     """Logistic floats of location 0 and scale 1 (``jax.random.logistic``).
 
@@ -1024,14 +1066,13 @@ def logistic(
     >>> abs(float(xp.mean(x))) < 0.1
     True
     """
-    k, shp, dt = _plain("logistic", key, device, shape, dtype)
-    return draw(logistic_kernel, k, (), (shp, dt), "logistic")
+    return _standard("logistic", logistic_kernel, key, device, shape, dtype)
 
 
 def gumbel(
     key: Array,
     shape: Shape = (),
-    dtype: Any = None,
+    dtype: DTypeLike | None = None,
     mode: str | None = None,
     *,
     device: DeviceLike | None = None,
@@ -1048,15 +1089,14 @@ def gumbel(
     >>> abs(float(xp.mean(g)) - 0.5772) < 0.05
     True
     """
-    k, shp, dt = _plain("gumbel", key, device, shape, dtype)
-    return draw(gumbel_kernel, k, (), (shp, dt, _mode(mode, "gumbel")), "gumbel")
+    return _standard("gumbel", gumbel_kernel, key, device, shape, dtype, _mode(mode, "gumbel"))
 
 
 def pareto(
     key: Array,
-    b: Any,
+    b: ParamLike,
     shape: Shape | None = None,
-    dtype: Any = None,
+    dtype: DTypeLike | None = None,
     *,
     device: DeviceLike | None = None,
 ) -> Array:
@@ -1076,10 +1116,10 @@ def pareto(
 
 def weibull_min(
     key: Array,
-    scale: Any,
-    concentration: Any,
+    scale: ParamLike,
+    concentration: ParamLike,
     shape: Shape | None = None,
-    dtype: Any = None,
+    dtype: DTypeLike | None = None,
     *,
     device: DeviceLike | None = None,
 ) -> Array:
@@ -1110,9 +1150,9 @@ def weibull_min(
 
 def lognormal(
     key: Array,
-    sigma: Any = 1.0,
+    sigma: ParamLike = 1.0,
     shape: Shape | None = None,
-    dtype: Any = None,
+    dtype: DTypeLike | None = None,
     *,
     device: DeviceLike | None = None,
 ) -> Array:
@@ -1135,10 +1175,10 @@ def lognormal(
 
 def truncated_normal(
     key: Array,
-    lower: Any,
-    upper: Any,
+    lower: ParamLike,
+    upper: ParamLike,
     shape: Shape | None = None,
-    dtype: Any = None,
+    dtype: DTypeLike | None = None,
     *,
     device: DeviceLike | None = None,
 ) -> Array:
@@ -1173,9 +1213,9 @@ def truncated_normal(
 
 def t(
     key: Array,
-    df: Any,
+    df: ParamLike,
     shape: Shape | None = None,
-    dtype: Any = None,
+    dtype: DTypeLike | None = None,
     *,
     device: DeviceLike | None = None,
 ) -> Array:
@@ -1203,9 +1243,9 @@ def draw_t(k: Array, df: Array, shp: tuple[int, ...], dt: DType, fname: str) -> 
 
 def chisquare(
     key: Array,
-    df: Any,
+    df: ParamLike,
     shape: Shape | None = None,
-    dtype: Any = None,
+    dtype: DTypeLike | None = None,
     *,
     device: DeviceLike | None = None,
 ) -> Array:
@@ -1230,9 +1270,9 @@ def draw_chisquare(k: Array, df: Array, shp: tuple[int, ...], dt: DType, fname: 
 
 def poisson(
     key: Array,
-    lam: Any,
+    lam: ParamLike,
     shape: Shape | None = None,
-    dtype: Any = None,
+    dtype: DTypeLike | None = None,
     *,
     device: DeviceLike | None = None,
 ) -> Array:
@@ -1277,10 +1317,10 @@ def draw_poisson(k: Array, lam: Param, shp: tuple[int, ...], dt: DType, fname: s
 
 def binomial(
     key: Array,
-    n: Any,
-    p: Any,
+    n: ParamLike,
+    p: ParamLike,
     shape: Shape | None = None,
-    dtype: Any = None,
+    dtype: DTypeLike | None = None,
     *,
     device: DeviceLike | None = None,
 ) -> Array:
@@ -1335,7 +1375,7 @@ def _compiled_branches(k: Array, branches: tuple[Branch, Branch]) -> tuple[Branc
 
 def categorical(
     key: Array,
-    logits: Any,
+    logits: ParamLike,
     axis: int = -1,
     shape: Shape | None = None,
     replace: bool = True,
@@ -1418,10 +1458,10 @@ def categorical(
 
 def multivariate_normal(
     key: Array,
-    mean: Any,
-    cov: Any,
+    mean: ParamLike,
+    cov: ParamLike,
     shape: Shape | None = None,
-    dtype: Any = None,
+    dtype: DTypeLike | None = None,
     method: str = "cholesky",
     *,
     device: DeviceLike | None = None,
@@ -1461,7 +1501,13 @@ def multivariate_normal(
 
 
 def mvn_arguments(
-    fname: str, device: Device, mean: Any, cov: Any, shape: Any, dtype: Any, method: Any
+    fname: str,
+    device: Device,
+    mean: ParamLike,
+    cov: ParamLike,
+    shape: Shape | None,
+    dtype: DTypeLike | None,
+    method: object,
 ) -> tuple[tuple[int, ...], DType, Param, Param]:
     """The shape, dtype, mean and covariance of :func:`multivariate_normal` (and of
     ``Generator.multivariate_normal``: ``fname``), checked before anything is drawn."""

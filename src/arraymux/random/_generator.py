@@ -7,16 +7,25 @@ import functools
 import inspect
 import secrets
 import threading
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Hashable
+from types import ModuleType
+from typing import TYPE_CHECKING, Concatenate, Generic, ParamSpec, TypedDict, TypeVar, cast
 
 from .._arguments import check_bool
 from .._array import Array
 from .._array import wrap as _wrap
 from .._devices import Device, resolve_device
 from .._dtypes import DType
-from .._typing import DeviceLike
-from ._checks import Shape, draw_dtype, draw_shape, finite_real, integer_bounds, seed_words
+from .._typing import DeviceLike, DTypeLike, NativeArray
+from ._checks import (
+    ParamLike,
+    Shape,
+    draw_dtype,
+    draw_shape,
+    finite_real,
+    integer_bounds,
+    seed_words,
+)
 from ._core import (
     apply,
     bernoulli_args,
@@ -62,23 +71,43 @@ from ._distributions import (
 from ._special import rounded
 from ._threefry import key_array, word_dtype
 
+if TYPE_CHECKING:
+    import jax
+    import torch
+
+    from ._distributions import Domain
+
+    class _TorchDraw(TypedDict):
+        """The keywords of a torch generator's draws."""
+
+        generator: torch.Generator
+        device: torch.device
+        dtype: torch.dtype
+
+
+_P = ParamSpec("_P")
+#: A backend's dtype object (``torch.dtype``...), as a generator's backend takes it.
+_ND = TypeVar("_ND")
+
 __all__ = [
     "Generator",
 ]
 
 
-def _xp() -> Any:
+def _xp() -> ModuleType:
     import arraymux
 
     return arraymux
 
 
-def _size_alias(method: Any) -> Any:
+def _size_alias(
+    method: Callable[Concatenate[Generator, _P], Array],
+) -> Callable[Concatenate[Generator, _P], Array]:
     """Let a method take NumPy's ``size=`` for ``shape=``, so NumPy code ports unchanged."""
     position = list(inspect.signature(method).parameters).index("shape")  # counting self
 
     @functools.wraps(method)
-    def with_size(self: Any, *args: Any, **kwargs: Any) -> Any:
+    def with_size(self: Generator, *args: _P.args, **kwargs: _P.kwargs) -> Array:
         if "size" in kwargs:
             if "shape" in kwargs or len(args) >= position:
                 raise TypeError(
@@ -200,21 +229,21 @@ class Generator:
         # A stable sort breaks ties by position.
         return _xp().argsort(self._random((n,), self._dtype(None, "_permutation")), stable=True)
 
-    def _shape(self, shape: Any, fname: str) -> tuple[int, ...]:
+    def _shape(self, shape: object, fname: str) -> tuple[int, ...]:
         return draw_shape(shape, f"Generator.{fname}", limit=not self.fast)
 
-    def _dtype(self, dtype: Any, fname: str, kind: str = "real floating") -> DType:
+    def _dtype(self, dtype: DTypeLike | None, fname: str, kind: str = "real floating") -> DType:
         return draw_dtype(self.device, dtype, kind, f"Generator.{fname}")
 
     @_size_alias
-    def random(self, shape: Shape = (), dtype: Any = None) -> Array:
+    def random(self, shape: Shape = (), dtype: DTypeLike | None = None) -> Array:
         """Floats uniform in ``[0, 1)``; float32 (or the policy's float) if ``dtype`` is
         omitted."""
         return self._random(self._shape(shape, "random"), self._dtype(dtype, "random"))
 
     @_size_alias
     def uniform(
-        self, low: float = 0.0, high: float = 1.0, shape: Shape = (), dtype: Any = None
+        self, low: float = 0.0, high: float = 1.0, shape: Shape = (), dtype: DTypeLike | None = None
     ) -> Array:
         """Floats uniform in ``[low, high)`` (finite real numbers)."""
         lo, hi = (
@@ -226,7 +255,11 @@ class Generator:
 
     @_size_alias
     def normal(
-        self, loc: float = 0.0, scale: float = 1.0, shape: Shape = (), dtype: Any = None
+        self,
+        loc: float = 0.0,
+        scale: float = 1.0,
+        shape: Shape = (),
+        dtype: DTypeLike | None = None,
     ) -> Array:
         """Normal floats of mean ``loc`` and standard deviation ``scale >= 0``."""
         mu = finite_real(loc, "loc", "Generator.normal")
@@ -242,7 +275,7 @@ class Generator:
 
     @_size_alias
     def integers(
-        self, low: int, high: int | None = None, shape: Shape = (), dtype: Any = None
+        self, low: int, high: int | None = None, shape: Shape = (), dtype: DTypeLike | None = None
     ) -> Array:
         """Integers uniform in ``[low, high)`` (``[0, low)`` if ``high`` is omitted).
 
@@ -262,7 +295,7 @@ class Generator:
 
     @_size_alias
     def choice(
-        self, a: int | Array, shape: Shape = (), replace: bool = True, p: Any = None
+        self, a: int | Array, shape: Shape = (), replace: bool = True, p: ParamLike | None = None
     ) -> Array:
         """Values from ``a``, with or without replacement, uniformly or with probabilities
         ``p``, checked as :func:`arraymux.random.choice` checks them (NumPy's rules: finite,
@@ -287,9 +320,9 @@ class Generator:
     def _checked(
         self,
         fname: str,
-        size: Any,
-        dtype: Any,
-        specs: list[tuple[str, Any, Any]],
+        size: Shape | None,
+        dtype: DTypeLike | None,
+        specs: list[tuple[str, ParamLike, Domain]],
         *,
         kind: str = "real floating",
     ) -> tuple[tuple[int, ...], DType, list[Param]]:
@@ -316,7 +349,7 @@ class Generator:
         shp: tuple[int, ...],
         dt: DType,
         pdt: DType | None = None,
-        **kw: Any,
+        **kw: str,
     ) -> Array | None:
         """The backend's own draw (fast mode), or None where it has no such distribution; the
         parameters in ``pdt`` (``dt`` if None)."""
@@ -333,7 +366,11 @@ class Generator:
         return apply(_affine, (x, s, lo))
 
     def gamma(
-        self, shape: Any, scale: Any = 1.0, size: Shape | None = None, dtype: Any = None
+        self,
+        shape: ParamLike,
+        scale: ParamLike = 1.0,
+        size: Shape | None = None,
+        dtype: DTypeLike | None = None,
     ) -> Array:
         """Gamma floats of ``shape > 0`` and ``scale > 0`` (NumPy's ``gamma``; drawn as
         :func:`arraymux.random.gamma` draws them, then scaled)."""
@@ -347,7 +384,9 @@ class Generator:
         g = draw_gamma(self._draw_key(), a, shp, False, "Generator.gamma")
         return self._scaled(g, ps[1], None, dt)
 
-    def beta(self, a: Any, b: Any, size: Shape | None = None, dtype: Any = None) -> Array:
+    def beta(
+        self, a: ParamLike, b: ParamLike, size: Shape | None = None, dtype: DTypeLike | None = None
+    ) -> Array:
         """Beta floats of ``a > 0`` and ``b > 0`` (as :func:`arraymux.random.beta`)."""
         shp, dt, ps = self._checked("beta", size, dtype, [("a", a, POSITIVE), ("b", b, POSITIVE)])
         out = self._native_draw("beta", ps, shp, dt)
@@ -356,7 +395,9 @@ class Generator:
         pa, pb = self._arrays(ps, dt)
         return draw_beta(self._draw_key(), pa, pb, shp, dt, "Generator.beta")
 
-    def dirichlet(self, alpha: Any, size: Shape | None = None, dtype: Any = None) -> Array:
+    def dirichlet(
+        self, alpha: ParamLike, size: Shape | None = None, dtype: DTypeLike | None = None
+    ) -> Array:
         """Dirichlet vectors of concentrations ``alpha > 0`` (``(..., n)``); ``size`` is the
         batch shape, the result ``size + (n,)`` (as :func:`arraymux.random.dirichlet`)."""
         where = "Generator.dirichlet"
@@ -375,7 +416,12 @@ class Generator:
         return draw_dirichlet(self._draw_key(), arr, shp, dt, where)
 
     def _standard(
-        self, name: str, kernel: Any, specs: list[tuple[str, Any, Any]], size: Any, dtype: Any
+        self,
+        name: str,
+        kernel: Callable[..., Array],
+        specs: list[tuple[str, ParamLike, Domain]],
+        size: Shape | None,
+        dtype: DTypeLike | None,
     ) -> Array:
         """A location-scale family: the standard draw, then ``loc + scale * x``."""
         shp, dt, ps = self._checked(name, size, dtype, specs)
@@ -386,33 +432,59 @@ class Generator:
         named = {p.name: p for p in ps}
         return self._scaled(x, named.get("scale"), named.get("loc"), dt)
 
-    def exponential(self, scale: Any = 1.0, size: Shape | None = None, dtype: Any = None) -> Array:
+    def _located(
+        self,
+        name: str,
+        kernel: Callable[..., Array],
+        loc: ParamLike,
+        scale: ParamLike,
+        size: Shape | None,
+        dtype: DTypeLike | None,
+    ) -> Array:
+        """:meth:`_standard` of a family of location ``loc`` (real) and ``scale > 0``."""
+        specs = [("loc", loc, REAL), ("scale", scale, POSITIVE)]
+        return self._standard(name, kernel, specs, size, dtype)
+
+    def exponential(
+        self, scale: ParamLike = 1.0, size: Shape | None = None, dtype: DTypeLike | None = None
+    ) -> Array:
         """Exponential floats of ``scale > 0`` (the inverse of the rate)."""
         specs = [("scale", scale, POSITIVE)]
         return self._standard("exponential", exponential_kernel, specs, size, dtype)
 
     def laplace(
-        self, loc: Any = 0.0, scale: Any = 1.0, size: Shape | None = None, dtype: Any = None
+        self,
+        loc: ParamLike = 0.0,
+        scale: ParamLike = 1.0,
+        size: Shape | None = None,
+        dtype: DTypeLike | None = None,
     ) -> Array:
         """Laplace floats of location ``loc`` and ``scale > 0``."""
-        specs = [("loc", loc, REAL), ("scale", scale, POSITIVE)]
-        return self._standard("laplace", laplace_kernel, specs, size, dtype)
+        return self._located("laplace", laplace_kernel, loc, scale, size, dtype)
 
     def logistic(
-        self, loc: Any = 0.0, scale: Any = 1.0, size: Shape | None = None, dtype: Any = None
+        self,
+        loc: ParamLike = 0.0,
+        scale: ParamLike = 1.0,
+        size: Shape | None = None,
+        dtype: DTypeLike | None = None,
     ) -> Array:
         """Logistic floats of location ``loc`` and ``scale > 0``."""
-        specs = [("loc", loc, REAL), ("scale", scale, POSITIVE)]
-        return self._standard("logistic", logistic_kernel, specs, size, dtype)
+        return self._located("logistic", logistic_kernel, loc, scale, size, dtype)
 
     def gumbel(
-        self, loc: Any = 0.0, scale: Any = 1.0, size: Shape | None = None, dtype: Any = None
+        self,
+        loc: ParamLike = 0.0,
+        scale: ParamLike = 1.0,
+        size: Shape | None = None,
+        dtype: DTypeLike | None = None,
     ) -> Array:
         """Gumbel floats of location ``loc`` and ``scale > 0``."""
-        specs = [("loc", loc, REAL), ("scale", scale, POSITIVE)]
-        return self._standard("gumbel", gumbel_kernel, specs, size, dtype)
+        return self._located("gumbel", gumbel_kernel, loc, scale, size, dtype)
 
-    def poisson(self, lam: Any = 1.0, size: Shape | None = None, dtype: Any = None) -> Array:
+    def poisson(
+        self, lam: ParamLike = 1.0, size: Shape | None = None, dtype: DTypeLike | None = None
+    ) -> Array:
         """Poisson integers of mean ``lam >= 0``; int32 (or the default dtype policy's integer)
         if ``dtype`` is omitted."""
         shp, dt, ps = self._checked(
@@ -424,7 +496,9 @@ class Generator:
             return out
         return draw_poisson(self._draw_key(), ps[0], shp, dt, "Generator.poisson")
 
-    def binomial(self, n: Any, p: Any, size: Shape | None = None, dtype: Any = None) -> Array:
+    def binomial(
+        self, n: ParamLike, p: ParamLike, size: Shape | None = None, dtype: DTypeLike | None = None
+    ) -> Array:
         """Binomial integers of ``n >= 0`` trials of probability ``p`` in ``[0, 1]``; int32 (or
         the default dtype policy's integer) if ``dtype`` is omitted (drawn as
         :func:`arraymux.random.binomial` draws them, in float32, then cast)."""
@@ -442,7 +516,9 @@ class Generator:
         x = draw_binomial(self._draw_key(), ps[0], ps[1], shp, ft, "Generator.binomial")
         return _xp().astype(x, it)
 
-    def standard_t(self, df: Any, size: Shape | None = None, dtype: Any = None) -> Array:
+    def standard_t(
+        self, df: ParamLike, size: Shape | None = None, dtype: DTypeLike | None = None
+    ) -> Array:
         """Student's t floats of ``df > 0`` degrees of freedom (:func:`arraymux.random.t`)."""
         shp, dt, ps = self._checked("standard_t", size, dtype, [("df", df, POSITIVE)])
         out = self._native_draw("standard_t", ps, shp, dt)
@@ -451,7 +527,9 @@ class Generator:
         (d,) = self._arrays(ps, dt)
         return draw_t(self._draw_key(), d, shp, dt, "Generator.standard_t")
 
-    def chisquare(self, df: Any, size: Shape | None = None, dtype: Any = None) -> Array:
+    def chisquare(
+        self, df: ParamLike, size: Shape | None = None, dtype: DTypeLike | None = None
+    ) -> Array:
         """Chi-square floats of ``df > 0`` degrees of freedom."""
         shp, dt, ps = self._checked("chisquare", size, dtype, [("df", df, POSITIVE)])
         out = self._native_draw("chisquare", ps, shp, dt)
@@ -461,7 +539,11 @@ class Generator:
         return draw_chisquare(self._draw_key(), d, shp, dt, "Generator.chisquare")
 
     def lognormal(
-        self, mean: Any = 0.0, sigma: Any = 1.0, size: Shape | None = None, dtype: Any = None
+        self,
+        mean: ParamLike = 0.0,
+        sigma: ParamLike = 1.0,
+        size: Shape | None = None,
+        dtype: DTypeLike | None = None,
     ) -> Array:
         """Log-normal floats ``exp(mean + sigma * z)`` (NumPy's parameters: the mean and the
         standard deviation ``sigma >= 0`` of the underlying normal)."""
@@ -474,7 +556,9 @@ class Generator:
         mu, sd = self._arrays(ps, dt)
         return run(lognormal_kernel, self._draw_key(), (sd, mu), (shp, dt), "Generator.lognormal")
 
-    def pareto(self, a: Any, size: Shape | None = None, dtype: Any = None) -> Array:
+    def pareto(
+        self, a: ParamLike, size: Shape | None = None, dtype: DTypeLike | None = None
+    ) -> Array:
         """Pareto II (Lomax) floats ``>= 0`` of shape ``a > 0``, as NumPy's ``pareto`` draws
         them: :func:`arraymux.random.pareto` minus 1."""
         shp, dt, ps = self._checked("pareto", size, dtype, [("a", a, POSITIVE)])
@@ -485,7 +569,9 @@ class Generator:
         x = run(pareto_kernel, self._draw_key(), (b,), (shp, dt), "Generator.pareto")
         return x - 1.0
 
-    def weibull(self, a: Any, size: Shape | None = None, dtype: Any = None) -> Array:
+    def weibull(
+        self, a: ParamLike, size: Shape | None = None, dtype: DTypeLike | None = None
+    ) -> Array:
         """Weibull floats of shape ``a > 0`` and scale 1 (:func:`arraymux.random.weibull_min`
         with ``concentration=a``)."""
         shp, dt, ps = self._checked("weibull", size, dtype, [("a", a, POSITIVE)])
@@ -498,10 +584,10 @@ class Generator:
 
     def multivariate_normal(
         self,
-        mean: Any,
-        cov: Any,
+        mean: ParamLike,
+        cov: ParamLike,
         size: Shape | None = None,
-        dtype: Any = None,
+        dtype: DTypeLike | None = None,
         *,
         method: str = "cholesky",
     ) -> Array:
@@ -525,7 +611,7 @@ def _affine(x: Array, scale: Array, loc: Array) -> Array:
 _BLOCK = 64
 
 #: Static arguments of the standard kernels beyond shape and dtype.
-_EXTRA: dict[str, tuple[Any, ...]] = {"gumbel": ("low",)}
+_EXTRA: dict[str, tuple[Hashable, ...]] = {"gumbel": ("low",)}
 
 
 class _Draws:
@@ -538,7 +624,7 @@ class _Draws:
         self.permutation = g._permutation
 
 
-class _Native(abc.ABC):
+class _Native(abc.ABC, Generic[_ND]):
     """The three draws that the fast mode takes from a backend's own generator.
 
     Each draw holds :attr:`lock` while it reads and advances the backend's state: JAX's key
@@ -550,34 +636,35 @@ class _Native(abc.ABC):
         self.device = device
         self.seed = seed
         self.lock = threading.Lock()
-        self._dtypes: dict[Any, Any] = {}
+        self._dtypes: dict[DType, _ND] = {}
 
-    def wrap(self, native: Any) -> Array:
+    def wrap(self, native: NativeArray) -> Array:
         # The backend made it on this device: wrap it without asarray's checks.
         return _wrap(native, self.device)
 
-    def native(self, dtype: Any) -> Any:
+    def native(self, dtype: DType) -> _ND:
         """The backend's dtype for ``dtype`` (cached: the fast mode's calls are short)."""
         try:
             return self._dtypes[dtype]
         except KeyError:
-            nd = self._dtypes[dtype] = _native_dtype(self.device, dtype)
+            # the dtype object of this generator's backend (_ND names it per backend)
+            nd = self._dtypes[dtype] = cast(_ND, _native_dtype(self.device, dtype))
             return nd
 
     @abc.abstractmethod
-    def random(self, shape: tuple[int, ...], dtype: Any) -> Array:
+    def random(self, shape: tuple[int, ...], dtype: DType) -> Array:
         """Floats uniform in [0, 1)."""
 
     @abc.abstractmethod
-    def normal(self, shape: tuple[int, ...], dtype: Any) -> Array:
+    def normal(self, shape: tuple[int, ...], dtype: DType) -> Array:
         """Standard normal floats."""
 
     @abc.abstractmethod
-    def integers(self, low: int, high: int, shape: tuple[int, ...], dtype: Any) -> Array:
+    def integers(self, low: int, high: int, shape: tuple[int, ...], dtype: DType) -> Array:
         """Integers uniform in [low, high)."""
 
     def dist(
-        self, name: str, params: tuple[Array, ...], shape: tuple[int, ...], dtype: Any, **kw: Any
+        self, name: str, params: tuple[Array, ...], shape: tuple[int, ...], dtype: DType, **kw: str
     ) -> Array | None:
         """A draw of the distribution ``name`` (a method of NumPy's ``Generator``, NumPy's
         parameters, already checked and on the device), or None where the backend has none."""
@@ -591,42 +678,42 @@ class _Native(abc.ABC):
         return xp.astype(words, word_dtype(self.device))
 
 
-def _native_dtype(device: Device, dtype: Any) -> Any:
+def _native_dtype(device: Device, dtype: DType) -> object:
     from .._dtype_rules import native_dtype
 
     return native_dtype(dtype, device, "random.Generator")
 
 
-class _NumPyLike(_Native):
+class _NumPyLike(_Native[object]):
     """NumPy, CuPy and Dask: ``default_rng(seed)`` with ``random``, ``standard_normal`` and
     ``integers``; array-api-strict draws with NumPy's and wraps."""
 
-    def __init__(self, device: Device, seed: int, module: Any) -> None:
+    def __init__(self, device: Device, seed: int, module: ModuleType) -> None:
         super().__init__(device, seed)
         self.rng = module.default_rng(seed)
         self.own = device.backend in ("numpy", "cupy", "dask")
 
-    def wrap(self, native: Any) -> Array:
+    def wrap(self, native: NativeArray) -> Array:
         # array-api-strict and third-party backends draw with NumPy's generator: move there.
         return super().wrap(native) if self.own else _xp().asarray(native, device=self.device)
 
-    def random(self, shape: tuple[int, ...], dtype: Any) -> Array:
+    def random(self, shape: tuple[int, ...], dtype: DType) -> Array:
         with self.lock:
             out = self.rng.random(shape, dtype=dtype.name)
         return self.wrap(out)
 
-    def normal(self, shape: tuple[int, ...], dtype: Any) -> Array:
+    def normal(self, shape: tuple[int, ...], dtype: DType) -> Array:
         with self.lock:
             out = self.rng.standard_normal(shape, dtype=dtype.name)
         return self.wrap(out)
 
-    def integers(self, low: int, high: int, shape: tuple[int, ...], dtype: Any) -> Array:
+    def integers(self, low: int, high: int, shape: tuple[int, ...], dtype: DType) -> Array:
         with self.lock:
             out = self.rng.integers(low, high, shape, dtype=dtype.name)
         return self.wrap(out)
 
     def dist(
-        self, name: str, params: tuple[Array, ...], shape: tuple[int, ...], dtype: Any, **kw: Any
+        self, name: str, params: tuple[Array, ...], shape: tuple[int, ...], dtype: DType, **kw: str
     ) -> Array | None:
         sample = getattr(self.rng, name, None)
         # NumPy's dirichlet and multivariate_normal take one distribution, not a batch.
@@ -648,7 +735,7 @@ class _NumPyLike(_Native):
         return x if x.dtype == dtype else xp.astype(x, dtype)
 
 
-class _Torch(_Native):
+class _Torch(_Native["torch.dtype"]):
     def __init__(self, device: Device, seed: int) -> None:
         import torch
 
@@ -658,33 +745,33 @@ class _Torch(_Native):
         self.gen = torch.Generator(device=self.place)
         self.gen.manual_seed(seed)
 
-    def _kw(self, dtype: Any) -> dict[str, Any]:
+    def _kw(self, dtype: DType) -> _TorchDraw:
         return {
             "generator": self.gen,
             "device": self.place,
             "dtype": self.native(dtype),
         }
 
-    def random(self, shape: tuple[int, ...], dtype: Any) -> Array:
+    def random(self, shape: tuple[int, ...], dtype: DType) -> Array:
         kw = self._kw(dtype)
         with self.lock:
             out = self.torch.rand(shape, **kw)
         return self.wrap(out)
 
-    def normal(self, shape: tuple[int, ...], dtype: Any) -> Array:
+    def normal(self, shape: tuple[int, ...], dtype: DType) -> Array:
         kw = self._kw(dtype)
         with self.lock:
             out = self.torch.randn(shape, **kw)
         return self.wrap(out)
 
-    def integers(self, low: int, high: int, shape: tuple[int, ...], dtype: Any) -> Array:
+    def integers(self, low: int, high: int, shape: tuple[int, ...], dtype: DType) -> Array:
         kw = self._kw(dtype)
         with self.lock:
             out = self.torch.randint(low, high, shape, **kw)
         return self.wrap(out)
 
     def dist(
-        self, name: str, params: tuple[Array, ...], shape: tuple[int, ...], dtype: Any, **kw: Any
+        self, name: str, params: tuple[Array, ...], shape: tuple[int, ...], dtype: DType, **kw: str
     ) -> Array | None:
         """torch's own samplers (``_standard_gamma``, ``poisson``, ``binomial``,
         ``_sample_dirichlet``, ``exponential_``) and what follows from them and its uniform
@@ -694,13 +781,13 @@ class _Torch(_Native):
         ft = nd if nd.is_floating_point else t.float32
         a = [p.native.to(ft) for p in params]
 
-        def full(x: Any, shp: tuple[int, ...] = shape) -> Any:
+        def full(x: torch.Tensor, shp: tuple[int, ...] = shape) -> torch.Tensor:
             return x.broadcast_to(shp).contiguous()
 
-        def gamma(alpha: Any) -> Any:
+        def gamma(alpha: torch.Tensor) -> torch.Tensor:
             return t._standard_gamma(full(alpha), generator=self.gen)
 
-        def unit() -> Any:  # uniform in (0, 1]: 1 - [0, 1)
+        def unit() -> torch.Tensor:  # uniform in (0, 1]: 1 - [0, 1)
             return 1.0 - t.rand(shape, generator=self.gen, device=self.place, dtype=ft)
 
         with self.lock:
@@ -744,7 +831,7 @@ class _Torch(_Native):
         return self.wrap(out if out.dtype == nd else out.to(nd))
 
 
-class _Jax(_Native):
+class _Jax(_Native[object]):
     def __init__(self, device: Device, seed: int) -> None:
         import jax
 
@@ -755,7 +842,7 @@ class _Jax(_Native):
         raw = jax.random.key_data(jax.random.key(seed % (1 << 63)))
         self.state = jax.device_put(raw, self.place)
 
-    def _step(self, name: str, static: tuple[Any, ...], *args: Any) -> Array:
+    def _step(self, name: str, static: tuple[Hashable, ...], *args: jax.Array) -> Array:
         """Split the key and draw, in one compiled step: the key is an argument, so one
         compilation serves every generator (per shape, dtype and sampler)."""
         step = _jax_step(name)
@@ -763,17 +850,17 @@ class _Jax(_Native):
             self.state, out = step(self.state, static, *args)
         return self.wrap(out)
 
-    def random(self, shape: tuple[int, ...], dtype: Any) -> Array:
+    def random(self, shape: tuple[int, ...], dtype: DType) -> Array:
         return self._step("uniform", (shape, self.native(dtype)))
 
-    def normal(self, shape: tuple[int, ...], dtype: Any) -> Array:
+    def normal(self, shape: tuple[int, ...], dtype: DType) -> Array:
         return self._step("normal", (shape, self.native(dtype)))
 
-    def integers(self, low: int, high: int, shape: tuple[int, ...], dtype: Any) -> Array:
+    def integers(self, low: int, high: int, shape: tuple[int, ...], dtype: DType) -> Array:
         return self._step("randint", (shape, self.native(dtype), low, high))
 
     def dist(
-        self, name: str, params: tuple[Array, ...], shape: tuple[int, ...], dtype: Any, **kw: Any
+        self, name: str, params: tuple[Array, ...], shape: tuple[int, ...], dtype: DType, **kw: str
     ) -> Array | None:
         natives = tuple(p.native for p in params)
         extra = (kw.get("method", "cholesky"),) if name == "multivariate_normal" else ()
@@ -783,13 +870,13 @@ class _Jax(_Native):
         raise AssertionError("jax.random has every distribution")  # pragma: no cover
 
 
-def _jax_sampler(name: str) -> Callable[..., Any]:
+def _jax_sampler(name: str) -> Callable[..., jax.Array]:
     """``jax.random``'s sampler for a NumPy-named distribution and its parameters."""
     import jax
     import jax.numpy as jnp
 
     r = jax.random
-    table: dict[str, Callable[..., Any]] = {
+    table: dict[str, Callable[..., jax.Array]] = {
         "uniform": lambda k, s, d: r.uniform(k, s, d),
         "normal": lambda k, s, d: r.normal(k, s, d),
         "randint": lambda k, s, d, low, high: r.randint(k, s, low, high, d),
@@ -815,7 +902,7 @@ def _jax_sampler(name: str) -> Callable[..., Any]:
 
 
 @functools.cache
-def _jax_step(name: str) -> Callable[..., Any]:
+def _jax_step(name: str) -> Callable[..., tuple[jax.Array, jax.Array]]:
     """One compiled function per sampler, shared by every fast JAX generator: it splits the
     key it is given and draws with the second half. ``static`` (the shape, the dtype, then
     randint's bounds or the factorization's method) is static; the key and the parameters are
@@ -825,11 +912,13 @@ def _jax_step(name: str) -> Callable[..., Any]:
 
     sample = _jax_sampler(name)
 
-    def step(raw: Any, static: tuple[Any, ...], *params: Any) -> tuple[Any, Any]:
+    def step(
+        raw: jax.Array, static: tuple[Hashable, ...], *params: jax.Array
+    ) -> tuple[jax.Array, jax.Array]:
         key, sub = jax.random.split(jax.random.wrap_key_data(raw))
         return jax.random.key_data(key), sample(sub, *static, *params)
 
-    return jax.jit(step, static_argnums=1)  # type: ignore[no-any-return]
+    return jax.jit(step, static_argnums=1)
 
 
 def _native_generator(device: Device, seed: int) -> _Native:

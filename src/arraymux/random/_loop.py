@@ -9,9 +9,12 @@ over the native arrays, which also works inside ``jit`` and ``vmap``.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING
 
 from .._array import Array, wrap
+
+if TYPE_CHECKING:
+    import jax
 
 __all__ = [
     "holds",
@@ -45,10 +48,10 @@ def while_loop(
     if device._backend.spec.jit == "jax.jit":
         import jax
 
-        def natives(s: State) -> tuple[Any, ...]:
+        def natives(s: State) -> tuple[jax.Array, ...]:
             return tuple(a.native for a in s)
 
-        def arrays(n: tuple[Any, ...]) -> State:
+        def arrays(n: tuple[jax.Array, ...]) -> State:
             return tuple(wrap(a, device) for a in n)
 
         out = jax.lax.while_loop(

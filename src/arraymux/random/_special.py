@@ -19,13 +19,18 @@ that the compiler cannot see through), so that JAX's bits are the others'.
 from __future__ import annotations
 
 import math
-from typing import Any
+from types import ModuleType
+from typing import TYPE_CHECKING
 
 from .._array import Array
 from .._array import wrap as _wrap
 
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
 
-def _xp() -> Any:
+
+def _xp() -> ModuleType:
     import arraymux
 
     return arraymux
@@ -40,7 +45,7 @@ def rounded(p: Array) -> Array:
     return xp.where(xp.isnan(p), math.nan, p)
 
 
-def div(a: Array, b: Any) -> Array:
+def div(a: Array, b: Array | float) -> Array:
     """``a / b``, where ``b`` is a constant, a broadcast scalar or a square root: XLA divides
     by those as a multiplication by their reciprocal (``rsqrt``), rounded twice. On JAX the
     divisor goes through an optimization barrier, which XLA's rewrites do not see through."""
@@ -56,7 +61,7 @@ def div(a: Array, b: Any) -> Array:
     return a / _wrap(jax.lax.optimization_barrier(d.native), d.device)
 
 
-def _mul(a: Any, b: Any) -> Array:
+def _mul(a: Array, b: Array | float) -> Array:
     return rounded(a * b)
 
 
@@ -300,7 +305,7 @@ _ERFINV_64 = (
 )
 
 
-def normal_constants() -> Any:
+def normal_constants() -> NDArray[np.float64]:
     """The numbers of :func:`erfinv`, :func:`log1p` and :func:`log` for float32, and of the
     normal floats of uniform ones, as the C loop of ``_speedups.normal_f32`` takes them (a
     float64 array: the coefficients have one source, these tables)."""
@@ -328,7 +333,7 @@ def normal_constants() -> Any:
     return _NORMAL_CONSTANTS
 
 
-_NORMAL_CONSTANTS: Any = None
+_NORMAL_CONSTANTS: NDArray[np.float64] | None = None
 
 
 def erfinv(x: Array, *, edges: bool = False) -> Array:
@@ -449,7 +454,7 @@ def exp(x: Array, lo: Array | None = None) -> Array:
 # -- float-float arithmetic (Dekker): a value as an unevaluated sum hi + lo ----------------------
 
 
-def _two_sum(a: Array, b: Any) -> tuple[Array, Array]:
+def _two_sum(a: Array, b: Array | float) -> tuple[Array, Array]:
     """``(s, e)`` with ``s = fl(a + b)`` and ``a + b = s + e`` exactly (Knuth)."""
     s = a + b
     bb = s - a

@@ -18,11 +18,24 @@ from __future__ import annotations
 
 import functools
 import math
-from typing import Any
+from typing import TYPE_CHECKING, cast
 
 from .. import _compiled
 from .._array import Array
 from .._devices import Device
+from .._dtypes import DType
+
+if TYPE_CHECKING:
+    import jax
+    import numpy as np
+    from numpy.typing import NDArray
+
+    #: Words of 32 bits in NumPy.
+    Words = NDArray[np.uint32]
+    #: The state of a group of JAX rounds: the words, the key schedule, the rotations.
+    _Rounds = tuple[
+        jax.Array, jax.Array, tuple[jax.Array, jax.Array, jax.Array], tuple[Words, Words]
+    ]
 
 _ROTATIONS = ((13, 15, 26, 6), (17, 29, 16, 24))
 _PARITY = 0x1BD11BDA
@@ -31,14 +44,14 @@ ROLLED = 1024
 MASK32 = 0xFFFFFFFF
 
 
-def word_dtype(device: Device) -> Any:
+def word_dtype(device: Device) -> DType:
     """``uint32`` where ``device`` computes with it, else ``int32`` (same bits)."""
     import arraymux as xp
 
     return xp.uint32 if device.supports(xp.uint32) else xp.int32
 
 
-def as_word(v: int, dtype: Any) -> int:
+def as_word(v: int, dtype: DType) -> int:
     """The Python int whose bits in ``dtype`` are the 32 bits of ``v``."""
     import arraymux as xp
 
@@ -100,7 +113,8 @@ def _small(*words: Array | int) -> bool:
     size = 1
     for w in words:
         if isinstance(w, Array):
-            size = max(size, math.prod(w.shape))  # type: ignore[arg-type]
+            # a draw's words have known shapes (checked before anything is drawn)
+            size = max(size, math.prod(cast("tuple[int, ...]", w.shape)))
     return size <= ROLLED
 
 
@@ -119,7 +133,7 @@ def _threefry_jax(k0: Array, k1: Array, x0: Array | int, x1: Array | int) -> tup
 
     device = k0.device
 
-    def native(v: Array | int) -> Any:
+    def native(v: Array | int) -> jax.Array | np.uint32:
         return v.native if isinstance(v, Array) else np.uint32(v)
 
     a, b = native(k0), native(k1)
@@ -127,7 +141,7 @@ def _threefry_jax(k0: Array, k1: Array, x0: Array | int, x1: Array | int) -> tup
     y0, y1 = jnp.broadcast_arrays(a + native(x0), b + native(x1))
     rotations = (np.array(_ROTATIONS[0], np.uint32), np.array(_ROTATIONS[1], np.uint32))
 
-    def group(i: Any, state: Any) -> Any:
+    def group(i: jax.Array, state: _Rounds) -> _Rounds:
         y0, y1, ks, rots = state
         for j in range(4):
             r = rots[0][j]
@@ -141,7 +155,7 @@ def _threefry_jax(k0: Array, k1: Array, x0: Array | int, x1: Array | int) -> tup
     return wrap(y0, device), wrap(y1, device)
 
 
-def threefry_numpy(k0: int, k1: int, counter: Any) -> tuple[Any, Any]:
+def threefry_numpy(k0: int, k1: int, counter: Words) -> tuple[Words, Words]:
     """:func:`threefry2x32` of the counters ``(0, counter)`` (a NumPy ``uint32`` array) with
     the key words ``k0`` and ``k1`` (ints): in C, one pass over the words, where the compiled
     extension is on and ``counter`` is contiguous; otherwise in place on two NumPy arrays and
@@ -157,7 +171,7 @@ def threefry_numpy(k0: int, k1: int, counter: Any) -> tuple[Any, Any]:
     return threefry_numpy_ops(k0, k1, counter)
 
 
-def threefry_numpy_ops(k0: int, k1: int, counter: Any) -> tuple[Any, Any]:
+def threefry_numpy_ops(k0: int, k1: int, counter: Words) -> tuple[Words, Words]:
     """:func:`threefry_numpy` with NumPy's operations only (the reference of the C loop)."""
     import numpy as np
 
@@ -187,7 +201,7 @@ def threefry_numpy_ops(k0: int, k1: int, counter: Any) -> tuple[Any, Any]:
 
 
 @functools.cache
-def _numpy_shifts() -> dict[int, Any]:
+def _numpy_shifts() -> dict[int, Words]:
     import numpy as np
 
     return {r: np.array(r, dtype=np.uint32) for r in range(32)}
