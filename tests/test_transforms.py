@@ -1150,10 +1150,9 @@ def _same(got, want, where="result"):
         assert got == want, where
 
 
-def _by_each_engine(monkeypatch, call):
-    """``call()`` computed by torch.autograd (checked to be) and by torch.func."""
-    from arraymux.transforms import _torch as engine
-
+def _autograd_spy(engine):
+    """A stand-in for ``engine._by_autograd`` (torch's engine) and the list it appends to, at
+    each call, whether torch.autograd computed."""
     used = []
     real = engine._by_autograd
 
@@ -1162,6 +1161,14 @@ def _by_each_engine(monkeypatch, call):
         used.append(out is not None)
         return out
 
+    return spy, used
+
+
+def _by_each_engine(monkeypatch, call):
+    """``call()`` computed by torch.autograd (checked to be) and by torch.func."""
+    from arraymux.transforms import _torch as engine
+
+    spy, used = _autograd_spy(engine)
     monkeypatch.setattr(engine, "_by_autograd", spy)
     fast = call()
     assert used and all(used), "torch.autograd did not compute"
@@ -1297,14 +1304,7 @@ def _outcomes_of_each_engine(monkeypatch, call):
     torch.func computes alone."""
     from arraymux.transforms import _torch as engine
 
-    used = []
-    real = engine._by_autograd
-
-    def spy(*args):
-        out = real(*args)
-        used.append(out is not None)
-        return out
-
+    spy, used = _autograd_spy(engine)
     with monkeypatch.context() as m:
         m.setattr(engine, "_by_autograd", spy)
         fast = _outcome(call)
