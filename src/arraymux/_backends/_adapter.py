@@ -13,14 +13,19 @@ otherwise) are the typed fields of :class:`Hooks`, read once per backend.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field, fields
 from types import ModuleType
-from typing import Any, Protocol, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, ParamSpec, Protocol, TypeVar, runtime_checkable
 
 from .. import _dtypes
 
+if TYPE_CHECKING:
+    import numpy
+
 __all__ = [
     "DEFAULTS",
+    "Fusing",
     "HOOKS",
     "Adapter",
     "Hooks",
@@ -57,9 +62,9 @@ class NativeArray(Protocol):
 class Wrapping(Protocol):
     """A function that checks or converts its operands, then calls ``__wrapped__``."""
 
-    __wrapped__: Callable[..., Any]
+    __wrapped__: Callable[..., object]
 
-    def __call__(self, *args: Any, **kwargs: Any) -> Any: ...
+    def __call__(self, *args: object, **kwargs: object) -> object: ...
 
 
 class Refusing(Wrapping, Protocol):
@@ -69,29 +74,41 @@ class Refusing(Wrapping, Protocol):
     refused: frozenset[object]
 
 
-class RealBased(Protocol):
+_R_co = TypeVar("_R_co", covariant=True)
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+class RealBased(Protocol[_R_co]):
     """A fix of complex special cases: ``real_base`` on every operand that is not complex."""
 
-    real_base: Callable[..., Any]
+    real_base: Callable[..., object]
 
-    def __call__(self, *args: Any, **kwargs: Any) -> Any: ...
+    def __call__(self, *args: object, **kwargs: object) -> _R_co: ...
 
 
 class Kernelled(Protocol):
     """A binary function that calls the backend's ``kernel`` for the dtype kinds of
     ``kernel_kinds`` only (torch's matmul and its integer fallback)."""
 
-    kernel: Callable[..., Any]
+    kernel: Callable[..., object]
     kernel_kinds: tuple[str, ...]
 
-    def __call__(self, *args: Any, **kwargs: Any) -> Any: ...
+    def __call__(self, *args: object, **kwargs: object) -> object: ...
+
+
+class Fusing(Protocol):
+    """A backend's fusion of a function into one kernel (CuPy's ``fuse``): it is called as
+    ``fun`` is."""
+
+    def __call__(self, fun: Callable[_P, _R], /) -> Callable[_P, _R]: ...
 
 
 @runtime_checkable
 class Adapter(Protocol):
     """The hooks every adapter module defines (the registry supplies the optional ones)."""
 
-    def namespace(self) -> Any:
+    def namespace(self) -> ModuleType:
         """The backend's Array API namespace (from array-api-compat, or the library's own)."""
 
     def places(self) -> list[str]:
@@ -100,10 +117,10 @@ class Adapter(Protocol):
     def parse_place(self, place: str | None) -> str:
         """The canonical place for a user's string (``None``: the backend's default)."""
 
-    def native_device(self, place: str) -> Any:
+    def native_device(self, place: str) -> object:
         """The backend's own device object for ``place``."""
 
-    def place_of_device(self, native: Any) -> str:
+    def place_of_device(self, native: object) -> str:
         """The place of one of the backend's own device objects."""
 
     def place_of(self, x: NativeArray) -> str:
@@ -112,29 +129,31 @@ class Adapter(Protocol):
     def supports_dtype(self, dtype: _dtypes.DType, place: str) -> bool:
         """Whether arrays of ``dtype`` can live on ``place``."""
 
-    def to_numpy(self, x: NativeArray) -> Any:
+    def to_numpy(self, x: NativeArray) -> numpy.ndarray:
         """The native array as a NumPy array on the host."""
 
     # Optional: the registry fills these in from DEFAULTS where the module leaves them out.
 
-    def overrides(self, ns: Any) -> dict[str, Callable[..., Any]]:
+    def overrides(self, ns: ModuleType) -> dict[str, Callable[..., object]]:
         """Standard names mapped to callables that replace the namespace's own (fixes of the
         backend's departures from the standard, or faster paths with the same semantics)."""
 
-    def dtype_from_native(self, obj: Any) -> _dtypes.DType | None:
+    def dtype_from_native(self, obj: object) -> _dtypes.DType | None:
         """An arraymux dtype for a dtype-like object the plain mapping does not know."""
 
     def default_dtypes(self, place: str) -> dict[str, _dtypes.DType]:
         """The default dtypes of ``place``, keyed as ``Info.default_dtypes`` keys them."""
 
-    def scalar_operand(self, name: str, value: Any, other: Any, position: int) -> Any:
+    def scalar_operand(
+        self, name: str, value: complex, other: NativeArray, position: int
+    ) -> object:
         """A Python scalar as the backend's function ``name`` takes it beside array
         ``other`` (most take the scalar itself)."""
 
-    def normalize(self, x: NativeArray) -> Any:
+    def normalize(self, x: NativeArray) -> NativeArray:
         """The native result as an array (NumPy returns scalars for 0-d results)."""
 
-    def array_dtype(self, native: Any) -> Any:
+    def array_dtype(self, native: object) -> object:
         """The dtype object arrays report for a dtype of the namespace, where they differ
         (NumPy, JAX, CuPy, Dask report ``np.dtype`` objects)."""
 
@@ -147,11 +166,14 @@ class Adapter(Protocol):
         ("": arraymux says to use a dtype the device holds)."""
 
 
-def _no_overrides(ns: Any) -> dict[str, Callable[..., Any]]:
+def _no_overrides(ns: ModuleType) -> dict[str, Callable[..., object]]:
     return {}
 
 
-def _no_dtype(obj: Any) -> _dtypes.DType | None:
+_T = TypeVar("_T")
+
+
+def _no_dtype(obj: object) -> _dtypes.DType | None:
     return None
 
 
@@ -164,18 +186,15 @@ def _dtypes_64(place: str) -> dict[str, _dtypes.DType]:
     }
 
 
-def _the_scalar(name: str, value: Any, other: Any, position: int) -> Any:
+def _the_scalar(name: str, value: _T, other: object, position: int) -> _T:
     return value
-
-
-_T = TypeVar("_T")
 
 
 def _identity(x: _T) -> _T:
     return x
 
 
-def _none_faster() -> dict[str, Callable[..., Any]]:
+def _none_faster() -> dict[str, object]:
     return {}
 
 
@@ -184,7 +203,7 @@ def _no_hint(dtype: _dtypes.DType) -> str:
 
 
 #: The default of each optional hook of :class:`Adapter`.
-DEFAULTS: dict[str, Callable[..., Any]] = {
+DEFAULTS: dict[str, Callable[..., object]] = {
     "overrides": _no_overrides,
     "dtype_from_native": _no_dtype,
     "default_dtypes": _dtypes_64,
@@ -236,35 +255,41 @@ class Hooks:
     backend's autodiff engine).
     """
 
-    export: Callable[[Any], tuple[Any, bool]] | None = None
-    from_dlpack: Callable[[Any, str | None, bool | None], Any] | None = None
-    from_host: Callable[[Any, str], Any] | None = None
-    to_host: Callable[[Any], Any] | None = None
+    export: Callable[[NativeArray], tuple[object, bool]] | None = None
+    from_dlpack: Callable[[object, str | None, bool | None], NativeArray] | None = None
+    from_host: Callable[[numpy.ndarray, str], NativeArray] | None = None
+    to_host: Callable[[NativeArray], numpy.ndarray] | None = None
     to_host_many: Callable[[list[object]], list[object]] | None = None
     memory: Callable[[str], tuple[str, int]] | None = None
-    data_ptr: Callable[[Any], int] | None = None
-    copy_array: Callable[[Any], Any] | None = None
-    unshared: Callable[[Any], bool] | None = None
-    traced: Callable[[Any], bool] | None = None
-    move_within: Callable[[Any, str, str], Any] | None = None
-    current_gpu: Callable[[str], Any] | None = None
-    fast_route: Callable[[str, str, str, str], Any] | None = None
+    data_ptr: Callable[[NativeArray], int] | None = None
+    copy_array: Callable[[NativeArray], NativeArray] | None = None
+    unshared: Callable[[NativeArray], bool] | None = None
+    traced: Callable[[NativeArray], bool] | None = None
+    move_within: Callable[[NativeArray, str, str], NativeArray | None] | None = None
+    current_gpu: Callable[[str], AbstractContextManager[object]] | None = None
+    fast_route: (
+        Callable[[str, str, str, str], Callable[[NativeArray], NativeArray | None] | None] | None
+    ) = None
     writable_imports: bool = False
     implicit_host_copy: bool = False
     slow_peer_copy: bool = False
     sets_current_gpu: bool = False
     import_alignment: int = 0
-    getitem: Callable[[Any, Any], Any] | None = None
-    setitem: Callable[[Any, Any, Any], Any] | None = None
+    getitem: Callable[[NativeArray, object], NativeArray] | None = None
+    setitem: Callable[[NativeArray, object, object], NativeArray] | None = None
     synchronize: Callable[[str, list[object]], None] | None = None
-    fuse: Callable[[Any], Any] | None = None
+    fuse: Fusing | None = None
     engine_place: Callable[[str], str] | None = None
-    emulate: Callable[[str, dict[str, Any], Any, dict[str, Any]], Any] | None = None
-    index_array: Callable[[Any], Any] | None = None
-    reversed: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
-    scalar_kernels: Mapping[str, Callable[[Any, Any], Any]] = field(default_factory=dict)
-    placed: Callable[[Any], Any] | None = None
-    stop_gradient: Callable[[Any], Any] | None = None
+    emulate: (
+        Callable[[str, Mapping[str, object], tuple[object, ...], dict[str, object]], object] | None
+    ) = None
+    index_array: Callable[[object], object] | None = None
+    reversed: Mapping[str, Callable[..., object]] = field(default_factory=dict)
+    scalar_kernels: Mapping[str, Callable[[NativeArray, complex], NativeArray]] = field(
+        default_factory=dict
+    )
+    placed: Callable[[Callable[..., object]], Callable[..., object]] | None = None
+    stop_gradient: Callable[[NativeArray], NativeArray] | None = None
 
     @classmethod
     def of(cls, module: ModuleType) -> Hooks:

@@ -12,23 +12,63 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from types import ModuleType
-from typing import Any, cast
+from types import EllipsisType, ModuleType
+from typing import Any, Protocol, Self, TypeVar, cast
 
 from ._adapter import NativeArray, RealBased
+
+#: The backend's native array (what ``base`` returns and ``make_complex`` builds).
+_A = TypeVar("_A", bound=NativeArray)
+#: An operand of ``componentwise`` (a native array or a Python scalar), and one of its parts.
+_X = TypeVar("_X")
+_P = TypeVar("_P")
+_R = TypeVar("_R")
+
+
+class _Dividing(NativeArray, Protocol):
+    """A native array as ``floor_divide``'s fix reads it: it divides and is divided."""
+
+    def __truediv__(self, other: _Dividing | float, /) -> NativeArray: ...
+
+    def __rtruediv__(self, other: float, /) -> NativeArray: ...
+
+
+class _Adding(NativeArray, Protocol):
+    """A native array as ``sign``'s fix reads it: a number added gives an array of its kind."""
+
+    def __add__(self, other: float, /) -> Self: ...
+
+
+_S = TypeVar("_S", bound=_Adding)
+
+
+class _Stack(Protocol):
+    """A stack of matrices (or vectors) as ``solve`` reads it."""
+
+    @property
+    def shape(self) -> tuple[int, ...]: ...
+
+    @property
+    def ndim(self) -> int: ...
+
+    @property
+    def device(self) -> object: ...
+
+    def __getitem__(self, key: tuple[EllipsisType, int], /) -> _Stack: ...
+
 
 _SCALARS = (bool, int, float)  # real scalars: the only ones floor_divide meets on floats
 
 
-def complex_only(fixed: Callable[..., Any], base: Callable[..., Any]) -> RealBased:
+def complex_only(fixed: Callable[..., _R], base: Callable[..., object]) -> RealBased[_R]:
     """Mark ``fixed`` as ``base`` itself on every operand that is not complex: the compiled
     hot path then calls ``base`` directly for those (see ``Backend``'s "name(x)" entries)."""
-    marked = cast("RealBased", fixed)  # a function object takes the attribute it names
+    marked = cast("RealBased[_R]", fixed)  # a function object takes the attribute it names
     marked.real_base = base
     return marked
 
 
-class Kinds(dict[Any, bool]):
+class Kinds(dict[object, bool]):
     """Native dtype -> whether it is of ``kind`` (one of ``isdtype``'s kinds, or a tuple of
     them), asked of ``ns.isdtype`` once per dtype: the fixes check the dtype of every call, and
     a dict lookup costs a tenth of ``isdtype``."""
@@ -44,8 +84,8 @@ class Kinds(dict[Any, bool]):
 
 
 def floor_divide(
-    ns: ModuleType, base: Callable[..., Any], zero_results: bool = False
-) -> Callable[..., Any]:
+    ns: ModuleType, base: Callable[..., _A], zero_results: bool = False
+) -> Callable[..., _A]:
     """``floor(x1 / x2)`` where an operand is infinite or ``x1`` is zero: NumPy, PyTorch and JAX
     follow Python's ``//`` there (``inf // 2`` is NaN, ``1 // -inf`` is -1) or lose the sign of
     a zero; the standard does not. ``zero_results``: also where the result is zero (XLA on GPUs
@@ -53,7 +93,7 @@ def floor_divide(
 
     kinds = Kinds(ns, "real floating")
 
-    def floor_divide(x1: Any, x2: Any, /) -> Any:
+    def floor_divide(x1: _Dividing | float, x2: _Dividing | float, /) -> _A:
         r = base(x1, x2)
         if not kinds[r.dtype]:
             return r
@@ -61,7 +101,7 @@ def floor_divide(
             return ns.where(r == 0, ns.floor(x1 / x2), _fixed_floor_divide(x1, x2, r))
         return _fixed_floor_divide(x1, x2, r)
 
-    def _fixed_floor_divide(x1: Any, x2: Any, r: NativeArray) -> Any:
+    def _fixed_floor_divide(x1: _Dividing | float, x2: _Dividing | float, r: _A) -> _A:
         # x1 infinite or zero (JAX gives -0 // 2 == +0), or x2 infinite.
         masks = [
             (math.isinf(x1) or x1 == 0) if isinstance(x1, _SCALARS) else ns.isinf(x1) | (x1 == 0),
@@ -83,15 +123,15 @@ def floor_divide(
 
 
 def expm1(
-    ns: ModuleType, base: Callable[..., Any], make_complex: Callable[[Any, Any], Any]
-) -> Callable[..., Any]:
+    ns: ModuleType, base: Callable[..., _A], make_complex: Callable[[_A, _A], _A]
+) -> Callable[..., _A]:
     """Complex ``expm1`` with the standard's special cases (infinite and NaN parts, signed
     zeros), computed as ``expm1(a) cos(b) - 2 sin(b/2)**2 + i exp(a) sin(b)``, which also keeps
     accuracy near zero."""
 
     kinds = Kinds(ns, "complex floating")
 
-    def expm1(x: NativeArray, /) -> Any:
+    def expm1(x: _A, /) -> _A:
         if not kinds[x.dtype]:
             return base(x)
         a, b = ns.real(x), ns.imag(x)
@@ -117,14 +157,14 @@ def expm1(
 
 
 def tanh(
-    ns: ModuleType, base: Callable[..., Any], make_complex: Callable[[Any, Any], Any]
-) -> Callable[..., Any]:
+    ns: ModuleType, base: Callable[..., _A], make_complex: Callable[[_A, _A], _A]
+) -> Callable[..., _A]:
     """Complex ``tanh``: ``tanh(+inf + bj)`` is ``1 + 0j`` for finite ``b`` (with the sign of
     ``b`` on the zero); the backends give ``1 + 0 * sin(2b) j``."""
 
     kinds = Kinds(ns, "complex floating")
 
-    def tanh(x: NativeArray, /) -> Any:
+    def tanh(x: _A, /) -> _A:
         r = base(x)
         if not kinds[x.dtype]:
             return r
@@ -137,8 +177,8 @@ def tanh(
 
 
 def remainder(
-    ns: ModuleType, base: Callable[..., Any], infinite_divisors: bool = False
-) -> Callable[..., Any]:
+    ns: ModuleType, base: Callable[..., _A], infinite_divisors: bool = False
+) -> Callable[..., _A]:
     """A zero remainder takes the sign of ``x2`` (``-0 % 2`` is ``+0``), as the standard and
     Python say; PyTorch, JAX and CuPy keep the sign of ``x1``. ``infinite_divisors``: also a
     finite ``x1`` over an infinite ``x2``, which is ``x1`` where the signs agree and ``x2``
@@ -146,7 +186,7 @@ def remainder(
 
     kinds = Kinds(ns, "real floating")
 
-    def remainder(x1: Any, x2: Any, /) -> Any:
+    def remainder(x1: object, x2: object, /) -> _A:
         r = base(x1, x2)
         if not kinds[r.dtype]:
             return r
@@ -157,7 +197,7 @@ def remainder(
     return remainder
 
 
-def _over_infinity(ns: ModuleType, x1: Any, x2: Any, r: NativeArray) -> Any:
+def _over_infinity(ns: ModuleType, x1: object, x2: object, r: _A) -> _A:
     if isinstance(x2, _SCALARS):
         if not math.isinf(x2):
             return r
@@ -171,11 +211,11 @@ def _over_infinity(ns: ModuleType, x1: Any, x2: Any, r: NativeArray) -> Any:
 
 def change_of_base(
     ns: ModuleType,
-    base: Callable[..., Any],
-    log: Callable[..., Any],
+    base: Callable[..., _A],
+    log: Callable[..., _A],
     radix: float,
-    make_complex: Callable[[Any, Any], Any],
-) -> Callable[..., Any]:
+    make_complex: Callable[[_A, _A], _A],
+) -> Callable[..., _A]:
     """Complex ``log2``/``log10`` as the standard defines their special cases: ``log(x) /
     log(radix)`` with ``log`` meeting its own (JAX and CuPy give ``NaN + NaN j`` for
     ``inf + NaN j``, CuPy ``-inf + NaN j`` for ``0j``), the division made part by part."""
@@ -183,7 +223,7 @@ def change_of_base(
 
     kinds = Kinds(ns, "complex floating")
 
-    def fixed(x: NativeArray, /) -> Any:
+    def fixed(x: _A, /) -> _A:
         if not kinds[x.dtype]:
             return base(x)
         r = log(x)
@@ -192,13 +232,13 @@ def change_of_base(
     return complex_only(fixed, base)
 
 
-def complex_abs(ns: ModuleType, base: Callable[..., Any]) -> Callable[..., Any]:
+def complex_abs(ns: ModuleType, base: Callable[..., _A]) -> Callable[..., _A]:
     """Complex ``abs`` of an operand with an infinite part is ``+inf`` even where the other
     part is NaN (JAX gives NaN)."""
 
     kinds = Kinds(ns, "complex floating")
 
-    def abs(x: NativeArray, /) -> Any:
+    def abs(x: _A, /) -> _A:
         r = base(x)
         if not kinds[x.dtype]:
             return r
@@ -208,13 +248,13 @@ def complex_abs(ns: ModuleType, base: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def acos(
-    ns: ModuleType, base: Callable[..., Any], make_complex: Callable[[Any, Any], Any]
-) -> Callable[..., Any]:
+    ns: ModuleType, base: Callable[..., _A], make_complex: Callable[[_A, _A], _A]
+) -> Callable[..., _A]:
     """Complex ``acos(+-0 + 0j)`` is ``pi/2 - 0j`` (PyTorch gives ``pi/2 + 0j``)."""
 
     kinds = Kinds(ns, "complex floating")
 
-    def acos(x: NativeArray, /) -> Any:
+    def acos(x: _A, /) -> _A:
         r = base(x)
         if not kinds[x.dtype]:
             return r
@@ -226,15 +266,15 @@ def acos(
 
 
 def log1p(
-    ns: ModuleType, base: Callable[..., Any], make_complex: Callable[[Any, Any], Any]
-) -> Callable[..., Any]:
+    ns: ModuleType, base: Callable[..., _A], make_complex: Callable[[_A, _A], _A]
+) -> Callable[..., _A]:
     """Complex ``log1p`` of an operand with an infinite part is ``log|1 + z| + i arg(1 + z)``,
     which meets the standard's special cases (``inf + pi/2 j``, ``inf + NaN j``) where PyTorch
     and JAX give NaNs."""
 
     kinds = Kinds(ns, "complex floating")
 
-    def log1p(x: NativeArray, /) -> Any:
+    def log1p(x: _A, /) -> _A:
         r = base(x)
         if not kinds[x.dtype]:
             return r
@@ -247,12 +287,12 @@ def log1p(
     return complex_only(log1p, base)
 
 
-def sign(ns: ModuleType, base: Callable[..., Any]) -> Callable[..., Any]:
+def sign(ns: ModuleType, base: Callable[..., _S]) -> Callable[..., _S]:
     """``sign(-0)`` is ``+0`` (JAX gives ``-0``)."""
 
     kinds = Kinds(ns, ("real floating", "complex floating"))
 
-    def sign(x: NativeArray, /) -> Any:
+    def sign(x: _S, /) -> _S:
         r = base(x)
         if kinds[r.dtype]:
             return r + 0.0
@@ -356,15 +396,15 @@ COMPLEX_CASES: dict[str, tuple[str | None, list[tuple[Callable[..., Any], float,
 
 
 def complex_cases(
-    ns: ModuleType, name: str, base: Callable[..., Any], make_complex: Callable[[Any, Any], Any]
-) -> Callable[..., Any]:
+    ns: ModuleType, name: str, base: Callable[..., _A], make_complex: Callable[[_A, _A], _A]
+) -> Callable[..., _A]:
     """``base`` with the special cases of :data:`COMPLEX_CASES` for ``name`` on complex input;
     other dtypes pay one dtype check."""
     parity, cases = COMPLEX_CASES[name]
 
     kinds = Kinds(ns, "complex floating")
 
-    def fixed(x: NativeArray, /) -> Any:
+    def fixed(x: _A, /) -> _A:
         r = base(x)
         if not kinds[x.dtype]:
             return r
@@ -394,15 +434,15 @@ def complex_cases(
 
 
 def reciprocal(
-    ns: ModuleType, base: Callable[..., Any], make_complex: Callable[[Any, Any], Any]
-) -> Callable[..., Any]:
+    ns: ModuleType, base: Callable[..., _A], make_complex: Callable[[_A, _A], _A]
+) -> Callable[..., _A]:
     """Complex ``reciprocal(0)`` is ``NaN + NaN j``: the standard computes it as ``1 / x`` by the
     textbook formula when every part is finite (``0 / 0`` in both parts); PyTorch and JAX give
     the C99 complex infinity ``inf + NaN j``."""
 
     kinds = Kinds(ns, "complex floating")
 
-    def reciprocal(x: NativeArray, /) -> Any:
+    def reciprocal(x: _A, /) -> _A:
         r = base(x)
         if not kinds[x.dtype]:
             return r
@@ -414,19 +454,19 @@ def reciprocal(
 
 
 def componentwise(
-    base: Callable[..., Any],
-    combine: Callable[[Any, Any], Any],
-    parts: Callable[[Any], tuple[Any, Any]],
-    make_complex: Callable[[Any, Any], Any],
-    is_complex: Callable[[Any], bool],
-) -> Callable[..., Any]:
+    base: Callable[..., _A],
+    combine: Callable[[_P, _P], _P],
+    parts: Callable[[_X], tuple[_P, _P]],
+    make_complex: Callable[[_P, _P], _A],
+    is_complex: Callable[[_A], bool],
+) -> Callable[..., _A]:
     """Complex ``add`` and ``subtract`` part by part, as the standard defines them: PyTorch
     computes ``x1 + alpha * x2`` with a complex product, so an infinite part of ``x2`` gives
     ``inf * 0 = NaN`` in the other part (``(1 + 2j) + -inf`` is ``-inf + NaN j``, NumPy and JAX
     give ``-inf + 2j``). ``combine(a, b)`` is the real operation; ``parts(v)`` splits an
     operand (a tensor or a Python scalar) into its real and imaginary parts."""
 
-    def fixed(x1: Any, x2: Any, /) -> Any:
+    def fixed(x1: _X, x2: _X, /) -> _A:
         r = base(x1, x2)
         if not is_complex(r):
             return r
@@ -439,13 +479,13 @@ def componentwise(
 
 
 def complex_pow(
-    ns: ModuleType, base: Callable[..., Any], is_complex: Callable[[Any], bool]
-) -> Callable[..., Any]:
+    ns: ModuleType, base: Callable[..., _A], is_complex: Callable[[_A], bool]
+) -> Callable[..., _A]:
     """Complex ``pow(x1, 0)`` is ``1 + 0j`` for every ``x1`` (as NumPy, JAX and C99's ``cpow``
     give; the standard allows this care); PyTorch gives ``NaN + NaN j`` for ``x1 == 0``.
     ``is_complex(result)``: the backend's cheapest test (``pow`` is on hot paths)."""
 
-    def pow(x1: Any, x2: Any, /) -> Any:
+    def pow(x1: object, x2: object, /) -> _A:
         r = base(x1, x2)
         if not is_complex(r):
             return r
@@ -471,12 +511,12 @@ def empty_selection(shape: tuple[int, ...], mask_shape: tuple[int, ...]) -> tupl
     return (0, *shape[len(mask_shape) :])
 
 
-def solve(ns: ModuleType, base: Callable[..., Any]) -> Callable[..., Any]:
+def solve(ns: ModuleType, base: Callable[..., _Stack]) -> Callable[..., _Stack]:
     """``linalg.solve`` with the standard's shapes: ``x2`` is one vector only when 1-D, and
     the stacks of ``x1`` and ``x2`` broadcast (CuPy wants ``(..., M, K)`` stacks of one
     shape). ``base`` is called with operands of matching stacks only."""
 
-    def solve(x1: Any, x2: Any, /) -> Any:
+    def solve(x1: _Stack, x2: _Stack, /) -> _Stack:
         if math.prod(x1.shape) == 0 or math.prod(x2.shape) == 0:  # CuPy divides by zero
             if x2.ndim == 1:
                 shape = x1.shape[:-1]
