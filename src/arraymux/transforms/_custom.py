@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Self, TypeVar
 
 from .._array import Array, operand, wrap
 from .._devices import Device
@@ -27,8 +27,10 @@ from ._tree import device_of, function_name
 
 __all__ = ["custom_jvp", "custom_vjp"]
 
+_F = TypeVar("_F", bound=Callable[..., object])
 
-def _nondiff(kind: str, nondiff_argnums: Any) -> tuple[int, ...]:
+
+def _nondiff(kind: str, nondiff_argnums: int | Sequence[int]) -> tuple[int, ...]:
     nums = (nondiff_argnums,) if isinstance(nondiff_argnums, int) else tuple(nondiff_argnums)
     if not all(type(i) is int and i >= 0 for i in nums):
         raise TypeError(
@@ -43,7 +45,7 @@ class _Custom:
 
     _kind = ""
 
-    def __init__(self, fun: Callable[..., Any], nondiff_argnums: int | Sequence[int] = ()) -> None:
+    def __init__(self, fun: Callable[..., object], nondiff_argnums: int | Sequence[int] = ()) -> None:
         if not callable(fun):
             raise TypeError(
                 f"arraymux.{self._kind}: expected a function, got {type(fun).__name__}."
@@ -51,16 +53,16 @@ class _Custom:
         functools.update_wrapper(self, fun)
         self.fun = fun
         self.nondiff_argnums = _nondiff(self._kind, nondiff_argnums)
-        self._jax: Any = None  # the jax.custom_* function, made on the first JAX call
+        self._jax: Callable[..., object] | None = None  # the jax.custom_* function, made on the first JAX call
 
-    def __get__(self, obj: Any, objtype: Any = None) -> Any:
+    def __get__(self, obj: object, objtype: type | None = None) -> Self | functools.partial[object]:
         # Decorating a method: bind it as functions are bound.
         return self if obj is None else functools.partial(self, obj)
 
     def _ruled(self) -> bool:
         raise NotImplementedError
 
-    def __call__(self, *args: Any) -> Any:
+    def __call__(self, *args: object) -> object:
         name = function_name(self.fun)
         if not self._ruled():
             rule = "defvjp(fwd, bwd)" if self._kind == "custom_vjp" else "defjvp(jvp)"
@@ -89,7 +91,7 @@ class _Custom:
         return self.fun(*args)
 
 
-def _arrays(args: tuple[Any, ...], diff: list[int], dev: Device) -> tuple[Any, ...]:
+def _arrays(args: tuple[object, ...], diff: list[int], dev: Device) -> tuple[object, ...]:
     """``args`` with the native arrays of every argument wrapped as Arrays, and the Python
     scalars of the differentiated ones made 0-d Arrays of ``dev`` (what the rules see, on every
     engine)."""
@@ -178,15 +180,15 @@ class custom_vjp(_Custom):
 
     _kind = "custom_vjp"
 
-    def __init__(self, fun: Callable[..., Any], nondiff_argnums: int | Sequence[int] = ()) -> None:
+    def __init__(self, fun: Callable[..., object], nondiff_argnums: int | Sequence[int] = ()) -> None:
         super().__init__(fun, nondiff_argnums)
-        self.fwd: Callable[..., Any] | None = None
-        self.bwd: Callable[..., Any] | None = None
+        self.fwd: Callable[..., object] | None = None
+        self.bwd: Callable[..., object] | None = None
 
     def _ruled(self) -> bool:
         return self.fwd is not None
 
-    def defvjp(self, fwd: Callable[..., Any], bwd: Callable[..., Any]) -> None:
+    def defvjp(self, fwd: Callable[..., object], bwd: Callable[..., object]) -> None:
         """Define the reverse-mode rule.
 
         Parameters
@@ -275,14 +277,14 @@ class custom_jvp(_Custom):
 
     _kind = "custom_jvp"
 
-    def __init__(self, fun: Callable[..., Any], nondiff_argnums: int | Sequence[int] = ()) -> None:
+    def __init__(self, fun: Callable[..., object], nondiff_argnums: int | Sequence[int] = ()) -> None:
         super().__init__(fun, nondiff_argnums)
-        self.jvp: Callable[..., Any] | None = None
+        self.jvp: Callable[..., object] | None = None
 
     def _ruled(self) -> bool:
         return self.jvp is not None
 
-    def defjvp(self, jvp: Callable[..., Any]) -> Callable[..., Any]:
+    def defjvp(self, jvp: _F) -> _F:
         """Define the forward-mode rule.
 
         Parameters

@@ -9,12 +9,12 @@ its rules return (:func:`pair`, :func:`cotangents_of`).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Protocol
 
 from ._control_common import flatten, show
 from ._tree import function_name
 
-__all__ = ["CustomFunction", "cotangents_of", "pair"]
+__all__ = ["CustomFunction", "JvpRule", "VjpRules", "cotangents_of", "pair"]
 
 
 class CustomFunction(Protocol):
@@ -24,14 +24,31 @@ class CustomFunction(Protocol):
     first JAX call."""
 
     _kind: str
-    _jax: Any
-    fun: Callable[..., Any]
+    _jax: Callable[..., object] | None
+    fun: Callable[..., object]
     nondiff_argnums: tuple[int, ...]
 
 
+class VjpRules(CustomFunction, Protocol):
+    """A ``custom_vjp`` with its rules defined (an engine is called only then)."""
+
+    @property
+    def fwd(self) -> Callable[..., object]: ...
+
+    @property
+    def bwd(self) -> Callable[..., object]: ...
+
+
+class JvpRule(CustomFunction, Protocol):
+    """A ``custom_jvp`` with its rule defined (an engine is called only then)."""
+
+    @property
+    def jvp(self) -> Callable[..., object]: ...
+
+
 def cotangents_of(
-    spec: CustomFunction, args: tuple[Any, ...], diff: list[int], cts: Any
-) -> list[list[Any]]:
+    spec: CustomFunction, args: tuple[object, ...], diff: list[int], cts: object
+) -> list[list[object]]:
     """The leaves of the cotangents ``bwd`` returned (``cts``), one list per differentiated
     argument in the structure of its argument (None for zero), checked."""
     name = function_name(spec.fun)
@@ -46,7 +63,7 @@ def cotangents_of(
             f"but {name} has {len(diff)} differentiated argument(s) (the arguments not in "
             "nondiff_argnums)."
         )
-    out = []
+    out: list[list[object]] = []
     for k, i in enumerate(diff):
         leaves, structure = flatten(args[i])
         if cts[k] is None:
@@ -63,7 +80,7 @@ def cotangents_of(
     return out
 
 
-def pair(kind: str, spec: CustomFunction, what: str, out: Any) -> tuple[Any, Any]:
+def pair(kind: str, spec: CustomFunction, what: str, out: object) -> tuple[object, object]:
     if not (isinstance(out, tuple | list) and len(out) == 2):
         raise TypeError(
             f"arraymux.{kind}: {what} of {function_name(spec.fun)} must return a pair, not "

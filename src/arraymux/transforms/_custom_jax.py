@@ -4,24 +4,25 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import cast
 
 import jax
 
 from .._devices import Device
 from .._errors import TransformUnavailableError
 from ._control_jax import traced
-from ._custom_common import CustomFunction, pair
+from ._custom_common import CustomFunction, JvpRule, VjpRules, pair
 from ._tree import function_name
 
 
-def call(spec: CustomFunction, args: tuple[Any, ...], diff: list[int], dev: Device) -> Any:
+def call(spec: CustomFunction, args: tuple[object, ...], diff: list[int], dev: Device) -> object:
     f = spec._jax
     if f is None:
         f = spec._jax = _made(spec)
 
     @traced(dev)
-    def run() -> Any:
+    def run() -> object:
         return f(*args)
 
     try:
@@ -37,28 +38,30 @@ def call(spec: CustomFunction, args: tuple[Any, ...], diff: list[int], dev: Devi
         raise
 
 
-def _made(spec: CustomFunction) -> Any:
+def _made(spec: CustomFunction) -> Callable[..., object]:
     nondiff = spec.nondiff_argnums
     if spec._kind == "custom_vjp":
-        fwd_rule, bwd_rule = spec.fwd, spec.bwd  # type: ignore[attr-defined]
+        rules = cast(VjpRules, spec)  # a custom_vjp, called once its rules are defined
+        fwd_rule, bwd_rule = rules.fwd, rules.bwd
         assert fwd_rule is not None and bwd_rule is not None
         f = jax.custom_vjp(spec.fun, nondiff_argnums=nondiff)
 
-        def fwd(*args: Any) -> Any:
+        def fwd(*args: object) -> tuple[object, object]:
             return pair("custom_vjp", spec, "the fwd rule", fwd_rule(*args))
 
-        def bwd(*args: Any) -> Any:
+        def bwd(*args: object) -> object:
             cts = bwd_rule(*args)
             if isinstance(cts, list):
                 cts = tuple(cts)
             return cts
 
-        f.defvjp(fwd, bwd)
+        # A rule that returns no tuple is jax's to refuse.
+        f.defvjp(fwd, cast("Callable[..., tuple[object, ...]]", bwd))
         return f
-    jvp_rule = spec.jvp  # type: ignore[attr-defined]
+    jvp_rule = cast(JvpRule, spec).jvp  # a custom_jvp, called once its rule is defined
     g = jax.custom_jvp(spec.fun, nondiff_argnums=nondiff)
 
-    def jvp(*args: Any) -> Any:
+    def jvp(*args: object) -> tuple[object, object]:
         return pair("custom_jvp", spec, "the jvp rule", jvp_rule(*args))
 
     g.defjvp(jvp)

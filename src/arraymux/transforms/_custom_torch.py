@@ -10,7 +10,8 @@ tensors of the residuals, marked non-differentiable).
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Generic, Protocol, TypeVar, cast
 
 import torch
 from torch.autograd import forward_ad as _forward_ad
@@ -19,15 +20,21 @@ from .._array import Array, wrap
 from .._devices import Device
 from .._errors import BackendMismatchError, TransformUnavailableError
 from ._control_common import flatten, unflatten
-from ._custom_common import CustomFunction, cotangents_of, pair
+from ._custom_common import CustomFunction, JvpRule, VjpRules, cotangents_of, pair
 from ._torch import FUNC_LEVELS, first_order
+from ._pytrees import TreeDef
 from ._tree import function_name
+
+if TYPE_CHECKING:
+    from torch import Tensor
 
 _peek = torch._C._functorch.peek_interpreter_stack
 _TENSOR = object()  # the place of a tensor among the leaves of a result
+_S = TypeVar("_S", bound=CustomFunction)
+_UNSET = flatten(None)[1]  # the structure of a result not made yet (a leaf's)
 
 
-def call(spec: CustomFunction, args: tuple[Any, ...], diff: list[int], dev: Device) -> Any:
+def call(spec: CustomFunction, args: tuple[object, ...], diff: list[int], dev: Device) -> object:
     """``spec`` (a custom_vjp or custom_jvp) called on ``args``, through its Function where
     something may differentiate the call, else the function itself."""
     c = _Call(spec, args, diff, dev)
@@ -56,7 +63,7 @@ def call(spec: CustomFunction, args: tuple[Any, ...], diff: list[int], dev: Devi
 
 
 @torch.compiler.disable
-def _eager(fn: Any, c: _Call) -> Any:
+def _eager(fn: type[_VJP | _JVP], c: _Call[CustomFunction]) -> object:
     """The Function called outside dynamo's graph (a graph break): dynamo (torch 2.13)
     traces a Function inside torch.func's grad by its forward alone where its backward reads
     a Python object from ctx (as these call the user's rules), which gives the function's own
@@ -64,7 +71,7 @@ def _eager(fn: Any, c: _Call) -> Any:
     return c.output(fn.apply(c, *c.tensors))
 
 
-class _Call:
+class _Call(Generic[_S]):
     """One call of a custom function: its arguments, where their tensors are, and (once the
     forward pass ran) the structure of the output and the residuals."""
 
@@ -86,13 +93,11 @@ class _Call:
         "tensors",
     )
 
-    def __init__(
-        self, spec: CustomFunction, args: tuple[Any, ...], diff: list[int], dev: Device
-    ) -> None:
+    def __init__(self, spec: _S, args: tuple[object, ...], diff: list[int], dev: Device) -> None:
         self.spec, self.args, self.diff, self.dev = spec, args, diff, dev
         self.kind = spec._kind
-        self.leaves: list[list[Any]] = []
-        self.structures: list[Any] = []
+        self.leaves: list[list[object]] = []
+        self.structures: list[TreeDef] = []
         self.slots: list[tuple[int, int]] = []  # (index in diff, leaf) of each input tensor
         tensors = []
         for k, i in enumerate(diff):
@@ -105,13 +110,13 @@ class _Call:
                     tensors.append(v._native)
         self.tensors = tensors
         self.n_out = 0
-        self.out_leaves: list[Any] = []  # _TENSOR where a leaf of the output is a tensor
-        self.out_structure: Any = None
-        self.res_leaves: list[Any] = []
+        self.out_leaves: list[object] = []  # _TENSOR where a leaf of the output is a tensor
+        self.out_structure = _UNSET  # set by the forward pass
+        self.res_leaves: list[object] = []
         self.res_slots: list[int] = []
-        self.res_structure: Any = None
+        self.res_structure = _UNSET  # set by the forward pass
 
-    def rebuild(self, tensors: Any) -> list[Any]:
+    def rebuild(self, tensors: Sequence[Tensor]) -> list[object]:
         """The arguments, with ``tensors`` (one per input tensor) in their places as Arrays."""
         leaves = [list(v) for v in self.leaves]
         for (k, j), t in zip(self.slots, tensors):
@@ -121,7 +126,9 @@ class _Call:
             args[i] = unflatten(self.structures[k], leaves[k])
         return args
 
-    def natives(self, tree: Any, what: str, inputs: Any = ()) -> tuple[list[Any], Any, list[Any]]:
+    def natives(
+        self, tree: object, what: str, inputs: Sequence[Tensor] = ()
+    ) -> tuple[list[Tensor], TreeDef, list[object]]:
         """``(tensors, structure, leaves)`` of a result of the user's functions; in
         ``leaves`` each tensor's place holds ``_TENSOR``. A tensor that is one of ``inputs`` is
         returned as a view of it (a Function's outputs are new tensors)."""
@@ -149,19 +156,19 @@ class _Call:
             leaves[j] = _TENSOR
         return tensors, structure, leaves
 
-    def set_output(self, out: Any, inputs: Any) -> list[Any]:
+    def set_output(self, out: object, inputs: Sequence[Tensor]) -> list[Tensor]:
         tensors, self.out_structure, self.out_leaves = self.natives(out, "the output", inputs)
         self.n_out = len(tensors)
         return tensors
 
-    def output(self, outs: Any) -> Any:
+    def output(self, outs: Sequence[Tensor]) -> object:
         it = iter(outs[: self.n_out])
         return unflatten(
             self.out_structure,
             [wrap(next(it), self.dev) if v is _TENSOR else v for v in self.out_leaves],
         )
 
-    def cotangent(self, cts: Any) -> Any:
+    def cotangent(self, cts: Sequence[Tensor]) -> object:
         """The output's cotangent as the user's rules take it (a pytree like the output)."""
         it = iter(cts)
         return unflatten(
@@ -169,17 +176,17 @@ class _Call:
             [wrap(next(it), self.dev) if v is _TENSOR else v for v in self.out_leaves],
         )
 
-    def residuals(self, res: Any) -> Any:
+    def residuals(self, res: Sequence[Tensor]) -> object:
         it = iter(res)
         return unflatten(
             self.res_structure,
             [wrap(next(it), self.dev) if v is _TENSOR else v for v in self.res_leaves],
         )
 
-    def grads(self, ct_leaves: list[list[Any]], inputs: Any) -> list[Any]:
+    def grads(self, ct_leaves: list[list[object]], inputs: Sequence[Tensor]) -> list[Tensor | None]:
         """One gradient per input tensor (None for zero or a non-floating input) from the
         cotangents' leaves, checked against the inputs' shapes."""
-        out: list[Any] = []
+        out: list[Tensor | None] = []
         for (k, j), x in zip(self.slots, inputs):
             v = ct_leaves[k][j]
             if v is None or not (x.is_floating_point() or x.is_complex()):
@@ -199,7 +206,9 @@ class _Call:
 
     # -- custom_jvp -----------------------------------------------------------------------
 
-    def tangent_out(self, primals: Any, tangents: Any) -> tuple[Any, ...]:
+    def tangent_out(
+        self: _Call[JvpRule], primals: Sequence[Tensor], tangents: Sequence[Tensor | None]
+    ) -> tuple[Tensor, ...]:
         """The rule's output tangent (its tensors, one per output tensor) at ``primals``
         (the input tensors) for ``tangents`` (one per input tensor, None for zero)."""
         spec = self.spec
@@ -211,7 +220,7 @@ class _Call:
             "custom_jvp",
             spec,
             "the jvp rule",
-            spec.jvp(  # type: ignore[attr-defined]
+            spec.jvp(
                 *nondiff,
                 tuple(args[i] for i in self.diff),
                 tuple(tan_args[i] for i in self.diff),
@@ -239,19 +248,44 @@ class _Call:
         return tuple(result)
 
 
+class _Context(Protocol):
+    """What the Functions here read of torch's context (their own attributes aside)."""
+
+    saved_tensors: tuple[Tensor, ...]
+
+    def save_for_backward(self, *tensors: Tensor) -> None: ...
+
+    def save_for_forward(self, *tensors: Tensor) -> None: ...
+
+    def mark_non_differentiable(self, *tensors: Tensor) -> None: ...
+
+
+class _VjpContext(_Context, Protocol):
+    c: _Call[VjpRules]
+    n_in: int
+
+
+class _JvpContext(_Context, Protocol):
+    c: _Call[JvpRule]
+
+
 class _VJP(torch.autograd.Function):
     generate_vmap_rule = True
 
     @staticmethod
-    def forward(c: _Call, *tensors: Any) -> Any:
+    def forward(c: _Call[VjpRules], *tensors: Tensor) -> tuple[Tensor, ...]:
         spec = c.spec
-        out, res = pair("custom_vjp", spec, "the fwd rule", spec.fwd(*c.rebuild(tensors)))  # type: ignore[attr-defined]
+        out, res = pair("custom_vjp", spec, "the fwd rule", spec.fwd(*c.rebuild(tensors)))
         outs = c.set_output(out, tensors)
         res_tensors, c.res_structure, c.res_leaves = c.natives(res, "the residuals", tensors)
         return (*outs, *res_tensors)
 
     @staticmethod
-    def setup_context(ctx: Any, inputs: Any, output: Any) -> None:
+    def setup_context(
+        ctx: _VjpContext,
+        inputs: tuple[_Call[VjpRules], *tuple[Tensor, ...]],
+        output: tuple[Tensor, ...],
+    ) -> None:
         c = inputs[0]
         ctx.c = c
         ctx.n_in = len(inputs) - 1
@@ -261,8 +295,8 @@ class _VJP(torch.autograd.Function):
         ctx.save_for_backward(*inputs[1:], *res)
 
     @staticmethod
-    def backward(ctx: Any, *cts: Any) -> Any:
-        c: _Call = ctx.c
+    def backward(ctx: _VjpContext, *cts: Tensor) -> tuple[Tensor | None, ...]:
+        c = ctx.c
         spec = c.spec
         saved = ctx.saved_tensors
         inputs = saved[: ctx.n_in]
@@ -270,16 +304,16 @@ class _VJP(torch.autograd.Function):
         if torch.is_grad_enabled() and not first_order():
             # Differentiated again: the residuals from the inputs, so that their own
             # derivatives count.
-            res = pair("custom_vjp", spec, "the fwd rule", spec.fwd(*args))[1]  # type: ignore[attr-defined]
+            res = pair("custom_vjp", spec, "the fwd rule", spec.fwd(*args))[1]
         else:
             res = c.residuals(saved[ctx.n_in :])
         g = c.cotangent(cts[: c.n_out])
         nondiff = [args[i] for i in spec.nondiff_argnums]
-        ct = spec.bwd(*nondiff, res, g)  # type: ignore[attr-defined]
-        return (None, *c.grads(cotangents_of(spec, tuple(args), c.diff, ct), inputs))  # type: ignore[arg-type]
+        ct = spec.bwd(*nondiff, res, g)
+        return (None, *c.grads(cotangents_of(spec, tuple(args), c.diff, ct), inputs))
 
     @staticmethod
-    def jvp(ctx: Any, *tangents: Any) -> Any:
+    def jvp(ctx: _VjpContext, *tangents: Tensor | None) -> tuple[Tensor, ...]:
         name = function_name(ctx.c.spec.fun)
         raise TransformUnavailableError(
             f"arraymux.custom_vjp: {name} has a reverse-mode rule only, so forward mode "
@@ -292,28 +326,32 @@ class _JVP(torch.autograd.Function):
     generate_vmap_rule = True
 
     @staticmethod
-    def forward(c: _Call, *tensors: Any) -> Any:
+    def forward(c: _Call[JvpRule], *tensors: Tensor) -> tuple[Tensor, ...]:
         return tuple(c.set_output(c.spec.fun(*c.rebuild(tensors)), tensors))
 
     @staticmethod
-    def setup_context(ctx: Any, inputs: Any, output: Any) -> None:
+    def setup_context(
+        ctx: _JvpContext,
+        inputs: tuple[_Call[JvpRule], *tuple[Tensor, ...]],
+        output: tuple[Tensor, ...],
+    ) -> None:
         ctx.c = inputs[0]
         ctx.save_for_backward(*inputs[1:])
         ctx.save_for_forward(*inputs[1:])
 
     @staticmethod
-    def jvp(ctx: Any, *tangents: Any) -> Any:
-        c: _Call = ctx.c
+    def jvp(ctx: _JvpContext, *tangents: Tensor | None) -> tuple[Tensor, ...]:
+        c = ctx.c
         return c.tangent_out(ctx.saved_tensors, tangents[1:])
 
     @staticmethod
-    def backward(ctx: Any, *cts: Any) -> Any:
-        c: _Call = ctx.c
+    def backward(ctx: _JvpContext, *cts: Tensor) -> tuple[Tensor | None, ...]:
+        c = ctx.c
         primals = ctx.saved_tensors
         floats = [k for k, p in enumerate(primals) if p.is_floating_point() or p.is_complex()]
 
-        def tangent_map(*ts: Any) -> tuple[Any, ...]:
-            full: list[Any] = [None] * len(primals)
+        def tangent_map(*ts: Tensor) -> tuple[Tensor, ...]:
+            full: list[Tensor | None] = [None] * len(primals)
             for k, t in zip(floats, ts):
                 full[k] = t
             return c.tangent_out(primals, full)
@@ -321,7 +359,7 @@ class _JVP(torch.autograd.Function):
         zeros = [torch.zeros_like(primals[k]) for k in floats]
         pull = torch.func.vjp(tangent_map, *zeros)[1]
         pulled = pull(tuple(cts))
-        grads: list[Any] = [None] * len(primals)
+        grads: list[Tensor | None] = [None] * len(primals)
         for k, gk in zip(floats, pulled):
             grads[k] = gk
         return (None, *grads)
