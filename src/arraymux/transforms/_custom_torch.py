@@ -11,7 +11,7 @@ tensors of the residuals, marked non-differentiable).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Generic, Protocol, TypeVar, cast
+from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
 import torch
 from torch.autograd import forward_ad as _forward_ad
@@ -21,8 +21,8 @@ from .._devices import Device
 from .._errors import BackendMismatchError, TransformUnavailableError
 from ._control_common import flatten, unflatten
 from ._custom_common import CustomFunction, JvpRule, VjpRules, cotangents_of, pair
-from ._torch import FUNC_LEVELS, first_order
 from ._pytrees import TreeDef
+from ._torch import FUNC_LEVELS, first_order
 from ._tree import function_name
 
 if TYPE_CHECKING:
