@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import importlib
 import os
-import subprocess
-import sys
 import textwrap
 from pathlib import Path
 
 import pytest
 
+from _child import assert_child_ok
 from arraymux import _backends
 from arraymux._backends import _adapter
 
@@ -73,8 +72,4 @@ def test_a_third_party_backend_through_the_entry_point(tmp_path):
     env["PYTHONPATH"] = os.pathsep.join(
         [str(tmp_path), str(HERE / "thirdparty"), env.get("PYTHONPATH", "")]
     )
-    r = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120
-    )
-    assert r.returncode == 0, r.stderr[-3000:]
-    assert "ok" in r.stdout
+    assert_child_ok(code, env=env, timeout=120)

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import importlib.util
 import os
-import subprocess
-import sys
 
 import numpy as np
 import pytest
 
 import arraymux as xp
+from _child import assert_child_ok
 
 
 def _np(x):
@@ -219,15 +218,7 @@ def test_creation_on_jax_device_1_lands_there():
     env = dict(os.environ, XLA_FLAGS="--xla_force_host_platform_device_count=2")
     for pure in ("0", "1"):
         env["ARRAYMUX_PURE_PYTHON"] = pure
-        r = subprocess.run(
-            [sys.executable, "-c", _ON_JAX_DEVICE_1],
-            capture_output=True,
-            text=True,
-            timeout=300,
-            env=env,
-        )
-        assert r.returncode == 0, r.stderr[-3000:]
-        assert "ok" in r.stdout
+        assert_child_ok(_ON_JAX_DEVICE_1, env=env)
 
 
 def test_full_like_takes_a_0d_fill_value_of_its_device(device):
