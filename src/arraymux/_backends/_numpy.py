@@ -5,8 +5,9 @@ from __future__ import annotations
 import ctypes
 import operator
 import sys
+from collections.abc import Callable
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import array_api_compat.numpy as _xp
 import numpy as np
@@ -17,18 +18,24 @@ from ._common import array_dtype as array_dtype
 from ._common import clip as _clip
 from ._common import dtype_from_numpy, make_complex, raise_unknown_place
 
+if TYPE_CHECKING:
+    import numpy.typing as npt
 
-def namespace() -> Any:
+    #: A shape as the creation functions take it.
+    Shape = int | tuple[int, ...] | list[int]
+
+
+def namespace() -> ModuleType:
     return _xp
 
 
-def _ensure_array(x: Any) -> Any:
+def _ensure_array(x: object) -> np.ndarray:
     # NumPy returns scalars (np.float64, ...) from ufuncs and reductions on 0-d input; the
     # standard wants 0-d arrays. Array keeps whatever it got and calls this where it matters.
     return x if type(x) is np.ndarray else np.asarray(x)
 
 
-def normalize(x: Any) -> Any:
+def normalize(x: object) -> object:
     """``x``, a native result, as an array: NumPy gives scalars for 0-d results. Objects that
     are no result (a function among a transform's arguments) stay as they are: ``np.asarray``
     would make a 0-d object array of one."""
@@ -69,19 +76,22 @@ _char = ctypes.c_char
 _address = ctypes.addressof
 # The dtype objects of the dtypes arraymux passes (NumPy's scalar types, dtype objects: a
 # few dozen at most).
-_DTYPES: dict[Any, Any] = {None: np.dtype(np.float64)}
+_DTYPES: dict[object, np.dtype] = {None: np.dtype(np.float64)}
 # ctypes buffer types by size, in steps of the alignment (ctypes keeps each type for good).
-_BUFFERS: dict[int, Any] = {}
+_BUFFERS: dict[int, type[ctypes.Array[ctypes.c_char]]] = {}
 
 
-def aligned_empty(shape: Any, dtype: Any = None, *, zeroed: bool = False) -> Any:
+def aligned_empty(
+    shape: Shape, dtype: npt.DTypeLike | None = None, *, zeroed: bool = False
+) -> np.ndarray:
     """An uninitialised (``zeroed``: zero) C-contiguous array whose data starts at a multiple
     of :data:`ALIGNMENT` bytes."""
     dt = _DTYPES.get(dtype)
     if dt is None:
         dt = _DTYPES[dtype] = np.dtype(dtype)
     if type(shape) is not tuple:
-        shape = tuple(shape) if isinstance(shape, list) else (operator.index(shape),)
+        # not a tuple or a list: an index (operator.index says so)
+        shape = tuple(shape) if isinstance(shape, list) else (operator.index(cast("int", shape)),)
     nbytes = dt.itemsize
     for n in shape:
         nbytes *= n
@@ -90,7 +100,7 @@ def aligned_empty(shape: Any, dtype: Any = None, *, zeroed: bool = False) -> Any
         kind = _BUFFERS.get(size)
         if kind is None:
             kind = _BUFFERS[size] = _char * size
-        raw: Any = kind()
+        raw: Any = kind()  # a ctypes buffer (its buffer protocol is not in the 3.11 stubs)
         offset = -_address(raw) % ALIGNMENT
     else:
         raw = (np.zeros if zeroed else np.empty)(nbytes + ALIGNMENT, np.uint8)
@@ -98,30 +108,42 @@ def aligned_empty(shape: Any, dtype: Any = None, *, zeroed: bool = False) -> Any
     return np.ndarray(shape, dt, raw, offset)
 
 
-def aligned_copy(a: Any) -> Any:
+def aligned_copy(a: np.ndarray) -> np.ndarray:
     """``a`` copied into an aligned buffer (its dtype and shape, C order)."""
     out = aligned_empty(a.shape, a.dtype)
     out[...] = a
     return out
 
 
-def _filled(shape: Any, dtype: Any, value: Any) -> Any:
+def _filled(shape: Shape, dtype: npt.DTypeLike | None, value: npt.ArrayLike) -> np.ndarray:
     out = aligned_empty(shape, dtype)
     np.copyto(out, value, casting="unsafe")  # as np.full and np.ones fill
     return out
 
 
 def _aligned_creation(ns: ModuleType) -> dict[str, object]:
-    def zeros(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
+    def zeros(
+        shape: Shape, *, dtype: npt.DTypeLike | None = None, device: object = None
+    ) -> np.ndarray:
         return aligned_empty(shape, dtype, zeroed=True)
 
-    def ones(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
+    def ones(
+        shape: Shape, *, dtype: npt.DTypeLike | None = None, device: object = None
+    ) -> np.ndarray:
         return _filled(shape, dtype, 1)
 
-    def empty(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
+    def empty(
+        shape: Shape, *, dtype: npt.DTypeLike | None = None, device: object = None
+    ) -> np.ndarray:
         return aligned_empty(shape, dtype)
 
-    def full(shape: Any, fill_value: Any, *, dtype: Any = None, device: Any = None) -> Any:
+    def full(
+        shape: Shape,
+        fill_value: npt.ArrayLike,
+        *,
+        dtype: npt.DTypeLike | None = None,
+        device: object = None,
+    ) -> np.ndarray:
         if dtype is None:  # as np.full: the dtype NumPy gives the value
             fill_value = np.asarray(fill_value)
             dtype = fill_value.dtype
@@ -133,9 +155,9 @@ def _aligned_creation(ns: ModuleType) -> dict[str, object]:
         /,
         *,
         k: int = 0,
-        dtype: Any = None,
-        device: Any = None,
-    ) -> Any:
+        dtype: npt.DTypeLike | None = None,
+        device: object = None,
+    ) -> np.ndarray:
         # np.eye's own steps, on an aligned buffer.
         n_cols = n_rows if n_cols is None else n_cols
         out = aligned_empty((n_rows, n_cols), dtype, zeroed=True)
@@ -144,8 +166,10 @@ def _aligned_creation(ns: ModuleType) -> dict[str, object]:
             out[: n_cols - k].flat[(k if k >= 0 else -k * n_cols) :: n_cols + 1] = 1
         return out
 
-    def like(fill: Any) -> Any:
-        def fn(x: Any, /, *, dtype: Any = None, device: Any = None) -> Any:
+    def like(fill: int | None) -> Callable[..., np.ndarray]:
+        def fn(
+            x: np.ndarray, /, *, dtype: npt.DTypeLike | None = None, device: object = None
+        ) -> np.ndarray:
             dt = x.dtype if dtype is None else dtype
             if fill is None:
                 return aligned_empty(x.shape, dt)
@@ -155,15 +179,28 @@ def _aligned_creation(ns: ModuleType) -> dict[str, object]:
 
         return fn
 
-    def full_like(x: Any, /, fill_value: Any, *, dtype: Any = None, device: Any = None) -> Any:
+    def full_like(
+        x: np.ndarray,
+        /,
+        fill_value: npt.ArrayLike,
+        *,
+        dtype: npt.DTypeLike | None = None,
+        device: object = None,
+    ) -> np.ndarray:
         return _filled(x.shape, x.dtype if dtype is None else dtype, fill_value)
 
     # NumPy computes these its own way; the result is copied into an aligned buffer (NumPy's
     # own functions are called: array-api-compat's wrappers only pass the arguments on).
 
     def arange(
-        start: Any, /, stop: Any = None, step: Any = 1, *, dtype: Any = None, device: Any = None
-    ) -> Any:
+        start: float,
+        /,
+        stop: float | None = None,
+        step: float = 1,
+        *,
+        dtype: npt.DTypeLike | None = None,
+        device: object = None,
+    ) -> np.ndarray:
         if stop is None:
             start, stop = 0, start
         if (
@@ -188,20 +225,25 @@ def _aligned_creation(ns: ModuleType) -> dict[str, object]:
         return aligned_copy(np.arange(start, stop, step, dtype=dtype))
 
     def linspace(
-        start: Any,
-        stop: Any,
+        start: complex,
+        stop: complex,
         /,
         num: int,
         *,
-        dtype: Any = None,
-        device: Any = None,
+        dtype: npt.DTypeLike | None = None,
+        device: object = None,
         endpoint: bool = True,
-    ) -> Any:
+    ) -> np.ndarray:
         return aligned_copy(np.linspace(start, stop, num, dtype=dtype, endpoint=endpoint))
 
     def asarray(
-        obj: Any, /, *, dtype: Any = None, device: Any = None, copy: bool | None = None
-    ) -> Any:
+        obj: object,
+        /,
+        *,
+        dtype: npt.DTypeLike | None = None,
+        device: object = None,
+        copy: bool | None = None,
+    ) -> np.ndarray:
         if type(obj) is np.ndarray and copy is not False:
             if copy or (dtype is not None and np.dtype(dtype) != obj.dtype):
                 out = aligned_empty(obj.shape, obj.dtype if dtype is None else dtype)
@@ -234,17 +276,24 @@ def _aligned_creation(ns: ModuleType) -> dict[str, object]:
     }
 
 
-def _repeat(x: Any, repeats: Any, /, *, axis: int | None = None) -> Any:
+def _repeat(x: np.ndarray, repeats: int | np.ndarray, /, *, axis: int | None = None) -> np.ndarray:
     # NumPy refuses uint64 counts (no safe cast to intp); the standard takes any integer dtype.
     if getattr(repeats, "dtype", None) == np.uint64:
-        repeats = repeats.astype(np.intp)
+        repeats = np.asarray(repeats).astype(np.intp)
     return np.repeat(x, repeats, axis=axis)
 
 
-_add_reduce: Any = np.add.reduce
+_add_reduce: Callable[..., np.ndarray | np.generic] = np.add.reduce
 
 
-def _sum(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Any:
+def _sum(
+    x: np.ndarray,
+    /,
+    *,
+    axis: int | tuple[int, ...] | None = None,
+    dtype: npt.DTypeLike | None = None,
+    keepdims: bool = False,
+) -> np.ndarray | np.generic:
     # np.sum on an ndarray is np.add.reduce behind about 1 us of Python-level dispatch.
     if type(x) is not np.ndarray:
         return np.sum(x, axis=axis, dtype=dtype, keepdims=keepdims)
@@ -262,21 +311,21 @@ def parse_place(place: str | None) -> str:
     raise AssertionError
 
 
-def native_device(place: str) -> Any:
+def native_device(place: str) -> str:
     return "cpu"
 
 
-def place_of_device(native: Any) -> str:
+def place_of_device(native: object) -> str:
     if native == "cpu":
         return "cpu"
     raise ValueError(f"{native!r} is not a NumPy device")
 
 
-def place_of(x: Any) -> str:
+def place_of(x: np.ndarray) -> str:
     return "cpu"
 
 
-def dtype_from_native(obj: Any) -> _dtypes.DType | None:
+def dtype_from_native(obj: object) -> _dtypes.DType | None:
     return dtype_from_numpy(obj)
 
 
@@ -284,31 +333,31 @@ def supports_dtype(dtype: _dtypes.DType, place: str) -> bool:
     return True
 
 
-def to_numpy(x: Any) -> Any:
+def to_numpy(x: np.ndarray | np.generic) -> np.ndarray:
     return _ensure_array(x)
 
 
 # Transfer hooks (see arraymux._transfer).
 
 
-def export(x: Any) -> tuple[Any, bool]:
+def export(x: np.ndarray) -> tuple[np.ndarray, bool]:
     # DLPack carries native byte order only.
     if x.dtype.isnative:
         return x, False
     return x.astype(x.dtype.newbyteorder("=")), True
 
 
-def from_dlpack(obj: Any, place: str | None, copy: bool | None) -> Any:
+def from_dlpack(obj: Any, place: str | None, copy: bool | None) -> np.ndarray:
     if type(obj) is np.ndarray:  # exported as a host view (array-api-strict): no exchange
         return obj.copy() if copy else obj.view()
     return np.from_dlpack(obj, copy=copy)
 
 
-def data_ptr(x: Any) -> int:
+def data_ptr(x: np.ndarray) -> int:
     return int(x.__array_interface__["data"][0])
 
 
-def unshared(x: Any) -> bool:
+def unshared(x: object) -> bool:
     """Whether nothing but ``x`` reaches its memory: NumPy allocated it for ``x`` (no base),
     or ``x`` alone holds the buffer it lies in (a byte array or ctypes buffer that owns its
     memory: an aligned buffer of the creation functions). Not a view of an array that lives
