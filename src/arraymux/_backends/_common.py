@@ -6,11 +6,16 @@ floor (only the routes between two backends' arrays import another adapter, lazi
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable, Sequence
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, Protocol, Self, TypeVar
 
 import numpy as np
 
 from .. import _dtypes
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
 
 __all__ = [
     "MAX_BYTES",
@@ -18,13 +23,28 @@ __all__ = [
     "check_extent",
     "clip",
     "dtype_from_numpy",
+    "every_dtype",
     "make_complex",
     "raise_unknown_place",
     "sized_reshape",
 ]
 
 
-def make_complex(re: Any, im: Any) -> Any:
+class NumPyDtyped(Protocol):
+    """An array that reports NumPy dtypes (NumPy's, CuPy's, Dask's, JAX's), as these helpers
+    read it."""
+
+    @property
+    def dtype(self) -> np.dtype: ...
+
+    def copy(self) -> Self: ...
+
+
+_A = TypeVar("_A", bound=NumPyDtyped)
+_R = TypeVar("_R")
+
+
+def make_complex(re: np.ndarray, im: np.ndarray) -> np.ndarray:
     """A complex NumPy array from its real and imaginary parts (the complex dtype of their
     precision)."""
     out = np.empty(np.shape(re), dtype=np.result_type(re.dtype, np.complex64))
@@ -33,14 +53,14 @@ def make_complex(re: Any, im: Any) -> Any:
     return out
 
 
-def clip(mod: Any, base: Any) -> Any:
+def clip(mod: ModuleType, base: Callable[..., _A]) -> Callable[..., _A]:
     """``clip`` through ``mod.clip`` (NumPy's or CuPy's ufunc) where each bound is ``None`` or a
     Python number of ``x``'s kind that its dtype holds: the bounds go to the kernel as
     scalars. array-api-compat's ``clip`` (``base``), kept for every other case, makes each
     bound an array from host data and assigns through boolean masks: on CuPy an upload and a
     synchronisation per bound, on NumPy 5x the time of ``np.clip`` for small arrays."""
 
-    def clip(x: Any, /, min: Any = None, max: Any = None) -> Any:
+    def clip(x: _A, /, min: object = None, max: object = None) -> _A:
         kind = x.dtype.kind
         lo, hi = min, max
         if kind == "f":
@@ -65,22 +85,24 @@ def clip(mod: Any, base: Any) -> Any:
     return clip
 
 
-def _is_real(bound: Any) -> bool:
+def _is_real(bound: object) -> bool:
     return bound is None or type(bound) is float or type(bound) is int
 
 
-def _is_int(bound: Any) -> bool:
+def _is_int(bound: object) -> bool:
     return bound is None or type(bound) is int
 
 
-def array_dtype(native: Any) -> Any:
+def array_dtype(native: npt.DTypeLike) -> np.dtype:
     """The dtype object that arrays report for a namespace dtype (``np.float32`` -> its
     ``np.dtype``); shared by the backends whose arrays report NumPy dtypes."""
     return np.dtype(native)
 
 
 def dtype_from_numpy(obj: Any) -> _dtypes.DType | None:
-    """arraymux dtype of anything ``np.dtype`` understands (non-native byte order included)."""
+    """arraymux dtype of anything ``np.dtype`` understands (non-native byte order included);
+    the ``dtype_from_native`` of the backends whose arrays report NumPy dtypes (``obj``: any
+    object, which ``np.dtype`` takes or refuses)."""
     try:
         dt = np.dtype(obj)
     except TypeError:
@@ -90,11 +112,16 @@ def dtype_from_numpy(obj: Any) -> _dtypes.DType | None:
     return None
 
 
+def every_dtype(dtype: _dtypes.DType, place: str) -> bool:
+    """``supports_dtype`` of a backend that holds every dtype on each of its places."""
+    return True
+
+
 #: The most bytes an array may span: larger sizes overflow 64-bit byte counts.
 MAX_BYTES = 2**63 - 1
 
 
-def check_extent(shape: Any, itemsize: int) -> None:
+def check_extent(shape: Sequence[object], itemsize: int) -> None:
     """Raise ``ValueError`` for a result of ``shape`` whose sizes, zeros left out, times
     ``itemsize`` exceed :data:`MAX_BYTES` (jaxlib aborts the process on one: it multiplies the
     sizes in order, and overflows before it meets a zero). Sizes that are not Python ints
@@ -110,14 +137,14 @@ def check_extent(shape: Any, itemsize: int) -> None:
         )
 
 
-def sized_reshape(base: Any) -> Any:
+def sized_reshape(base: Callable[..., _R]) -> Callable[..., _R]:
     """``reshape`` that refuses a shape whose byte size overflows 64 bits (see
     :func:`check_extent`), for the backends that fail on one only later or not at all: jaxlib
     aborts the process, Dask makes an array that fails when computed. The fast path passes
     shapes as they are; the boundary then explains, naming the function. Other functions that
     take sizes check them at the boundary."""
 
-    def reshape(x: Any, /, shape: Any, *, copy: bool | None = None) -> Any:
+    def reshape(x: NumPyDtyped, /, shape: int | Sequence[int], *, copy: bool | None = None) -> _R:
         check_extent(shape if isinstance(shape, tuple | list) else (shape,), x.dtype.itemsize)
         return base(x, shape, copy=copy)
 

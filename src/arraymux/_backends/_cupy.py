@@ -11,11 +11,14 @@ import array_api_compat.cupy as _xp
 import cupy
 import numpy as np
 
-from .. import _dtypes
 from . import _special_cases, _staging
 from ._common import array_dtype as array_dtype
 from ._common import clip as _clip
-from ._common import dtype_from_numpy, raise_unknown_place
+from ._common import dtype_from_numpy, every_dtype, raise_unknown_place
+
+# What arrays report are NumPy dtypes, and every dtype lives everywhere.
+dtype_from_native = dtype_from_numpy
+supports_dtype = every_dtype
 
 
 def namespace() -> Any:
@@ -171,14 +174,6 @@ def place_of_device(native: Any) -> str:
 
 def place_of(x: Any) -> str:
     return str(x.device.id)
-
-
-def dtype_from_native(obj: Any) -> _dtypes.DType | None:
-    return dtype_from_numpy(obj)
-
-
-def supports_dtype(dtype: _dtypes.DType, place: str) -> bool:
-    return True
 
 
 def to_numpy(x: Any) -> Any:

@@ -14,15 +14,19 @@ from typing import TYPE_CHECKING, Literal, cast
 
 import array_api_compat.dask.array as _xp
 
-from .. import _dtypes
 from . import _special_cases
 from ._common import array_dtype as array_dtype
-from ._common import dtype_from_numpy, raise_unknown_place, sized_reshape
+from ._common import dtype_from_numpy, every_dtype, raise_unknown_place, sized_reshape
 
 if TYPE_CHECKING:
     import dask.array as da
     import numpy as np
     import numpy.typing as npt
+
+
+# What arrays report are NumPy dtypes, and every dtype lives everywhere.
+dtype_from_native = dtype_from_numpy
+supports_dtype = every_dtype
 
 
 def namespace() -> ModuleType:
@@ -50,14 +54,6 @@ def place_of_device(native: object) -> str:
 
 def place_of(x: da.Array) -> str:
     return ""
-
-
-def dtype_from_native(obj: object) -> _dtypes.DType | None:
-    return dtype_from_numpy(obj)
-
-
-def supports_dtype(dtype: _dtypes.DType, place: str) -> bool:
-    return True
 
 
 def getitem(x: da.Array, key: object) -> da.Array:

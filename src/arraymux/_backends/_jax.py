@@ -41,6 +41,10 @@ IMPORT_ALIGNMENT = 64
 SETS_CURRENT_GPU = True
 
 
+# What arrays report are NumPy dtypes.
+dtype_from_native = dtype_from_numpy
+
+
 def namespace() -> Any:
     return jnp
 
@@ -244,10 +248,6 @@ def place_of(x: jax.Array) -> str:
     with contextlib.suppress(TypeError):  # an unhashable sharding: no memo
         _PLACES[x.sharding] = place
     return place
-
-
-def dtype_from_native(obj: object) -> _dtypes.DType | None:
-    return dtype_from_numpy(obj)
 
 
 def supports_dtype(dtype: _dtypes.DType, place: str) -> bool:

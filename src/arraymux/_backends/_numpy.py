@@ -12,17 +12,21 @@ from typing import TYPE_CHECKING, Any, cast
 import array_api_compat.numpy as _xp
 import numpy as np
 
-from .. import _dtypes
 from . import _special_cases
 from ._common import array_dtype as array_dtype
 from ._common import clip as _clip
-from ._common import dtype_from_numpy, make_complex, raise_unknown_place
+from ._common import dtype_from_numpy, every_dtype, make_complex, raise_unknown_place
 
 if TYPE_CHECKING:
     import numpy.typing as npt
 
     #: A shape as the creation functions take it.
     Shape = int | tuple[int, ...] | list[int]
+
+
+# What arrays report are NumPy dtypes, and every dtype lives everywhere.
+dtype_from_native = dtype_from_numpy
+supports_dtype = every_dtype
 
 
 def namespace() -> ModuleType:
@@ -323,14 +327,6 @@ def place_of_device(native: object) -> str:
 
 def place_of(x: np.ndarray) -> str:
     return "cpu"
-
-
-def dtype_from_native(obj: object) -> _dtypes.DType | None:
-    return dtype_from_numpy(obj)
-
-
-def supports_dtype(dtype: _dtypes.DType, place: str) -> bool:
-    return True
 
 
 def to_numpy(x: np.ndarray | np.generic) -> np.ndarray:
