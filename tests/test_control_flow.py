@@ -4,9 +4,6 @@ device, derivatives and batching on every engine, compilation by jit, and the er
 from __future__ import annotations
 
 import importlib.util
-import os
-import subprocess
-import sys
 from collections import namedtuple
 
 import numpy as np
@@ -20,6 +17,7 @@ from _transform_checks import (
     TORCH_SCRIPT_WARNINGS,
     arr,
     close,
+    run_counting_frames,
 )
 
 pytestmark = TORCH_SCRIPT_WARNINGS
@@ -461,21 +459,14 @@ def test_jit_on_torch_compiles_them():
 def test_first_use_inside_torch_compile(tmp_path):
     """cond and while_loop first called inside xp.jit in a fresh process (arraymux's caches
     empty, which torch's operators forbid filling) compile in one graph."""
-    code = (
-        "import warnings; warnings.simplefilter('ignore')\n"
-        "import arraymux as xp\n"
-        "from torch._dynamo.utils import counters\n"
+    program = (
         "x = xp.asarray([0.5, 2.0], device='torch:cpu')\n"
         "def f(x):\n"
         "    a = xp.cond(xp.max(x) > 1, lambda v: xp.tanh(v) + xp.expm1(v), lambda v: xp.log1p(v), x)\n"
         "    return xp.while_loop(lambda c: xp.sum(c) < 50, lambda c: c * 2 + xp.sqrt(c), a)\n"
         "print(float(xp.sum(xp.jit(f)(x))), float(xp.sum(f(x))))\n"
-        "print(counters['frames']['total'], len(counters['graph_break']))\n"
     )
-    env = dict(os.environ, TORCHINDUCTOR_CACHE_DIR=str(tmp_path))
-    res = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=850, env=env
-    )
+    res = run_counting_frames(program, tmp_path)
     lines = res.stdout.split("\n")
     assert len(lines) >= 2, res.stderr[-3000:]
     compiled, eager = map(float, lines[0].split())

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import importlib.util
-import os
 import subprocess
 import sys
 from typing import NamedTuple
@@ -22,6 +21,7 @@ from _transform_checks import (
     TORCH_SCRIPT_WARNINGS,
     arr,
     close,
+    run_counting_frames,
 )
 from arraymux import _compiled
 from arraymux.transforms._engine import Engine
@@ -1023,22 +1023,14 @@ def test_jit_torch_first_use_of_functions_inside_compiled_code(tmp_path):
     """Functions first called inside xp.jit compile in one graph, once (their signatures are
     read before dynamo traces), in a fresh process (with a compile cache of its own, apart
     from what the rest of the suite compiled)."""
-    code = (
-        "import warnings; warnings.simplefilter('ignore')\n"
-        "import arraymux as xp\n"
-        "from torch._dynamo.utils import counters\n"
+    program = (
         "k = xp.random.key(0, device='torch:cpu')\n"
         "f = xp.jit(lambda kk: xp.random.normal(kk, (100,), xp.float32))\n"
         "for _ in range(4):\n"
         "    f(k)\n"
-        "print(counters['frames']['total'], len(counters['graph_break']))\n"
     )
-    # A cold compile of the Threefry kernels takes minutes on 2 cores; the cache of its own
-    # makes the time the same whatever ran before.
-    env = dict(os.environ, TORCHINDUCTOR_CACHE_DIR=str(tmp_path))
-    res = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=850, env=env
-    )
+    # A cold compile of the Threefry kernels takes minutes on 2 cores.
+    res = run_counting_frames(program, tmp_path)
     assert res.stdout.split() == ["1", "0"], res.stderr[-2000:]
 
 
