@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Callable
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, ParamSpec, TypeVar, cast
 
 import array_api_compat.cupy as _xp
 import cupy
@@ -16,17 +17,26 @@ from ._common import array_dtype as array_dtype
 from ._common import clip as _clip
 from ._common import dtype_from_numpy, every_dtype, raise_unknown_place
 
+if TYPE_CHECKING:
+    import numpy.typing as npt
+    import torch
+
+    from ._staging import StagingRing
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
 # What arrays report are NumPy dtypes, and every dtype lives everywhere.
 dtype_from_native = dtype_from_numpy
 supports_dtype = every_dtype
 
 
-def namespace() -> Any:
+def namespace() -> ModuleType:
     return _xp
 
 
-def overrides(ns: ModuleType) -> dict[str, Any]:
-    out: dict[str, Any] = {
+def overrides(ns: ModuleType) -> dict[str, Callable[..., object]]:
+    out: dict[str, Callable[..., cupy.ndarray]] = {
         "fft.fftfreq": _freq(cupy.fft.fftfreq),
         "fft.rfftfreq": _freq(cupy.fft.rfftfreq),
         "asarray": _asarray(ns.asarray),
@@ -53,33 +63,36 @@ def overrides(ns: ModuleType) -> dict[str, Any]:
     return out
 
 
-def _repeat(x: Any, repeats: Any, /, *, axis: int | None = None) -> Any:
+def _repeat(
+    x: cupy.ndarray, repeats: int | cupy.ndarray, /, *, axis: int | None = None
+) -> cupy.ndarray:
     # CuPy refuses uint64 counts (no safe cast to int64); the standard takes any integer dtype.
-    if getattr(repeats, "dtype", None) == np.uint64:
+    if not isinstance(repeats, int) and getattr(repeats, "dtype", None) == np.uint64:
         repeats = repeats.astype(np.int64)
     return cupy.repeat(x, repeats, axis=axis)
 
 
-def _make_complex(re: Any, im: Any) -> Any:
+def _make_complex(re: cupy.ndarray, im: cupy.ndarray) -> cupy.ndarray:
     out = cupy.empty(re.shape, dtype=cupy.result_type(re.dtype, cupy.complex64))
     out.real = re
     out.imag = im
     return out
 
 
-def _negative_zero(v: Any) -> bool:
-    parts = (v.real, v.imag) if type(v) is complex else (v,)
+def _negative_zero(v: complex) -> bool:
+    parts = (v.real, v.imag) if type(v) is complex else (v.real,)
     return any(p == 0 and math.copysign(1.0, p) < 0 for p in parts)
 
 
-def _asarray(base: Any) -> Any:
+def _asarray(base: Callable[..., cupy.ndarray]) -> Callable[..., cupy.ndarray]:
     """``asarray`` keeping the sign of ``-0.0`` in 0-d arrays: CuPy fills a 0-d array whose value
     equals zero with zero bytes (``+0``), from a Python scalar or a 0-d NumPy array alike;
     a one-element array reshaped keeps the bytes."""
 
-    def asarray(obj: Any, /, **kwargs: Any) -> Any:
+    def asarray(obj: object, /, **kwargs: object) -> cupy.ndarray:
         if (type(obj) is float or type(obj) is complex) and _negative_zero(obj):
-            obj = np.asarray(obj, dtype=kwargs.get("dtype"))
+            dtype = cast("npt.DTypeLike | None", kwargs.get("dtype"))  # the dtype keyword
+            obj = np.asarray(obj, dtype=dtype)
         if type(obj) is np.ndarray and obj.ndim == 0:
             return base(obj.reshape(1), **kwargs).reshape(())
         return base(obj, **kwargs)
@@ -87,11 +100,18 @@ def _asarray(base: Any) -> Any:
     return asarray
 
 
-def _freq(make: Any) -> Any:
+def _freq(make: Callable[..., cupy.ndarray]) -> Callable[..., cupy.ndarray]:
     """``fftfreq``/``rfftfreq`` made on the requested GPU (array-api-compat's take only
     ``device="cpu"`` for CuPy)."""
 
-    def freq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: Any = None) -> Any:
+    def freq(
+        n: int,
+        /,
+        *,
+        d: float = 1.0,
+        dtype: npt.DTypeLike | None = None,
+        device: cupy.cuda.Device | None = None,
+    ) -> cupy.ndarray:
         with device if device is not None else cupy.cuda.Device():
             out = make(n, d=d)
             return out if dtype is None else out.astype(dtype, copy=False)
@@ -117,7 +137,7 @@ def parse_place(place: str | None) -> str:
     return place
 
 
-def placed(fn: Any) -> Any:
+def placed(fn: Callable[_P, _R]) -> Callable[_P, _R]:
     """``fn`` run on the GPU of its first CuPy array operand, or of ``device=``: CuPy launches
     kernels and allocates results on the current device whatever its operands' (arrays on
     another GPU are read through peer access), so without this a function of arrays on
@@ -127,7 +147,7 @@ def placed(fn: Any) -> Any:
     ndarray = cupy.ndarray
 
     @functools.wraps(fn)
-    def on_device(*args: Any, **kwargs: Any) -> Any:
+    def on_device(*args: _P.args, **kwargs: _P.kwargs) -> _R:
         want = getattr(kwargs.get("device"), "id", None)
         if want is None:
             for a in args:
@@ -147,36 +167,36 @@ def placed(fn: Any) -> Any:
     return on_device
 
 
-def fuse(fun: Any) -> Any:
+def fuse(fun: Callable[..., _R]) -> Callable[..., _R]:
     """``fun``, a function of elementwise operators on CuPy arrays, as one kernel, run on the
     device of its first argument (CuPy launches on the current device)."""
     kernel = cupy.fuse()(fun)
 
-    def on_device(first: Any, *rest: Any) -> Any:
+    def on_device(first: cupy.ndarray, *rest: object) -> _R:
         with first.device:
             return kernel(first, *rest)
 
     return on_device
 
 
-def synchronize(place: str, xs: list[Any]) -> None:
+def synchronize(place: str, xs: list[object]) -> None:
     """Wait for every stream of the device."""
     cupy.cuda.Device(int(place)).synchronize()
 
 
-def native_device(place: str) -> Any:
+def native_device(place: str) -> cupy.cuda.Device:
     return cupy.cuda.Device(int(place))
 
 
-def place_of_device(native: Any) -> str:
+def place_of_device(native: object) -> str:
     return str(getattr(native, "id", native))
 
 
-def place_of(x: Any) -> str:
+def place_of(x: cupy.ndarray) -> str:
     return str(x.device.id)
 
 
-def to_numpy(x: Any) -> Any:
+def to_numpy(x: cupy.ndarray) -> np.ndarray:
     return x.get()
 
 
@@ -191,11 +211,11 @@ def memory(place: str) -> tuple[str, int]:
     return ("cuda", int(place))
 
 
-def current_gpu(place: str) -> Any:
+def current_gpu(place: str) -> cupy.cuda.Device:
     return cupy.cuda.Device(int(place))
 
 
-def move_within(x: Any, src: str, dst: str) -> Any:
+def move_within(x: cupy.ndarray, src: str, dst: str) -> cupy.ndarray:
     """``x`` copied from GPU ``src`` to GPU ``dst`` with one peer copy, ordered after the work
     queued on the source device's current stream (CuPy's own cross-device ``asarray`` copies
     on the target's stream without waiting for the source's, and refuses non-contiguous
@@ -217,7 +237,7 @@ def move_within(x: Any, src: str, dst: str) -> Any:
     return out
 
 
-def from_dlpack(obj: Any, place: str | None, copy: bool | None) -> Any:
+def from_dlpack(obj: object, place: str | None, copy: bool | None) -> cupy.ndarray:
     with cupy.cuda.Device(None if place is None else int(place)):
         out = cupy.from_dlpack(obj)
     if not copy:
@@ -226,7 +246,7 @@ def from_dlpack(obj: Any, place: str | None, copy: bool | None) -> Any:
         return out.copy()
 
 
-def from_host(a: Any, place: str) -> Any:
+def from_host(a: np.ndarray, place: str) -> cupy.ndarray:
     from ._staging import STAGE_MIN
 
     if a.nbytes >= STAGE_MIN:
@@ -237,7 +257,7 @@ def from_host(a: Any, place: str) -> Any:
         return cupy.asarray(a)
 
 
-def _make_ring(chunk: int, count: int) -> Any:
+def _make_ring(chunk: int, count: int) -> StagingRing:
     import numpy as np
 
     from ._staging import StagingRing
@@ -257,7 +277,7 @@ def _is_pinned(ptr: int) -> bool:
     return bool(kind == getattr(runtime, "memoryTypeHost", 1))
 
 
-def upload(a: Any, place: str) -> Any:
+def upload(a: np.ndarray, place: str) -> cupy.ndarray:
     """A new CuPy array holding ``a`` (a host ndarray in native byte order, any layout).
 
     A C-contiguous ``a`` in page-locked memory is copied with one DMA. Otherwise the copy is
@@ -285,7 +305,7 @@ def upload(a: Any, place: str) -> Any:
             # The new memory may have been in use on the current stream until just now.
             stream.wait_event(cupy.cuda.get_current_stream().record())
 
-            def to_device(slot: int, offset: int, n: int) -> Any:
+            def to_device(slot: int, offset: int, n: int) -> cupy.cuda.Event:
                 runtime.memcpyAsync(
                     base + offset, ptrs[slot], n, runtime.memcpyHostToDevice, stream.ptr
                 )
@@ -300,7 +320,9 @@ def upload(a: Any, place: str) -> Any:
         return flat.view(a.dtype).reshape(a.shape)
 
 
-def fast_route(direction: str, place: str, other: str, other_place: str) -> Any:
+def fast_route(
+    direction: str, place: str, other: str, other_place: str
+) -> Callable[..., object] | None:
     """Small moves between CuPy and host memory (NumPy, and torch:cpu tensors into CuPy) with
     ``copy=None``, in one plain copy, which costs less than the pinned and staged routes below
     their thresholds; None for other pairs. The route returns None for arrays that need the
@@ -314,7 +336,7 @@ def fast_route(direction: str, place: str, other: str, other_place: str) -> Any:
     return None
 
 
-def _host_view(t: Any) -> Any:
+def _host_view(t: torch.Tensor) -> np.ndarray | None:
     """A NumPy view of a CPU tensor, or None (autograd, conjugate or negative bits)."""
     try:
         return t.numpy()
@@ -322,14 +344,14 @@ def _host_view(t: Any) -> Any:
         return None
 
 
-def _small_read(x: Any) -> Any:
+def _small_read(x: cupy.ndarray) -> np.ndarray | None:
     if x.nbytes >= _staging.PINNED_READ_MIN:
         return None
     with cupy.cuda.Device(x.device.id):
         return x.get()
 
 
-def _small_upload(a: Any, place: str) -> Any:
+def _small_upload(a: object, place: str) -> cupy.ndarray | None:
     # 0-d: see _asarray (a 0-d upload would lose the sign of -0.0).
     if (
         type(a) is not np.ndarray
@@ -342,15 +364,15 @@ def _small_upload(a: Any, place: str) -> Any:
         return cupy.asarray(a)
 
 
-def data_ptr(x: Any) -> int:
+def data_ptr(x: cupy.ndarray) -> int:
     return int(x.data.ptr)
 
 
-def to_host(x: Any) -> Any:
+def to_host(x: cupy.ndarray) -> np.ndarray:
     return to_host_many([x])[0]
 
 
-def to_host_many(xs: list[Any]) -> list[Any]:
+def to_host_many(xs: list[cupy.ndarray]) -> list[np.ndarray]:
     """Asynchronous copies into pinned buffers on one stream per device, one sync each; one
     small array alone is read with a plain copy (what ``cupy.asnumpy`` does), which costs less
     than allocating a pinned buffer and a stream."""
@@ -361,7 +383,7 @@ def to_host_many(xs: list[Any]) -> list[Any]:
         with cupy.cuda.Device(x.device.id):
             return [x.get()]
     out = []
-    streams: dict[int, Any] = {}
+    streams: dict[int, cupy.cuda.Stream] = {}
     for x in xs:
         dev = x.device.id
         if dev not in streams:

@@ -282,8 +282,8 @@ def _aligned_creation(ns: ModuleType) -> dict[str, object]:
 
 def _repeat(x: np.ndarray, repeats: int | np.ndarray, /, *, axis: int | None = None) -> np.ndarray:
     # NumPy refuses uint64 counts (no safe cast to intp); the standard takes any integer dtype.
-    if getattr(repeats, "dtype", None) == np.uint64:
-        repeats = np.asarray(repeats).astype(np.intp)
+    if not isinstance(repeats, int) and getattr(repeats, "dtype", None) == np.uint64:
+        repeats = repeats.astype(np.intp)
     return np.repeat(x, repeats, axis=axis)
 
 
