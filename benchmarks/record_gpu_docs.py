@@ -28,6 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "results"
 sys.path.insert(0, str(ROOT / "benchmarks"))
+sys.path.insert(0, str(ROOT / "docs" / "_ext"))
 
 
 def gpu_devices() -> list[str]:
@@ -53,24 +54,14 @@ def main() -> None:
         raise SystemExit("record_gpu_docs: no GPU device here (arraymux.devices() lists none).")
     import torch  # noqa: F401  (so that the machine record names the GPU)
     from _record import machine, write_json
+    from arraymux_docs import conformance_command
 
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     date = time.strftime("%Y-%m-%d")
     if args.only in (None, "conformance"):
         res = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "arraymux",
-                "conformance",
-                "--format",
-                "json",
-                "--max-examples",
-                "5",
-                "--devices",
-                ",".join(devices),
-            ],
+            conformance_command(devices),
             capture_output=True,
             text=True,
         )

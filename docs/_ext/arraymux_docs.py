@@ -120,6 +120,24 @@ def versions(out: Path) -> None:
 _STATUSES = ("pass", "FAIL", "xfail", "xpass", "n/a")
 
 
+def conformance_command(devices: list[str]) -> list[str]:
+    """The conformance run whose results the conformance pages show: ``arraymux conformance``
+    with 5 examples per property, as JSON, on ``devices`` (the build's CPUs, or the GPUs of
+    ``benchmarks/record_gpu_docs.py``)."""
+    return [
+        sys.executable,
+        "-m",
+        "arraymux",
+        "conformance",
+        "--format",
+        "json",
+        "--max-examples",
+        "5",
+        "--devices",
+        ",".join(devices),
+    ]
+
+
 def conformance_start(out: Path) -> Any:
     """Start ``arraymux conformance`` on every CPU device, its JSON into a file; the build
     goes on beside it (it takes one core of the two a CI machine has) until
@@ -129,18 +147,7 @@ def conformance_start(out: Path) -> Any:
     raw.parent.mkdir(parents=True, exist_ok=True)
     with raw.open("w") as stdout:
         return subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "arraymux",
-                "conformance",
-                "--format",
-                "json",
-                "--max-examples",
-                "5",
-                "--devices",
-                ",".join(devices),
-            ],
+            conformance_command(devices),
             stdout=stdout,
             stderr=subprocess.PIPE,
             text=True,

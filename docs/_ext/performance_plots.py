@@ -11,6 +11,7 @@ No benchmark runs while the site is built.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -162,13 +163,26 @@ def overhead(data: dict[str, Any], png: Path) -> str:
     )
 
 
-def _pairs_by_source(rows: list[dict[str, Any]]) -> dict[str, list[str]]:
-    out: dict[str, list[str]] = {}
+def _pairs_by_source(rows: list[dict[str, Any]]) -> dict[str, dict[str, list[dict[str, Any]]]]:
+    """The rows of each pair of devices, by size, under their source and target (each in the
+    order of its first row)."""
+    out: dict[str, dict[str, list[dict[str, Any]]]] = {}
     for r in rows:
-        targets = out.setdefault(r["source"], [])
-        if r["target"] not in targets:
-            targets.append(r["target"])
+        out.setdefault(r["source"], {}).setdefault(r["target"], []).append(r)
+    for targets in out.values():
+        for mine in targets.values():
+            mine.sort(key=lambda r: r["bytes"])
     return out
+
+
+def _device_handles(devices: Iterable[str]) -> list[Any]:
+    """Legend handles, one per device, in its colour and marker."""
+    from matplotlib.lines import Line2D
+
+    return [
+        Line2D([], [], color=device_style(d)["color"], marker=device_style(d)["marker"])
+        for d in devices
+    ]
 
 
 def transfer_time(data: dict[str, Any], png: Path) -> str:
@@ -180,11 +194,7 @@ def transfer_time(data: dict[str, Any], png: Path) -> str:
     fig, axes = _grid(len(by_source))
     targets_seen: dict[str, None] = {}
     for ax, (src, targets) in zip(axes, by_source.items()):
-        for dst in targets:
-            mine = sorted(
-                (r for r in rows if (r["source"], r["target"]) == (src, dst)),
-                key=lambda r: r["bytes"],
-            )
+        for dst, mine in targets.items():
             style = device_style(dst)
             zero = mine[-1].get("zero_copy") == "yes"
             ax.plot(
@@ -202,10 +212,7 @@ def transfer_time(data: dict[str, Any], png: Path) -> str:
         ax.set_xlabel("bytes moved")
     for ax in axes[::2]:
         ax.set_ylabel("to_device time (µs)")
-    handles = [
-        Line2D([], [], color=device_style(d)["color"], marker=device_style(d)["marker"])
-        for d in targets_seen
-    ]
+    handles = _device_handles(targets_seen)
     handles += [
         Line2D([], [], color="black", linestyle="-"),
         Line2D([], [], color="black", linestyle="--"),
@@ -222,7 +229,6 @@ def transfer_time(data: dict[str, Any], png: Path) -> str:
 
 def transfer_speedup(data: dict[str, Any], png: Path) -> str:
     """How a move compares with the reference route: a panel per source device."""
-    from matplotlib.lines import Line2D
     from matplotlib.ticker import FuncFormatter, NullFormatter
 
     rows = data["rows"]
@@ -234,11 +240,7 @@ def transfer_speedup(data: dict[str, Any], png: Path) -> str:
     targets_seen: dict[str, None] = {}
     slower: list[str] = []
     for ax, (src, targets) in zip(axes, by_source.items()):
-        for dst in targets:
-            mine = sorted(
-                (r for r in rows if (r["source"], r["target"]) == (src, dst)),
-                key=lambda r: r["bytes"],
-            )
+        for dst, mine in targets.items():
             style = device_style(dst)
             ratios = [r[base] / r["to_device_s"] for r in mine]
             slower += [
@@ -267,10 +269,7 @@ def transfer_speedup(data: dict[str, Any], png: Path) -> str:
     reference = "torch's Tensor.to" if between else "the naive route"
     for ax in axes[::2]:
         ax.set_ylabel(f"{reference} time / to_device")
-    handles = [
-        Line2D([], [], color=device_style(d)["color"], marker=device_style(d)["marker"])
-        for d in targets_seen
-    ]
+    handles = _device_handles(targets_seen)
     _legend_below(fig, handles, [f"to {_short(d)}" for d in targets_seen], "target")
     _save(fig, png)
     if between:
@@ -319,8 +318,6 @@ def _bytes(n: int) -> str:
 
 def transforms(data: dict[str, Any], png: Path) -> str:
     """What arraymux adds to a transform, per transform: a panel per transform."""
-    from matplotlib.lines import Line2D
-
     rows = data["rows"]
     params = data.get("parameters", {})
     order = {"10": 0, "1k": 1, "100k": 2, "1M": 3}
@@ -360,11 +357,7 @@ def transforms(data: dict[str, Any], png: Path) -> str:
         ax.set_xlabel("parameters")
     for ax in axes[::2]:
         ax.set_ylabel("time, arraymux / engine")
-    handles = [
-        Line2D([], [], color=device_style(d)["color"], marker=device_style(d)["marker"])
-        for d in seen
-    ]
-    _legend_below(fig, handles, [_short(d) for d in seen], "arrays on")
+    _legend_below(fig, _device_handles(seen), [_short(d) for d in seen], "arrays on")
     _save(fig, png)
     steady = sorted(
         {
