@@ -7,6 +7,7 @@ CuPy, JAX), or JAX's host split in two (``XLA_FLAGS=--xla_force_host_platform_de
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Any
 
 import arraymux as xp
@@ -50,13 +51,6 @@ def _set(x: xp.Array, key: Any, value: Any) -> xp.Array:
     return x
 
 
-def _function(name: str) -> Any:
-    fn: Any = xp
-    for part in name.split("."):
-        fn = getattr(fn, part)
-    return fn
-
-
 def sweep(d1: xp.Device, d0: xp.Device) -> list[str]:
     """Call every elementwise function of the table, a set of the others, the creation
     functions, the default device and every transform with arrays on ``d1`` (``d0``: another
@@ -77,7 +71,7 @@ def sweep(d1: xp.Device, d0: xp.Device) -> list[str]:
     for e in TABLE:
         if e.rule not in ("unary", "binary"):
             continue
-        fn = _function(e.name)
+        fn = attrgetter(e.name)(xp)
         for x in (f32, i32, b):
             try:
                 out = fn(x) if e.rule == "unary" else fn(x, x)

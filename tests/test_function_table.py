@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import inspect
 import os
+from operator import attrgetter
 from pathlib import Path
 
 import pytest
@@ -70,13 +71,6 @@ STANDARD_FUNCTIONS = {
 }
 
 
-def _lookup(ns: object, name: str) -> object:
-    obj = ns
-    for part in name.split("."):
-        obj = getattr(obj, part)
-    return obj
-
-
 def test_table_matches_standard_both_ways():
     table = {e.name for e in TABLE}
     missing = set(STANDARD_FUNCTIONS) - table
@@ -102,7 +96,7 @@ def test_table_rules_are_known():
 
 @pytest.mark.parametrize("name", sorted(STANDARD_FUNCTIONS))
 def test_every_standard_name_is_callable_in_namespace(name):
-    assert callable(_lookup(xp, name))
+    assert callable(attrgetter(name)(xp))
 
 
 def test_namespace_exports_are_standard_or_documented_extras():
@@ -271,7 +265,7 @@ def _compare_signatures(
     ``ns`` (but its ``extras``) against the records: both ways."""
     wrong = []
     for record in TABLE:
-        theirs = inspect.signature(_lookup(ns, record.name))
+        theirs = inspect.signature(attrgetter(record.name)(ns))
         ours = _parameters(_record_signature(record))
         got = _parameters(theirs)
         if record.name in sentinel_defaults:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from operator import attrgetter
 from typing import Any, Literal, TypeVar, cast
 
 import numpy as np
@@ -257,10 +258,8 @@ def register(*names: str) -> Callable[[PropertyFn], PropertyFn]:
 
 
 def fn_of(name: str) -> Any:
-    obj: Any = ax
-    for part in name.split("."):
-        obj = getattr(obj, part)
-    return obj
+    """arraymux's function ``name`` (``"linalg.qr"`` for the extensions' functions)."""
+    return attrgetter(name)(ax)
 
 
 def reference_fn(name: str) -> Any:
