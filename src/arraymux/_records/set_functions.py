@@ -4,6 +4,23 @@ from __future__ import annotations
 
 from ._record import Record, UniqueAllResult, UniqueCountsResult, UniqueInverseResult, section
 
+
+def unique(
+    name: str, summary: str, result: type[tuple[object, ...]], fields: str, *, example: str
+) -> Record:
+    """The unique elements of ``x`` with what the named tuple ``result`` adds to them, its
+    ``fields`` described."""
+    return Record(
+        name,
+        "first",
+        signature="(x, /)",
+        summary=summary,
+        returns=(result.__name__, fields),
+        result=result,
+        example=example,
+    )
+
+
 RECORDS = section(
     "set_functions",
     Record(
@@ -33,54 +50,39 @@ RECORDS = section(
 Array([False,  True, False], dtype=bool, device='numpy:cpu')
 """,
     ),
-    Record(
+    unique(
         "unique_all",
-        "first",
-        signature="(x, /)",
-        summary="Unique elements of ``x``, their first indices, inverse indices and counts.",
-        returns=(
-            "UniqueAllResult",
-            "Named tuple ``(values, indices, inverse_indices, counts)``: the sorted unique "
-            "elements (dtype of ``x``), the index of the first occurrence of each in the flattened "
-            "``x``, the index into ``values`` of each element of ``x`` (shape of ``x``), and the "
-            "count of each (indices and counts of the default integer dtype).",
-        ),
-        result=UniqueAllResult,
+        "Unique elements of ``x``, their first indices, inverse indices and counts.",
+        UniqueAllResult,
+        "Named tuple ``(values, indices, inverse_indices, counts)``: the sorted unique "
+        "elements (dtype of ``x``), the index of the first occurrence of each in the flattened "
+        "``x``, the index into ``values`` of each element of ``x`` (shape of ``x``), and the "
+        "count of each (indices and counts of the default integer dtype).",
         example="""\
 >>> values, indices, inverse_indices, counts = xp.unique_all(xp.asarray([3, 1, 3, 2]))
 >>> xp.to_numpy(values), xp.to_numpy(indices), xp.to_numpy(inverse_indices), xp.to_numpy(counts)
 (array([1, 2, 3]), array([1, 3, 0]), array([2, 0, 2, 1]), array([1, 1, 2]))
 """,
     ),
-    Record(
+    unique(
         "unique_counts",
-        "first",
-        signature="(x, /)",
-        summary="Unique elements of ``x`` and the number of times each occurs.",
-        returns=(
-            "UniqueCountsResult",
-            "Named tuple ``(values, counts)``: the sorted unique elements (dtype of ``x``) and the "
-            "number of times each occurs (of the default integer dtype).",
-        ),
-        result=UniqueCountsResult,
+        "Unique elements of ``x`` and the number of times each occurs.",
+        UniqueCountsResult,
+        "Named tuple ``(values, counts)``: the sorted unique elements (dtype of ``x``) and the "
+        "number of times each occurs (of the default integer dtype).",
         example="""\
 >>> values, counts = xp.unique_counts(xp.asarray([3, 1, 3, 2]))
 >>> xp.to_numpy(values), xp.to_numpy(counts)
 (array([1, 2, 3]), array([1, 1, 2]))
 """,
     ),
-    Record(
+    unique(
         "unique_inverse",
-        "first",
-        signature="(x, /)",
-        summary="Unique elements of ``x`` and the indices that rebuild ``x`` from them.",
-        returns=(
-            "UniqueInverseResult",
-            "Named tuple ``(values, inverse_indices)``: the sorted unique elements (dtype of "
-            "``x``) and, for each element of ``x``, its index into ``values`` (shape of ``x``, of "
-            "the default integer dtype).",
-        ),
-        result=UniqueInverseResult,
+        "Unique elements of ``x`` and the indices that rebuild ``x`` from them.",
+        UniqueInverseResult,
+        "Named tuple ``(values, inverse_indices)``: the sorted unique elements (dtype of "
+        "``x``) and, for each element of ``x``, its index into ``values`` (shape of ``x``, of "
+        "the default integer dtype).",
         example="""\
 >>> values, inverse_indices = xp.unique_inverse(xp.asarray([3, 1, 3, 2]))
 >>> xp.to_numpy(values), xp.to_numpy(inverse_indices)

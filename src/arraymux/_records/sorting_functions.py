@@ -4,21 +4,31 @@ from __future__ import annotations
 
 from ._record import SORT_AXIS, Record, section
 
-RECORDS = section(
-    "sorting_functions",
-    Record(
-        "argsort",
+
+def sorting(name: str, summary: str, result: str, *, keeps_dtype: bool, example: str) -> Record:
+    """A sort of real-valued ``x`` along ``axis`` (``descending``, ``stable``): ``result``
+    describes the result, which has the dtype of ``x`` where ``keeps_dtype``."""
+    return Record(
+        name,
         "first",
         signature="(x, /, *, axis=-1, descending=False, stable=True)",
-        summary="Indices that sort ``x`` along an axis.",
+        summary=summary,
         dtypes="real-valued",
         parameters={"axis": SORT_AXIS},
-        returns=(
-            "Array",
-            "Indices of the shape of ``x`` (of the default integer dtype) that sort it along "
-            "``axis``.",
-        ),
+        returns=("Array", result),
+        keeps_dtype=keeps_dtype,
         also_positional=("axis",),
+        example=example,
+    )
+
+
+RECORDS = section(
+    "sorting_functions",
+    sorting(
+        "argsort",
+        "Indices that sort ``x`` along an axis.",
+        "Indices of the shape of ``x`` (of the default integer dtype) that sort it along ``axis``.",
+        keeps_dtype=False,
         example="""\
 >>> x = xp.asarray([3, 1, 2])
 >>> xp.argsort(x)
@@ -27,16 +37,11 @@ Array([1, 2, 0], dtype=int64, device='numpy:cpu')
 Array([0, 2, 1], dtype=int64, device='numpy:cpu')
 """,
     ),
-    Record(
+    sorting(
         "sort",
-        "first",
-        signature="(x, /, *, axis=-1, descending=False, stable=True)",
-        summary="A sorted copy of ``x``.",
-        dtypes="real-valued",
-        parameters={"axis": SORT_AXIS},
-        returns=("Array", "The sorted array, of the shape and dtype of ``x``."),
+        "A sorted copy of ``x``.",
+        "The sorted array, of the shape and dtype of ``x``.",
         keeps_dtype=True,
-        also_positional=("axis",),
         example="""\
 >>> xp.sort(xp.asarray([3, 1, 2]))
 Array([1, 2, 3], dtype=int64, device='numpy:cpu')
