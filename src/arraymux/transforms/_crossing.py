@@ -15,15 +15,23 @@ import dataclasses
 import functools
 import inspect
 import sys
-from collections.abc import Callable, Sequence
-from typing import Any, overload
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
+from types import ModuleType
+from typing import TYPE_CHECKING, TypeVar, cast, overload
 
 from .._array import Array, operand, wrap
 from .._devices import TRANSFORM, Device, default_device, device_arg
 from .._dtype_rules import dtype_of
 from .._errors import BackendUnavailableError, TransformUnavailableError, unsupported
 from .._transfer import memory, move
+from .._typing import NativeArray
 from ._tree import CALL, FLOATING, VJP, engine_backends, function_name, map_leaves
+
+if TYPE_CHECKING:
+    from jax.core import ShapedArray
+    from torch import Tensor
+
+_T = TypeVar("_T")
 
 __all__ = ["on_device"]
 
@@ -32,12 +40,12 @@ _ENGINES = ("torch", "jax")
 
 
 @overload
-def on_device(fun: Callable[..., Any], device: Device | str) -> Callable[..., Any]: ...
+def on_device(fun: Callable[..., object], device: Device | str) -> Callable[..., object]: ...
 @overload
 def on_device(
     fun: None = None, *, device: Device | str
-) -> Callable[[Callable[..., Any]], Callable[..., Any]]: ...
-def on_device(*args: Any, **kwargs: Any) -> Any:
+) -> Callable[[Callable[..., object]], Callable[..., object]]: ...
+def on_device(*args: object, **kwargs: object) -> object:
     """``fun`` made callable from any device, and differentiable across the crossing.
 
     The returned function takes the arguments of ``fun`` (pytrees of tuples, lists and dicts
@@ -147,10 +155,10 @@ def on_device(*args: Any, **kwargs: Any) -> Any:
         raise TypeError(f"arraymux.on_device: expected a function, got {type(fun).__name__}.")
 
     @functools.wraps(fun)
-    def crossed(*args: Any, **kwargs: Any) -> Any:
+    def crossed(*args: object, **kwargs: object) -> object:
         return _cross(fun, target, args, kwargs)
 
-    crossed.device = target  # type: ignore[attr-defined]
+    crossed.__dict__["device"] = target  # the device it runs on
     if "torch" in sys.modules:
         import torch
 
@@ -165,23 +173,23 @@ _SIGNATURE = inspect.Signature(
         inspect.Parameter("device", inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None),
     ]
 )
-on_device.__signature__ = _SIGNATURE  # type: ignore[attr-defined]
+on_device.__dict__["__signature__"] = _SIGNATURE
 
 
 # -- the call ---------------------------------------------------------------------------------
 
 
-def _leaves(tree: Any) -> tuple[list[Any], Callable[[list[Any]], Any]]:
+def _leaves(tree: _T) -> tuple[list[object], Callable[[list[object]], _T]]:
     """The leaves of ``tree`` and a function rebuilding it from new leaves."""
-    leaves: list[Any] = []
+    leaves: list[object] = []
 
-    def take(leaf: Any, path: str) -> Any:
+    def take(leaf: object, path: str) -> object:
         leaves.append(leaf)
         return len(leaves) - 1
 
     skeleton = map_leaves(take, tree)
 
-    def rebuild(new: list[Any]) -> Any:
+    def rebuild(new: list[object]) -> _T:
         return map_leaves(lambda i, path: new[i], skeleton)
 
     return leaves, rebuild
@@ -197,6 +205,13 @@ def _engine_name(device: Device) -> str | None:
     return None
 
 
+def _device_of(native: NativeArray) -> Device:
+    """The device of a native array of a registered backend."""
+    op = operand(native)
+    assert op is not None  # a native array: an operand
+    return op[1]
+
+
 def _engine_device(device: Device) -> Device:
     """The device whose arrays an engine computes with for arrays of ``device``."""
     if device._name != "torch" and device._backend.spec.bridged:
@@ -204,19 +219,23 @@ def _engine_device(device: Device) -> Device:
     return device
 
 
-def _cross(fun: Callable[..., Any], target: Device, args: tuple[Any, ...], kwargs: Any) -> Any:
+def _cross(
+    fun: Callable[..., object], target: Device, args: tuple[object, ...], kwargs: dict[str, object]
+) -> object:
     torch = sys.modules.get("torch")
     if torch is not None and torch.compiler.is_dynamo_compiling():
         # Reached while dynamo traces a torch.func transform (which ignores
         # torch.compiler.disable): the transform then runs outside the graph.
         torch._dynamo.graph_break()
     leaves, rebuild = _leaves((args, kwargs))
-    ops = [operand(leaf) for leaf in leaves]
-    where = [i for i, op in enumerate(ops) if op is not None]
+    ops: dict[int, tuple[NativeArray, Device]] = {
+        i: op for i, op in enumerate(map(operand, leaves)) if op is not None
+    }
+    where = list(ops)
     back: Device | None = None
     traced: list[int] = []
     for i in where:
-        native, dev = ops[i]  # type: ignore[misc]
+        native, dev = ops[i]
         if back is None:
             back = dev
         hook = dev._backend.hooks.traced
@@ -226,18 +245,18 @@ def _cross(fun: Callable[..., Any], target: Device, args: tuple[Any, ...], kwarg
     native_out = bool(where) and not any(type(leaves[i]) is Array for i in where)
     if not traced:
         return _plain(fun, target, _Args(leaves, ops, where, rebuild, back, native_out))
-    first = ops[traced[0]][1]  # type: ignore[index]
+    first = ops[traced[0]][1]
     engine = _engine_name(first)
     target_engine = _engine_name(target)
     if engine == target_engine and not _torch_func_between_gpus(
-        [ops[i][0] for i in traced],  # type: ignore[index]
+        [ops[i][0] for i in traced],
         first,
         target,
     ):
         return _within(fun, target, _Args(leaves, ops, where, rebuild, back, native_out), engine)
     home = _engine_device(first)
     for i in traced:
-        dev = ops[i][1]  # type: ignore[index]
+        dev = ops[i][1]
         if dev is not home:
             raise TransformUnavailableError(
                 f"arraymux.on_device: inside a transform, the traced arrays passed to "
@@ -247,7 +266,7 @@ def _cross(fun: Callable[..., Any], target: Device, args: tuple[Any, ...], kwarg
     return foreign.apply(engine)
 
 
-def _torch_func_between_gpus(natives: list[Any], source: Device, target: Device) -> bool:
+def _torch_func_between_gpus(natives: list[NativeArray], source: Device, target: Device) -> bool:
     """Whether a torch crossing goes from one GPU to another inside a torch.func transform.
 
     torch.func cannot differentiate ``Tensor.to`` between two GPUs (the backward pass fails
@@ -261,10 +280,15 @@ def _torch_func_between_gpus(natives: list[Any], source: Device, target: Device)
         return False
     import torch
 
-    return any(torch._C._functorch.is_functorch_wrapped_tensor(n) for n in natives)
+    return any(
+        isinstance(n, torch.Tensor) and torch._C._functorch.is_functorch_wrapped_tensor(n)
+        for n in natives
+    )
 
 
-def _move_leaf(native: Any, src: Device, target: Device, share: bool = False) -> Any:
+def _move_leaf(
+    native: NativeArray, src: Device, target: Device, share: bool = False
+) -> NativeArray:
     """``native`` on ``target``, without a copy where the memory allows (as
     :func:`arraymux.to_device`); ``share``: even into a backend that could write into an
     immutable source (see :func:`_result_moved`)."""
@@ -276,17 +300,23 @@ def _move_leaf(native: Any, src: Device, target: Device, share: bool = False) ->
     return move(src._backend.normalize(native), src, target, None, None, share=share)[0]
 
 
-def _sole(natives: list[Any], k: int, device: Device) -> bool:
+def _sole(natives: list[NativeArray | None], k: int, device: Device) -> bool:
     """Whether ``natives[k]`` (a native of ``device``) is held by nothing but the list (no
     other reference, no Array wrapping it) and its memory by nothing but itself, as the
     backend's ``unshared`` hook tells (no view, no other array over it, no foreign owner).
     False where the backend has no such hook."""
     unshared = device._backend.hooks.unshared
     # getrefcount counts the list's reference and its own argument's.
-    return unshared is not None and sys.getrefcount(natives[k]) <= 2 and bool(unshared(natives[k]))
+    return (
+        unshared is not None
+        and sys.getrefcount(natives[k]) <= 2
+        and bool(unshared(cast(NativeArray, natives[k])))  # an array's slot, not yet emptied
+    )
 
 
-def _result_moved(natives: list[Any], k: int, src: Device, target: Device) -> Any:
+def _result_moved(
+    natives: list[NativeArray | None], k: int, src: Device, target: Device
+) -> NativeArray:
     """``natives[k]``, an array of what the crossed function returned, on ``target``.
 
     Between a mutable and an immutable backend in the same memory (into JAX from torch,
@@ -298,26 +328,33 @@ def _result_moved(natives: list[Any], k: int, src: Device, target: Device) -> An
     it (a torch argument returned to a NumPy caller is a view of the caller's array), out of
     JAX into NumPy as a read-only view. The slot is emptied, so that an array appearing twice
     is copied once at most."""
+    # natives[k] is an array (its slot is emptied only here), read in place each time: a
+    # name bound to it would count as a reference of its own (see _sole).
     if src is target:
-        native = natives[k]
+        native = cast(NativeArray, natives[k])
     elif memory(src) != memory(target):  # copied by the move itself
-        native = _move_leaf(natives[k], src, target)
+        native = _move_leaf(cast(NativeArray, natives[k]), src, target)
     elif src._backend.spec.mutable and not target._backend.spec.mutable:
         if _sole(natives, k, src):
-            native = _move_leaf(natives[k], src, target)
+            native = _move_leaf(cast(NativeArray, natives[k]), src, target)
         else:  # the source's own copy (torch: clone), fresh, then taken as it is
             fresh = move(src._backend.normalize(natives[k]), src, src, True, None)[0]
             native = _move_leaf(fresh, src, target)
     elif not src._backend.spec.mutable and target._backend.hooks.writable_imports:
         sole = _sole(natives, k, src)  # before natives[k] is on the stack as an argument
-        native = _move_leaf(natives[k], src, target, share=sole)
+        native = _move_leaf(cast(NativeArray, natives[k]), src, target, share=sole)
     else:
-        native = _move_leaf(natives[k], src, target)
+        native = _move_leaf(cast(NativeArray, natives[k]), src, target)
     natives[k] = None
     return native
 
 
-def _noted(fun: Callable[..., Any], target: Device, args: Any, kwargs: Any) -> Any:
+def _noted(
+    fun: Callable[..., object],
+    target: Device,
+    args: Sequence[object],
+    kwargs: Mapping[str, object],
+) -> object:
     """``fun(*args, **kwargs)``; an exception it raises gets a note naming the crossing."""
     try:
         return fun(*args, **kwargs)
@@ -328,7 +365,9 @@ def _noted(fun: Callable[..., Any], target: Device, args: Any, kwargs: Any) -> A
         raise
 
 
-def _result_leaves(fun: Callable[..., Any], result: Any) -> tuple[list[Any], Any]:
+def _result_leaves(
+    fun: Callable[..., object], result: object
+) -> tuple[list[object], Callable[[list[object]], object]]:
     """The leaves of ``fun``'s result and the function rebuilding it; anything but arrays,
     Python scalars and None raises."""
     leaves, rebuild = _leaves(result)
@@ -348,15 +387,17 @@ def _result_leaves(fun: Callable[..., Any], result: Any) -> tuple[list[Any], Any
 class _Args:
     """The arguments of one call of a crossed function, taken apart."""
 
-    leaves: list[Any]  # every leaf of (args, kwargs)
-    ops: list[Any]  # (native, device) of each array leaf, None for the others
+    leaves: list[object]  # every leaf of (args, kwargs)
+    ops: dict[int, tuple[NativeArray, Device]]  # (native, device) of each array leaf
     where: list[int]  # the positions of the array leaves
-    rebuild: Callable[[list[Any]], Any]  # (args, kwargs) from new leaves
+    rebuild: Callable[
+        [list[object]], tuple[tuple[object, ...], dict[str, object]]
+    ]  # from new leaves
     back: Device | None  # the device of the first array: where results go
     native_out: bool  # native arrays in (and no Array): native arrays out
 
 
-def _plain(fun: Callable[..., Any], target: Device, call: _Args) -> Any:
+def _plain(fun: Callable[..., object], target: Device, call: _Args) -> object:
     """The crossing outside any transform: move, call, move back."""
     moved = list(call.leaves)
     for i in call.where:
@@ -375,7 +416,7 @@ def _plain(fun: Callable[..., Any], target: Device, call: _Args) -> Any:
     )
 
 
-def _within(fun: Callable[..., Any], target: Device, call: _Args, engine: str | None) -> Any:
+def _within(fun: Callable[..., object], target: Device, call: _Args, engine: str | None) -> object:
     """The crossing inside a transform when one engine computes both sides: its own
     (differentiable) moves keep the graph."""
     place = _engine_device(target)
@@ -405,19 +446,20 @@ def _within(fun: Callable[..., Any], target: Device, call: _Args, engine: str | 
     return _results_back(
         fun,
         box,
-        lambda ns, k, d: ns[k] if d is home else mover(ns[k], d, home),
+        # the slots of arrays (none is emptied here)
+        lambda ns, k, d: cast(NativeArray, ns[k]) if d is home else mover(ns[k], d, home),
         home,
         call.native_out,
     )
 
 
 def _results_back(
-    fun: Callable[..., Any],
-    box: list[Any],
-    move: Callable[[list[Any], int, Device], Any],
+    fun: Callable[..., object],
+    box: list[object],
+    move: Callable[[list[NativeArray | None], int, Device], NativeArray],
     home: Device,
     native_out: bool,
-) -> Any:
+) -> object:
     """``fun``'s result (the one item of ``box``), each array moved to ``home`` by
     ``move(natives, k, device)``: natives with ``native_out``, else Arrays.
 
@@ -435,10 +477,10 @@ def _results_back(
     return rebuild_out(new)
 
 
-def _natives_of(leaves: list[Any]) -> tuple[list[Any], list[Device | None]]:
+def _natives_of(leaves: list[object]) -> tuple[list[NativeArray | None], list[Device | None]]:
     """The natives of the array leaves of ``leaves`` (None for the others, which are left
     in place) and their devices; the array leaves are removed from ``leaves``."""
-    natives: list[Any] = []
+    natives: list[NativeArray | None] = []
     devices: list[Device | None] = []
     for k in range(len(leaves)):
         op = operand(leaves[k])
@@ -453,7 +495,7 @@ def _natives_of(leaves: list[Any]) -> tuple[list[Any], list[Device | None]]:
     return natives, devices
 
 
-def _engine_mover(engine: str | None) -> Callable[[Any, Device, Device], Any]:
+def _engine_mover(engine: str | None) -> Callable[..., NativeArray]:
     """The engine's own differentiable move of a native from one of its devices to another."""
     if engine == "torch":
         return lambda native, src, dst: native.to(dst.native)
@@ -475,7 +517,9 @@ class _Foreign:
     Hashed by identity (JAX keeps it as a parameter of its primitive).
     """
 
-    def __init__(self, fun: Callable[..., Any], target: Device, call: _Args, home: Device) -> None:
+    def __init__(
+        self, fun: Callable[..., object], target: Device, call: _Args, home: Device
+    ) -> None:
         self.fun = fun
         self.target = target
         self.call = call
@@ -483,20 +527,20 @@ class _Foreign:
         self.native_out = call.native_out
         # Arrays that are not traced (constants) are inputs too, moved to the caller's engine
         # device first: every input then crosses the same way.
-        self.natives = []
+        self.natives: list[NativeArray] = []
         for i in call.where:
             native, dev = call.ops[i]
             self.natives.append(_move_leaf(native, dev, home))
         self.floats = [_is_float(n, home) for n in self.natives]
         # Set by the first call: the result's leaves (arrays as None) and structure.
-        self.out_leaves: list[Any] | None = None
-        self.rebuild_out: Callable[[list[Any]], Any] | None = None
+        self.out_leaves: list[object] | None = None
+        self.rebuild_out: Callable[[list[object]], object] | None = None
         self.out_floats: list[bool] = []
-        self.avals: dict[Any, Any] = {}
+        self.avals: dict[Hashable, tuple[ShapedArray, ...]] = {}
         # Whether the caller will pull cotangents back (set by the caller's engine): the
         # unbatched call then runs as a vjp, and its pullback serves the backward pass.
         self.keep_pull = False
-        self.pull: Callable[[list[Any]], list[Any]] | None = (
+        self.pull: Callable[[Sequence[NativeArray]], list[NativeArray | None]] | None = (
             None  # JAX: the result's shapes per kind and input shapes
         )
 
@@ -505,16 +549,21 @@ class _Foreign:
 
     # -- the caller's side --------------------------------------------------------------------
 
-    def apply(self, engine: str | None) -> Any:
+    def apply(self, engine: str | None) -> object:
         """Run the crossing as a primitive of the caller's ``engine``; the result as the user
         expects it (Arrays on the caller's engine device)."""
+        outs: Iterator[NativeArray]
         if engine == "torch":
             from ._torch import crossing
+
+            # the caller's engine is torch: its natives are tensors
+            outs = iter(crossing(self, cast("list[Tensor]", self.natives)))
         else:
-            from ._jax import crossing  # type: ignore[assignment]
-        outs = iter(crossing(self, self.natives))
+            from ._jax import crossing as jax_crossing
+
+            outs = iter(jax_crossing(self, self.natives))
         assert self.out_leaves is not None and self.rebuild_out is not None
-        new = []
+        new: list[object] = []
         for leaf in self.out_leaves:
             if leaf is _ARRAY:
                 native = next(outs)
@@ -524,8 +573,8 @@ class _Foreign:
         return self.rebuild_out(new)
 
     def run(
-        self, kind: int, nb: int, natives: Sequence[Any], back: Device | None = None
-    ) -> list[Any]:
+        self, kind: int, nb: int, natives: Sequence[NativeArray], back: Device | None = None
+    ) -> list[NativeArray]:
         """The primitive of ``kind`` on natives of the caller's side (batched over ``nb``
         leading axes): for CALL the arguments' arrays; for VJP those and the cotangents of the
         floating results; for JVP those and the tangents of the floating arguments. Returns
@@ -535,9 +584,10 @@ class _Foreign:
         if pull is not None:  # the primals were seen by the forward pass
             natives = natives[len(self.natives) :]
         target = self.target
-        moved = [_move_leaf(n, operand(n)[1], target) for n in natives]  # type: ignore[index]
+        moved = [_move_leaf(n, _device_of(n), target) for n in natives]
         # The target is the default device while fun runs (as in a transform).
         outer, TRANSFORM.device = TRANSFORM.device, target
+        outs: list[NativeArray | None]
         try:
             if pull is not None:
                 outs = pull(moved)
@@ -571,7 +621,7 @@ class _Foreign:
             self.out_floats = [o.dtype.kind in FLOATING for o in outs]
         return outs
 
-    def _forward_keeping_pull(self, natives: list[Any]) -> list[Any]:
+    def _forward_keeping_pull(self, natives: list[NativeArray]) -> list[NativeArray | None]:
         """The forward pass on the target's own engine (torch or JAX), as a vjp whose
         pullback (natives to natives) the backward pass will use."""
         from ._engine import Engine
@@ -580,7 +630,7 @@ class _Foreign:
         device, floats, out_floats = e.device, self.floats, None
         fl = [i for i, f in enumerate(floats) if f]
 
-        def split(*xs: Any) -> tuple[list[Any], list[Any]]:
+        def split(*xs: NativeArray) -> tuple[list[NativeArray], list[NativeArray]]:
             nonlocal out_floats
             full = list(natives)
             for i, x in zip(fl, xs):
@@ -599,7 +649,7 @@ class _Foreign:
         d, k = iter(diff), iter(fixed)
         return [next(d) if f else next(k) for f in self.out_floats]
 
-    def _on_target(self, kind: int, nb: int, natives: list[Any]) -> list[Array]:
+    def _on_target(self, kind: int, nb: int, natives: list[NativeArray]) -> list[Array]:
         inputs = [wrap(v, self.target) for v in natives]
         n = len(self.natives)
         engine = _engine_name(self.target)
@@ -613,7 +663,7 @@ class _Foreign:
                 "outside the transform, or cross to a device with an engine."
             )
         fl = [i for i in range(n) if self.floats[i]]
-        jvp, vjp = _transforms.jvp, _transforms.vjp
+        jvp, vjp = _transforms().jvp, _transforms().vjp
 
         if kind == CALL:  # a forward pass whose pullback the backward pass will use
 
@@ -660,17 +710,12 @@ class _Foreign:
 _ARRAY = object()  # marks the array leaves of a recorded result
 
 
-class _Transforms:
-    """``arraymux.transforms`` (which imports this module), looked up when first used."""
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(sys.modules["arraymux.transforms"], name)
+def _transforms() -> ModuleType:
+    """``arraymux.transforms`` (which imports this module), looked up when used."""
+    return sys.modules["arraymux.transforms"]
 
 
-_transforms: Any = _Transforms()
-
-
-def _is_float(native: Any, device: Device) -> bool:
+def _is_float(native: NativeArray, device: Device) -> bool:
     return device._backend.dtype_from_native(native.dtype).kind in FLOATING
 
 
@@ -679,14 +724,16 @@ def _unbatched(xs: Sequence[Array], nb: int) -> list[Array]:
     return [x[(0,) * nb + (...,)] if nb else x for x in xs]
 
 
-def _batched(g: Callable[..., Any], nb: int, target: Device) -> Callable[..., Any]:
+def _batched(
+    g: Callable[..., Sequence[Array]], nb: int, target: Device
+) -> Callable[..., Sequence[Array]]:
     """``g`` mapped over ``nb`` leading axes of all its arguments: with the target's engine
     where it has one, else one batch element at a time."""
     if nb == 0:
         return g
     if _engine_name(target) is not None:
         for _ in range(nb):
-            g = _transforms.vmap(g)
+            g = _transforms().vmap(g)
         return g
 
     def sequential(*xs: Array) -> list[Array]:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import functools
 import inspect
 import sys
-from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from typing import ParamSpec, TypeVar, cast
 
 from .. import _compiled
 from .._arguments import parse_all
@@ -17,13 +17,16 @@ from .._errors import (
 from ._engine import Engine, check_function, for_tracing
 from ._tree import find
 
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
 
 def jit(
-    fun: Callable[..., Any],
+    fun: Callable[_P, _R],
     *,
     static_argnums: int | Sequence[int] = (),
     static_argnames: str | Iterable[str] = (),
-) -> Callable[..., Any]:
+) -> Callable[_P, _R]:
     """Compile ``fun`` for the backend of the arrays it is called with.
 
     JAX arrays use ``jax.jit`` and torch tensors ``torch.compile``; one compiled function is
@@ -82,25 +85,25 @@ def jit(
     """
     check_function("jit", fun)
     nums, names = _static_parameters(fun, static_argnums, static_argnames)
-    if nums or names:
-        return _jit_static(fun, nums, names)
-    return _jit_dynamic(fun)
+    jitted = _jit_static(fun, nums, names) if nums or names else _jit_dynamic(fun)
+    # It takes fun's arguments and returns what fun returns.
+    return cast("Callable[_P, _R]", jitted)
 
 
-def _jit_dynamic(fun: Callable[..., Any]) -> Callable[..., Any]:
+def _jit_dynamic(fun: Callable[..., object]) -> Callable[..., object]:
     """:func:`jit` of a function whose arguments are all traced."""
     # Per device of the arguments: its engine, the compiled function and whether that takes
     # Arrays (torch.compile traces through them) or natives (jax.jit); None: run as is.
-    compiled: dict[Device, tuple[Engine, Callable[..., Any], bool] | None] = {}
+    compiled: dict[Device, tuple[Engine, Callable[..., object], bool] | None] = {}
     # The last call's device, compiled function, engine and whether that function takes
     # Arrays: the next call with Arrays on the same device goes straight to it.
-    hot: list[tuple[Device | None, Callable[..., Any], Engine | None, bool]] = [
+    hot: list[tuple[Device | None, Callable[..., object], Engine | None, bool]] = [
         (None, fun, None, False)
     ]
     transform = TRANSFORM
 
-    def compile_for(user: Device) -> tuple[Engine, Callable[..., Any], bool] | None:
-        entry: tuple[Engine, Callable[..., Any], bool] | None = None
+    def compile_for(user: Device) -> tuple[Engine, Callable[..., object], bool] | None:
+        entry: tuple[Engine, Callable[..., object], bool] | None = None
         if user._name not in ("numpy", "cupy"):
             e = Engine.get("jit", user)
             if e.mod.JIT_TAKES_ARRAYS:  # torch.compile traces arraymux's Python code
@@ -115,7 +118,7 @@ def _jit_dynamic(fun: Callable[..., Any]) -> Callable[..., Any]:
         return entry
 
     @functools.wraps(fun)
-    def jit_fun(*args: Any, **kwargs: Any) -> Any:
+    def jit_fun(*args: object, **kwargs: object) -> object:
         # The steady state: a walk in C that checks the arguments' device, then the compiled
         # call. torch's compiled function takes and returns Arrays (the device for creation
         # functions is set around it, for what runs outside its graphs); JAX's takes natives,
@@ -161,11 +164,11 @@ def _jit_dynamic(fun: Callable[..., Any]) -> Callable[..., Any]:
                 raise
             raise raised from None
 
-    def call(args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    def call(args: Sequence[object], kwargs: Mapping[str, object]) -> object:
         # The first call on a device, and arguments with native arrays.
         user, natives, only_arrays = find("jit", args, kwargs)
-        nargs: Any = None
-        nkwargs: dict[str, Any] = {}
+        nargs: Sequence[object] | None = None
+        nkwargs: dict[str, object] = {}
         if natives is not None:
             nargs, nkwargs = natives
         try:
@@ -196,7 +199,7 @@ def _raised_in_crossing(err: RuntimeError) -> Exception | None:
     return None if jax_engine is None else jax_engine.raised_in_callback(err)
 
 
-def _hint_static(err: BaseException, fun: Callable[..., Any]) -> None:
+def _hint_static(err: BaseException, fun: Callable[..., object]) -> None:
     """Add the fix to JAX's error about a traced value used as a Python value."""
     jax_errors = sys.modules.get("jax.errors")
     if jax_errors is None or not isinstance(err, jax_errors.ConcretizationTypeError):
@@ -209,7 +212,7 @@ def _hint_static(err: BaseException, fun: Callable[..., Any]) -> None:
 
 
 def _static_parameters(
-    fun: Callable[..., Any],
+    fun: Callable[..., object],
     static_argnums: int | Sequence[int],
     static_argnames: str | Iterable[str],
 ) -> tuple[frozenset[int], frozenset[str]]:
@@ -256,22 +259,22 @@ def _static_parameters(
     return frozenset(resolved), frozenset(names)
 
 
-def _name(fun: Callable[..., Any]) -> str:
+def _name(fun: Callable[..., object]) -> str:
     return getattr(fun, "__qualname__", None) or type(fun).__name__
 
 
 def _jit_static(
-    fun: Callable[..., Any], nums: frozenset[int], names: frozenset[str]
-) -> Callable[..., Any]:
+    fun: Callable[..., object], nums: frozenset[int], names: frozenset[str]
+) -> Callable[..., object]:
     """:func:`jit` with static arguments: one compiled function per distinct static value."""
-    compiled: dict[Any, Callable[..., Any]] = {}
+    compiled: dict[Hashable, Callable[..., object]] = {}
     try:
         signature: inspect.Signature | None = inspect.signature(fun)
     except (TypeError, ValueError):
         signature = None
 
     @functools.wraps(fun)
-    def jit_fun(*args: Any, **kwargs: Any) -> Any:
+    def jit_fun(*args: object, **kwargs: object) -> object:
         fixed = tuple((i, args[i]) for i in sorted(nums) if i < len(args))
         named = tuple(sorted((k, v) for k, v in kwargs.items() if k in names))
         key = (fixed, named)
@@ -293,7 +296,7 @@ def _jit_static(
     return jit_fun
 
 
-def _unhashable(v: Any) -> bool:
+def _unhashable(v: object) -> bool:
     try:
         hash(v)
     except TypeError:
@@ -311,18 +314,18 @@ def _label(signature: inspect.Signature | None, which: object) -> str:
 
 
 def _bound(
-    fun: Callable[..., Any],
+    fun: Callable[..., object],
     signature: inspect.Signature | None,
-    fixed: tuple[tuple[int, Any], ...],
-    named: tuple[tuple[str, Any], ...],
-) -> Callable[..., Any]:
+    fixed: tuple[tuple[int, object], ...],
+    named: tuple[tuple[str, object], ...],
+) -> Callable[..., object]:
     """``fun`` with its static arguments filled in, as a function of the traced ones.
 
     It carries ``fun``'s name, source and signature less the static parameters, so that the
     compilers' messages name the user's function and parameters."""
     static_kwargs = dict(named)
 
-    def bound(*args: Any, **kwargs: Any) -> Any:
+    def bound(*args: object, **kwargs: object) -> object:
         full = list(args)
         for i, v in fixed:
             full.insert(i, v)
@@ -336,5 +339,5 @@ def _bound(
             for j, p in enumerate(signature.parameters.values())
             if j not in statics and p.name not in static_kwargs
         ]
-        bound.__signature__ = signature.replace(parameters=params)  # type: ignore[attr-defined]
+        bound.__dict__["__signature__"] = signature.replace(parameters=params)
     return bound

@@ -13,8 +13,8 @@ import logging
 import re
 import threading
 import types
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, NoReturn, ParamSpec, Protocol, TypeVar, cast
 
 import torch
 import torch.func as tf
@@ -27,7 +27,25 @@ from torch.utils.checkpoint import checkpoint as _torch_checkpoint
 from .. import _compiled
 from .._backends._torch import DIFFERENTIATING
 from .._devices import TRANSFORM
+from .._typing import NativeArray
 from ._tree import CALL, JVP, VJP
+
+if TYPE_CHECKING:
+    import cupy
+    import numpy as np
+    from torch import Tensor
+    from torch._dynamo.types import GuardFilterEntry
+
+    from ._crossing import _Foreign
+
+    class _AccumulateGrad(torch.autograd.graph.Node):
+        variable: Tensor
+
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+#: ``argnums`` of grad and its kin: one position or several.
+Argnums = int | tuple[int, ...]
 
 __all__ = [
     "checkpoint",
@@ -43,6 +61,7 @@ __all__ = [
     "jit",
     "JIT_TAKES_ARRAYS",
     "jvp",
+    "SavedContext",
     "to_engine",
     "value_and_grad",
     "vjp",
@@ -66,12 +85,10 @@ class _FuncLevels(threading.local):
 FUNC_LEVELS = _FuncLevels()
 
 
-def _within(
-    f: Callable[..., Any], reverse: int, forward: int, batch: int = 0
-) -> Callable[..., Any]:
+def _within(f: Callable[_P, _R], reverse: int, forward: int, batch: int = 0) -> Callable[_P, _R]:
     """``f``, counted in :data:`FUNC_LEVELS` while it runs."""
 
-    def counted(*args: Any, **kwargs: Any) -> Any:
+    def counted(*args: _P.args, **kwargs: _P.kwargs) -> _R:
         levels = FUNC_LEVELS
         levels.reverse += reverse
         levels.forward += forward
@@ -86,19 +103,25 @@ def _within(
     return counted
 
 
-def jacobian(f: Callable[..., Any], argnums: Any = 0) -> Callable[..., Any]:
+def jacobian(f: Callable[..., object], argnums: Argnums = 0) -> Callable[..., object]:
     return tf.jacrev(_within(f, 1, 0), argnums=argnums)
 
 
-def hessian(f: Callable[..., Any], argnums: Any = 0) -> Callable[..., Any]:
+def hessian(f: Callable[..., object], argnums: Argnums = 0) -> Callable[..., object]:
     return tf.hessian(_within(f, 1, 1), argnums=argnums)
 
 
-def jvp(f: Callable[..., Any], primals: Any, tangents: Any) -> Any:
+def jvp(
+    f: Callable[..., object], primals: tuple[object, ...], tangents: tuple[object, ...]
+) -> tuple[object, ...]:
     return tf.jvp(_within(f, 0, 1), primals, tangents)
 
 
-def vmap(f: Callable[..., Any], in_axes: Any = 0, out_axes: Any = 0) -> Callable[..., Any]:
+def vmap(
+    f: Callable[..., object],
+    in_axes: int | tuple[object, ...] = 0,
+    out_axes: int | tuple[int, ...] = 0,
+) -> Callable[..., object]:
     return tf.vmap(_within(f, 0, 0, 1), in_axes, out_axes)
 
 
@@ -108,17 +131,19 @@ JIT_TAKES_ARRAYS = True
 CHECKPOINT_POLICIES = ("nothing_saveable", "everything_saveable")
 
 
-def _aux_leaves(f: Callable[..., Any]) -> tuple[Callable[..., Any], Callable[[Any], Any]]:
+def _aux_leaves(
+    f: Callable[..., tuple[object, object]],
+) -> tuple[Callable[..., tuple[object, list[Tensor]]], Callable[[list[Tensor]], object]]:
     """torch.func accepts only tensors in ``aux``: pass the other leaves around it."""
     kept = threading.local()  # the transformed function is cached and may run in threads
 
-    def g(*args: Any) -> Any:
+    def g(*args: object) -> tuple[object, list[Tensor]]:
         out, aux = f(*args)
         leaves, spec = pytree.tree_flatten(aux)
         kept.value = (leaves, spec)
         return out, [v for v in leaves if isinstance(v, torch.Tensor)]
 
-    def restore(aux: Any) -> Any:
+    def restore(aux: list[Tensor]) -> object:
         leaves, spec = kept.value
         tensors = iter(aux)
         return pytree.tree_unflatten(
@@ -128,12 +153,12 @@ def _aux_leaves(f: Callable[..., Any]) -> tuple[Callable[..., Any], Callable[[An
     return g, restore
 
 
-def grad(f: Callable[..., Any], argnums: Any, has_aux: bool) -> Callable[..., Any]:
+def grad(f: Callable[..., Any], argnums: Argnums, has_aux: bool) -> Callable[..., object]:
     """``(gradient)`` or ``(gradient, aux)``: by torch.autograd where :func:`_autograd_runs`,
     else by torch.func.grad."""
     by_func = _func_grad(f, argnums, has_aux)
 
-    def run(*args: Any) -> Any:
+    def run(*args: object) -> object:
         if _autograd_runs():
             done = _by_autograd(f, argnums, has_aux, args)
             if done is not None:
@@ -143,12 +168,12 @@ def grad(f: Callable[..., Any], argnums: Any, has_aux: bool) -> Callable[..., An
     return run
 
 
-def value_and_grad(f: Callable[..., Any], argnums: Any, has_aux: bool) -> Callable[..., Any]:
+def value_and_grad(f: Callable[..., Any], argnums: Argnums, has_aux: bool) -> Callable[..., object]:
     """JAX's order: ``(value, grad)`` or ``((value, aux), grad)``; by torch.autograd where
     :func:`_autograd_runs`, else by torch.func.grad_and_value."""
     by_func = _func_value_and_grad(f, argnums, has_aux)
 
-    def run(*args: Any) -> Any:
+    def run(*args: object) -> object:
         if _autograd_runs():
             done = _by_autograd(f, argnums, has_aux, args)
             if done is not None:
@@ -158,26 +183,28 @@ def value_and_grad(f: Callable[..., Any], argnums: Any, has_aux: bool) -> Callab
     return run
 
 
-def _func_grad(f: Callable[..., Any], argnums: Any, has_aux: bool) -> Callable[..., Any]:
+def _func_grad(f: Callable[..., Any], argnums: Argnums, has_aux: bool) -> Callable[..., object]:
     f = _within(f, 1, 0)
     if not has_aux:
         return tf.grad(f, argnums=argnums)
     g, restore = _aux_leaves(f)
     inner = tf.grad(g, argnums=argnums, has_aux=True)
 
-    def run(*args: Any) -> Any:
+    def run(*args: object) -> object:
         dx, aux = inner(*args)
         return dx, restore(aux)
 
     return run
 
 
-def _func_value_and_grad(f: Callable[..., Any], argnums: Any, has_aux: bool) -> Callable[..., Any]:
+def _func_value_and_grad(
+    f: Callable[..., Any], argnums: Argnums, has_aux: bool
+) -> Callable[..., object]:
     f = _within(f, 1, 0)
     g, restore = _aux_leaves(f) if has_aux else (f, None)
     inner = tf.grad_and_value(g, argnums=argnums, has_aux=has_aux)
 
-    def run(*args: Any) -> Any:
+    def run(*args: object) -> object:
         dx, value = inner(*args)
         if restore is not None:
             value = (value[0], restore(value[1]))
@@ -200,7 +227,8 @@ def _func_value_and_grad(f: Callable[..., Any], argnums: Any, has_aux: bool) -> 
 # computation differentiates (requires_grad), whose gradients torch.func keeps
 # differentiable.
 
-_ACCUMULATE = torch._C._functions.AccumulateGrad  # type: ignore[attr-defined]
+# The node of a leaf tensor in autograd's graph (a class that torch's stubs leave out).
+_ACCUMULATE: type[_AccumulateGrad] = vars(torch._C._functions)["AccumulateGrad"]
 _TENSOR = torch.Tensor
 _peek = torch._C._functorch.peek_interpreter_stack
 _compiling = torch.compiler.is_compiling
@@ -222,13 +250,13 @@ class _TorchFunc(Exception):
     """Arguments that torch.func takes (found before the function runs)."""
 
 
-def _leaves_of(tree: Any, leaves: list[Any], graded: bool) -> Any:
+def _leaves_of(tree: Any, leaves: list[Tensor], graded: bool) -> object:
     """``tree``, a differentiated argument, with each tensor made a fresh leaf that requires
     grad over the same memory (appended to ``leaves``). Raises RuntimeError for a tensor
     that cannot require grad (an inference tensor)."""
     t = type(tree)
     if t is dict:  # the common cases, parameters by name or in order: their leaves made here
-        out = {}
+        out: dict[object, object] = {}
         for k, v in tree.items():
             if type(v) is _TENSOR and not (graded and v.requires_grad):
                 out[k] = leaf = v.detach().requires_grad_()
@@ -237,7 +265,7 @@ def _leaves_of(tree: Any, leaves: list[Any], graded: bool) -> Any:
                 out[k] = _leaves_of(v, leaves, graded)
         return out
     if t is tuple or t is list:
-        items = []
+        items: list[object] = []
         for v in tree:
             if type(v) is _TENSOR and not (graded and v.requires_grad):
                 leaf = v.detach().requires_grad_()
@@ -257,7 +285,7 @@ def _leaves_of(tree: Any, leaves: list[Any], graded: bool) -> Any:
     raise _TorchFunc
 
 
-def _like(tree: Any, values: Any) -> Any:
+def _like(tree: Any, values: Iterator[Tensor | None]) -> object:
     """The next ones of ``values`` (an iterator) in the structure of ``tree``, a tree that
     :func:`_leaves_of` made (whose leaves are plain tensors)."""
     t = type(tree)
@@ -274,7 +302,7 @@ def _like(tree: Any, values: Any) -> Any:
     return t(*[_like(v, values) for v in tree])  # a named tuple
 
 
-def _detached(tree: Any, kept: list[Any]) -> Any:
+def _detached(tree: Any, kept: list[Tensor]) -> object:
     """``tree`` (an aux) with its tensors that require grad detached (they go to ``kept``)."""
     t = type(tree)
     if t is tuple or t is list:
@@ -290,7 +318,7 @@ def _detached(tree: Any, kept: list[Any]) -> Any:
         return t(*[_detached(v, kept) for v in tree])
     if type(tree) in pytree.SUPPORTED_NODES:  # another container torch's pytrees know
 
-        def one(v: Any) -> Any:
+        def one(v: object) -> object:
             return _detached(v, kept)
 
         return pytree.tree_map(one, tree)
@@ -303,7 +331,7 @@ def _detached(tree: Any, kept: list[Any]) -> Any:
 _INNER = "_arraymux_inner_leaf"
 
 
-def _reaches_beyond(out: Any, kept: list[Any], leaves: list[Any]) -> bool:
+def _reaches_beyond(out: Tensor, kept: list[Tensor], leaves: list[Tensor]) -> bool:
     """Whether the autograd graph of ``out`` (and of ``kept``, the aux tensors that require
     grad) reaches a tensor that requires grad other than ``leaves`` and the leaves of inner
     grads: one that an enclosing computation differentiates (a closure or argument that
@@ -332,19 +360,35 @@ def _reaches_beyond(out: Any, kept: list[Any], leaves: list[Any]) -> bool:
 
 
 _engine = _Variable._execution_engine
-# torch internals that differ between versions (each None where this torch lacks it)
-_engine_run: Any = getattr(torch.autograd.graph, "_engine_run_backward", None)
-_engine_log: Any = getattr(torch.autograd.graph, "log", None)
-_stash: Any = getattr(torch._C, "_stash_obj_in_tls", None)
-_unstash: Any = getattr(torch._C, "_remove_obj_from_tls", None)
-# The engine's direct call needs torch's internals of 2.5 and later (older: torch.autograd.grad)
-_DIRECT = None not in (_engine_run, _engine_log, _stash, _unstash)
+# torch internals that differ between versions: the engine's direct call needs those of 2.5
+# and later (older: torch.autograd.grad); where this torch lacks one, a stand-in that is
+# never called (_DIRECT is False).
+_graph = torch.autograd.graph
+_DIRECT = all(
+    hasattr(module, name)
+    for module, name in (
+        (_graph, "_engine_run_backward"),
+        (_graph, "log"),
+        (torch._C, "_stash_obj_in_tls"),
+        (torch._C, "_remove_obj_from_tls"),
+    )
+)
+
+
+def _lacking(*args: object) -> NoReturn:
+    raise AssertionError("not in this torch")  # pragma: no cover
+
+
+_engine_run: Callable[..., tuple[Tensor, ...]] = getattr(_graph, "_engine_run_backward", _lacking)
+_engine_log: logging.Logger = getattr(_graph, "log", logging.getLogger(__name__))
+_stash: Callable[[str, object], None] = getattr(torch._C, "_stash_obj_in_tls", _lacking)
+_unstash: Callable[[str], None] = getattr(torch._C, "_remove_obj_from_tls", _lacking)
 _accelerator = getattr(torch._C, "_accelerator_getAccelerator", None)
 _function_mode = torch._C._is_torch_function_mode_enabled
 _DEBUG = logging.DEBUG
 
 
-def _gradients(out: Any, leaves: list[Any], outer: bool) -> tuple[Any, ...]:
+def _gradients(out: Tensor, leaves: list[Tensor], outer: bool) -> tuple[Tensor | None, ...]:
     """``torch.autograd.grad(out, leaves, allow_unused=True, create_graph=outer)``: for plain
     tensors, the engine call that it makes, without its handling of general arguments
     (sequences or dicts of outputs, inputs and cotangents, tensor subclasses, batched
@@ -358,26 +402,22 @@ def _gradients(out: Any, leaves: list[Any], outer: bool) -> tuple[Any, ...]:
         else:
             ones = (torch.ones_like(out),)  # preserve_format, the default
             if _engine_log.isEnabledFor(_DEBUG):  # torch logs the pass: its own call
-                return _engine_run((out,), ones, outer, outer, tuple(leaves), True, False)  # type: ignore[no-any-return]
+                return _engine_run((out,), ones, outer, outer, tuple(leaves), True, False)
             if out.is_cpu and _accelerator is not None and _accelerator() is None:
                 # No accelerator: the whole pass runs on this thread, in this context, which
                 # torch otherwise hands to the threads of its devices.
-                return _engine.run_backward(  # type: ignore[no-any-return]
-                    (out,), ones, outer, outer, tuple(leaves), True, False
-                )
+                return _engine.run_backward((out,), ones, outer, outer, tuple(leaves), True, False)
             _stash("context", contextvars.copy_context())
             try:
-                return _engine.run_backward(  # type: ignore[no-any-return]
-                    (out,), ones, outer, outer, tuple(leaves), True, False
-                )
+                return _engine.run_backward((out,), ones, outer, outer, tuple(leaves), True, False)
             finally:
                 _unstash("context")
     return torch.autograd.grad(out, leaves, allow_unused=True, create_graph=outer)
 
 
 def _by_autograd(
-    f: Callable[..., Any], argnums: Any, has_aux: bool, args: tuple[Any, ...]
-) -> tuple[Any, Any, Any] | None:
+    f: Callable[..., Any], argnums: Any, has_aux: bool, args: tuple[object, ...]
+) -> tuple[Tensor, object, object] | None:
     """``(value, gradient, aux)`` of ``f`` at ``args`` computed with torch.autograd, or None
     (before ``f`` runs) for arguments that torch.func takes.
 
@@ -388,7 +428,7 @@ def _by_autograd(
     leaves too, which nothing outside sees)."""
     graded = _grad_enabled()
     fresh = list(args)
-    leaves: list[Any] = []
+    leaves: list[Tensor] = []
     single = type(argnums) is int
     try:
         if single:
@@ -425,14 +465,14 @@ def _by_autograd(
     # f checked the result: a real floating 0-d tensor (and an aux) of torch.
     if has_aux:
         out, aux = result
-        kept: list[Any] = []
+        kept: list[Tensor] = []
         aux = _detached(aux, kept)
         outer = graded and _reaches_beyond(out, kept, leaves)
         if outer:
             aux = result[1]
     else:
         out, aux = result, None
-        outer = graded and _reaches_beyond(out, (), leaves)  # type: ignore[arg-type]
+        outer = graded and _reaches_beyond(out, [], leaves)
     if out.requires_grad:
         grads = _gradients(out, leaves, outer)
         for g in grads:
@@ -457,16 +497,16 @@ def _by_autograd(
     return out.detach(), dx, aux
 
 
-def vjp(f: Callable[..., Any], *primals: Any, has_aux: bool) -> Any:
+def vjp(f: Callable[..., Any], *primals: object, has_aux: bool) -> tuple[object, ...]:
     f = _within(f, 1, 0)
     if not has_aux:
         return tf.vjp(f, *primals)
     g, restore = _aux_leaves(f)
-    res: Any = tf.vjp(g, *primals, has_aux=True)
+    res: Any = tf.vjp(g, *primals, has_aux=True)  # torch's stubs: a pair, without the aux
     return res[0], res[1], restore(res[2])
 
 
-def jit(fun: Callable[..., Any]) -> Callable[..., Any]:
+def jit(fun: Callable[_P, _R]) -> Callable[_P, _R]:
     """``torch.compile`` of the user's ``fun``, called with :class:`arraymux.Array` arguments.
 
     Dynamo traces through the Arrays (their tensors become the graph's inputs) and rebuilds
@@ -484,7 +524,7 @@ def jit(fun: Callable[..., Any]) -> Callable[..., Any]:
         own.__qualname__ = fun.__qualname__
     else:  # builtins, partials, callable objects
 
-        def call(*args: Any, **kwargs: Any) -> Any:
+        def call(*args: _P.args, **kwargs: _P.kwargs) -> _R:
             return fun(*args, **kwargs)
 
         own = types.FunctionType(
@@ -505,7 +545,7 @@ _GUARD_FILTERS = hasattr(torch.compiler, "skip_guard_on_globals_unsafe")
 _OWN_GLOBALS = re.compile(r"G\['__(?:import_arraymux|import_array_api_compat|builtins_dict)")
 
 
-def _keep_guard(entries: Any) -> list[bool]:
+def _keep_guard(entries: list[GuardFilterEntry]) -> list[bool]:
     from .._array import Array
     from .._backends import Backend
     from .._devices import Device
@@ -523,7 +563,7 @@ def _keep_guard(entries: Any) -> list[bool]:
         else None
     )
 
-    def ours(e: Any) -> bool:
+    def ours(e: GuardFilterEntry) -> bool:
         name = e.name
         if _OWN_GLOBALS.search(name) or (internals is not None and internals.search(name)):
             return True
@@ -532,7 +572,7 @@ def _keep_guard(entries: Any) -> list[bool]:
     return [not ours(e) for e in entries]
 
 
-def checkpoint(f: Callable[..., Any], policy: Any) -> Callable[..., Any]:
+def checkpoint(f: Callable[..., object], policy: str | None) -> Callable[..., object]:
     """Recompute ``f``'s intermediates in the backward pass instead of saving them."""
     if policy not in (None, *CHECKPOINT_POLICIES):
         raise ValueError(
@@ -543,7 +583,7 @@ def checkpoint(f: Callable[..., Any], policy: Any) -> Callable[..., Any]:
     if policy == "everything_saveable":
         return f
 
-    def run(*args: Any) -> Any:
+    def run(*args: object) -> object:
         g = _in_this_state(f)
         if torch._C._functorch.peek_interpreter_stack() is None:
             return _torch_checkpoint(g, *args, use_reentrant=False)
@@ -551,9 +591,9 @@ def checkpoint(f: Callable[..., Any], policy: Any) -> Callable[..., Any]:
         # inside them an autograd.Function saves only the inputs and recomputes the rest.
         leaves, spec = pytree.tree_flatten(args)
         where = [i for i, v in enumerate(leaves) if isinstance(v, torch.Tensor)]
-        out_spec: list[Any] = []
+        out_spec: list[pytree.TreeSpec] = []
 
-        def flat(*tensors: Any) -> tuple[Any, ...]:
+        def flat(*tensors: Tensor) -> tuple[object, ...]:
             full = list(leaves)
             for i, t in zip(where, tensors):
                 full[i] = t
@@ -567,7 +607,7 @@ def checkpoint(f: Callable[..., Any], policy: Any) -> Callable[..., Any]:
     return run
 
 
-def _in_this_state(f: Callable[..., Any]) -> Callable[..., Any]:
+def _in_this_state(f: Callable[_P, _R]) -> Callable[_P, _R]:
     """``f``, run with the transforms' thread-local state of this moment (the device for
     creation functions, the bridge of closures): torch runs the backward pass of GPU tensors on
     threads of its own, where that state is unset, and a checkpoint's recomputation runs
@@ -575,11 +615,11 @@ def _in_this_state(f: Callable[..., Any]) -> Callable[..., Any]:
     state = TRANSFORM
     device, bridge = state.device, state.bridge
 
-    def g(*args: Any) -> Any:
+    def g(*args: _P.args, **kwargs: _P.kwargs) -> _R:
         outer = state.device, state.bridge
         state.device, state.bridge = device, bridge
         try:
-            return f(*args)
+            return f(*args, **kwargs)
         finally:
             state.device, state.bridge = outer
 
@@ -610,35 +650,71 @@ def first_order() -> bool:
     return kinds.count(grad) == 1 and all(k in (grad, vmap) for k in kinds)
 
 
+class SavedContext(Protocol):
+    """What the autograd Functions of the transforms read of torch's context (their own
+    attributes aside)."""
+
+    saved_tensors: tuple[Tensor, ...]
+
+    def save_for_backward(self, *tensors: Tensor) -> None: ...
+
+    def save_for_forward(self, *tensors: Tensor) -> None: ...
+
+    def mark_non_differentiable(self, *tensors: Tensor) -> None: ...
+
+
+class _RecomputeContext(SavedContext, Protocol):
+    fn: Callable[..., tuple[Tensor, ...]]
+    first_order: bool
+
+
+class _CrossingContext(SavedContext, Protocol):
+    foreign: _Foreign
+    kind: int
+    nb: int
+
+
+class _VmapInfo(Protocol):
+    """The batching information that torch.func passes to a vmap rule."""
+
+    batch_size: int
+
+
 class _Recompute(torch.autograd.Function):
     generate_vmap_rule = True
 
     @staticmethod
-    def forward(fn: Any, first_order: bool, *tensors: Any) -> Any:
+    def forward(
+        fn: Callable[..., tuple[Tensor, ...]], first_order: bool, *tensors: Tensor
+    ) -> tuple[Tensor, ...]:
         return fn(*tensors)
 
     @staticmethod
-    def setup_context(ctx: Any, inputs: Any, output: Any) -> None:
+    def setup_context(
+        ctx: _RecomputeContext,
+        inputs: tuple[Callable[..., tuple[Tensor, ...]], bool, *tuple[Tensor, ...]],
+        output: tuple[Tensor, ...],
+    ) -> None:
         ctx.fn = inputs[0]
         ctx.first_order = inputs[1]
         ctx.save_for_backward(*inputs[2:])
         ctx.save_for_forward(*inputs[2:])
 
     @staticmethod
-    def backward(ctx: Any, *cotangents: Any) -> Any:
+    def backward(ctx: _RecomputeContext, *cotangents: Tensor) -> tuple[Tensor | None, ...]:
         with torch.no_grad() if ctx.first_order else contextlib.nullcontext():
             pull = tf.vjp(ctx.fn, *ctx.saved_tensors)[1]
             return (None, None, *pull(cotangents))
 
     @staticmethod
-    def jvp(ctx: Any, *tangents: Any) -> Any:
+    def jvp(ctx: _RecomputeContext, *tangents: Tensor | None) -> tuple[Tensor | None, ...]:
         return tf.jvp(ctx.fn, tuple(ctx.saved_tensors), tuple(tangents[2:]))[1]
 
 
 # -- the DLPack bridge ------------------------------------------------------------------------
 
 
-def to_engine(native: Any) -> Any:
+def to_engine(native: np.ndarray | np.generic | cupy.ndarray) -> Tensor:
     """A NumPy or CuPy array as a tensor sharing its memory; a copy where torch cannot share
     it (read-only, byte-swapped, negative strides: torch has no read-only tensors and aborts
     the process on negative DLPack strides). torch never writes to inputs here."""
@@ -666,7 +742,7 @@ def to_engine(native: Any) -> Any:
     return torch.from_dlpack(native)
 
 
-def _positive_strides(a: Any) -> bool:
+def _positive_strides(a: np.ndarray | cupy.ndarray) -> bool:
     return bool(a.flags.c_contiguous) or all(s >= 0 for s in a.strides)
 
 
@@ -689,17 +765,17 @@ class _Exported:
 
     __slots__ = ("capsule", "device")
 
-    def __init__(self, capsule: Any, device: tuple[int, int]) -> None:
+    def __init__(self, capsule: object, device: tuple[int, int]) -> None:
         self.capsule, self.device = capsule, device
 
-    def __dlpack__(self, **kwargs: Any) -> Any:
+    def __dlpack__(self, **kwargs: object) -> object:
         return self.capsule
 
     def __dlpack_device__(self) -> tuple[int, int]:
         return self.device
 
 
-def from_engine(t: Any, backend: str = "numpy") -> Any:
+def from_engine(t: Tensor, backend: str = "numpy") -> NativeArray:
     """A tensor as a NumPy (or CuPy) array sharing its memory."""
     if t.requires_grad:
         t = t.detach()
@@ -728,7 +804,7 @@ def from_engine(t: Any, backend: str = "numpy") -> Any:
 _KDL_CUDA = 2  # DLPack's device type of CUDA memory
 
 
-def from_engine_to(backend: str) -> Callable[[Any], Any]:
+def from_engine_to(backend: str) -> Callable[[Tensor], NativeArray]:
     """:func:`from_engine` for arrays of ``backend``, as a function of the tensor alone."""
     if backend == "numpy":
         return from_engine
@@ -738,17 +814,17 @@ def from_engine_to(backend: str) -> Callable[[Any], Any]:
 # -- calls across engines (on_device) ---------------------------------------------------------
 
 
-def crossing(foreign: Any, natives: list[Any]) -> tuple[Any, ...]:
+def crossing(foreign: _Foreign, natives: list[Tensor]) -> tuple[Tensor, ...]:
     """The outputs of ``foreign`` (a crossing of :func:`arraymux.on_device`) on ``natives``, as
     one differentiable and batchable torch operation."""
     # A reverse pass will follow (torch.func.grad/vjp or autograd): keep the pullback.
     foreign.keep_pull = torch.is_grad_enabled() and any(t.requires_grad for t in natives)
     if torch._C._functorch.peek_interpreter_stack() is None:
-        return _EagerCrossing.apply(foreign, *natives)  # type: ignore[no-any-return]
-    return _Crossing.apply(foreign, CALL, 0, *natives)  # type: ignore[no-any-return]
+        return _EagerCrossing.apply(foreign, *natives)
+    return _Crossing.apply(foreign, CALL, 0, *natives)
 
 
-def _second_order(foreign: Any) -> Exception:
+def _second_order(foreign: _Foreign) -> Exception:
     from .._errors import TransformUnavailableError
 
     if foreign.target._name == "torch" or foreign.target._backend.spec.bridged:
@@ -767,9 +843,12 @@ def _second_order(foreign: Any) -> Exception:
 
 
 @torch.compiler.disable
-def _run_foreign(foreign: Any, kind: int, nb: int, tensors: Any) -> tuple[Any, ...]:
-    # Also in backward passes that torch.compile'd code runs: never traced.
-    return tuple(foreign.run(kind, nb, tensors))
+def _run_foreign(
+    foreign: _Foreign, kind: int, nb: int, tensors: Sequence[Tensor]
+) -> tuple[Tensor, ...]:
+    # Also in backward passes that torch.compile'd code runs: never traced. The results are
+    # natives of the caller's engine device: tensors.
+    return tuple(cast("list[Tensor]", foreign.run(kind, nb, tensors)))
 
 
 class _EagerCrossing(torch.autograd.Function):
@@ -777,7 +856,7 @@ class _EagerCrossing(torch.autograd.Function):
     classic form, which costs less per call than the torch.func-ready :class:`_Crossing`."""
 
     @staticmethod
-    def forward(ctx: Any, foreign: Any, *tensors: Any) -> Any:
+    def forward(ctx: _CrossingContext, foreign: _Foreign, *tensors: Tensor) -> tuple[Tensor, ...]:
         ctx.foreign = foreign
         ctx.save_for_backward(*tensors)
         outs = _run_foreign(foreign, CALL, 0, tensors)
@@ -787,7 +866,7 @@ class _EagerCrossing(torch.autograd.Function):
         return outs
 
     @staticmethod
-    def backward(ctx: Any, *cotangents: Any) -> Any:
+    def backward(ctx: _CrossingContext, *cotangents: Tensor) -> tuple[Tensor | None, ...]:
         f = ctx.foreign
         args = (*ctx.saved_tensors, *[c for c, fl in zip(cotangents, f.out_floats) if fl])
         if torch.is_grad_enabled():  # create_graph=True: its own derivative must raise
@@ -803,11 +882,15 @@ class _Crossing(torch.autograd.Function):
     Kinds VJP and JVP are the derivatives themselves (their own derivatives raise)."""
 
     @staticmethod
-    def forward(foreign: Any, kind: int, nb: int, *tensors: Any) -> Any:
+    def forward(foreign: _Foreign, kind: int, nb: int, *tensors: Tensor) -> tuple[Tensor, ...]:
         return _run_foreign(foreign, kind, nb, tensors)
 
     @staticmethod
-    def setup_context(ctx: Any, inputs: Any, output: Any) -> None:
+    def setup_context(
+        ctx: _CrossingContext,
+        inputs: tuple[_Foreign, int, int, *tuple[Tensor, ...]],
+        output: tuple[Tensor, ...],
+    ) -> None:
         ctx.foreign, ctx.kind, ctx.nb = inputs[:3]
         ctx.save_for_backward(*inputs[3:])
         ctx.save_for_forward(*inputs[3:])
@@ -817,7 +900,7 @@ class _Crossing(torch.autograd.Function):
                 ctx.mark_non_differentiable(*fixed)
 
     @staticmethod
-    def backward(ctx: Any, *cotangents: Any) -> Any:
+    def backward(ctx: _CrossingContext, *cotangents: Tensor) -> tuple[Tensor | None, ...]:
         f = ctx.foreign
         if ctx.kind != CALL:
             raise _second_order(f)
@@ -833,7 +916,7 @@ class _Crossing(torch.autograd.Function):
         return (None, None, None, *[next(res) if fl else None for fl in f.floats])
 
     @staticmethod
-    def jvp(ctx: Any, *tangents: Any) -> Any:
+    def jvp(ctx: _CrossingContext, *tangents: Tensor | None) -> tuple[Tensor | None, ...]:
         f = ctx.foreign
         if ctx.kind != CALL:
             raise _second_order(f)
@@ -847,7 +930,14 @@ class _Crossing(torch.autograd.Function):
         return tuple(next(res) if fl else None for fl in f.out_floats)
 
     @staticmethod
-    def vmap(info: Any, in_dims: Any, foreign: Any, kind: int, nb: int, *tensors: Any) -> Any:
+    def vmap(
+        info: _VmapInfo,
+        in_dims: tuple[int | None, ...],
+        foreign: _Foreign,
+        kind: int,
+        nb: int,
+        *tensors: Tensor,
+    ) -> tuple[tuple[Tensor, ...], tuple[int, ...]]:
         size = info.batch_size
         moved = [
             t.movedim(d, 0) if d is not None else t.expand(size, *t.shape)
