@@ -26,12 +26,15 @@ so functions torch implements cost nothing extra).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any, cast
 
 import torch
 
 from .._function_table import BY_NAME
+
+if TYPE_CHECKING:
+    from torch._C import _Index
 
 __all__ = ["EMULATED", "UNSIGNED", "emulate", "reduction", "reread", "setitem"]
 
@@ -42,12 +45,13 @@ _BITS = {torch.uint16: 16, torch.uint32: 32, torch.uint64: 64}
 _TOP = {torch.int16: -(2**15), torch.int32: -(2**31), torch.int64: -(2**63)}
 _INT64_MAX = 2**63 - 1
 
+#: The backend's function table (its functions give tensors, tuples or lists of them).
 Fns = dict[str, Callable[..., Any]]
 
 _wrapped = torch._C._functorch.is_functorch_wrapped_tensor
 
 
-def reread(v: Any, dtype: object) -> Any:
+def reread(v: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
     """The bits of ``v`` read as ``dtype``, an integer dtype of the same width: a view, which
     copies nothing. Inside ``torch.func`` transforms of torch versions without a batching rule
     for ``view(dtype)`` (torch 2.11's ``vmap``), a cast, which keeps the bits of same-width
@@ -183,7 +187,7 @@ _VALUE_OPERANDS: dict[str, tuple[int, ...]] = {
 EMULATED = _MODULAR | _ORDERED | _REDUCTIONS | _CREATION | _OWN
 
 
-def _unsigned_of(args: Any, kwargs: dict[str, Any]) -> Any:
+def _unsigned_of(args: Iterable[object], kwargs: dict[str, object]) -> torch.dtype | None:
     """The dtype of the first unsigned tensor among the operands (in lists too), or None."""
     for v in (*args, *kwargs.values()):
         if isinstance(v, list | tuple):
@@ -195,14 +199,14 @@ def _unsigned_of(args: Any, kwargs: dict[str, Any]) -> Any:
     return None
 
 
-def _tensor(v: Any, u: Any, like: torch.Tensor) -> Any:
+def _tensor(v: object, u: torch.dtype, like: torch.Tensor) -> object:
     """A Python int beside arrays of ``u`` as a 0-d tensor of ``u`` (others unchanged)."""
     if isinstance(v, int) and not isinstance(v, bool):
         return _filled(v, u, like.device)
     return v
 
 
-def _first_tensor(args: Any) -> torch.Tensor:
+def _first_tensor(args: Iterable[object]) -> torch.Tensor:
     for v in args:
         if isinstance(v, torch.Tensor):
             return v
@@ -211,8 +215,10 @@ def _first_tensor(args: Any) -> torch.Tensor:
     raise TypeError("no array operand")
 
 
-def _map(args: tuple[Any, ...], kwargs: dict[str, Any], f: Callable[[Any], Any]) -> Any:
-    def one(v: Any) -> Any:
+def _map(
+    args: tuple[object, ...], kwargs: dict[str, object], f: Callable[[object], object]
+) -> tuple[list[object], dict[str, object]]:
+    def one(v: object) -> object:
         if isinstance(v, list | tuple):
             return type(v)(f(i) for i in v)
         return f(v)
@@ -220,10 +226,10 @@ def _map(args: tuple[Any, ...], kwargs: dict[str, Any], f: Callable[[Any], Any])
     return [one(v) for v in args], {k: one(v) for k, v in kwargs.items()}
 
 
-def _bits(u: Any) -> Callable[[Any], Any]:
+def _bits(u: torch.dtype) -> Callable[[object], object]:
     s = SIGNED[u]
 
-    def f(v: Any) -> Any:
+    def f(v: object) -> object:
         if isinstance(v, torch.Tensor) and v.dtype == u:
             return reread(v, s)
         if v is u:  # a dtype= keyword
@@ -233,11 +239,11 @@ def _bits(u: Any) -> Callable[[Any], Any]:
     return f
 
 
-def _flipped(u: Any) -> Callable[[Any], Any]:
+def _flipped(u: torch.dtype) -> Callable[[object], object]:
     s = SIGNED[u]
     top = _TOP[s]
 
-    def f(v: Any) -> Any:
+    def f(v: object) -> object:
         if isinstance(v, torch.Tensor) and v.dtype == u:
             return reread(v, s) ^ top
         return v
@@ -245,13 +251,14 @@ def _flipped(u: Any) -> Callable[[Any], Any]:
     return f
 
 
-def _back(r: Any, u: Any, index_results: bool, flip: bool) -> Any:
+def _back(r: object, u: torch.dtype, index_results: bool, flip: bool) -> object:
     s = SIGNED[u]
     if isinstance(r, list | tuple):
         items = [_back(v, u, index_results, flip) for v in r]
+        make: Callable[..., object] = type(r)
         if hasattr(r, "_fields"):
-            return type(r)(*items)
-        return type(r)(items)
+            return make(*items)
+        return make(items)
     if not isinstance(r, torch.Tensor) or r.dtype != s or index_results:
         return r
     if flip:
@@ -259,7 +266,7 @@ def _back(r: Any, u: Any, index_results: bool, flip: bool) -> Any:
     return reread(r, u)
 
 
-def emulate(name: str, fns: Fns, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+def emulate(name: str, fns: Fns, args: tuple[object, ...], kwargs: dict[str, object]) -> object:
     """``name`` computed on unsigned operands through signed kernels, or ``NotImplemented``
     where no operand (nor ``dtype=``) is uint16, uint32 or uint64, or where ``name`` runs on
     torch's own kernels as it is."""
@@ -267,7 +274,8 @@ def emulate(name: str, fns: Fns, args: tuple[Any, ...], kwargs: dict[str, Any]) 
         return _creation(name, fns, args, kwargs)
     u = _unsigned_of(args, kwargs)
     if name in _REDUCTIONS and (u is not None or kwargs.get("dtype") in UNSIGNED):
-        return reduction(name, fns, args[0], *args[1:], **kwargs)
+        x = cast("torch.Tensor", args[0])  # a reduction's first operand is the array
+        return reduction(name, fns, x, *args[1:], **kwargs)
     if u is None or name not in EMULATED:
         return NotImplemented
     positions = _VALUE_OPERANDS.get(name)
@@ -277,8 +285,9 @@ def emulate(name: str, fns: Fns, args: tuple[Any, ...], kwargs: dict[str, Any]) 
         if name == "clip":
             kwargs = {k: _tensor(v, u, like) for k, v in kwargs.items()}
     if name == "broadcast_arrays":  # each result keeps its own operand's dtype
-        out = fns[name](*(_bits(a.dtype)(a) if a.dtype in UNSIGNED else a for a in args))
-        return [reread(o, a.dtype) if a.dtype in UNSIGNED else o for o, a in zip(out, args)]
+        arrays = cast("tuple[torch.Tensor, ...]", args)  # its operands are arrays only
+        out = fns[name](*(_bits(a.dtype)(a) if a.dtype in UNSIGNED else a for a in arrays))
+        return [reread(o, a.dtype) if a.dtype in UNSIGNED else o for o, a in zip(out, arrays)]
     if name in _MODULAR:
         # Unsigned indices (or counts) beside a signed array: only the indices are read.
         index_only = name in _INDEXED and getattr(args[0], "dtype", None) not in UNSIGNED
@@ -296,18 +305,19 @@ def emulate(name: str, fns: Fns, args: tuple[Any, ...], kwargs: dict[str, Any]) 
         nargs, nkwargs = _map(args, kwargs, _flipped(u))
         out = fns[name](*nargs, **nkwargs)
         if name.startswith("unique_") and isinstance(out, tuple):
-            return type(out)(_back(out[0], u, False, True), *out[1:])
+            make: Callable[..., object] = type(out)
+            return make(_back(out[0], u, False, True), *out[1:])
         return _back(out, u, name in _INDEX_RESULTS, flip=True)
     return _OWN_FNS[name](fns, u, *args, **kwargs)
 
 
-def _as_index(v: Any) -> Any:
+def _as_index(v: object) -> object:
     if isinstance(v, torch.Tensor) and v.dtype in UNSIGNED:
         return v.to(torch.int64)  # same bits for uint64, as a view's
     return v
 
 
-def _filled(value: Any, u: Any, device: Any) -> Any:
+def _filled(value: complex, u: torch.dtype, device: torch.device) -> torch.Tensor:
     """A 0-d tensor of ``u`` holding ``value``, filled on ``device`` (no copy from host
     memory); a Python int out of ``u``'s range is refused (``torch.full`` would wrap it)."""
     if isinstance(value, int) and not isinstance(value, bool) and not 0 <= value < 2 ** _BITS[u]:
@@ -315,7 +325,9 @@ def _filled(value: Any, u: Any, device: Any) -> Any:
     return torch.full((), value, dtype=u, device=device)
 
 
-def setitem(x: torch.Tensor, key: Any, value: Any) -> Any:
+def setitem(
+    x: torch.Tensor, key: _Index | tuple[_Index, ...], value: torch.Tensor | complex
+) -> torch.Tensor:
     """``x[key] = value`` for an unsigned ``x``, written through its signed view."""
     u = x.dtype
     if not isinstance(value, torch.Tensor):
@@ -326,19 +338,21 @@ def setitem(x: torch.Tensor, key: Any, value: Any) -> Any:
     return x
 
 
-def _signed_int(v: Any, u: Any) -> Any:
+def _signed_int(v: object, u: torch.dtype) -> object:
     """A Python int in the range of ``u`` as the signed int of the same bits."""
     if isinstance(v, int) and not isinstance(v, bool) and v >= 2 ** (_BITS[u] - 1):
         return v - 2 ** _BITS[u]
     return v
 
 
-def reduction(name: str, fns: Fns, x: Any, *args: object, **kwargs: object) -> Any:
+def reduction(
+    name: str, fns: Fns, x: torch.Tensor, *args: object, **kwargs: object
+) -> torch.Tensor:
     """``sum``, ``prod``, ``cumulative_sum``, ``cumulative_prod`` or ``linalg.trace`` of an
     unsigned ``x``: accumulated in ``dtype``, by default uint64 (torch's kernels give int64)."""
-    target = kwargs.get("dtype")
-    if target is None:
-        target = torch.uint64
+    given = kwargs.get("dtype")
+    # the dispatcher passes dtypes as torch's own
+    target = torch.uint64 if given is None else cast("torch.dtype", given)
     x = x.to(target)
     if target in SIGNED:
         out = fns[name](reread(x, SIGNED[target]), *args, **dict(kwargs, dtype=SIGNED[target]))
@@ -346,7 +360,7 @@ def reduction(name: str, fns: Fns, x: Any, *args: object, **kwargs: object) -> A
     return fns[name](x, *args, **dict(kwargs, dtype=target))
 
 
-def _creation(name: str, fns: Fns, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+def _creation(name: str, fns: Fns, args: tuple[Any, ...], kwargs: dict[str, Any]) -> object:
     u = kwargs.get("dtype")
     if u not in UNSIGNED:
         return NotImplemented
@@ -370,20 +384,20 @@ def _creation(name: str, fns: Fns, args: tuple[Any, ...], kwargs: dict[str, Any]
 # --- division, powers, shifts, abs, sign --------------------------------------------------
 
 
-def _wide(v: Any) -> Any:
+def _wide(v: torch.Tensor) -> torch.Tensor:
     return v.to(torch.int64) if isinstance(v, torch.Tensor) else v
 
 
-def _narrow(r: Any, u: Any) -> Any:
+def _narrow(r: torch.Tensor, u: torch.dtype) -> torch.Tensor:
     return r.to(u)  # modular: the low bits
 
 
-def _uge(a: Any, b: Any) -> Any:
+def _uge(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
     """``a >= b`` for int64 tensors holding uint64 bits."""
     return (a ^ _TOP[torch.int64]) >= (b ^ _TOP[torch.int64])
 
 
-def _divmod64(fns: Fns, a: Any, b: Any) -> tuple[Any, Any]:
+def _divmod64(fns: Fns, a: torch.Tensor, b: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     """Unsigned quotient and remainder of int64 tensors holding uint64 bits."""
     big = b < 0  # divisors of 2**63 and more: the quotient is 0 or 1
     bs = torch.where(big, 1, b)
@@ -399,25 +413,27 @@ def _divmod64(fns: Fns, a: Any, b: Any) -> tuple[Any, Any]:
     return q, r
 
 
-def _floor_divide(fns: Fns, u: Any, x1: Any, x2: Any) -> Any:
+def _floor_divide(fns: Fns, u: torch.dtype, x1: torch.Tensor, x2: torch.Tensor) -> torch.Tensor:
     if u != torch.uint64:
         return _narrow(fns["floor_divide"](_wide(x1), _wide(x2)), u)
     return reread(_divmod64(fns, reread(x1, torch.int64), reread(x2, torch.int64))[0], u)
 
 
-def _remainder(fns: Fns, u: Any, x1: Any, x2: Any) -> Any:
+def _remainder(fns: Fns, u: torch.dtype, x1: torch.Tensor, x2: torch.Tensor) -> torch.Tensor:
     if u != torch.uint64:
         return _narrow(fns["remainder"](_wide(x1), _wide(x2)), u)
     return reread(_divmod64(fns, reread(x1, torch.int64), reread(x2, torch.int64))[1], u)
 
 
-def _divide(fns: Fns, u: Any, x1: Any, x2: Any) -> Any:
+def _divide(
+    fns: Fns, u: torch.dtype, x1: torch.Tensor | float, x2: torch.Tensor | float
+) -> torch.Tensor:
     # In torch's default floating dtype, as true division of any integers gives on torch.
     real = torch.get_default_dtype()
     return fns["divide"](*(v.to(real) if isinstance(v, torch.Tensor) else v for v in (x1, x2)))
 
 
-def _pow(fns: Fns, u: Any, x1: Any, x2: Any) -> Any:
+def _pow(fns: Fns, u: torch.dtype, x1: torch.Tensor, x2: torch.Tensor) -> torch.Tensor:
     if u != torch.uint64:
         return _narrow(torch.pow(_wide(x1), _wide(x2)), u)
     a, e = reread(x1, torch.int64), reread(x2, torch.int64)
@@ -428,14 +444,14 @@ def _pow(fns: Fns, u: Any, x1: Any, x2: Any) -> Any:
     return reread(torch.where(huge & ((a & 1) == 0), 0, out), u)
 
 
-def _shift_counts(k: Any, width: int) -> Any:
+def _shift_counts(k: torch.Tensor, width: int) -> torch.Tensor:
     """Shift counts as int64, those of ``width`` and more (and uint64 ones above 2**63)
     made ``width``."""
     k = k.to(torch.int64)  # same bits for uint64, as a view's
     return torch.where((k < 0) | (k > width), width, k)
 
 
-def _left_shift(fns: Fns, u: Any, x1: Any, x2: Any) -> Any:
+def _left_shift(fns: Fns, u: torch.dtype, x1: torch.Tensor, x2: torch.Tensor) -> torch.Tensor:
     width = _BITS[u]
     k = _shift_counts(x2, width)
     if u != torch.uint64:
@@ -444,7 +460,7 @@ def _left_shift(fns: Fns, u: Any, x1: Any, x2: Any) -> Any:
     return reread(torch.where(k >= 64, 0, a << torch.clamp(k, max=63)), u)
 
 
-def _right_shift(fns: Fns, u: Any, x1: Any, x2: Any) -> Any:
+def _right_shift(fns: Fns, u: torch.dtype, x1: torch.Tensor, x2: torch.Tensor) -> torch.Tensor:
     width = _BITS[u]
     k = _shift_counts(x2, width)
     if u != torch.uint64:
@@ -454,15 +470,15 @@ def _right_shift(fns: Fns, u: Any, x1: Any, x2: Any) -> Any:
     return reread(torch.where(k >= 64, 0, torch.where(k == 0, a, logical)), u)
 
 
-def _abs(fns: Fns, u: Any, x: torch.Tensor) -> Any:
+def _abs(fns: Fns, u: torch.dtype, x: torch.Tensor) -> torch.Tensor:
     return x.clone()
 
 
-def _sign(fns: Fns, u: Any, x: torch.Tensor) -> Any:
+def _sign(fns: Fns, u: torch.dtype, x: torch.Tensor) -> torch.Tensor:
     return (reread(x, SIGNED[u]) != 0).to(u)
 
 
-_OWN_FNS: dict[str, Callable[..., Any]] = {
+_OWN_FNS: dict[str, Callable[..., torch.Tensor]] = {
     "floor_divide": _floor_divide,
     "remainder": _remainder,
     "divide": _divide,
