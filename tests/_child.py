@@ -1,11 +1,13 @@
-"""A program run in a child Python process, for what a test cannot risk in its own process
-(an abort, a flag read at import, an environment variable)."""
+"""Programs run in a child Python process, for what a test cannot risk in its own process (an
+abort, a flag read at import, an environment variable, a cold torch.compile)."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from collections.abc import Mapping
+from pathlib import Path
 
 
 def assert_child_ok(
@@ -22,3 +24,21 @@ def assert_child_ok(
     )
     assert r.returncode == 0, r.stderr[-3000:]
     assert "ok" in r.stdout
+
+
+def run_counting_frames(program: str, cache: Path) -> subprocess.CompletedProcess[str]:
+    """Run ``program`` (with ``arraymux`` imported as ``xp``, warnings off) in a fresh process
+    whose torch.compile cache is the folder ``cache`` (a cold compile there takes the same
+    time whatever the rest of the suite compiled); its last line of output is the number of
+    frames dynamo compiled, then the number of graph breaks."""
+    code = (
+        "import warnings; warnings.simplefilter('ignore')\n"
+        "import arraymux as xp\n"
+        "from torch._dynamo.utils import counters\n"
+        f"{program}"
+        "print(counters['frames']['total'], len(counters['graph_break']))\n"
+    )
+    env = dict(os.environ, TORCHINDUCTOR_CACHE_DIR=str(cache))
+    return subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=850, env=env
+    )

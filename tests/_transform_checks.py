@@ -1,6 +1,5 @@
 """What the tests of the transforms share: the devices the engines run for, the skip marks, the
-warnings of torch's own modules to ignore, arrays made and compared the same way, and a fresh
-process that counts what torch.compile made.
+warnings of torch's own modules to ignore, and arrays made and compared the same way.
 
 Used by ``test_transforms.py``, ``test_transforms_closures.py``, ``test_control_flow.py`` and
 ``test_custom_derivatives.py``.
@@ -9,10 +8,6 @@ Used by ``test_transforms.py``, ``test_transforms_closures.py``, ``test_control_
 from __future__ import annotations
 
 import importlib.util
-import os
-import subprocess
-import sys
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -59,21 +54,3 @@ def close(a: Any, b: Any, tol: float = 1e-5) -> None:
     a = np.asarray(xp.to_numpy(a) if isinstance(a, xp.Array) else a, dtype=np.float64)
     b = np.asarray(xp.to_numpy(b) if isinstance(b, xp.Array) else b, dtype=np.float64)
     np.testing.assert_allclose(a, b, rtol=tol, atol=tol)
-
-
-def run_counting_frames(program: str, cache: Path) -> subprocess.CompletedProcess[str]:
-    """Run ``program`` (with ``arraymux`` imported as ``xp``, warnings off) in a fresh process
-    whose torch.compile cache is the folder ``cache`` (a cold compile there takes the same
-    time whatever the rest of the suite compiled); its last line of output is the number of
-    frames dynamo compiled, then the number of graph breaks."""
-    code = (
-        "import warnings; warnings.simplefilter('ignore')\n"
-        "import arraymux as xp\n"
-        "from torch._dynamo.utils import counters\n"
-        f"{program}"
-        "print(counters['frames']['total'], len(counters['graph_break']))\n"
-    )
-    env = dict(os.environ, TORCHINDUCTOR_CACHE_DIR=str(cache))
-    return subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=850, env=env
-    )

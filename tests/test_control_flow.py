@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import arraymux as xp
+from _child import run_counting_frames
 from _transform_checks import (
     CPU_ENGINES,
     GPUS,
@@ -17,7 +18,6 @@ from _transform_checks import (
     TORCH_SCRIPT_WARNINGS,
     arr,
     close,
-    run_counting_frames,
 )
 
 pytestmark = TORCH_SCRIPT_WARNINGS

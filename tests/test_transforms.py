@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import arraymux as xp
+from _child import run_counting_frames
 from _transform_checks import (
     CPU_ENGINES,
     NEEDS_JAX,
@@ -21,7 +22,6 @@ from _transform_checks import (
     TORCH_SCRIPT_WARNINGS,
     arr,
     close,
-    run_counting_frames,
 )
 from arraymux import _compiled
 from arraymux.transforms._engine import Engine
