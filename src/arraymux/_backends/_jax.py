@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable
 from types import ModuleType
-from typing import Any, Protocol, cast
+from typing import TYPE_CHECKING, Protocol, TypeVar, cast
 
 import jax
 import jax.numpy as jnp
@@ -20,6 +20,14 @@ from .. import _dtypes
 from . import _special_cases
 from ._common import array_dtype as array_dtype
 from ._common import dtype_from_numpy, raise_unknown_place, sized_reshape
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from .._array import Array
+    from .._devices import Device
+
+_R = TypeVar("_R")
 
 _PLATFORM_ALIASES = {"cuda": "gpu", "rocm": "gpu"}
 
@@ -45,11 +53,11 @@ SETS_CURRENT_GPU = True
 dtype_from_native = dtype_from_numpy
 
 
-def namespace() -> Any:
+def namespace() -> ModuleType:
     return jnp
 
 
-def overrides(ns: ModuleType) -> dict[str, Any]:
+def overrides(ns: ModuleType) -> dict[str, Callable[..., object]]:
     out = _fixed(ns)
     for name, radix in (("log2", 2.0), ("log10", 10.0)):
         out[name] = _special_cases.change_of_base(
@@ -58,7 +66,7 @@ def overrides(ns: ModuleType) -> dict[str, Any]:
     return out
 
 
-def _fixed(ns: ModuleType) -> dict[str, Any]:
+def _fixed(ns: ModuleType) -> dict[str, Callable[..., object]]:
     return {
         "abs": _special_cases.complex_abs(ns, ns.abs),
         "any": _truth_of_complex(ns.any, ns),
@@ -87,10 +95,10 @@ def _fixed(ns: ModuleType) -> dict[str, Any]:
     }
 
 
-def _permute_dims(base: Any) -> Any:
+def _permute_dims(base: Callable[..., jax.Array]) -> Callable[..., jax.Array]:
     """``permute_dims`` taking negative axes, as NumPy and torch do (JAX refuses them)."""
 
-    def permute_dims(x: jax.Array, /, axes: tuple[int, ...]) -> Any:
+    def permute_dims(x: jax.Array, /, axes: tuple[int, ...]) -> jax.Array:
         if any(a < 0 for a in axes):
             axes = tuple(a + x.ndim if a < 0 else a for a in axes)
         return base(x, axes)
@@ -98,11 +106,13 @@ def _permute_dims(base: Any) -> Any:
     return permute_dims
 
 
-def _truth_of_complex(base: Any, ns: ModuleType) -> Any:
+def _truth_of_complex(base: Callable[..., jax.Array], ns: ModuleType) -> Callable[..., jax.Array]:
     """``any``/``all`` where a complex element is true when either part is nonzero (JAX tests
     the real part only: ``any(1j)`` is False)."""
 
-    def fn(x: jax.Array, /, *, axis: Any = None, keepdims: bool = False) -> Any:
+    def fn(
+        x: jax.Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False
+    ) -> jax.Array:
         if x.dtype.kind == "c":
             x = x != 0
         return base(x, axis=axis, keepdims=keepdims)
@@ -117,10 +127,10 @@ def _truth_of_complex(base: Any, ns: ModuleType) -> Any:
 _CONSTANT_RESULTS = ("isinf", "isfinite", "imag", "signbit")
 
 
-def _kept_in_place(fun: Any) -> Any:
+def _kept_in_place(fun: Callable[[jax.Array], jax.Array]) -> Callable[[jax.Array], jax.Array]:
     """``fun`` with its result on its input's device."""
 
-    def placed(x: jax.Array, /) -> Any:
+    def placed(x: jax.Array, /) -> jax.Array:
         out = fun(x)
         try:
             src, dst = x.devices(), out.devices()
@@ -132,7 +142,7 @@ def _kept_in_place(fun: Any) -> Any:
     return placed
 
 
-def _full_precision_products() -> dict[str, Any]:
+def _full_precision_products() -> dict[str, Callable[..., object]]:
     """Products at full precision where JAX has an accelerator; on a CPU-only JAX the
     default is already full precision, and the keyword would only slow each call."""
     if jax.default_backend() == "cpu":
@@ -155,7 +165,7 @@ class _Options(Protocol):
 _OPTIONS = cast("_Options", jax.config)
 
 
-def _full_precision(fn: Callable[..., object]) -> Callable[..., object]:
+def _full_precision(fn: Callable[..., _R]) -> Callable[..., _R]:
     """``fn`` at full float32 precision unless the user chose a default for JAX.
 
     On GPUs JAX computes float32 and complex64 products with TF32 inputs by default (about
@@ -164,7 +174,7 @@ def _full_precision(fn: Callable[..., object]) -> Callable[..., object]:
     is respected.
     """
 
-    def full(*args: object, **kwargs: object) -> Any:
+    def full(*args: object, **kwargs: object) -> _R:
         if "precision" not in kwargs and _OPTIONS.jax_default_matmul_precision is None:
             kwargs["precision"] = jax.lax.Precision.HIGHEST
         return fn(*args, **kwargs)
@@ -173,15 +183,22 @@ def _full_precision(fn: Callable[..., object]) -> Callable[..., object]:
     return full
 
 
-def _searchsorted(x1: Any, x2: Any, /, *, side: str = "left", sorter: Any = None) -> Any:
+def _searchsorted(
+    x1: jax.Array, x2: jax.Array | float, /, *, side: str = "left", sorter: jax.Array | None = None
+) -> jax.Array:
     # jnp.searchsorted returns int32 even with x64 on; the standard wants the indexing dtype.
     r = jnp.searchsorted(x1, x2, side=side, sorter=sorter)
     return r.astype(jax.dtypes.canonicalize_dtype(jnp.int64))
 
 
 def _cumulative_prod(
-    x: jax.Array, /, *, axis: Any = None, dtype: Any = None, include_initial: bool = False
-) -> Any:
+    x: jax.Array,
+    /,
+    *,
+    axis: int | None = None,
+    dtype: jnp.dtype | None = None,
+    include_initial: bool = False,
+) -> jax.Array:
     # jnp.cumulative_prod keeps small integer dtypes on empty input; the standard promotes
     # them to the default (unsigned) integer dtype, as for prod.
     if dtype is None and x.dtype != jnp.bool_ and jnp.issubdtype(x.dtype, jnp.integer):
@@ -218,7 +235,7 @@ def parse_place(place: str | None) -> str:
     return canon
 
 
-def native_device(place: str) -> Any:
+def native_device(place: str) -> jax.Device:
     platform, _, index = place.partition(":")
     for d in jax.devices(platform):
         if d.id == int(index):
@@ -226,12 +243,12 @@ def native_device(place: str) -> Any:
     raise_unknown_place("jax", place, places())
 
 
-def place_of_device(native: Any) -> str:
+def place_of_device(native: jax.Device) -> str:
     return f"{native.platform}:{native.id}"
 
 
 # Per sharding: the place of its arrays (reading an array's device costs several times more).
-_PLACES: dict[Any, str] = {}
+_PLACES: dict[jax.sharding.Sharding, str] = {}
 
 
 def place_of(x: jax.Array) -> str:
@@ -262,7 +279,7 @@ def unsupported_hint(dtype: _dtypes.DType) -> str:
     )
 
 
-def synchronize(place: str, xs: list[Any]) -> None:
+def synchronize(place: str, xs: list[jax.Array]) -> None:
     """Block until the arrays are computed (JAX tracks pending work per array)."""
     try:  # each array's own method: no pytree walk (synchronize runs in timing loops)
         for x in xs:
@@ -287,7 +304,7 @@ def default_dtypes(place: str) -> dict[str, _dtypes.DType]:
     }
 
 
-def to_numpy(x: jax.Array) -> Any:
+def to_numpy(x: jax.Array) -> np.ndarray:
     import numpy as np
 
     if isinstance(x, jax.core.Tracer):
@@ -298,7 +315,7 @@ def to_numpy(x: jax.Array) -> Any:
     return np.asarray(x)
 
 
-def setitem(x: jax.Array, key: object, value: object) -> Any:
+def setitem(x: jax.Array, key: object, value: object) -> jax.Array:
     """JAX arrays are immutable: the updated array replaces the wrapped one."""
     return x.at[key].set(value)
 
@@ -313,7 +330,9 @@ def memory(place: str) -> tuple[str, int]:
     return ("cuda" if platform == "gpu" else platform, int(index))
 
 
-def fast_route(direction: str, place: str, other: str, other_place: str) -> Any:
+def fast_route(
+    direction: str, place: str, other: str, other_place: str
+) -> Callable[[jax.Array], np.ndarray | None] | None:
     """``to_device(x, "numpy")`` (``copy=None``) of an array in host memory: NumPy's read-only
     view of it, which the DLPack exchange also gives, at a fraction of its fixed cost."""
     if direction == "export" and other == "numpy" and place.startswith("cpu"):
@@ -321,7 +340,7 @@ def fast_route(direction: str, place: str, other: str, other_place: str) -> Any:
     return None
 
 
-def host_view(x: jax.Array) -> Any:
+def host_view(x: jax.Array) -> np.ndarray | None:
     """NumPy's read-only view of a JAX array in host memory, or None for a traced value (or
     one NumPy would hand out writable: a copy, not a view)."""
     import numpy as np
@@ -379,7 +398,7 @@ def unshared(x: jax.Array) -> bool:
     return seen == 1  # x itself
 
 
-def from_dlpack(obj: object, place: str | None, copy: bool | None) -> Any:
+def from_dlpack(obj: object, place: str | None, copy: bool | None) -> jax.Array:
     # Zero-copy only for row-major buffers aligned to 64 bytes; copy=False raises otherwise.
     # copy=True is done here: from_dlpack(copy=True) can still return a view of host memory.
     device = None if place is None else native_device(place)
@@ -387,7 +406,7 @@ def from_dlpack(obj: object, place: str | None, copy: bool | None) -> Any:
     return jnp.array(out, copy=True) if copy else out
 
 
-def from_host(a: Any, place: str) -> Any:
+def from_host(a: np.ndarray, place: str) -> jax.Array:
     from ._staging import STAGE_MIN
 
     device = native_device(place)
@@ -398,7 +417,7 @@ def from_host(a: Any, place: str) -> Any:
     return jax.device_put(a, device)  # one copy into a buffer of JAX's own
 
 
-def _cuda_ordinal(device: Any) -> int:
+def _cuda_ordinal(device: jax.Device) -> int:
     hardware = getattr(device, "local_hardware_id", None)
     return int(device.id if hardware is None else hardware)
 
@@ -409,7 +428,7 @@ def _has(module: str) -> bool:
     return importlib.util.find_spec(module) is not None
 
 
-def _gpu_upload(a: Any, device: object) -> Any:
+def _gpu_upload(a: np.ndarray, device: jax.Device) -> jax.Array | None:
     """``a`` uploaded by torch's or CuPy's pipelined pinned upload, then taken over through
     DLPack (no copy on the GPU); None when neither can do it."""
     ordinal = _cuda_ordinal(device)
@@ -440,7 +459,7 @@ def _gpu_upload(a: Any, device: object) -> Any:
     return None
 
 
-def _gpu_read(x: jax.Array) -> Any:
+def _gpu_read(x: jax.Array) -> np.ndarray | None:
     """A host ndarray of ``x`` (one GPU array) read through torch's or CuPy's pinned download,
     taking ``x`` over through DLPack first; None when neither can do it."""
     if _has("torch"):
@@ -476,7 +495,7 @@ def _is_big_gpu(x: jax.Array) -> bool:
     return len(devices) == 1 and next(iter(devices)).platform == "gpu"
 
 
-def to_host(x: jax.Array) -> Any:
+def to_host(x: jax.Array) -> np.ndarray:
     if _is_big_gpu(x):
         out = _gpu_read(x)
         if out is not None:
@@ -484,7 +503,7 @@ def to_host(x: jax.Array) -> Any:
     return to_numpy(x)
 
 
-def move_within(x: jax.Array, src: str, dst: str) -> Any:
+def move_within(x: jax.Array, src: str, dst: str) -> jax.Array | None:
     """jax:gpu <-> jax:cpu through pinned memory (None: leave it to ``jax.device_put``)."""
     from ._staging import STAGE_MIN
 
@@ -500,7 +519,7 @@ def move_within(x: jax.Array, src: str, dst: str) -> Any:
     return None
 
 
-def np_view(x: jax.Array) -> Any:
+def np_view(x: jax.Array) -> np.ndarray:
     import numpy as np
 
     return np.asarray(x)
@@ -510,7 +529,7 @@ def data_ptr(x: jax.Array) -> int:
     return int(x.unsafe_buffer_pointer())
 
 
-_HOST_SHARDINGS: dict[Any, bool] = {}
+_HOST_SHARDINGS: dict[jax.sharding.Sharding, bool] = {}
 
 
 def _on_host(x: jax.Array) -> bool:
@@ -524,14 +543,14 @@ def _on_host(x: jax.Array) -> bool:
         return on
 
 
-def to_host_many(xs: list[Any]) -> list[Any]:
+def to_host_many(xs: list[jax.Array]) -> list[np.ndarray]:
     """Large GPU arrays through pinned memory, other device arrays with one batched
     ``device_get``; arrays in host memory as NumPy's view of them (batching them gains
     nothing: ``device_get`` of 64 small host arrays costs 4x reading them one by one)."""
     for x in xs:
         if traced(x):
             to_numpy(x)  # raises the error for traced values
-    out: list[Any] = [None] * len(xs)
+    out: list[np.ndarray | None] = [None] * len(xs)
     rest = []
     for i, x in enumerate(xs):
         if _on_host(x):
@@ -543,13 +562,13 @@ def to_host_many(xs: list[Any]) -> list[Any]:
     if rest:
         for i, h in zip(rest, jax.device_get([xs[i] for i in rest])):
             out[i] = h
-    return out
+    return cast("list[np.ndarray]", out)  # every slot is filled above
 
 
 _pytree_types: set[type] = set()
 
 
-def register_pytree(array_type: type) -> None:
+def register_pytree(array_type: type[Array]) -> None:
     """Make ``array_type`` (:class:`arraymux.Array`) a JAX pytree node whose leaf is its native
     array, so that ``jax.jit``, ``jax.vmap``, ``jax.vjp``... take and return Arrays (once).
 
@@ -557,11 +576,11 @@ def register_pytree(array_type: type) -> None:
     if array_type in _pytree_types:
         return
 
-    def flatten(x: Any) -> tuple[tuple[Any], Any]:
+    def flatten(x: Array) -> tuple[tuple[object], Device]:
         return (x._native,), x._device
 
-    def unflatten(device: object, children: Any) -> Any:
-        out: Any = object.__new__(array_type)
+    def unflatten(device: Device, children: tuple[object, ...]) -> Array:
+        out = object.__new__(array_type)
         out._native = children[0]
         out._device = device
         out._dtype = None
