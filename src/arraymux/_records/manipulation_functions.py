@@ -2,7 +2,41 @@
 
 from __future__ import annotations
 
-from ._record import AXIS, PROMOTED, VARARGS, Record, section
+from collections.abc import Mapping
+
+from ._record import AXIS, PROMOTED, VARARGS, Record, Text, section
+
+
+def rearranging(
+    name: str,
+    signature: str,
+    summary: str,
+    result: str,
+    *,
+    parameters: Mapping[str, Text] | None = None,
+    also_positional: tuple[str, ...] = (),
+    zero_d: tuple[str, ...] = (),
+    axis: str | None = None,
+    by_hand: bool = False,
+    example: str,
+) -> Record:
+    """A function that rearranges (or repeats) the elements of ``x``, its result of the dtype
+    of ``x`` whatever it is; ``result`` describes the result."""
+    return Record(
+        name,
+        "first",
+        signature=signature,
+        summary=summary,
+        parameters=parameters,
+        returns=("Array", result),
+        keeps_dtype=True,
+        also_positional=also_positional,
+        zero_d=zero_d,
+        axis=axis,
+        by_hand=by_hand,
+        example=example,
+    )
+
 
 RECORDS = section(
     "manipulation_functions",
@@ -34,19 +68,17 @@ Array([[10, 10, 10],
         since="2025.12",
         by_hand=True,
     ),
-    Record(
+    rearranging(
         "broadcast_to",
-        "first",
-        signature="(x, /, shape)",
-        summary="``x`` broadcast to a shape.",
+        "(x, /, shape)",
+        "``x`` broadcast to a shape.",
+        "Array of shape ``shape`` with the dtype of ``x``.",
         parameters={
             "shape": (
                 "tuple of ints",
                 "Shape to broadcast to; ``x.shape`` must be broadcast-compatible with it.",
-            )
+            ),
         },
-        returns=("Array", "Array of shape ``shape`` with the dtype of ``x``."),
-        keeps_dtype=True,
         zero_d=("shape[]",),
         by_hand=True,
         example="""\
@@ -55,20 +87,18 @@ Array([[1, 2, 3],
        [1, 2, 3]], dtype=int64, device='numpy:cpu')
 """,
     ),
-    Record(
+    rearranging(
         "expand_dims",
-        "first",
-        signature="(x, /, axis)",
-        summary="``x`` with a new axis of size one inserted at each position in ``axis``.",
+        "(x, /, axis)",
+        "``x`` with a new axis of size one inserted at each position in ``axis``.",
+        "``x`` with the new axes of size one, with its dtype.",
         parameters={
             "axis": (
                 "int or tuple of ints",
-                "Position(s) of the new axes in the result, which has ``x.ndim + len(axis)`` axes. "
-                "A negative position counts from the last axis of the result.",
-            )
+                "Position(s) of the new axes in the result, which has ``x.ndim + len(axis)`` "
+                "axes. A negative position counts from the last axis of the result.",
+            ),
         },
-        returns=("Array", "``x`` with the new axes of size one, with its dtype."),
-        keeps_dtype=True,
         zero_d=("axis",),
         example="""\
 >>> x = xp.asarray([1, 2])
@@ -76,20 +106,18 @@ Array([[1, 2, 3],
 ((1, 2), (2, 1))
 """,
     ),
-    Record(
+    rearranging(
         "flip",
-        "first",
-        signature="(x, /, *, axis=None)",
-        summary="``x`` with the order of its elements reversed along the given axes.",
+        "(x, /, *, axis=None)",
+        "``x`` with the order of its elements reversed along the given axes.",
+        "Array of the shape and dtype of ``x``, its elements reordered.",
         parameters={
             "axis": (
                 "int, tuple of ints or None",
                 "Axis or axes along which to reverse; None (the default) reverses every axis. "
                 f"{AXIS}",
-            )
+            ),
         },
-        returns=("Array", "Array of the shape and dtype of ``x``, its elements reordered."),
-        keeps_dtype=True,
         zero_d=("axis",),
         axis="tuple or None",
         example="""\
@@ -97,54 +125,48 @@ Array([[1, 2, 3],
 Array([3, 2, 1], dtype=int64, device='numpy:cpu')
 """,
     ),
-    Record(
+    rearranging(
         "moveaxis",
-        "first",
-        signature="(x, source, destination, /)",
-        summary="``x`` with axes moved to new positions, the other axes in their order.",
-        returns=("Array", "``x`` with its axes reordered, with its dtype."),
-        keeps_dtype=True,
+        "(x, source, destination, /)",
+        "``x`` with axes moved to new positions, the other axes in their order.",
+        "``x`` with its axes reordered, with its dtype.",
         zero_d=("destination", "source"),
         example="""\
 >>> xp.moveaxis(xp.zeros((2, 3, 4)), 0, -1).shape
 (3, 4, 2)
 """,
     ),
-    Record(
+    rearranging(
         "permute_dims",
-        "first",
-        signature="(x, /, axes)",
-        summary="``x`` with its axes permuted.",
+        "(x, /, axes)",
+        "``x`` with its axes permuted.",
+        "``x`` with its axes permuted, with its dtype.",
         parameters={
             "axes": (
                 "tuple of ints",
                 "A permutation of ``(0, 1, ..., x.ndim - 1)``: axis ``i`` of the result is axis "
                 "``axes[i]`` of ``x``.",
-            )
+            ),
         },
-        returns=("Array", "``x`` with its axes permuted, with its dtype."),
-        keeps_dtype=True,
         zero_d=("axes[]",),
         example="""\
 >>> xp.permute_dims(xp.zeros((2, 3, 4)), (2, 0, 1)).shape
 (4, 2, 3)
 """,
     ),
-    Record(
+    rearranging(
         "reshape",
-        "first",
-        signature="(x, /, shape, *, copy=None)",
-        summary="``x`` with a new shape and the same data.",
+        "(x, /, shape, *, copy=None)",
+        "``x`` with a new shape and the same data.",
+        "Array of shape ``shape`` with the elements and dtype of ``x``.",
         parameters={
             "x": ("Array", "Input array to reshape."),
             "shape": (
                 "tuple of ints",
-                "New shape, with as many elements as ``x``; one entry may be -1, inferred from the "
-                "others.",
+                "New shape, with as many elements as ``x``; one entry may be -1, inferred from "
+                "the others.",
             ),
         },
-        returns=("Array", "Array of shape ``shape`` with the elements and dtype of ``x``."),
-        keeps_dtype=True,
         zero_d=("shape[]",),
         example="""\
 >>> xp.reshape(xp.arange(6), (2, 3))
@@ -152,20 +174,18 @@ Array([[0, 1, 2],
        [3, 4, 5]], dtype=int64, device='numpy:cpu')
 """,
     ),
-    Record(
+    rearranging(
         "roll",
-        "first",
-        signature="(x, /, shift, *, axis=None)",
-        summary="Elements of ``x`` shifted cyclically along the given axes.",
+        "(x, /, shift, *, axis=None)",
+        "Elements of ``x`` shifted cyclically along the given axes.",
+        "Array of the shape and dtype of ``x``, its elements shifted.",
         parameters={
             "axis": (
                 "int, tuple of ints or None",
                 "Axis or axes along which to shift; None (the default) shifts the flattened "
                 f"``x`` and restores its shape. {AXIS}",
-            )
+            ),
         },
-        returns=("Array", "Array of the shape and dtype of ``x``, its elements shifted."),
-        keeps_dtype=True,
         also_positional=("axis",),
         zero_d=("axis", "shift"),
         axis="tuple or None",
@@ -175,19 +195,17 @@ Array([[0, 1, 2],
 Array([4, 1, 2, 3], dtype=int64, device='numpy:cpu')
 """,
     ),
-    Record(
+    rearranging(
         "squeeze",
-        "first",
-        signature="(x, /, axis)",
-        summary="``x`` with axes of size one removed.",
+        "(x, /, axis)",
+        "``x`` with axes of size one removed.",
+        "``x`` without the given axes, with its elements and dtype.",
         parameters={
             "axis": (
                 "int or tuple of ints",
                 f"Axis or axes to remove; each must have size one. {AXIS}",
-            )
+            ),
         },
-        returns=("Array", "``x`` without the given axes, with its elements and dtype."),
-        keeps_dtype=True,
         zero_d=("axis",),
         axis="tuple",
         example="""\
@@ -195,16 +213,11 @@ Array([4, 1, 2, 3], dtype=int64, device='numpy:cpu')
 (3, 1)
 """,
     ),
-    Record(
+    rearranging(
         "tile",
-        "first",
-        signature="(x, repetitions, /)",
-        summary="An array made by tiling ``x``.",
-        returns=(
-            "Array",
-            "The tiled array, with the dtype of ``x`` and ``max(x.ndim, len(repetitions))`` axes.",
-        ),
-        keeps_dtype=True,
+        "(x, repetitions, /)",
+        "An array made by tiling ``x``.",
+        "The tiled array, with the dtype of ``x`` and ``max(x.ndim, len(repetitions))`` axes.",
         zero_d=("repetitions[]",),
         by_hand=True,
         example="""\
