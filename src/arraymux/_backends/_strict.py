@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import array_api_strict as _xp
 import numpy as _np
@@ -20,8 +20,12 @@ from . import _special_cases
 from ._common import make_complex as _numpy_complex
 from ._common import raise_unknown_place
 
+if TYPE_CHECKING:
+    import jax
+    import torch
 
-def namespace() -> Any:
+
+def namespace() -> ModuleType:
     return _xp
 
 
@@ -37,15 +41,15 @@ def parse_place(place: str | None) -> str:
     return place
 
 
-def native_device(place: str) -> Any:
+def native_device(place: str) -> _xp.Device:
     return _xp.Device(place)
 
 
-def place_of_device(native: Any) -> str:
+def place_of_device(native: _xp.Device) -> str:
     return str(native._device)
 
 
-def place_of(x: Any) -> str:
+def place_of(x: _Array) -> str:
     return str(x.device._device)
 
 
@@ -62,7 +66,7 @@ def default_dtypes(place: str) -> dict[str, _dtypes.DType]:
     return {k: _dtypes.DType(str(v).rsplit(".", 1)[-1]) for k, v in info.items()}
 
 
-def scalar_operand(name: str, value: object, other: Any, position: int) -> Any:
+def scalar_operand(name: str, value: complex, other: _Array, position: int) -> _Array:
     return _xp.asarray(value, dtype=other.dtype, device=other.device)
 
 
@@ -78,13 +82,13 @@ def overrides(ns: ModuleType) -> dict[str, Callable[..., object]]:
     }
 
 
-def _make_complex(re: Any, im: Any) -> Any:
+def _make_complex(re: _Array, im: _Array) -> _Array:
     """A complex array from its parts, keeping signed zeros, infinities and NaNs."""
     out = _numpy_complex(to_numpy(re), to_numpy(im))
     return _xp.asarray(out, device=re.device)
 
 
-def _divide(x1: Any, x2: Any, /) -> Any:
+def _divide(x1: _Array | float, x2: _Array | float, /) -> _Array:
     """``divide``, where integer operands divide in the device's default floating dtype, as
     NumPy, torch, JAX and dask do (array-api-strict refuses them; the standard leaves the
     result implementation-defined)."""
@@ -101,7 +105,7 @@ def _divide(x1: Any, x2: Any, /) -> Any:
     return _xp.divide(x1, x2)
 
 
-def to_numpy(x: Any) -> Any:
+def to_numpy(x: _Array) -> _np.ndarray:
     import numpy as np
 
     cpu = _xp.Device("CPU_DEVICE")
@@ -113,39 +117,44 @@ def to_numpy(x: Any) -> Any:
 # Transfer hooks (see arraymux._transfer).
 
 
-def fast_route(direction: str, place: str, other: str, other_place: str) -> Any:
+def fast_route(
+    direction: str, place: str, other: str, other_place: str
+) -> Callable[..., object] | None:
     """``to_device`` (``copy=None``) between the CPU device and NumPy, torch or JAX on the CPU,
     through NumPy's view of the memory: the memory a DLPack exchange shares (writable as the
     source is; read-only from JAX), at a fraction of the cost of array-api-strict's
     ``__dlpack__`` (Python, asked twice per exchange) or of its import of another producer."""
     if place != "CPU_DEVICE" or not (other == "numpy" or other_place.startswith("cpu")):
         return None
+    routes: dict[str, Callable[..., object]]
     if direction == "export":
-        return {"numpy": _numpy_view, "torch": _torch_view}.get(other)
-    return {"numpy": _from_numpy, "torch": _from_tensor, "jax": _from_jax}.get(other)
+        routes = {"numpy": _numpy_view, "torch": _torch_view}
+    else:
+        routes = {"numpy": _from_numpy, "torch": _from_tensor, "jax": _from_jax}
+    return routes.get(other)
 
 
 # The routes below take arrays of the CPU device only (routes are per pair of devices).
 
 
-def _numpy_view(x: Any) -> Any:
+def _numpy_view(x: _Array) -> _np.ndarray:
     return _np.asarray(x).view()  # not the array's own ndarray object: a reshape stays here
 
 
-def _torch_view(x: Any) -> Any:
+def _torch_view(x: _Array) -> torch.Tensor | None:
     from ._torch import shared_tensor
 
     # None for a read-only view (an array imported from JAX): torch would write through it.
     return shared_tensor(_np.asarray(x))
 
 
-def _from_numpy(a: Any) -> Any:
+def _from_numpy(a: object) -> _Array | None:
     if type(a) is not _np.ndarray or not a.dtype.isnative:  # DLPack: native byte order only
         return None
     return _xp.from_dlpack(a)
 
 
-def _from_tensor(t: Any) -> Any:
+def _from_tensor(t: torch.Tensor) -> _Array | None:
     try:
         view = t.numpy()  # not for tensors that require grad or carry a conjugate bit
     except (RuntimeError, TypeError):
@@ -153,19 +162,19 @@ def _from_tensor(t: Any) -> Any:
     return _xp.from_dlpack(view)
 
 
-def _from_jax(x: Any) -> Any:
+def _from_jax(x: jax.Array) -> _Array | None:
     from ._jax import host_view
 
     view = host_view(x)  # read-only; None for a traced value
     return None if view is None else _xp.from_dlpack(view)
 
 
-def from_dlpack(obj: Any, place: str | None, copy: bool | None) -> Any:
+def from_dlpack(obj: Any, place: str | None, copy: bool | None) -> _Array:
     device = _xp.Device(place or "CPU_DEVICE")
     return _xp.from_dlpack(obj, device=device, copy=copy)
 
 
-def data_ptr(x: Any) -> int:
+def data_ptr(x: _Array) -> int:
     import numpy as np
 
     return int(np.from_dlpack(x).__array_interface__["data"][0])
