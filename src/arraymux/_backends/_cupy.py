@@ -298,10 +298,11 @@ def upload(a: np.ndarray, place: str) -> cupy.ndarray:
             current.synchronize()
             return flat.view(a.dtype).reshape(a.shape)
         ring = staging_ring(("cupy", int(place)), _make_ring)
-        ptrs = [m.ptr for m in ring.keep]
+        mems = cast("list[cupy.cuda.PinnedMemoryPointer]", ring.keep)  # as _make_ring made it
+        ptrs = [m.ptr for m in mems]
         base = flat.data.ptr
         with ring.lock:
-            stream = ring.stream
+            stream = cast("cupy.cuda.Stream", ring.stream)
             # The new memory may have been in use on the current stream until just now.
             stream.wait_event(cupy.cuda.get_current_stream().record())
 

@@ -14,7 +14,10 @@ import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from concurrent.futures import wait as futures_wait
-from typing import Any
+from typing import TYPE_CHECKING, Protocol, TypeVar, cast
+
+if TYPE_CHECKING:
+    import numpy as np
 
 #: Arrays smaller than this go to the GPU in one plain copy.
 STAGE_MIN = 4 << 20
@@ -29,7 +32,15 @@ PINNED_READ_MIN = 1 << 20
 
 _pool: ThreadPoolExecutor | None = None
 _pool_lock = threading.Lock()
-_rings: dict[Any, StagingRing] = {}
+_rings: dict[tuple[object, int, int], StagingRing] = {}
+
+_T = TypeVar("_T")
+
+
+class _Event(Protocol):
+    """A device event (CUDA's): ``synchronize`` blocks until the work before it is done."""
+
+    def synchronize(self) -> object: ...
 
 
 def fill_pool() -> Executor | None:
@@ -49,7 +60,7 @@ class StagingRing:
     ``keep`` holds whatever owns the pinned memory, ``stream`` the device stream the copies go
     on. ``lock`` serialises the uploads that share the ring."""
 
-    def __init__(self, host: list[Any], keep: Any = None, stream: Any = None) -> None:
+    def __init__(self, host: list[np.ndarray], keep: object = None, stream: object = None) -> None:
         self.host = host
         self.keep = keep
         self.stream = stream
@@ -70,7 +81,7 @@ def staging_ring(key: object, make: Callable[[int, int], StagingRing]) -> Stagin
     return ring
 
 
-def stage_pieces(a: Any, chunk: int) -> list[tuple[int, Any]]:
+def stage_pieces(a: np.ndarray, chunk: int) -> list[tuple[int, np.ndarray]]:
     """``a`` (an ndarray) cut into ``(offset, view)`` pieces of at most ``chunk`` bytes.
 
     ``offset`` is where the piece's bytes start in the C-ordered bytes of ``a``; a view may have
@@ -86,7 +97,7 @@ def stage_pieces(a: Any, chunk: int) -> list[tuple[int, Any]]:
     return list(_split(a, 0, chunk))
 
 
-def _split(v: Any, offset: int, chunk: int) -> Iterator[tuple[int, Any]]:
+def _split(v: np.ndarray, offset: int, chunk: int) -> Iterator[tuple[int, np.ndarray]]:
     if v.nbytes <= chunk:
         yield offset, v
         return
@@ -100,7 +111,7 @@ def _split(v: Any, offset: int, chunk: int) -> Iterator[tuple[int, Any]]:
         yield offset + i * row, v[i : i + step]
 
 
-def _fill(buf: Any, piece: Any) -> None:
+def _fill(buf: np.ndarray, piece: np.ndarray) -> None:
     import numpy as np
 
     dst = buf[: piece.nbytes].view(piece.dtype).reshape(piece.shape)
@@ -112,10 +123,10 @@ def _ready(f: Future[None] | None) -> bool:
 
 
 def staged_copy(
-    pieces: list[tuple[int, Any]],
-    buffers: list[Any],
-    to_device: Callable[[int, int, int], Any],
-    wait: Callable[[Any], None],
+    pieces: list[tuple[int, np.ndarray]],
+    buffers: list[np.ndarray],
+    to_device: Callable[[int, int, int], _T],
+    wait: Callable[[_T], object],
     pool: Executor | None = None,
 ) -> None:
     """Copy ``pieces`` (from :func:`stage_pieces`) to a device through a ring of host buffers.
@@ -127,7 +138,7 @@ def staged_copy(
     until that copy has read the buffer. A buffer is refilled only after its last copy was
     waited for. Every copy has been issued on return; the caller waits for the last ones."""
     nbuf = len(buffers)
-    tokens: list[Any] = [None] * nbuf
+    tokens: list[_T | None] = [None] * nbuf
     futures: list[Future[None] | None] = []
     issued = 0
 
@@ -148,7 +159,7 @@ def staged_copy(
                 # The piece that used this buffer last must be issued, and its copy done.
                 while issued <= k - nbuf:
                     issue_next()
-                wait(tokens[slot])
+                wait(cast("_T", tokens[slot]))  # issued above: its token is there
                 tokens[slot] = None
             if pool is None:
                 _fill(buffers[slot], piece)
@@ -166,7 +177,7 @@ def staged_copy(
         raise
 
 
-def upload(a: Any, ring: StagingRing, to_device: Callable[[int, int, int], Any]) -> None:
+def upload(a: np.ndarray, ring: StagingRing, to_device: Callable[[int, int, int], _Event]) -> None:
     """:func:`staged_copy` of host array ``a`` through ``ring``, in chunks of
     :data:`STAGE_CHUNK`, filled by :func:`fill_pool`'s threads; ``to_device`` returns an event
     that the ring waits on (``event.synchronize()``) before refilling its buffer."""

@@ -798,9 +798,9 @@ def upload(a: _np.ndarray, place: str) -> torch.Tensor:
         flat.copy_(direct)
         return flat.view(dtype).reshape(a.shape)
     ring = staging_ring(("torch", str(dev)), _make_ring(dev))
-    pinned = ring.keep
+    pinned = cast("list[torch.Tensor]", ring.keep)  # as _make_ring made the ring
     with ring.lock:
-        stream = ring.stream
+        stream = cast("torch.cuda.Stream", ring.stream)
         # The new memory may have been in use on the current stream until just now.
         stream.wait_stream(torch.cuda.current_stream(dev))
 
