@@ -34,8 +34,8 @@ also takes keyword arguments), and their arguments and results are pytrees (see
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Callable, Hashable, Sequence
+from typing import TypeAlias
 
 from ._control import cond, fori_loop, scan, switch, while_loop
 from ._crossing import on_device
@@ -62,7 +62,12 @@ from ._pytrees import (
     tree_unflatten,
 )
 from ._stop_gradient import stop_gradient
-from ._tree import device_of
+from ._tree import PyTree, device_of
+
+#: What :func:`vjp` returns to pull a cotangent of the output back: one per primal.
+Pullback: TypeAlias = "Callable[[PyTree], tuple[PyTree, ...]]"
+#: The mapped axes of :func:`vmap`: an int or None, or a pytree of them per argument.
+Axes: TypeAlias = "int | tuple[Axes, ...] | list[Axes] | dict[Hashable, Axes] | None"
 
 __all__ = [
     "TreeDef",
@@ -97,8 +102,8 @@ __all__ = [
 
 
 def grad(
-    fun: Callable[..., Any], argnums: int | Sequence[int] = 0, has_aux: bool = False
-) -> Callable[..., Any]:
+    fun: Callable[..., PyTree], argnums: int | Sequence[int] = 0, has_aux: bool = False
+) -> Callable[..., PyTree]:
     """The gradient of a scalar function.
 
     Parameters
@@ -153,8 +158,8 @@ def grad(
 
 
 def value_and_grad(
-    fun: Callable[..., Any], argnums: int | Sequence[int] = 0, has_aux: bool = False
-) -> Callable[..., Any]:
+    fun: Callable[..., PyTree], argnums: int | Sequence[int] = 0, has_aux: bool = False
+) -> Callable[..., PyTree]:
     """The value of a scalar function and its gradient, computed together.
 
     Parameters
@@ -194,20 +199,22 @@ def value_and_grad(
 
 
 def _gradient(
-    tname: str, fun: Callable[..., Any], argnums: int | Sequence[int], has_aux: bool
-) -> Callable[..., Any]:
+    tname: str, fun: Callable[..., PyTree], argnums: int | Sequence[int], has_aux: bool
+) -> Callable[..., PyTree]:
     """``grad`` or ``value_and_grad`` (``tname``, the engine's function of that name)."""
     check_function(tname, fun)
     nums = check_argnums(tname, argnums)
 
-    def build(e: Engine) -> Callable[..., Any]:
+    def build(e: Engine) -> Callable[..., object]:
         f = e.native_fun(fun, scalar_check(e, has_aux))
-        return getattr(e.mod, tname)(f, argnums, has_aux=has_aux)  # type: ignore[no-any-return]
+        return getattr(e.mod, tname)(f, argnums, has_aux=has_aux)
 
     return cached_transform(tname, fun, build, nums)
 
 
-def vjp(fun: Callable[..., Any], *primals: Any, has_aux: bool = False) -> tuple[Any, ...]:
+def vjp(
+    fun: Callable[..., PyTree], *primals: PyTree, has_aux: bool = False
+) -> tuple[PyTree, Pullback] | tuple[PyTree, Pullback, PyTree]:
     """Evaluate ``fun`` and get a function that pulls cotangents back (reverse mode).
 
     Parameters
@@ -246,7 +253,7 @@ def vjp(fun: Callable[..., Any], *primals: Any, has_aux: bool = False) -> tuple[
     res = e.run(fun, e.mod.vjp, f, *nargs, has_aux=has_aux)
     pull = res[1]
 
-    def vjp_fn(cotangent: Any) -> tuple[Any, ...]:
+    def vjp_fn(cotangent: PyTree) -> tuple[PyTree, ...]:
         cotangent = as_constants(cotangent)
         device_of("vjp", ("the cotangent", cotangent), expect=(e.user, "the primals"))
         nct = e.into(cotangent, "the cotangent")
@@ -258,8 +265,8 @@ def vjp(fun: Callable[..., Any], *primals: Any, has_aux: bool = False) -> tuple[
 
 
 def jvp(
-    fun: Callable[..., Any], primals: Sequence[Any], tangents: Sequence[Any]
-) -> tuple[Any, Any]:
+    fun: Callable[..., PyTree], primals: Sequence[PyTree], tangents: Sequence[PyTree]
+) -> tuple[PyTree, PyTree]:
     """Evaluate ``fun`` and its directional derivative (forward mode).
 
     Parameters
@@ -304,7 +311,7 @@ def jvp(
     return out, tangent_out
 
 
-def jacobian(fun: Callable[..., Any], argnums: int | Sequence[int] = 0) -> Callable[..., Any]:
+def jacobian(fun: Callable[..., PyTree], argnums: int | Sequence[int] = 0) -> Callable[..., PyTree]:
     """The Jacobian of ``fun``, computed in reverse mode.
 
     Parameters
@@ -339,7 +346,7 @@ def jacobian(fun: Callable[..., Any], argnums: int | Sequence[int] = 0) -> Calla
     )
 
 
-def hessian(fun: Callable[..., Any], argnums: int | Sequence[int] = 0) -> Callable[..., Any]:
+def hessian(fun: Callable[..., PyTree], argnums: int | Sequence[int] = 0) -> Callable[..., PyTree]:
     """The Hessian of a scalar function (forward over reverse mode).
 
     Parameters
@@ -376,7 +383,9 @@ def hessian(fun: Callable[..., Any], argnums: int | Sequence[int] = 0) -> Callab
     )
 
 
-def vmap(fun: Callable[..., Any], in_axes: Any = 0, out_axes: Any = 0) -> Callable[..., Any]:
+def vmap(
+    fun: Callable[..., PyTree], in_axes: Axes = 0, out_axes: Axes = 0
+) -> Callable[..., PyTree]:
     """Map ``fun`` over an axis of its arguments, as if in a loop, but vectorised.
 
     Parameters
@@ -413,7 +422,9 @@ def vmap(fun: Callable[..., Any], in_axes: Any = 0, out_axes: Any = 0) -> Callab
     return cached_transform("vmap", fun, lambda e: e.mod.vmap(e.native_fun(fun), in_axes, out_axes))
 
 
-def checkpoint(fun: Callable[..., Any], policy: str | Callable[..., Any] | None = None) -> Any:
+def checkpoint(
+    fun: Callable[..., PyTree], policy: str | Callable[..., bool] | None = None
+) -> Callable[..., PyTree]:
     """Recompute ``fun``'s intermediates during differentiation instead of storing them.
 
     Gradients are unchanged; peak memory falls on deep chains, at the cost of running ``fun``

@@ -297,7 +297,8 @@ def _move_leaf(
     dt = dtype_of(native, src)
     if not target.supports(dt):  # float64 into JAX without x64: never a silent downcast
         raise unsupported(dt, target, "on_device")
-    return move(src._backend.normalize(native), src, target, None, None, share=share)[0]
+    normalized = cast(NativeArray, src._backend.normalize(native))  # a native stays one
+    return move(normalized, src, target, None, None, share=share)[0]
 
 
 def _sole(natives: list[NativeArray | None], k: int, device: Device) -> bool:
@@ -338,7 +339,8 @@ def _result_moved(
         if _sole(natives, k, src):
             native = _move_leaf(cast(NativeArray, natives[k]), src, target)
         else:  # the source's own copy (torch: clone), fresh, then taken as it is
-            fresh = move(src._backend.normalize(natives[k]), src, src, True, None)[0]
+            normalized = cast(NativeArray, src._backend.normalize(natives[k]))
+            fresh = move(normalized, src, src, True, None)[0]
             native = _move_leaf(fresh, src, target)
     elif not src._backend.spec.mutable and target._backend.hooks.writable_imports:
         sole = _sole(natives, k, src)  # before natives[k] is on the stack as an argument

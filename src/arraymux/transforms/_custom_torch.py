@@ -22,7 +22,7 @@ from .._errors import BackendMismatchError, TransformUnavailableError
 from ._control_common import flatten, unflatten
 from ._custom_common import CustomFunction, JvpRule, VjpRules, cotangents_of, pair
 from ._pytrees import TreeDef
-from ._torch import FUNC_LEVELS, first_order
+from ._torch import FUNC_LEVELS, SavedContext, first_order
 from ._tree import function_name
 
 if TYPE_CHECKING:
@@ -248,24 +248,12 @@ class _Call(Generic[_S]):
         return tuple(result)
 
 
-class _Context(Protocol):
-    """What the Functions here read of torch's context (their own attributes aside)."""
-
-    saved_tensors: tuple[Tensor, ...]
-
-    def save_for_backward(self, *tensors: Tensor) -> None: ...
-
-    def save_for_forward(self, *tensors: Tensor) -> None: ...
-
-    def mark_non_differentiable(self, *tensors: Tensor) -> None: ...
-
-
-class _VjpContext(_Context, Protocol):
+class _VjpContext(SavedContext, Protocol):
     c: _Call[VjpRules]
     n_in: int
 
 
-class _JvpContext(_Context, Protocol):
+class _JvpContext(SavedContext, Protocol):
     c: _Call[JvpRule]
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
-from typing import Any
+from types import ModuleType
+from typing import Any, TypeVar, overload
 
 from .._array import Array, operand, wrap
 from .._backends import backend_of_type
@@ -16,8 +17,10 @@ from .._errors import (
     BackendUnavailableError,
     TransformUnavailableError,
 )
+from .._typing import NativeArray
 from ._tree import (
     FLOATING,
+    PyTree,
     Slow,
     argument_path,
     convert_natives,
@@ -31,6 +34,9 @@ from ._tree import (
     unwrap_all,
     wrap_all,
 )
+
+_R = TypeVar("_R")
+_T = TypeVar("_T")
 
 __all__ = [
     "as_constants",
@@ -74,7 +80,7 @@ class Engine:
         self.user = user
         self.bridged = False
         name = user._name
-        mod: Any
+        mod: ModuleType
         if name == "jax":
             from . import _jax as mod
 
@@ -99,12 +105,12 @@ class Engine:
                 f"engine. Transforms run on: {engine_backends()}. Move the arrays first, e.g. "
                 'x = arraymux.to_device(x, "torch:cpu").'
             )
-        self.mod: Any = mod
+        self.mod: ModuleType = mod
         self.backend = self.device._backend
         # Bridged: (the type of the user's arrays, to the engine's) and (the type of the
         # engine's arrays, to the user's), what the compiled tree walk converts.
-        self.leaf_in: tuple[type, Callable[[Any], Any]] | None = None
-        self.leaf_out: tuple[type, Callable[[Any], Any]] | None = None
+        self.leaf_in: tuple[type, Callable[[NativeArray], NativeArray]] | None = None
+        self.leaf_out: tuple[type, Callable[[NativeArray], NativeArray]] | None = None
         if self.bridged:
             self.leaf_in = (user._backend.array_classes[0], mod.to_engine)
             self.leaf_out = (self.backend.array_classes[0], mod.from_engine_to(name))
@@ -119,7 +125,7 @@ class Engine:
         return e
 
     @classmethod
-    def of(cls, tname: str, args: Sequence[Any], *, bridge: bool = True) -> Engine:
+    def of(cls, tname: str, args: Sequence[object], *, bridge: bool = True) -> Engine:
         """The (cached) engine for the arrays of ``args``."""
         return cls.get(tname, _user_device(tname, tuple(args)), bridge=bridge)
 
@@ -127,10 +133,10 @@ class Engine:
     def prepared(
         cls,
         tname: str,
-        args: tuple[Any, ...],
+        args: tuple[object, ...],
         found: tuple[Device, Any, bool],
         wanted: frozenset[int] = frozenset(),
-    ) -> tuple[Engine, Sequence[Any]]:
+    ) -> tuple[Engine, Sequence[object]]:
         """The engine for ``args`` and the args as engine natives, from the device and natives
         that ``find`` gave; ``wanted``: the positions to differentiate (checked to be
         floating)."""
@@ -144,10 +150,10 @@ class Engine:
 
     # -- crossing into and out of the engine ----------------------------------------------------
 
-    def to_engine(self, native: Any) -> Any:
+    def to_engine(self, native: NativeArray) -> NativeArray:
         return self.mod.to_engine(self.user._backend.normalize(native))
 
-    def bridge_in(self, natives: Sequence[Any]) -> Sequence[Any]:
+    def bridge_in(self, natives: Sequence[object]) -> Sequence[object]:
         """The natives of a bridged engine's user (a sequence of pytrees) as the engine's."""
         assert self.leaf_in is not None
         fast = convert_tree(natives, *self.leaf_in)
@@ -157,7 +163,7 @@ class Engine:
             else convert_natives(list(natives), self.to_engine, self.user._backend)
         )
 
-    def into(self, tree: Any, pos: int | str = 0, diff: bool = False) -> Any:
+    def into(self, tree: object, pos: int | str = 0, diff: bool = False) -> object:
         """A pytree of the user's values with its arrays made the engine's native arrays."""
         try:
             out = natives_of(tree, [self.user], diff)
@@ -167,7 +173,7 @@ class Engine:
         except Slow:
             pass
 
-        def leaf_in(leaf: Any, path: str) -> Any:
+        def leaf_in(leaf: object, path: str) -> object:
             if type(leaf) is Array:
                 native, dev = leaf._native, leaf._device
             else:
@@ -191,7 +197,7 @@ class Engine:
 
         return map_leaves(leaf_in, tree)
 
-    def _scalar_in(self, leaf: Any, where: str) -> Any:
+    def _scalar_in(self, leaf: object, where: str) -> object:
         if isinstance(leaf, float | complex):
             from .._creation_functions import asarray
 
@@ -202,7 +208,15 @@ class Engine:
             "array, or leave it out of argnums."
         )
 
-    def out(self, tree: Any) -> Any:
+    @overload
+    def out(self, tree: tuple[object, ...]) -> tuple[PyTree, ...]: ...
+    @overload
+    def out(self, tree: list[object]) -> list[PyTree]: ...
+    @overload
+    def out(self, tree: dict[str, object]) -> dict[str, PyTree]: ...
+    @overload
+    def out(self, tree: object) -> PyTree: ...
+    def out(self, tree: object) -> object:
         """The engine's results as Arrays on the user's device."""
         if self.bridged:
             assert self.leaf_out is not None
@@ -213,19 +227,19 @@ class Engine:
         fast = wrap_tree(tree, self.device)
         return fast if fast is not None else wrap_all(tree, self.backend, self.device)
 
-    def _from_engine(self, leaf: Any) -> Array:
+    def _from_engine(self, leaf: NativeArray) -> Array:
         assert self.leaf_out is not None
         return wrap(self.leaf_out[1](leaf), self.user)
 
     def native_fun(
-        self, fun: Callable[..., Any], check: Callable[[Any, Any], None] | None = None
-    ) -> Callable[..., Any]:
+        self, fun: Callable[..., object], check: Callable[[Any, Any], None] | None = None
+    ) -> Callable[..., object]:
         """``fun`` as a function of the engine's native arrays (what the engine transforms);
         ``check(out, result)`` sees each result unwrapped and as ``fun`` returned it."""
         device, backend, tname = self.device, self.backend, self.tname
         constants = self.user if self.bridged else None
 
-        def nat(leaf: Any, path: str) -> Any:
+        def nat(leaf: object, path: str) -> object:
             if type(leaf) is Array:
                 if leaf._device is constants:  # read from an enclosing scope: a constant
                     return self.to_engine(leaf._native)
@@ -238,7 +252,7 @@ class Engine:
                 return leaf._native
             return leaf
 
-        def unwrap_out(result: Any) -> Any:
+        def unwrap_out(result: object) -> object:
             try:
                 return unwrap_all(result, backend)
             except Slow:
@@ -246,7 +260,7 @@ class Engine:
 
         # This runs inside the engine on every call, right after the engine's own work has
         # taken the CPU's caches: the compiled walks come first, the Python ones after them.
-        def f(*nargs: Any, **nkwargs: Any) -> Any:
+        def f(*nargs: object, **nkwargs: object) -> object:
             args = wrap_tree(nargs, device)
             if args is None:
                 args = wrap_all(nargs, backend, device)
@@ -264,8 +278,13 @@ class Engine:
         return f
 
     def run(
-        self, fun: Callable[..., Any], call: Callable[..., Any], /, *args: Any, **kwargs: Any
-    ) -> Any:
+        self,
+        fun: Callable[..., object],
+        call: Callable[..., _R],
+        /,
+        *args: object,
+        **kwargs: object,
+    ) -> _R:
         """``call(*args, **kwargs)`` with the engine's device as default; explain backend
         clashes."""
         transform = TRANSFORM
@@ -293,7 +312,9 @@ class Engine:
             if self.bridged:
                 transform.bridge = outer_bridge
 
-    def explained(self, fun: Callable[..., Any], e: BackendMismatchError) -> BackendMismatchError:
+    def explained(
+        self, fun: Callable[..., object], e: BackendMismatchError
+    ) -> BackendMismatchError:
         """``e``, raised while ``fun`` ran in the engine, with what to do about closures."""
         if getattr(e, _EXPLAINED, False):
             return e
@@ -329,12 +350,14 @@ def _wanted(tname: str, nums: tuple[int, ...], n: int) -> frozenset[int]:
     return w
 
 
-def _user_device(tname: str, args: tuple[Any, ...], kwargs: dict[str, Any] | None = None) -> Device:
+def _user_device(
+    tname: str, args: tuple[object, ...], kwargs: dict[str, object] | None = None
+) -> Device:
     """The one device of the arrays in ``args`` and ``kwargs``."""
     return find(tname, args, kwargs)[0]
 
 
-def diff_inputs(e: Engine, args: Sequence[Any], nums: tuple[int, ...]) -> list[Any]:
+def diff_inputs(e: Engine, args: Sequence[object], nums: tuple[int, ...]) -> list[object]:
     n = len(args)
     for i in nums:
         if not -n <= i < n:
@@ -391,13 +414,13 @@ def scalar_check(e: Engine, has_aux: bool) -> Callable[[Any, Any], None]:
     return check
 
 
-def check_function(tname: str, fun: Any) -> None:
+def check_function(tname: str, fun: object) -> None:
     if not callable(fun):
         raise TypeError(f"arraymux.{tname}: expected a function, got {type(fun).__name__}.")
 
 
-def aux_check(e: Engine) -> Callable[[Any, Any], None]:
-    def check(out: Any, result: Any = None) -> None:
+def aux_check(e: Engine) -> Callable[[object, object], None]:
+    def check(out: object, result: object = None) -> None:
         if not (isinstance(out, tuple | list) and len(out) == 2):
             raise TypeError(
                 f"arraymux.{e.tname}: with has_aux=True the function must return a pair "
@@ -409,18 +432,18 @@ def aux_check(e: Engine) -> Callable[[Any, Any], None]:
 
 def cached_transform(
     name: str,
-    fun: Callable[..., Any],
-    build: Callable[[Engine], Callable[..., Any]],
+    fun: Callable[..., PyTree],
+    build: Callable[[Engine], Callable[..., object]],
     nums: tuple[int, ...] | None = None,
     *,
     bridged_as_is: bool = False,
-) -> Callable[..., Any]:
+) -> Callable[..., PyTree]:
     """``fun`` transformed by the engine of its arguments: ``build(engine)`` makes the engine's
     transformed function once per engine, and each call runs it on the arguments as natives
     (``nums``: the positions differentiated, checked to be floating). With
     ``bridged_as_is``, arguments of a bridged backend (outside any transform) call ``fun``
     itself."""
-    made: dict[Engine, Callable[..., Any]] = {}
+    made: dict[Engine, Callable[..., object]] = {}
     # The last call's (device, number of arguments, positions differentiated, floating
     # dtypes, engine, engine's function). A call like it (Arrays and Python scalars of the
     # same device, the differentiated ones with a floating dtype already known) skips the
@@ -431,7 +454,7 @@ def cached_transform(
     transform = TRANSFORM
 
     @functools.wraps(fun)
-    def transformed(*args: Any) -> Any:
+    def transformed(*args: object) -> PyTree:
         if transform.bridge is not None:
             args = as_constants(args)
         fast = natives(args)
@@ -461,7 +484,7 @@ def cached_transform(
     return transformed
 
 
-def as_constants(tree: Any) -> Any:
+def as_constants(tree: _T) -> _T:
     """``tree`` (a transform's arguments) with the arrays of the device of an enclosing
     transform's arguments made Arrays of its engine's device, where that transform computes
     for NumPy or CuPy arrays with torch; ``tree`` itself elsewhere.
@@ -476,7 +499,7 @@ def as_constants(tree: Any) -> Any:
         return tree
     user, device = bridge.user, bridge.device
 
-    def leaf(x: Any, path: str) -> Any:
+    def leaf(x: object, path: str) -> object:
         op = operand(x)
         if op is None or op[1] is not user:
             return x
@@ -485,7 +508,7 @@ def as_constants(tree: Any) -> Any:
     return map_leaves(leaf, tree)
 
 
-def for_tracing(e: Engine, fun: Callable[..., Any]) -> Callable[..., Any]:
+def for_tracing(e: Engine, fun: Callable[..., object]) -> Callable[..., object]:
     """``fun`` as a function of natives for a tracing compiler (jax.jit): it runs only while
     the compiler traces, and sets the device for creation functions then."""
     inner = e.native_fun(fun)
@@ -493,7 +516,7 @@ def for_tracing(e: Engine, fun: Callable[..., Any]) -> Callable[..., Any]:
     # wraps: the compiler's messages name the user's function and parameters ("the argument
     # k"), not this wrapper's (``nargs[1]``).
     @functools.wraps(fun)
-    def traced(*nargs: Any, **nkwargs: Any) -> Any:
+    def traced(*nargs: object, **nkwargs: object) -> object:
         return e.run(fun, inner, *nargs, **nkwargs)
 
     return traced

@@ -4,8 +4,8 @@ wrap natives back, convert leaves between a backend and its engine."""
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from .. import _compiled
 from .._array import Array, operand, wrap
@@ -14,6 +14,17 @@ from .._devices import Device, get_default_device
 from .._dispatch import SCALARS
 from .._errors import BackendMismatchError, DeviceMismatchError
 from ._pytrees import NODES
+
+if TYPE_CHECKING:
+    from .._backends import Backend
+    from .._typing import NativeArray
+
+#: What the transforms take and return: arrays (arraymux's or a backend's) and Python scalars
+#: in tuples (named tuples too), lists and dicts (a registered class stands as its own type).
+PyTree: TypeAlias = (
+    "Array | NativeArray | complex | str"
+    " | tuple[PyTree, ...] | list[PyTree] | dict[Hashable, PyTree] | None"
+)
 
 __all__ = [
     "argument_path",
@@ -28,6 +39,7 @@ __all__ = [
     "is_float",
     "JVP",
     "map_leaves",
+    "PyTree",
     "natives_of",
     "Slow",
     "unwrap_all",
@@ -44,7 +56,7 @@ FLOATING = ("real floating", "complex floating")
 # -- pytrees ----------------------------------------------------------------------------------
 
 
-def map_leaves(fn: Callable[[Any, str], Any], tree: Any, path: str = "") -> Any:
+def map_leaves(fn: Callable[[Any, str], object], tree: Any, path: str = "") -> Any:
     """``tree`` with every leaf replaced by ``fn(leaf, path)``; the nodes are those of
     :mod:`._pytrees` (tuple, list, dict, named tuples, registered classes)."""
     t = type(tree)
@@ -68,7 +80,9 @@ def map_leaves(fn: Callable[[Any, str], Any], tree: Any, path: str = "") -> Any:
     return fn(tree, path)
 
 
-def _visit_at(visit: Callable[[Any, str], Any], pos: int | str, leaf: Any, path: str) -> Any:
+def _visit_at(
+    visit: Callable[[object, str], object], pos: int | str, leaf: object, path: str
+) -> object:
     return visit(leaf, argument_path(pos, path))
 
 
@@ -76,7 +90,7 @@ def argument_path(pos: int | str, path: str) -> str:
     return f"argument {pos}{path}" if isinstance(pos, int) else f"{pos}{path}"
 
 
-def function_name(fun: Any) -> str:
+def function_name(fun: object) -> str:
     return getattr(fun, "__name__", None) or type(fun).__name__
 
 
@@ -100,11 +114,11 @@ class Slow(Exception):
     """The fast path cannot handle these arguments: take the slow one."""
 
 
-_REAL: set[Any] = set()  # native dtypes known to be real floating
-_FLOAT: set[Any] = set()  # native dtypes known to be real or complex floating
+_REAL: set[tuple[type, object]] = set()  # native dtypes known to be real floating
+_FLOAT: set[tuple[type, object]] = set()  # native dtypes known to be real or complex floating
 
 
-def is_float(backend: Any, dtype: Any, real: bool = False) -> bool:
+def is_float(backend: Backend, dtype: object, real: bool = False) -> bool:
     known = _REAL if real else _FLOAT
     key = (type(dtype), dtype)  # some dtypes refuse comparisons with other backends' ones
     try:
@@ -119,7 +133,7 @@ def is_float(backend: Any, dtype: Any, real: bool = False) -> bool:
     return ok
 
 
-def _all_float(tree: Any, device: Device) -> bool:
+def _all_float(tree: object, device: Device) -> bool:
     """Whether every leaf of ``tree`` (natives, in tuples, lists and dicts) is a floating
     array of ``device``'s backend."""
     backend = device._backend
@@ -127,10 +141,10 @@ def _all_float(tree: Any, device: Device) -> bool:
 
 
 # (backend name, real only) -> the native dtypes of that backend's floating arrays
-_FLOAT_NATIVES: dict[tuple[str, bool], frozenset[Any]] = {}
+_FLOAT_NATIVES: dict[tuple[str, bool], frozenset[object]] = {}
 
 
-def float_natives(backend: Any, real: bool = False) -> frozenset[Any]:
+def float_natives(backend: Backend, real: bool = False) -> frozenset[object]:
     """The native dtypes of ``backend``'s floating arrays (real ones only with ``real``)."""
     key = (backend.name, real)
     floats = _FLOAT_NATIVES.get(key)
@@ -142,11 +156,11 @@ def float_natives(backend: Any, real: bool = False) -> frozenset[Any]:
     return floats
 
 
-def _leaves_float(tree: Any, backend: Any, floats: frozenset[Any]) -> bool:
+def _leaves_float(tree: Any, backend: Backend, floats: frozenset[object]) -> bool:
     t = type(tree)
     if t is tuple or t is list or t is dict or t in NODES:
         if t is dict:
-            children: Any = tree.values()
+            children: Iterable[object] = tree.values()
         elif t in NODES:
             children = NODES[t].flatten(tree)[0]
         else:
@@ -165,7 +179,7 @@ def _leaves_float(tree: Any, backend: Any, floats: frozenset[Any]) -> bool:
     return is_float(backend, dtype)
 
 
-def natives_of(tree: Any, found: list[Device], diff: bool) -> Any:
+def natives_of(tree: Any, found: list[Device], diff: bool) -> object:
     """``tree`` with its arrays replaced by their natives, all on ``found[0]`` (set by the
     first array when ``found`` is empty); with ``diff``, every leaf must be a floating array."""
     t = type(tree)
@@ -197,13 +211,13 @@ def natives_of(tree: Any, found: list[Device], diff: bool) -> Any:
 
 
 def device_of(
-    tname: str, *groups: tuple[int | str, Any], expect: tuple[Device, str] | None = None
+    tname: str, *groups: tuple[int | str, object], expect: tuple[Device, str] | None = None
 ) -> Device:
     """The one device of every array in ``groups`` (pairs of position and pytree), else the
     default device; arrays on two devices raise an error that names both places."""
     found: list[tuple[Device, str]] = [expect] if expect else []
 
-    def visit(leaf: Any, where: str) -> Any:
+    def visit(leaf: object, where: str) -> object:
         op = operand(leaf)
         if op is None:
             return leaf
@@ -226,8 +240,8 @@ def device_of(
 
 def find(
     tname: str,
-    args: tuple[Any, ...],
-    kwargs: dict[str, Any] | None = None,
+    args: Sequence[object],
+    kwargs: Mapping[str, object] | None = None,
     wanted: frozenset[int] = frozenset(),
 ) -> tuple[Device, Any, bool]:
     """The device of the arrays of a transformed function's arguments, and the arguments as
@@ -262,7 +276,7 @@ def find(
     return device_of(tname, *enumerate(args), *(kwargs or {}).items()), None, False
 
 
-def convert_natives(tree: Any, fn: Callable[[Any], Any], backend: Any) -> Any:
+def convert_natives(tree: Any, fn: Callable[[Any], object], backend: Backend) -> Any:
     """``tree`` with every native array of ``backend`` replaced by ``fn(array)``."""
     t = type(tree)
     if t is tuple or t is list:
@@ -288,7 +302,7 @@ def convert_natives(tree: Any, fn: Callable[[Any], Any], backend: Any) -> Any:
     return tree
 
 
-def wrap_all(tree: Any, backend: Any, device: Device) -> Any:
+def wrap_all(tree: object, backend: Backend, device: Device) -> Any:
     """``tree`` with every native array of ``backend`` wrapped as an Array on ``device``."""
     if device._backend is backend:
         fast = _compiled.wrap_tree(tree, device)
@@ -297,7 +311,7 @@ def wrap_all(tree: Any, backend: Any, device: Device) -> Any:
     return convert_natives(tree, lambda native: wrap(native, device), backend)
 
 
-def unwrap_all(tree: Any, backend: Any) -> Any:
+def unwrap_all(tree: Any, backend: Backend) -> Any:
     """``tree`` with its Arrays (which must be of ``backend``) replaced by their natives."""
     fast = _compiled.natives(tree)
     if fast is not None and fast[1]._backend is backend:
