@@ -45,7 +45,9 @@ class _Custom:
 
     _kind = ""
 
-    def __init__(self, fun: Callable[..., object], nondiff_argnums: int | Sequence[int] = ()) -> None:
+    def __init__(
+        self, fun: Callable[..., object], nondiff_argnums: int | Sequence[int] = ()
+    ) -> None:
         if not callable(fun):
             raise TypeError(
                 f"arraymux.{self._kind}: expected a function, got {type(fun).__name__}."
@@ -53,7 +55,9 @@ class _Custom:
         functools.update_wrapper(self, fun)
         self.fun = fun
         self.nondiff_argnums = _nondiff(self._kind, nondiff_argnums)
-        self._jax: Callable[..., object] | None = None  # the jax.custom_* function, made on the first JAX call
+        self._jax: Callable[..., object] | None = (
+            None  # the jax.custom_* function, made on the first JAX call
+        )
 
     def __get__(self, obj: object, objtype: type | None = None) -> Self | functools.partial[object]:
         # Decorating a method: bind it as functions are bound.
@@ -180,7 +184,9 @@ class custom_vjp(_Custom):
 
     _kind = "custom_vjp"
 
-    def __init__(self, fun: Callable[..., object], nondiff_argnums: int | Sequence[int] = ()) -> None:
+    def __init__(
+        self, fun: Callable[..., object], nondiff_argnums: int | Sequence[int] = ()
+    ) -> None:
         super().__init__(fun, nondiff_argnums)
         self.fwd: Callable[..., object] | None = None
         self.bwd: Callable[..., object] | None = None
@@ -277,7 +283,9 @@ class custom_jvp(_Custom):
 
     _kind = "custom_jvp"
 
-    def __init__(self, fun: Callable[..., object], nondiff_argnums: int | Sequence[int] = ()) -> None:
+    def __init__(
+        self, fun: Callable[..., object], nondiff_argnums: int | Sequence[int] = ()
+    ) -> None:
         super().__init__(fun, nondiff_argnums)
         self.jvp: Callable[..., object] | None = None
 
