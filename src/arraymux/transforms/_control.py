@@ -20,10 +20,14 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable, Sequence
-from typing import Any
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, SupportsIndex, TypeVar, cast
 
 from .._array import Array, operand, wrap
 from .._devices import Device
+
+if TYPE_CHECKING:
+    from torch import Tensor
 from ._control_common import (
     SCALAR_KINDS,
     Carry,
@@ -36,7 +40,14 @@ from ._control_common import (
     show,
     unflatten,
 )
-from ._tree import device_of
+from ._pytrees import TreeDef
+from ._tree import PyTree, device_of
+
+_T = TypeVar("_T")
+_R = TypeVar("_R")
+#: The carry of a loop, and what a step of scan returns beside it.
+_C = TypeVar("_C")
+_Y = TypeVar("_Y")
 
 __all__ = ["cond", "fori_loop", "scan", "switch", "while_loop"]
 
@@ -57,7 +68,7 @@ def _route(dev: Device) -> int:
     return _PYTHON
 
 
-def _engine(route: int) -> Any:
+def _engine(route: int) -> ModuleType:
     if route == _JAX:
         from . import _control_jax
 
@@ -67,7 +78,7 @@ def _engine(route: int) -> Any:
     return _control_torch
 
 
-def _as_arrays(tree: Any, dev: Device, scalars: bool = False) -> Any:
+def _as_arrays(tree: _T, dev: Device, scalars: bool = False) -> _T:
     """``tree`` with its native arrays wrapped as Arrays of ``dev`` (and with ``scalars``, its
     Python scalars made 0-d Arrays of ``dev``'s default dtype for their kind, as a carry's are
     on every engine); other leaves as they are."""
@@ -93,8 +104,8 @@ def _as_arrays(tree: Any, dev: Device, scalars: bool = False) -> Any:
 
 
 def cond(
-    pred: Any, true_fun: Callable[..., Any], false_fun: Callable[..., Any], *operands: Any
-) -> Any:
+    pred: object, true_fun: Callable[..., _R], false_fun: Callable[..., _R], *operands: object
+) -> _R:
     """``true_fun(*operands)`` if ``pred`` holds, else ``false_fun(*operands)``, as
     ``jax.lax.cond``.
 
@@ -163,7 +174,7 @@ def cond(
 _PRED_KINDS = ("bool", "signed integer", "unsigned integer")
 
 
-def switch(index: Any, branches: Sequence[Callable[..., Any]], *operands: Any) -> Any:
+def switch(index: object, branches: Sequence[Callable[..., _R]], *operands: object) -> _R:
     """``branches[index](*operands)``, with ``index`` clamped into range, as
     ``jax.lax.switch``.
 
@@ -234,22 +245,20 @@ def switch(index: Any, branches: Sequence[Callable[..., Any]], *operands: Any) -
 _INDEX_KINDS = ("signed integer", "unsigned integer")
 
 
-def _truth(route: int, native: Any) -> bool | None:
+def _truth(route: int, native: object) -> bool | None:
     """A 0-d array's truth; None where ``vmap`` batches it (torch)."""
     if route in (_TORCH, _TORCH_COMPILED):
-        return _engine(route).truth(native)  # type: ignore[no-any-return]
+        return _engine(route).truth(native)
     return bool(native)
 
 
 def _index(route: int, native: Any) -> int | None:
     if route in (_TORCH, _TORCH_COMPILED):
-        return _engine(route).index(native)  # type: ignore[no-any-return]
+        return _engine(route).index(native)
     return operator.index(native) if hasattr(native, "__index__") else int(native)
 
 
-def while_loop(
-    cond_fun: Callable[[Any], Any], body_fun: Callable[[Any], Any], init_val: Any
-) -> Any:
+def while_loop(cond_fun: Callable[[_C], object], body_fun: Callable[[_C], _C], init_val: _C) -> _C:
     """Apply ``body_fun`` to a carry while ``cond_fun`` holds, as ``jax.lax.while_loop``::
 
         val = init_val
@@ -320,12 +329,12 @@ def while_loop(
 def _python_while(
     fname: str,
     route: int,
-    cond_fun: Callable[[Any], Any],
-    body_fun: Callable[[Any], Any],
-    val: Any,
+    cond_fun: Callable[[_C], object],
+    body_fun: Callable[[_C], _C],
+    val: _C,
     carry: Carry,
     what: str = "body_fun",
-) -> Any:
+) -> _C:
     """The while loop in Python; a predicate batched by ``vmap`` (eager torch) continues as a
     loop until no element's predicate holds, updating only the elements whose predicate
     holds."""
@@ -345,13 +354,13 @@ def _python_while(
 
 def _batched_while(
     fname: str,
-    cond_fun: Callable[[Any], Any],
-    body_fun: Callable[[Any], Any],
-    val: Any,
+    cond_fun: Callable[[_C], object],
+    body_fun: Callable[[_C], _C],
+    val: _C,
     carry: Carry,
-    p: Any,
+    p: Tensor,
     what: str,
-) -> Any:
+) -> _C:
     from .._searching_functions import where
     from . import _control_torch
 
@@ -372,13 +381,13 @@ def _batched_while(
 
 
 def fori_loop(
-    lower: Any,
-    upper: Any,
-    body_fun: Callable[[Any, Any], Any],
-    init_val: Any,
+    lower: int | Array,
+    upper: int | Array,
+    body_fun: Callable[[Array, _C], _C],
+    init_val: _C,
     *,
     unroll: int | bool | None = None,
-) -> Any:
+) -> _C:
     """Apply ``body_fun(i, val)`` for ``i`` from ``lower`` to ``upper - 1``, as
     ``jax.lax.fori_loop``::
 
@@ -469,10 +478,10 @@ def fori_loop(
 
         lo_a = astype(lo_a, dtype)
 
-    def cond_fun(c: Any) -> Any:
+    def cond_fun(c: tuple[Array, _C]) -> Array:
         return c[0] < hi_a
 
-    def body(c: Any) -> Any:
+    def body(c: tuple[Array, _C]) -> tuple[Array, _C]:
         return (c[0] + 1, body_fun(c[0], c[1]))
 
     if route == _TORCH_COMPILED:
@@ -486,7 +495,7 @@ def fori_loop(
     return out[1]
 
 
-def _static_int(v: Any) -> bool:
+def _static_int(v: object) -> bool:
     """Whether ``v`` is a Python (or NumPy scalar) integer: a bound known before the loop."""
     if type(v) is int:
         return True
@@ -497,13 +506,13 @@ def _static_int(v: Any) -> bool:
     if operand(v) is not None and not type(v).__module__.startswith("numpy"):
         return False  # a 0-d tensor or JAX array: a value of the computation
     try:
-        operator.index(v)
+        operator.index(cast(SupportsIndex, v))  # what it refuses raises TypeError
     except TypeError:
         return False
     return True
 
 
-def _check_unroll(fname: str, unroll: Any) -> None:
+def _check_unroll(fname: str, unroll: object) -> None:
     if unroll is None or type(unroll) is bool:
         return
     if type(unroll) is not int or unroll < 1:
@@ -513,13 +522,13 @@ def _check_unroll(fname: str, unroll: Any) -> None:
 
 
 def scan(
-    f: Callable[[Any, Any], tuple[Any, Any]],
-    init: Any,
-    xs: Any = None,
+    f: Callable[[_C, PyTree], tuple[_C, PyTree]],
+    init: _C,
+    xs: PyTree = None,
     length: int | None = None,
     reverse: bool = False,
     unroll: int | bool = 1,
-) -> tuple[Any, Any]:
+) -> tuple[_C, PyTree]:
     """Loop ``f`` over the leading axis of ``xs``, carrying a state and stacking the outputs,
     as ``jax.lax.scan``::
 
@@ -590,7 +599,7 @@ def scan(
     n = _scan_length(xs_leaves, xs, length)
     route = _route(dev)
     if route == _JAX:
-        return _engine(route).scan(f, init, xs, n, reverse, unroll, dev)  # type: ignore[no-any-return]
+        return _engine(route).scan(f, init, xs, n, reverse, unroll, dev)
     init = _as_arrays(init, dev, scalars=True)
     carry_check = Carry("scan", init, "init")
     from .._manipulation_functions import stack, unstack
@@ -598,8 +607,8 @@ def scan(
     # One call per leaf, not one per step.
     slices = [None if v is None else unstack(v) for v in xs_leaves]
     carry = init
-    ys: list[list[Any]] = []
-    y_structure: Any = None
+    ys: list[list[object]] = []
+    y_structure: TreeDef | None = None
     steps = range(n - 1, -1, -1) if reverse else range(n)
     one_x = slices[0] if type(xs) is Array else None
     for t in steps:
@@ -629,13 +638,14 @@ def scan(
         None if ys[0][j] is None else stack([_array(step[j], dev) for step in ys])
         for j in range(len(ys[0]))
     ]
+    assert y_structure is not None  # set by the first step (n > 0)
     return carry, unflatten(y_structure, stacked)
 
 
 _ONE = flatten(0)[1]  # the structure of a single leaf
 
 
-def _pair(out: Any) -> tuple[Any, Any]:
+def _pair(out: tuple[_C, _Y]) -> tuple[_C, _Y]:
     if type(out) is tuple and len(out) == 2:
         return out
     if not (isinstance(out, tuple | list) and len(out) == 2):
@@ -646,7 +656,7 @@ def _pair(out: Any) -> tuple[Any, Any]:
     return out[0], out[1]
 
 
-def _array(v: Any, dev: Device) -> Any:
+def _array(v: object, dev: Device) -> Array:
     if type(v) is Array:
         return v
     from .._creation_functions import asarray
@@ -654,7 +664,7 @@ def _array(v: Any, dev: Device) -> Any:
     return asarray(v, device=dev)
 
 
-def _scan_length(leaves: list[Any], xs: Any, length: Any) -> int:
+def _scan_length(leaves: list[object], xs: object, length: object) -> int:
     if length is not None and (type(length) is not int or length < 0):
         raise TypeError(f"arraymux.scan: length must be a non-negative int, not {length!r}.")
     lengths: list[tuple[int, str]] = []
@@ -700,8 +710,13 @@ def _scan_length(leaves: list[Any], xs: Any, length: Any) -> int:
 
 
 def _empty_ys(
-    f: Callable[..., Any], init: Any, xs_leaves: list[Any], xs_structure: Any, xs: Any, dev: Device
-) -> Any:
+    f: Callable[[_C, PyTree], tuple[_C, PyTree]],
+    init: _C,
+    xs_leaves: list[Array | None],
+    xs_structure: TreeDef,
+    xs: object,
+    dev: Device,
+) -> PyTree:
     """The stacked ys of a scan of no steps: f runs once on zeros to tell their structure,
     shapes and dtypes (as JAX traces it), and each is empty along its first axis."""
     from .._creation_functions import empty, zeros
@@ -719,7 +734,7 @@ def _empty_ys(
     )
     _, y = _pair(f(init, x))
     y_leaves, y_structure = flatten(y)
-    out: list[Any] = []
+    out: list[Array | None] = []
     for v in y_leaves:
         if v is None:
             out.append(None)

@@ -9,14 +9,23 @@ the engines' operators; all three read this module.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
 
 from .._array import Array, operand, wrap
 from .._devices import TRANSFORM, Device, closure_constant
 from .._errors import BackendMismatchError, DeviceMismatchError
 from ._pytrees import TreeDef, node_of, tree_flatten, tree_unflatten
 from ._tree import device_of
+
+if TYPE_CHECKING:
+    from .._dtypes import DType
+
+_R = TypeVar("_R")
+#: An array's shape, dtype and device.
+ArrayAval: TypeAlias = "tuple[tuple[int | None, ...], DType, Device]"
+#: What a carry keeps of a leaf (see :func:`aval`).
+Aval: TypeAlias = "ArrayAval | tuple[str, type] | type | None"
 
 __all__ = [
     "Carry",
@@ -39,19 +48,19 @@ __all__ = [
 # -- pytrees: the transforms' own rules (see ``_pytrees``) ----------------------------------
 
 
-def flatten(tree: Any) -> tuple[list[Any], TreeDef]:
+def flatten(tree: object) -> tuple[list[Any], TreeDef]:
     """``(leaves, structure)`` of a pytree, by the transforms' rules: tuples, lists, dicts (in
     their order), named tuples and registered classes are nodes; everything else, None
     included, is a leaf."""
     return tree_flatten(tree)
 
 
-def unflatten(structure: TreeDef, leaves: Any) -> Any:
+def unflatten(structure: TreeDef, leaves: Iterable[object]) -> Any:
     """The pytree of ``structure`` holding ``leaves`` (an iterable), in order."""
     return tree_unflatten(structure, leaves)
 
 
-def leaf_paths(tree: Any, prefix: str = "") -> list[str]:
+def leaf_paths(tree: object, prefix: str = "") -> list[str]:
     """The path of each leaf of ``tree`` (``[0]['w']``, ``.field``), in order."""
     got = node_of(tree, None)
     if got is None:
@@ -75,7 +84,7 @@ SCALAR_KINDS = {
 }
 
 
-def aval(leaf: Any) -> Any:
+def aval(leaf: object) -> Aval:
     """What a carry must keep of a leaf: ``(shape, DType, Device)`` for an array, the type of
     a Python scalar, None for None; ``("object", type)`` otherwise."""
     if type(leaf) is Array:
@@ -92,22 +101,22 @@ def aval(leaf: Any) -> Any:
     return ("object", t)
 
 
-def describe(a: Any, other: Any = None) -> str:
+def describe(a: Aval, other: Aval = None) -> str:
     """An aval as it reads in an error (``float32[3, 2]``, ``a Python float``); with the
     device where ``other``, the aval it is compared with, is on another one."""
-    if type(a) is tuple and len(a) == 3:
-        text = f"{a[1].name}[{', '.join(map(str, a[0]))}]"
-        if type(other) is tuple and len(other) == 3 and other[2] is not a[2]:
-            text += f" on {a[2]}"
-        return text
     if a is None:
         return "None"
     if isinstance(a, type):
         return f"a Python {a.__name__}"
+    if len(a) == 3:
+        text = f"{a[1].name}[{', '.join(map(str, a[0]))}]"
+        if type(other) is tuple and len(other) == 3 and other[2] is not a[2]:
+            text += f" on {a[2]}"
+        return text
     return f"a {a[1].__name__}"
 
 
-def joins(ref: Any, got: Any) -> bool:
+def joins(ref: Aval, got: Aval) -> bool:
     """Whether ``got`` may stand where ``ref`` stood: a Python scalar's place takes a 0-d array
     of its kind (JAX's weakly typed scalars)."""
     return (
@@ -125,23 +134,25 @@ class Carry:
 
     __slots__ = ("avals", "fname", "init_name", "single", "structure")
 
-    def __init__(self, fname: str, init: Any, init_name: str) -> None:
+    def __init__(self, fname: str, init: object, init_name: str) -> None:
         leaves, self.structure = flatten(init)
         self.avals = [aval(v) for v in leaves]
         self.fname = fname
         self.init_name = init_name
         # The common carry, one Array: checked without a walk (a Python loop pays it per step).
-        self.single = self.avals[0] if type(init) is Array else None
+        self.single: ArrayAval | None = (
+            (init.shape, init.dtype, init._device) if type(init) is Array else None
+        )
 
-    def check(self, out: Any, what: str) -> list[Any]:
+    def check(self, out: object, what: str) -> list[Any]:
         """The leaves of ``out``, a carry that ``what`` returned; a TypeError if it differs."""
-        ref = self.single
+        single = self.single
         if (
-            ref is not None
+            single is not None
             and type(out) is Array
-            and out._device is ref[2]
-            and out.dtype == ref[1]
-            and out.shape == ref[0]
+            and out._device is single[2]
+            and out.dtype == single[1]
+            and out.shape == single[0]
         ):
             return [out]
         leaves, structure = flatten(out)
@@ -151,7 +162,8 @@ class Carry:
                 f"but {self.init_name} has structure {show(self.structure)}. The carry must keep "
                 "its structure, shapes and dtypes from one step to the next."
             )
-        avals = self.avals
+        # Read by position in the common case below (no test of which aval it is, per step).
+        avals: list[Any] = self.avals
         for i, leaf in enumerate(leaves):
             ref = avals[i]
             # The common case first: an Array of the same shape and dtype.
@@ -179,12 +191,12 @@ class Carry:
         return leaves
 
 
-def check_fun(fname: str, what: str, fun: Any) -> None:
+def check_fun(fname: str, what: str, fun: object) -> None:
     if not callable(fun):
         raise TypeError(f"arraymux.{fname}: {what} must be a function, not {type(fun).__name__}.")
 
 
-def scalar(fname: str, what: str, value: Any, kinds: tuple[str, ...], say: str) -> Any:
+def scalar(fname: str, what: str, value: object, kinds: tuple[str, ...], say: str) -> Any:
     """``value`` checked to be a scalar of ``kinds``: a Python value as it is, else the native
     0-d array."""
     t = type(value)
@@ -209,7 +221,7 @@ def scalar(fname: str, what: str, value: Any, kinds: tuple[str, ...], say: str) 
     return native
 
 
-def placed(fname: str, *groups: tuple[str, Any]) -> tuple[Device, list[Any]]:
+def placed(fname: str, *groups: tuple[str, object]) -> tuple[Device, list[Any]]:
     """The one device of the arrays of ``groups`` (pairs of name and pytree), and the pytrees;
     in them, arrays that the running transform takes as constants of its computation (NumPy
     arrays read from an enclosing scope while torch computes for NumPy arguments) are made
@@ -244,8 +256,12 @@ REVERSE_MESSAGE = (
 
 
 def select_all(
-    fname: str, which: Array, branches: Sequence[Callable[..., Any]], operands: Any, boolean: bool
-) -> Any:
+    fname: str,
+    which: Array,
+    branches: Sequence[Callable[..., _R]],
+    operands: Sequence[object],
+    boolean: bool,
+) -> _R:
     """Every branch run, and the result of the one ``which`` selects (per element of a
     batch): how ``vmap`` runs a branch on a batched predicate, and the fallback where a
     compiler cannot branch."""
@@ -262,7 +278,7 @@ def select_all(
 
         which = clip(which, 0, n - 1)
         picks = [equal(which, k) for k in range(1, n)]
-    result: list[Any] = []
+    result: list[object] = []
     for j in range(len(avals)):
         if avals[j] is None:
             result.append(None)
@@ -274,7 +290,9 @@ def select_all(
     return unflatten(structure, result)
 
 
-def agree(fname: str, outs: list[Any], boolean: bool) -> tuple[list[list[Any]], Any, list[Any]]:
+def agree(
+    fname: str, outs: Sequence[object], boolean: bool
+) -> tuple[list[list[Any]], TreeDef, list[Aval]]:
     """The leaves, the structure and the avals of the branches' results ``outs``, checked to
     agree (a TypeError naming the branches otherwise)."""
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, NoReturn, ParamSpec, TypeVar, cast
 
 import jax
 import jax.numpy as jnp
@@ -23,13 +23,22 @@ from .._devices import TRANSFORM, Device
 from .._errors import TransformUnavailableError
 from ._control_common import REVERSE_MESSAGE, Carry, flatten, scalar, unflatten
 from ._jax import define_primitive
+from ._tree import PyTree
+
+if TYPE_CHECKING:
+    from jax.extend.core import Primitive
+
+_T = TypeVar("_T")
+_R = TypeVar("_R")
+_C = TypeVar("_C")  # a loop's carry
+_P = ParamSpec("_P")
 
 
-def _arrays(tree: Any, dev: Device, what: str, fname: str) -> Any:
+def _arrays(tree: _T, dev: Device, what: str, fname: str) -> _T:
     """``tree`` with each leaf an Array of ``dev``: JAX arrays and tracers wrapped, Python
     scalars made weakly typed 0-d arrays, None kept."""
     leaves, structure = flatten(tree)
-    out: list[Any] = []
+    out: list[object] = []
     for v in leaves:
         if type(v) is Array:
             if v._device is not dev:
@@ -56,13 +65,13 @@ def _arrays(tree: Any, dev: Device, what: str, fname: str) -> Any:
     return unflatten(structure, out)
 
 
-def traced(dev: Device) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+def traced(dev: Device) -> Callable[[Callable[_P, _R]], Callable[_P, _R]]:
     """Run the decorated call with ``dev`` as the default device (for the creation functions
     in the traced functions) where no transform has set one."""
 
-    def decorate(call: Callable[..., Any]) -> Callable[..., Any]:
+    def decorate(call: Callable[_P, _R]) -> Callable[_P, _R]:
         @functools.wraps(call)
-        def run(*args: Any, **kwargs: Any) -> Any:
+        def run(*args: _P.args, **kwargs: _P.kwargs) -> _R:
             transform = TRANSFORM
             if transform.device is not None:
                 return call(*args, **kwargs)
@@ -79,17 +88,17 @@ def traced(dev: Device) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
 
 def switch(
     fname: str,
-    k: Any,
-    branches: Sequence[Callable[..., Any]],
-    operands: Any,
+    k: object,
+    branches: Sequence[Callable[..., _R]],
+    operands: Sequence[object],
     dev: Device,
     boolean: bool,
-) -> Any:
+) -> _R:
     """``jax.lax.cond`` (``branches`` = (false_fun, true_fun)) or ``jax.lax.switch``."""
     ops = _arrays(operands, dev, "operands", fname)
 
-    def branch(b: Callable[..., Any], what: str) -> Callable[..., Any]:
-        def run(*args: Any) -> Any:
+    def branch(b: Callable[..., _R], what: str) -> Callable[..., _R]:
+        def run(*args: object) -> _R:
             return _arrays(b(*args), dev, f"what {what} returns", fname)
 
         return run
@@ -101,14 +110,14 @@ def switch(
             pred = pred != 0
 
         @traced(dev)
-        def run_cond() -> Any:
+        def run_cond() -> _R:
             return lax.cond(pred, fns[1], fns[0], *ops)
 
         return _explained(fname, run_cond)
     fns = [branch(b, f"branches[{i}]") for i, b in enumerate(branches)]
 
     @traced(dev)
-    def run_switch() -> Any:
+    def run_switch() -> _R:
         return lax.switch(k, fns, *ops)
 
     return _explained(fname, run_switch)
@@ -116,50 +125,50 @@ def switch(
 
 def while_loop(
     fname: str,
-    cond_fun: Callable[[Any], Any],
-    body_fun: Callable[[Any], Any],
-    init_val: Any,
+    cond_fun: Callable[[_C], object],
+    body_fun: Callable[[_C], _C],
+    init_val: _C,
     dev: Device,
-) -> Any:
+) -> _C:
     init = _arrays(init_val, dev, "init_val", fname)
     carry = Carry(fname, init, "init_val")
 
-    def cond(c: Any) -> Any:
+    def cond(c: _C) -> object:
         p = cond_fun(c)
         return scalar(fname, "cond_fun's result", p, ("bool",), "a boolean scalar")
 
-    def body(c: Any) -> Any:
+    def body(c: _C) -> _C:
         out = _arrays(body_fun(c), dev, "the carry body_fun returns", fname)
         carry.check(out, "body_fun")
         return out
 
     @traced(dev)
-    def run() -> Any:
+    def run() -> _C:
         return lax.while_loop(cond, body, init)
 
     return forward_only(fname, _explained(fname, run))
 
 
 def fori_loop(
-    lower: Any,
-    upper: Any,
-    body_fun: Callable[[Any, Any], Any],
-    init_val: Any,
+    lower: int | Array,
+    upper: int | Array,
+    body_fun: Callable[[Array, _C], _C],
+    init_val: _C,
     dev: Device,
-    unroll: Any,
-) -> Any:
+    unroll: int | bool | None,
+) -> _C:
     init = _arrays(init_val, dev, "init_val", "fori_loop")
     carry = Carry("fori_loop", init, "init_val")
     lo = lower._native if type(lower) is Array else lower
     hi = upper._native if type(upper) is Array else upper
 
-    def body(i: Any, c: Any) -> Any:
+    def body(i: jax.Array, c: _C) -> _C:
         out = _arrays(body_fun(wrap(i, dev), c), dev, "the carry body_fun returns", "fori_loop")
         carry.check(out, "body_fun")
         return out
 
     @traced(dev)
-    def run() -> Any:
+    def run() -> _C:
         return lax.fori_loop(lo, hi, body, init, unroll=unroll)
 
     out = _explained("fori_loop", run)
@@ -169,19 +178,19 @@ def fori_loop(
 
 
 def scan(
-    f: Callable[[Any, Any], Any],
-    init: Any,
-    xs: Any,
+    f: Callable[[_C, PyTree], tuple[_C, PyTree]],
+    init: _C,
+    xs: PyTree,
     length: int,
     reverse: bool,
-    unroll: Any,
+    unroll: int | bool,
     dev: Device,
-) -> tuple[Any, Any]:
+) -> tuple[_C, PyTree]:
     carry0 = _arrays(init, dev, "init", "scan")
     carry = Carry("scan", carry0, "init")
 
-    def step(c: Any, x: Any) -> Any:
-        out = f(c, x)
+    def step(c: _C, x: object) -> tuple[_C, PyTree]:
+        out = f(c, cast(PyTree, x))  # a slice of xs (traced once)
         if not (isinstance(out, tuple | list) and len(out) == 2):
             raise TypeError(
                 f"arraymux.scan: f must return a pair (carry, y), not {type(out).__name__}."
@@ -191,10 +200,10 @@ def scan(
         return new, _arrays(out[1], dev, "the y f returns", "scan")
 
     @traced(dev)
-    def run() -> Any:
+    def run() -> tuple[_C, PyTree]:
         return lax.scan(step, carry0, xs, length=length, reverse=reverse, unroll=unroll)
 
-    return _explained("scan", run)  # type: ignore[no-any-return]
+    return _explained("scan", run)
 
 
 # -- reverse mode through a while loop ---------------------------------------------------------
@@ -205,7 +214,7 @@ def scan(
 # (the one torch raises).
 
 
-def forward_only(fname: str, tree: Any) -> Any:
+def forward_only(fname: str, tree: _T) -> _T:
     """``tree`` (a loop's result) with its floating leaves passed through the identity whose
     transpose raises."""
     leaves, structure = flatten(tree)
@@ -217,23 +226,27 @@ def forward_only(fname: str, tree: Any) -> Any:
 
 
 @functools.cache
-def _forward_only_p() -> Any:
+def _forward_only_p() -> Primitive:
     from jax.extend.core import Primitive
     from jax.interpreters import ad
 
     p = Primitive("arraymux_forward_only")
 
-    def identity(x: Any, *, fname: str) -> Any:
+    def identity(x: jax.Array, *, fname: str) -> jax.Array:
         return x
 
-    def jvp(primals: Any, tangents: Any, *, fname: str) -> Any:
+    def jvp(
+        primals: tuple[jax.Array], tangents: tuple[jax.Array | ad.Zero], *, fname: str
+    ) -> tuple[jax.Array, jax.Array | ad.Zero]:
         (x,), (t,) = primals, tangents
         return p.bind(x, fname=fname), (t if type(t) is ad.Zero else p.bind(t, fname=fname))
 
-    def transpose(ct: Any, x: Any, *, fname: str) -> Any:
+    def transpose(ct: object, x: object, *, fname: str) -> NoReturn:
         raise TransformUnavailableError(REVERSE_MESSAGE.format(fname=fname))
 
-    def batch(args: Any, dims: Any, *, fname: str) -> Any:
+    def batch(
+        args: Sequence[jax.Array], dims: Sequence[int | None], *, fname: str
+    ) -> tuple[jax.Array, int | None]:
         return p.bind(args[0], fname=fname), dims[0]
 
     return define_primitive(p, identity, identity, identity, jvp, transpose, batch)
@@ -258,7 +271,7 @@ _MISMATCH = (
 )
 
 
-def _explained(fname: str, run: Callable[[], Any]) -> Any:
+def _explained(fname: str, run: Callable[[], _R]) -> _R:
     try:
         return run()
     except TypeError as e:

@@ -30,7 +30,7 @@ Under ``torch.compile`` (torch 2.13):
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, NoReturn, Protocol, TypeVar, cast
 
 import torch
 from torch._higher_order_ops import while_loop as _while_op
@@ -38,8 +38,12 @@ from torch._higher_order_ops import while_loop as _while_op
 from .._array import Array, wrap
 from .._devices import Device
 from .._errors import TransformUnavailableError
-from ._control_common import REVERSE_MESSAGE, Carry, agree, flatten, scalar, unflatten
-from ._torch import FUNC_LEVELS
+from ._control_common import REVERSE_MESSAGE, Aval, Carry, agree, flatten, scalar, unflatten
+from ._pytrees import TreeDef
+from ._torch import FUNC_LEVELS, SavedContext
+
+if TYPE_CHECKING:
+    from torch import Tensor
 
 # -- eager mode -------------------------------------------------------------------------------
 
@@ -53,19 +57,21 @@ def _batched(e: RuntimeError) -> bool:
 
 
 _T = TypeVar("_T")
+_R = TypeVar("_R")
+_C = TypeVar("_C")  # a loop's carry
 
 
-def truth(t: Any) -> bool | None:
+def truth(t: Tensor) -> bool | None:
     """The truth of a 0-d tensor, or None where vmap batches it."""
     return _read(t, bool)
 
 
-def index(t: Any) -> int | None:
+def index(t: Tensor) -> int | None:
     """The value of a 0-d integer tensor, or None where vmap batches it."""
     return _read(t, int)
 
 
-def _read(t: Any, as_type: Callable[[Any], _T]) -> _T | None:
+def _read(t: Tensor, as_type: Callable[[Tensor], _T]) -> _T | None:
     """``as_type(t)`` of a 0-d tensor, or None where vmap batches it (its value is not one)."""
     try:
         return as_type(t)
@@ -75,7 +81,7 @@ def _read(t: Any, as_type: Callable[[Any], _T]) -> _T | None:
         raise
 
 
-def as_tensor(value: bool) -> Any:
+def as_tensor(value: bool) -> Tensor:
     return torch.tensor(value)
 
 
@@ -85,21 +91,25 @@ class _AnyLane(torch.autograd.Function):
     it."""
 
     @staticmethod
-    def forward(p: Any) -> Any:
+    def forward(p: Tensor) -> Tensor:
         return p.any()
 
     @staticmethod
-    def setup_context(ctx: Any, inputs: Any, output: Any) -> None:
+    def setup_context(ctx: object, inputs: tuple[Tensor], output: Tensor) -> None:
         pass
 
     @staticmethod
-    def vmap(info: Any, in_dims: Any, p: Any) -> Any:
+    def vmap(info: object, in_dims: tuple[int | None], p: Tensor) -> tuple[Tensor, None]:
         return _AnyLane.apply(p.any()), None
 
 
-def any_lane(p: Any) -> bool:
+def any_lane(p: Tensor) -> bool:
     """Whether the predicate ``p`` (a 0-d bool tensor, batched or not) holds anywhere."""
     return bool(_AnyLane.apply(p))
+
+
+class _NoReverseContext(SavedContext, Protocol):
+    fname: str
 
 
 class _NoReverse(torch.autograd.Function):
@@ -109,19 +119,21 @@ class _NoReverse(torch.autograd.Function):
     generate_vmap_rule = True
 
     @staticmethod
-    def forward(fname: str, *tensors: Any) -> Any:
+    def forward(fname: str, *tensors: Tensor) -> tuple[Tensor, ...]:
         return tuple(t.view_as(t) for t in tensors)
 
     @staticmethod
-    def setup_context(ctx: Any, inputs: Any, output: Any) -> None:
+    def setup_context(
+        ctx: _NoReverseContext, inputs: tuple[str, *tuple[Tensor, ...]], output: tuple[Tensor, ...]
+    ) -> None:
         ctx.fname = inputs[0]
 
     @staticmethod
-    def backward(ctx: Any, *cotangents: Any) -> Any:
+    def backward(ctx: _NoReverseContext, *cotangents: Tensor) -> NoReturn:
         raise reverse_error(ctx.fname)
 
     @staticmethod
-    def jvp(ctx: Any, *tangents: Any) -> Any:
+    def jvp(ctx: _NoReverseContext, *tangents: Tensor) -> tuple[Tensor, ...]:
         return tuple(tangents[1:])
 
 
@@ -129,7 +141,7 @@ def reverse_error(fname: str) -> TransformUnavailableError:
     return TransformUnavailableError(REVERSE_MESSAGE.format(fname=fname))
 
 
-def no_reverse(fname: str, tree: Any, dev: Device) -> Any:
+def no_reverse(fname: str, tree: _T, dev: Device) -> _T:
     """``tree`` (a loop's result) with its floating tensors passed through :class:`_NoReverse`
     where something may differentiate them."""
     leaves, structure = flatten(tree)
@@ -152,7 +164,7 @@ def no_reverse(fname: str, tree: Any, dev: Device) -> Any:
 # -- under torch.compile ----------------------------------------------------------------------
 
 
-def _tensor(v: Any, dtype: Any, place: Any) -> Any:
+def _tensor(v: object, dtype: torch.dtype, place: torch.device) -> Tensor:
     """A leaf that a compiled branch or body returns, as a fresh tensor of ``dtype`` (torch's
     operators refuse outputs that alias their inputs)."""
     if type(v) is Array:
@@ -166,16 +178,22 @@ def _tensor(v: Any, dtype: Any, place: Any) -> Any:
     return t.clone()
 
 
-def _native_dtype(a: Any, dev: Device) -> Any:
+def _native_dtype(a: Aval, dev: Device) -> torch.dtype:
     """The torch dtype of an aval (a Python scalar's: the device's default for its kind)."""
-    if type(a) is tuple:
-        return dev._backend.array_dtypes[a[1]]
-    from .._creation_functions import asarray
+    if isinstance(a, type):  # a Python scalar's
+        from .._creation_functions import asarray
 
-    return asarray(a(0), device=dev)._native.dtype
+        native = asarray(a(0), device=dev)._native
+    else:
+        assert a is not None and len(a) == 3  # an array's (a kept leaf of the branches)
+        native = dev._backend.array_dtypes[a[1]]
+        return cast("torch.dtype", native)  # torch's backend: its dtypes are torch's
+    return cast("torch.dtype", native.dtype)
 
 
-def _operand_tensors(operands: Any) -> tuple[list[Any], Any, list[int], tuple[Any, ...]]:
+def _operand_tensors(
+    operands: Sequence[object],
+) -> tuple[list[object], TreeDef, list[int], tuple[Tensor, ...]]:
     leaves, structure = flatten(operands)
     positions = [i for i, v in enumerate(leaves) if type(v) is Array or isinstance(v, torch.Tensor)]
     tensors = tuple(leaves[i]._native if type(leaves[i]) is Array else leaves[i] for i in positions)
@@ -184,12 +202,12 @@ def _operand_tensors(operands: Any) -> tuple[list[Any], Any, list[int], tuple[An
 
 def compiled_switch(
     fname: str,
-    k: Any,
-    branches: Sequence[Callable[..., Any]],
-    operands: Any,
+    k: Tensor,
+    branches: Sequence[Callable[..., _R]],
+    operands: Sequence[object],
     dev: Device,
     boolean: bool,
-) -> Any:
+) -> _R:
     """:func:`arraymux.cond` (``branches`` = (false_fun, true_fun)) or
     :func:`arraymux.switch` under torch.compile, on the 0-d tensor ``k``."""
     if FUNC_LEVELS.reverse or FUNC_LEVELS.forward:
@@ -205,8 +223,8 @@ def compiled_switch(
     place = dev.native
     leaves, structure, positions, tensors = _operand_tensors(operands)
 
-    def native(b: Callable[..., Any]) -> Callable[..., Any]:
-        def run(*ts: Any) -> tuple[Any, ...]:
+    def native(b: Callable[..., _R]) -> Callable[..., tuple[Tensor, ...]]:
+        def run(*ts: Tensor) -> tuple[Tensor, ...]:
             full = list(leaves)
             for i, t in zip(positions, ts):
                 full[i] = wrap(t, dev)
@@ -223,18 +241,18 @@ def compiled_switch(
     else:
         idx = torch.clamp(k, 0, n - 1)
 
-        def chain(j: int) -> Callable[..., Any]:
+        def chain(j: int) -> Callable[..., tuple[Tensor, ...]]:
             if j == n - 1:
                 return fns[j]
             rest = chain(j + 1)
 
-            def run(*ts: Any) -> Any:
+            def run(*ts: Tensor) -> tuple[Tensor, ...]:
                 return torch.cond(idx == j, fns[j], rest, ts)
 
             return run
 
         result = chain(0)(*tensors)
-    full_out: list[Any] = [None] * len(avals)
+    full_out: list[Array | None] = [None] * len(avals)
     for j, t in zip(kept, result):
         full_out[j] = wrap(t, dev)
     return unflatten(out_structure, full_out)
@@ -242,11 +260,11 @@ def compiled_switch(
 
 def compiled_while(
     fname: str,
-    cond_fun: Callable[[Any], Any],
-    body_fun: Callable[[Any], Any],
-    init_val: Any,
+    cond_fun: Callable[[_C], object],
+    body_fun: Callable[[_C], _C],
+    init_val: _C,
     dev: Device,
-) -> Any:
+) -> _C | None:
     """:func:`arraymux.while_loop` under torch.compile: torch's while_loop operator; None
     where the Python loop runs instead (inside torch.func's jvp and vmap)."""
     levels = FUNC_LEVELS
@@ -278,17 +296,17 @@ def compiled_while(
     place = dev.native
     del p
 
-    def rebuild(ts: Sequence[Any]) -> Any:
-        full: list[Any] = [None] * len(leaves)
+    def rebuild(ts: Sequence[Tensor]) -> _C:
+        full: list[Array | None] = [None] * len(leaves)
         for i, t in zip(positions, ts):
             full[i] = wrap(t, dev)
         return unflatten(structure, full)
 
-    def cond_native(*ts: Any) -> Any:
+    def cond_native(*ts: Tensor) -> Tensor:
         p = scalar(fname, "cond_fun's result", cond_fun(rebuild(ts)), ("bool",), "a boolean scalar")
         return torch.tensor(p) if type(p) is bool else p
 
-    def body_native(*ts: Any) -> tuple[Any, ...]:
+    def body_native(*ts: Tensor) -> tuple[Tensor, ...]:
         out, _ = flatten(body_fun(rebuild(ts)))
         return tuple(_tensor(out[i], dt, place) for i, dt in zip(positions, dtypes))
 
