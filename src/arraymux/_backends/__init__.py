@@ -16,7 +16,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from types import ModuleType
-from typing import Any, TypeAlias, cast
+from typing import Any, NoReturn, TypeAlias, cast
 
 from .. import _result_dtypes
 from .._dtypes import ALL_DTYPES, DType
@@ -44,14 +44,15 @@ class OperandKindError(TypeError):
     backend's table, caught by the hot paths, which hand the call to the checking path."""
 
 
-def _refusing(fn: Callable[..., Any], refused: frozenset[object], arity: int) -> Refusing:
+def _refusing(fn: Callable[..., object], refused: frozenset[object], arity: int) -> Refusing:
     """``fn``, refusing operands (the first ``arity`` positional arguments) whose native dtype
     is in ``refused`` with :class:`OperandKindError`."""
 
-    def refusing(*args: Any, **kwargs: Any) -> Any:
+    def refusing(*args: object, **kwargs: object) -> object:
         for a in args[:arity]:
-            if getattr(a, "dtype", None) in refused:
-                raise OperandKindError(f"{refusing.__name__}: operands of dtype {a.dtype}")
+            dtype = getattr(a, "dtype", None)
+            if dtype in refused:
+                raise OperandKindError(f"{refusing.__name__}: operands of dtype {dtype}")
         return fn(*args, **kwargs)
 
     refusing.__name__ = refusing.__qualname__ = getattr(fn, "__name__", "refusing")
@@ -61,7 +62,7 @@ def _refusing(fn: Callable[..., Any], refused: frozenset[object], arity: int) ->
     return marked
 
 
-def real_base(fn: Callable[..., Any]) -> Callable[..., Any]:
+def real_base(fn: Callable[..., object]) -> Callable[..., object]:
     """The function ``fn`` is on operands that are not complex: the innermost ``real_base``
     of the complex special cases stacked on it (``tanh``: the complex-infinity fix over the
     sign fix over the backend's own), or ``fn`` itself."""
@@ -255,7 +256,7 @@ def canonical_name(name: str) -> str | None:
 #: A backend's function table: each standard name (and the forms the compiled hot path calls,
 #: ``"add(x1, x2)"``, ``"sin(x)"``) to its function; each ``"... not for"`` key to the native
 #: dtypes of the operands that the function of the same name without it is not for.
-FunctionTable: TypeAlias = dict[str, Callable[..., Any] | frozenset[object]]
+FunctionTable: TypeAlias = dict[str, Callable[..., object] | frozenset[object]]
 
 
 @dataclass(eq=False)
@@ -269,6 +270,7 @@ class Backend:
     fns: FunctionTable = field(init=False)
     to_native_dtype: dict[DType, object] = field(init=False)
     from_native_dtype: dict[object, DType] = field(init=False)
+    # NumPy's makes a 0-d array of a scalar result and leaves other objects as they are.
     normalize: Callable[[Any], Any] = field(init=False)
     native_dtype_types: frozenset[type] = field(init=False)
     array_dtypes: dict[DType, object] = field(init=False)
@@ -279,7 +281,7 @@ class Backend:
 
     def __post_init__(self) -> None:
         self.hooks = Hooks.of(self.adapter)
-        self._overrides: dict[str, Callable[..., Any]] = self.adapter.overrides(self.ns)
+        self._overrides: dict[str, Callable[..., object]] = self.adapter.overrides(self.ns)
         # A plain dict, filled once: the hot path indexes it on every call, and indexing an
         # exact dict is faster than a subclass with __missing__.
         self.fns = {entry.name: self.resolve(entry.name) for entry in TABLE}
@@ -302,7 +304,7 @@ class Backend:
         self.normalize = self.adapter.normalize
         # Functions computed for dtypes the backend stores but has no kernels for (torch's
         # uint16/32/64): called on the checking path only.
-        self.emulate: Callable[..., Any] | None = self.hooks.emulate
+        self.emulate: Callable[..., object] | None = self.hooks.emulate
         # The dtype objects that arrays report (``x.dtype``): JAX's namespace holds scalar
         # types (jnp.float32) where its arrays report NumPy dtypes.
         as_array_dtype = self.adapter.array_dtype
@@ -359,8 +361,8 @@ class Backend:
                 self.fns[f"{plain} not for"] = skip | refused
         placed = self.hooks.placed
         # Indexing on the operand's device, where the backend computes on a current device.
-        self.getitem: Callable[[Any, Any], Any] | None = None
-        self.setitem: Callable[[Any, Any, Any], Any] | None = None
+        self.getitem: Callable[[object, object], object] | None = None
+        self.setitem: Callable[[object, object, object], object] | None = None
         if placed is not None:  # computed on the operands' device (CuPy)
             self.fns = {k: placed(f) if callable(f) else f for k, f in self.fns.items()}
             self.getitem = placed(operator.getitem)
@@ -380,24 +382,24 @@ class Backend:
     def name(self) -> str:
         return self.spec.name
 
-    def function(self, name: str) -> Callable[..., Any]:
+    def function(self, name: str) -> Callable[..., object]:
         """The function of a name of the table (``"add"``, ``"add(x1, x2)"``), not a dtype set."""
         fn = self.fns[name]
         if not callable(fn):
             raise TypeError(f"{self.name}: {name!r} names the dtypes a function is not for")
         return fn
 
-    def resolve(self, name: str) -> Callable[..., Any]:
+    def resolve(self, name: str) -> Callable[..., object]:
         """The callable behind a standard name (``"add"``, ``"linalg.inv"``)."""
         if name in self._overrides:
             return self._overrides[name]
-        obj: Any = self.ns
+        obj: object = self.ns
         try:
             for part in name.split("."):
                 obj = getattr(obj, part)
         except AttributeError:
             return _missing(self.spec.name, name)
-        return obj
+        return cast("Callable[..., object]", obj)  # a standard name names a function
 
     def dtype_from_native(self, native: object) -> DType:
         try:
@@ -413,8 +415,8 @@ class Backend:
         return str(getattr(self.native_module, "__version__", "?"))
 
 
-def _missing(backend: str, name: str) -> Callable[..., Any]:
-    def fn(*args: object, **kwargs: object) -> Any:
+def _missing(backend: str, name: str) -> Callable[..., NoReturn]:
+    def fn(*args: object, **kwargs: object) -> NoReturn:
         raise NotImplementedError(
             f"arraymux.{name} is not available on the {backend} backend "
             f"(its namespace has no {name!r})."
@@ -494,7 +496,7 @@ def _array_classes(spec: BackendSpec) -> list[type]:
     """The native array classes of ``spec`` whose modules are imported."""
     out = []
     for module, qualname in spec.array_types:
-        cls: Any = sys.modules.get(module)
+        cls: object = sys.modules.get(module)
         try:
             for part in qualname.split("."):
                 cls = getattr(cls, part)
