@@ -391,14 +391,20 @@ def finish(fn: _F, name: str, rule: str) -> _F:
     from ._signatures import signature
 
     sig = signature(name)
-    if sig is not None:
-        set_signature(fn, sig)
+    if sig is None:  # unary and binary functions: their own parameters, without annotations
+        # (as the compiled builtins report them: ``(x, /)``)
+        own = inspect.signature(fn)
+        sig = own.replace(
+            parameters=[p.replace(annotation=p.empty) for p in own.parameters.values()],
+            return_annotation=own.empty,
+        )
+    set_signature(fn, sig)
     fn.__doc__ = (
         f"{SUMMARIES[name]}\n\n"
         f"``{name}`` of the Array API standard, dispatched to the array's backend.\n\n"
         f"{_RULE_DOC[rule]}\n\n"
         f"See the standard's page: {spec_url(name)}\n\n"
-        f"{sections(name, sig or inspect.signature(fn), rule)}\n"
+        f"{sections(name, sig, rule)}\n"
         "Raises\n------\n"
         "BackendMismatchError, DeviceMismatchError\n"
         "    Array arguments on different backends or devices.\n"
