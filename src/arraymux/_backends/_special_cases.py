@@ -83,6 +83,23 @@ class Kinds(dict[object, bool]):
         return out
 
 
+def _on_complex(
+    ns: ModuleType, base: Callable[..., _A], fix: Callable[[_A, _A], _A]
+) -> RealBased[_A]:
+    """``base``, whose result ``r`` on a complex operand ``x`` is replaced by ``fix(x, r)``
+    (named as ``fix``); other dtypes pay one dtype check."""
+    kinds = Kinds(ns, "complex floating")
+
+    def fixed(x: _A, /) -> _A:
+        r = base(x)
+        if not kinds[x.dtype]:
+            return r
+        return fix(x, r)
+
+    fixed.__name__, fixed.__qualname__ = fix.__name__, fix.__qualname__
+    return complex_only(fixed, base)
+
+
 def floor_divide(
     ns: ModuleType, base: Callable[..., _A], zero_results: bool = False
 ) -> Callable[..., _A]:
@@ -162,18 +179,13 @@ def tanh(
     """Complex ``tanh``: ``tanh(+inf + bj)`` is ``1 + 0j`` for finite ``b`` (with the sign of
     ``b`` on the zero); the backends give ``1 + 0 * sin(2b) j``."""
 
-    kinds = Kinds(ns, "complex floating")
-
-    def tanh(x: _A, /) -> _A:
-        r = base(x)
-        if not kinds[x.dtype]:
-            return r
+    def tanh(x: _A, r: _A) -> _A:
         a, b = ns.real(x), ns.imag(x)
         mask = (a == math.inf) & ns.isfinite(b)
         im = ns.where(mask, 0 * b, ns.imag(r))  # 0 * b: a zero with the sign of b
         return make_complex(ns.real(r), im)
 
-    return complex_only(tanh, base)
+    return _on_complex(ns, base, tanh)
 
 
 def remainder(
@@ -236,15 +248,10 @@ def complex_abs(ns: ModuleType, base: Callable[..., _A]) -> Callable[..., _A]:
     """Complex ``abs`` of an operand with an infinite part is ``+inf`` even where the other
     part is NaN (JAX gives NaN)."""
 
-    kinds = Kinds(ns, "complex floating")
-
-    def abs(x: _A, /) -> _A:
-        r = base(x)
-        if not kinds[x.dtype]:
-            return r
+    def abs(x: _A, r: _A) -> _A:
         return ns.where(ns.isinf(ns.real(x)) | ns.isinf(ns.imag(x)), math.inf, r)
 
-    return complex_only(abs, base)
+    return _on_complex(ns, base, abs)
 
 
 def acos(
@@ -252,17 +259,12 @@ def acos(
 ) -> Callable[..., _A]:
     """Complex ``acos(+-0 + 0j)`` is ``pi/2 - 0j`` (PyTorch gives ``pi/2 + 0j``)."""
 
-    kinds = Kinds(ns, "complex floating")
-
-    def acos(x: _A, /) -> _A:
-        r = base(x)
-        if not kinds[x.dtype]:
-            return r
+    def acos(x: _A, r: _A) -> _A:
         a, b = ns.real(x), ns.imag(x)
         mask = (a == 0) & (b == 0)
         return make_complex(ns.real(r), ns.where(mask, -b, ns.imag(r)))
 
-    return complex_only(acos, base)
+    return _on_complex(ns, base, acos)
 
 
 def log1p(
@@ -272,19 +274,14 @@ def log1p(
     which meets the standard's special cases (``inf + pi/2 j``, ``inf + NaN j``) where PyTorch
     and JAX give NaNs."""
 
-    kinds = Kinds(ns, "complex floating")
-
-    def log1p(x: _A, /) -> _A:
-        r = base(x)
-        if not kinds[x.dtype]:
-            return r
+    def log1p(x: _A, r: _A) -> _A:
         a1, b = ns.real(x) + 1, ns.imag(x)
         mask = ns.isinf(a1) | ns.isinf(b)
         re = ns.where(mask, ns.hypot(a1, b), ns.real(r))
         im = ns.where(mask, ns.atan2(b, a1), ns.imag(r))
         return make_complex(re, im)
 
-    return complex_only(log1p, base)
+    return _on_complex(ns, base, log1p)
 
 
 def sign(ns: ModuleType, base: Callable[..., _S]) -> Callable[..., _S]:
@@ -402,12 +399,7 @@ def complex_cases(
     other dtypes pay one dtype check."""
     parity, cases = COMPLEX_CASES[name]
 
-    kinds = Kinds(ns, "complex floating")
-
-    def fixed(x: _A, /) -> _A:
-        r = base(x)
-        if not kinds[x.dtype]:
-            return r
+    def fixed(x: _A, r: _A) -> _A:
         a, b = ns.real(x), ns.imag(x)
         # Onto the canonical quadrant: |b| (conjugate symmetry), |a| (parity).
         flip_a = (ns.signbit(a) & ~ns.isnan(a)) if parity else None
@@ -430,7 +422,7 @@ def complex_cases(
             case_im = ns.where(flip_b, -case_im, case_im)
         return make_complex(ns.where(hit, case_re, re), ns.where(hit, case_im, im))
 
-    return complex_only(fixed, base)
+    return _on_complex(ns, base, fixed)
 
 
 def reciprocal(
@@ -440,17 +432,12 @@ def reciprocal(
     textbook formula when every part is finite (``0 / 0`` in both parts); PyTorch and JAX give
     the C99 complex infinity ``inf + NaN j``."""
 
-    kinds = Kinds(ns, "complex floating")
-
-    def reciprocal(x: _A, /) -> _A:
-        r = base(x)
-        if not kinds[x.dtype]:
-            return r
+    def reciprocal(x: _A, r: _A) -> _A:
         zero = x == 0
         nan = ns.where(zero, _NAN, ns.real(r))
         return make_complex(nan, ns.where(zero, _NAN, ns.imag(r)))
 
-    return complex_only(reciprocal, base)
+    return _on_complex(ns, base, reciprocal)
 
 
 def componentwise(
