@@ -9,30 +9,34 @@ from __future__ import annotations
 import functools
 import math
 import warnings
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, ParamSpec, TypeVar, cast
 
 import jax
 
-from ._tree import CALL, JVP, VJP, function_name
+from .._typing import NativeArray
+from ._tree import CALL, ENGINE_API, JVP, VJP, function_name
+
+if TYPE_CHECKING:
+    import numpy as np
+    from jax.core import ShapedArray
+    from jax.extend.core import Primitive
+    from jax.interpreters.ad import Zero
+
+    from .._devices import Device
+    from ._crossing import _Foreign
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+#: The shapes and dtypes of a crossing's results.
+_Avals = tuple["ShapedArray", ...]
 
 __all__ = [
-    "checkpoint",
-    "CHECKPOINT_POLICIES",
-    "crossing",
+    *ENGINE_API,
     "define_primitive",
-    "grad",
-    "hessian",
-    "jacobian",
-    "jit",
-    "JIT_TAKES_ARRAYS",
-    "jvp",
     "placed",
     "placement",
     "raised_in_callback",
-    "value_and_grad",
-    "vjp",
-    "vmap",
 ]
 
 grad = jax.grad
@@ -47,7 +51,7 @@ jit = jax.jit
 JIT_TAKES_ARRAYS = False
 
 
-def placement(device: Any) -> Any | None:
+def placement(device: Device) -> jax.Device | None:
     """The JAX device to make the default while computing for ``device``, or None where it
     already is the default.
 
@@ -58,11 +62,11 @@ def placement(device: Any) -> Any | None:
     return None if native == jax.devices()[0] else native
 
 
-def placed(fun: Callable[..., Any], native: Any) -> Callable[..., Any]:
+def placed(fun: Callable[_P, _R], native: jax.Device) -> Callable[_P, _R]:
     """``fun`` called with ``native`` as JAX's default device (the compiled function of
     ``jax.jit`` caches one executable per default device)."""
 
-    def call(*args: Any, **kwargs: Any) -> Any:
+    def call(*args: _P.args, **kwargs: _P.kwargs) -> _R:
         with jax.default_device(native):
             return fun(*args, **kwargs)
 
@@ -80,7 +84,7 @@ CHECKPOINT_POLICIES = (
 )
 
 
-def checkpoint(f: Callable[..., Any], policy: Any) -> Callable[..., Any]:
+def checkpoint(f: Callable[_P, _R], policy: str | Callable[..., bool] | None) -> Callable[_P, _R]:
     """``jax.checkpoint`` with a policy given by name or as a callable."""
     if isinstance(policy, str):
         if policy not in CHECKPOINT_POLICIES:
@@ -90,8 +94,10 @@ def checkpoint(f: Callable[..., Any], policy: Any) -> Callable[..., Any]:
                 "(jax.checkpoint_policies.save_only_these_names(...), ...) can be passed "
                 "as callables."
             )
-        policy = getattr(jax.checkpoint_policies, policy)
-    return jax.checkpoint(f, policy=policy)
+        rule: Callable[..., bool] | None = getattr(jax.checkpoint_policies, policy)
+    else:
+        rule = policy
+    return jax.checkpoint(f, policy=rule)
 
 
 # -- calls across engines (on_device) ---------------------------------------------------------
@@ -103,14 +109,14 @@ def checkpoint(f: Callable[..., Any], policy: Any) -> Callable[..., Any]:
 # DLPack); under jax.jit it lowers to a host callback.
 
 
-def crossing(foreign: Any, natives: list[Any]) -> list[Any]:
+def crossing(foreign: _Foreign, natives: list[NativeArray]) -> list[jax.Array]:
     """The outputs of ``foreign`` (a crossing of :func:`arraymux.on_device`) on ``natives``, as
     one primitive that JAX can differentiate, batch and compile."""
     return _crossing_p().bind(*natives, foreign=foreign, kind=CALL, nb=0, out_avals=None)
 
 
 @functools.cache
-def _crossing_p() -> Any:
+def _crossing_p() -> Primitive:
     import numpy as np
     from jax.extend.core import Primitive
     from jax.interpreters import ad, batching
@@ -118,7 +124,7 @@ def _crossing_p() -> Any:
     p = Primitive("arraymux_on_device")
     p.multiple_results = True
 
-    def second_order(foreign: Any) -> Exception:
+    def second_order(foreign: _Foreign) -> Exception:
         from .._errors import TransformUnavailableError
 
         return TransformUnavailableError(
@@ -127,10 +133,18 @@ def _crossing_p() -> Any:
             "move the whole computation to one engine."
         )
 
-    def impl(*args: Any, foreign: Any, kind: int, nb: int, out_avals: Any) -> Any:
+    def impl(
+        *args: NativeArray, foreign: _Foreign, kind: int, nb: int, out_avals: _Avals | None
+    ) -> list[NativeArray]:
         return foreign.run(kind, nb, args)
 
-    def avals_of(args: Any, foreign: Any, kind: int, nb: int, out_avals: Any) -> Any:
+    def avals_of(
+        args: Sequence[ShapedArray],
+        foreign: _Foreign,
+        kind: int,
+        nb: int,
+        out_avals: _Avals | None,
+    ) -> _Avals:
         if out_avals is not None:
             return out_avals
         key = (kind, nb, tuple((a.shape, a.dtype) for a in args))
@@ -158,16 +172,20 @@ def _crossing_p() -> Any:
             foreign.avals[key] = known
         return known
 
-    def abstract(*avals: Any, **params: Any) -> Any:
-        return avals_of(avals, **params)
+    def abstract(
+        *avals: ShapedArray, foreign: _Foreign, kind: int, nb: int, out_avals: _Avals | None
+    ) -> _Avals:
+        return avals_of(avals, foreign, kind, nb, out_avals)
 
-    def lowered(*args: Any, foreign: Any, kind: int, nb: int, out_avals: Any) -> Any:
+    def lowered(
+        *args: jax.Array, foreign: _Foreign, kind: int, nb: int, out_avals: _Avals | None
+    ) -> list[jax.Array]:
         shapes = [
             jax.ShapeDtypeStruct(a.shape, a.dtype)
             for a in avals_of([a.aval for a in args], foreign, kind, nb, out_avals)
         ]
 
-        def host(*arrays: Any) -> Any:
+        def host(*arrays: np.ndarray) -> list[np.ndarray]:
             try:
                 outs = [np.asarray(o) for o in foreign.run(kind, nb, arrays, back=_numpy_device())]
                 got = [o.shape for o in outs]
@@ -189,7 +207,15 @@ def _crossing_p() -> Any:
             return io_callback(host, shapes, *args, ordered=False)
         return jax.pure_callback(host, shapes, *args)
 
-    def jvp(primals: Any, tangents: Any, *, foreign: Any, kind: int, nb: int, out_avals: Any):
+    def jvp(
+        primals: Sequence[jax.Array],
+        tangents: Sequence[jax.Array | Zero],
+        *,
+        foreign: _Foreign,
+        kind: int,
+        nb: int,
+        out_avals: _Avals | None,
+    ) -> tuple[list[jax.Array], list[jax.Array | Zero]]:
         if kind != CALL:
             raise second_order(foreign)
         outs = p.bind(*primals, foreign=foreign, kind=CALL, nb=nb, out_avals=out_avals)
@@ -203,7 +229,14 @@ def _crossing_p() -> Any:
             for o, fl in zip(outs, foreign.out_floats)
         ]
 
-    def transpose(cts: Any, *args: Any, foreign: Any, kind: int, nb: int, out_avals: Any):
+    def transpose(
+        cts: Sequence[jax.Array | Zero],
+        *args: jax.Array,
+        foreign: _Foreign,
+        kind: int,
+        nb: int,
+        out_avals: _Avals | None,
+    ) -> list[jax.Array | None]:
         n = len(foreign.floats)
         prim = args[:n]
         if kind != JVP or any(ad.is_undefined_primal(x) for x in prim):
@@ -215,13 +248,24 @@ def _crossing_p() -> Any:
         res = p.bind(*prim, *cts, foreign=foreign, kind=VJP, nb=nb, out_avals=avals)
         return [None] * n + list(res)
 
-    def batch(args: Any, dims: Any, *, foreign: Any, kind: int, nb: int, out_avals: Any):
+    def batch(
+        args: Sequence[jax.Array],
+        dims: Sequence[int | None],
+        *,
+        foreign: _Foreign,
+        kind: int,
+        nb: int,
+        out_avals: _Avals | None,
+    ) -> tuple[list[jax.Array], list[int]]:
         import jax.numpy as jnp
 
         unmapped = getattr(batching, "not_mapped", None)
-        size = next(x.shape[d] for x, d in zip(args, dims) if d is not unmapped)
+        # a mapped axis is an int (JAX's not_mapped is None)
+        size = next(x.shape[cast(int, d)] for x, d in zip(args, dims) if d is not unmapped)
         moved = [
-            jnp.broadcast_to(x, (size, *x.shape)) if d is unmapped else jnp.moveaxis(x, d, 0)
+            jnp.broadcast_to(x, (size, *x.shape))
+            if d is unmapped
+            else jnp.moveaxis(x, cast(int, d), 0)
             for x, d in zip(args, dims)
         ]
         avals = (
@@ -236,14 +280,14 @@ def _crossing_p() -> Any:
 
 
 def define_primitive(
-    p: Any,
-    impl: Callable[..., Any],
-    abstract: Callable[..., Any],
-    lowered: Callable[..., Any],
-    jvp: Callable[..., Any],
-    transpose: Callable[..., Any],
-    batch: Callable[..., Any],
-) -> Any:
+    p: Primitive,
+    impl: Callable[..., object],
+    abstract: Callable[..., object],
+    lowered: Callable[..., object],
+    jvp: Callable[..., object],
+    transpose: Callable[..., object],
+    batch: Callable[..., object],
+) -> Primitive:
     """The JAX primitive ``p`` with its rules: its evaluation (``impl``), its shapes and dtypes
     (``abstract``), its lowering (``lowered``, in ``jax.numpy``), its forward and reverse
     derivatives (``jvp``, ``transpose``) and its batching (``batch``)."""
@@ -271,7 +315,7 @@ def raised_in_callback(err: BaseException) -> Exception | None:
     return _RAISED.pop()
 
 
-def _ramp(shape: tuple[int, ...], dtype: Any) -> Any:
+def _ramp(shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
     """An array of ``shape`` and ``dtype`` holding 0, 1, 2, 0, 1, 2, ... (False, True, True,
     ... for booleans)."""
     import numpy as np
@@ -280,13 +324,17 @@ def _ramp(shape: tuple[int, ...], dtype: Any) -> Any:
 
 
 def _data_dependent(
-    foreign: Any, shapes: list[Any], when: str, others: list[Any], other_when: str
+    foreign: _Foreign,
+    shapes: Sequence[tuple[object, ...]],
+    when: str,
+    others: Sequence[tuple[object, ...]],
+    other_when: str,
 ) -> Exception:
     """The error for a crossed function whose result's shapes depend on its arguments'
     values (``shapes`` ``when``, ``others`` ``other_when``), which jax.jit cannot trace."""
     from .._errors import TransformUnavailableError
 
-    def listed(shapes: list[Any]) -> str:
+    def listed(shapes: Sequence[tuple[object, ...]]) -> str:
         return ", ".join(str(tuple(s)) for s in shapes) or "no arrays"
 
     return TransformUnavailableError(
@@ -299,7 +347,7 @@ def _data_dependent(
     )
 
 
-def _numpy_device() -> Any:
+def _numpy_device() -> Device:
     from .._devices import Device
 
     return Device("numpy:cpu")

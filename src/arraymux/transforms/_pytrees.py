@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from typing import Any, NamedTuple, TypeVar, final
 
 from .._array import Array
@@ -202,7 +202,7 @@ def register_dataclass(
     return cls
 
 
-def _check_class(fname: str, cls: Any) -> None:
+def _check_class(fname: str, cls: object) -> None:
     if not isinstance(cls, type):
         raise TypeError(f"arraymux.{fname}: expected a class, got {type(cls).__name__}.")
     if cls in _BUILT_IN:
@@ -263,7 +263,7 @@ def _with_jax(cls: type, node: Node) -> None:
 
 # The kinds of node a TreeDef records (a named tuple's or a registered class's kind is the
 # class itself).
-_LEAF: Any = None
+_LEAF = None
 
 
 @final
@@ -291,7 +291,7 @@ class TreeDef:
 
     __slots__ = ("_children", "_kind", "_meta", "_num_leaves")
 
-    def __init__(self, kind: Any, meta: Any, children: tuple[TreeDef, ...]) -> None:
+    def __init__(self, kind: type | None, meta: Any, children: tuple[TreeDef, ...]) -> None:
         self._kind = kind
         self._meta = meta
         self._children = children
@@ -343,7 +343,7 @@ class TreeDef:
 
     # -- building trees -----------------------------------------------------------------------
 
-    def _build(self, leaves: Any) -> Any:
+    def _build(self, leaves: Iterator[object]) -> Any:
         kind = self._kind
         if kind is _LEAF:
             return next(leaves)
@@ -376,7 +376,7 @@ class TreeDef:
             c._up_to(v, out, path + label, fname, which)
 
 
-def _same(a: Any, b: Any) -> bool:
+def _same(a: object, b: object) -> bool:
     if a is b:
         return True
     try:
@@ -385,7 +385,7 @@ def _same(a: Any, b: Any) -> bool:
         return False
 
 
-def _differs(fname: str, which: int, path: str, expected: TreeDef, tree: Any) -> ValueError:
+def _differs(fname: str, which: int, path: str, expected: TreeDef, tree: object) -> ValueError:
     return ValueError(
         f"arraymux.{fname}: tree {which} does not have the structure of tree 0 at "
         f"{path or 'the top'}: expected {expected!r} there, got {_short(tree)}. Trees "
@@ -394,12 +394,14 @@ def _differs(fname: str, which: int, path: str, expected: TreeDef, tree: Any) ->
     )
 
 
-def _short(x: Any) -> str:
+def _short(x: object) -> str:
     text = repr(x)
     return text if len(text) <= 80 else text[:77] + "..."
 
 
-def node_of(tree: Any, is_leaf: Callable[[Any], bool] | None) -> Any:
+def node_of(
+    tree: Any, is_leaf: Callable[[object], bool] | None
+) -> tuple[type, Any, list[object], list[str]] | None:
     """``(kind, meta, children, labels)`` of a node, or None for a leaf."""
     if is_leaf is not None and is_leaf(tree):
         return None
@@ -420,7 +422,9 @@ def node_of(tree: Any, is_leaf: Callable[[Any], bool] | None) -> Any:
     return None
 
 
-def _flatten(tree: Any, is_leaf: Callable[[Any], bool] | None, leaves: list[Any]) -> TreeDef:
+def _flatten(
+    tree: object, is_leaf: Callable[[object], bool] | None, leaves: list[object]
+) -> TreeDef:
     got = node_of(tree, is_leaf)
     if got is None:
         leaves.append(tree)
@@ -436,7 +440,7 @@ _LEAF_DEF = TreeDef(_LEAF, None, ())
 
 
 def tree_flatten(
-    tree: Any, is_leaf: Callable[[Any], bool] | None = None
+    tree: object, is_leaf: Callable[[object], bool] | None = None
 ) -> tuple[list[Any], TreeDef]:
     """The leaves of a pytree, in order, and its structure.
 
@@ -512,7 +516,7 @@ def tree_unflatten(treedef: TreeDef, leaves: Iterable[Any]) -> Any:
     return treedef._build(iter(values))
 
 
-def tree_leaves(tree: Any, is_leaf: Callable[[Any], bool] | None = None) -> list[Any]:
+def tree_leaves(tree: object, is_leaf: Callable[[object], bool] | None = None) -> list[Any]:
     """The leaves of a pytree, in order.
 
     Parameters
@@ -539,7 +543,7 @@ def tree_leaves(tree: Any, is_leaf: Callable[[Any], bool] | None = None) -> list
     return leaves
 
 
-def tree_structure(tree: Any, is_leaf: Callable[[Any], bool] | None = None) -> TreeDef:
+def tree_structure(tree: object, is_leaf: Callable[[object], bool] | None = None) -> TreeDef:
     """The structure of a pytree.
 
     Parameters
@@ -567,7 +571,7 @@ def tree_map(
     f: Callable[..., Any],
     tree: Any,
     *rest: Any,
-    is_leaf: Callable[[Any], bool] | None = None,
+    is_leaf: Callable[[object], bool] | None = None,
 ) -> Any:
     """``f`` applied to every leaf of a pytree (to the leaves in the same places of several).
 

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from .._array import Array, operand, wrap
 from ._pytrees import tree_map
+from ._tree import PyTree
 
 __all__ = ["stop_gradient"]
 
 
-def stop_gradient(x: Any) -> Any:
+def stop_gradient(x: PyTree) -> PyTree:
     """``x`` as a constant: its value, through which no derivative flows.
 
     Inside :func:`grad`, :func:`value_and_grad`, :func:`vjp`, :func:`jvp`, :func:`jacobian`
@@ -55,7 +54,7 @@ def stop_gradient(x: Any) -> Any:
     return tree_map(_stopped, x)
 
 
-def _stopped(leaf: Any) -> Any:
+def _stopped(leaf: object) -> object:
     op = operand(leaf)
     if op is None:
         return leaf

@@ -28,7 +28,7 @@ from .. import _compiled
 from .._backends._torch import DIFFERENTIATING
 from .._devices import TRANSFORM
 from .._typing import NativeArray
-from ._tree import CALL, JVP, VJP
+from ._tree import CALL, ENGINE_API, JVP, VJP
 
 if TYPE_CHECKING:
     import cupy
@@ -48,24 +48,13 @@ _R = TypeVar("_R")
 Argnums = int | tuple[int, ...]
 
 __all__ = [
-    "checkpoint",
-    "CHECKPOINT_POLICIES",
-    "crossing",
+    *ENGINE_API,
     "first_order",
     "from_engine",
     "from_engine_to",
     "FUNC_LEVELS",
-    "grad",
-    "hessian",
-    "jacobian",
-    "jit",
-    "JIT_TAKES_ARRAYS",
-    "jvp",
     "SavedContext",
     "to_engine",
-    "value_and_grad",
-    "vjp",
-    "vmap",
 ]
 
 

@@ -31,6 +31,7 @@ __all__ = [
     "CALL",
     "convert_natives",
     "device_of",
+    "ENGINE_API",
     "engine_backends",
     "find",
     "float_natives",
@@ -46,6 +47,22 @@ __all__ = [
     "VJP",
     "wrap_all",
 ]
+
+#: What each engine module (``_torch``, ``_jax``) defines for the transforms.
+ENGINE_API = (
+    "checkpoint",
+    "CHECKPOINT_POLICIES",
+    "crossing",
+    "grad",
+    "hessian",
+    "jacobian",
+    "jit",
+    "JIT_TAKES_ARRAYS",
+    "jvp",
+    "value_and_grad",
+    "vjp",
+    "vmap",
+)
 
 # The kinds of foreign computation a crossing primitive performs (see _crossing).
 CALL, VJP, JVP = 0, 1, 2
