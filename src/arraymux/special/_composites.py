@@ -18,9 +18,38 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from types import ModuleType
-from typing import Any, NamedTuple
+from typing import NamedTuple, Protocol
 
-Impl = Callable[..., Any]
+from .._typing import NativeArray
+
+
+class Native(NativeArray, Protocol):
+    """A backend's array as the composites compute with it: elementwise operators with other
+    arrays and Python floats (comparisons give boolean arrays, ``==`` aside)."""
+
+    def __add__(self, other: Native | float, /) -> Native: ...
+    def __radd__(self, other: float, /) -> Native: ...
+    def __sub__(self, other: Native | float, /) -> Native: ...
+    def __rsub__(self, other: float, /) -> Native: ...
+    def __mul__(self, other: Native | float, /) -> Native: ...
+    def __rmul__(self, other: float, /) -> Native: ...
+    def __truediv__(self, other: Native | float, /) -> Native: ...
+    def __rtruediv__(self, other: float, /) -> Native: ...
+    def __pow__(self, other: Native | float, /) -> Native: ...
+    def __rpow__(self, other: float, /) -> Native: ...
+    def __mod__(self, other: Native | float, /) -> Native: ...
+    def __lt__(self, other: Native | float, /) -> Native: ...
+    def __le__(self, other: Native | float, /) -> Native: ...
+    def __gt__(self, other: Native | float, /) -> Native: ...
+    def __ge__(self, other: Native | float, /) -> Native: ...
+    def __and__(self, other: Native | bool, /) -> Native: ...
+    def __rand__(self, other: bool, /) -> Native: ...
+    def __or__(self, other: Native | bool, /) -> Native: ...
+    def __ror__(self, other: bool, /) -> Native: ...
+
+
+#: A backend's implementation of a special function, on its native arrays.
+Impl = Callable[..., Native]
 
 
 class Context(NamedTuple):
@@ -33,7 +62,7 @@ class Context(NamedTuple):
     where the backend cannot be read on the host at all."""
 
     backend: str
-    ns: Any
+    ns: ModuleType
     special: Callable[[str], Impl | None]
     hurwitz: Impl | None
     host: Callable[[str], Impl | None]
@@ -42,7 +71,7 @@ class Context(NamedTuple):
 def cbrt(ctx: Context) -> Impl:
     ns = ctx.ns
 
-    def cbrt(x: Any) -> Any:
+    def cbrt(x: Native) -> Native:
         a = ns.abs(x)
         y = a ** (1.0 / 3.0)
         y = y - (y - a / (y * y)) / 3.0  # one Newton step
@@ -53,14 +82,14 @@ def cbrt(ctx: Context) -> Impl:
 
 
 def exp10(ctx: Context) -> Impl:
-    def exp10(x: Any) -> Any:
+    def exp10(x: Native) -> Native:
         return 10.0**x
 
     return exp10
 
 
 def exp2(ctx: Context) -> Impl:
-    def exp2(x: Any) -> Any:
+    def exp2(x: Native) -> Native:
         return 2.0**x
 
     return exp2
@@ -69,7 +98,7 @@ def exp2(ctx: Context) -> Impl:
 def exprel(ctx: Context) -> Impl:
     ns = ctx.ns
 
-    def exprel(x: Any) -> Any:
+    def exprel(x: Native) -> Native:
         q = ns.expm1(x) / x
         q = ns.where(x == math.inf, x, q)  # inf / inf
         return ns.where(x == 0.0, ns.ones_like(x), q)
@@ -80,14 +109,14 @@ def exprel(ctx: Context) -> Impl:
 def cosm1(ctx: Context) -> Impl:
     ns = ctx.ns
 
-    def cosm1(x: Any) -> Any:
+    def cosm1(x: Native) -> Native:
         s = ns.sin(x * 0.5)
         return 0.0 - 2.0 * s * s  # +0.0 at 0, as SciPy
 
     return cosm1
 
 
-def _xlogxy(ns: ModuleType, x: Any, y: Any) -> Any:
+def _xlogxy(ns: ModuleType, x: Native, y: Native) -> Native:
     """``x * log(x / y)`` for positive ``x`` and ``y``, without overflow of ``x / y``."""
     r = x / y
     direct = x * ns.log(r)
@@ -98,7 +127,7 @@ def _xlogxy(ns: ModuleType, x: Any, y: Any) -> Any:
 def rel_entr(ctx: Context) -> Impl:
     ns = ctx.ns
 
-    def rel_entr(x: Any, y: Any) -> Any:
+    def rel_entr(x: Native, y: Native) -> Native:
         both = (x > 0.0) & (y > 0.0)
         inf = ns.full_like(x + y, math.inf)
         out = ns.where(both, _xlogxy(ns, x, y), inf)
@@ -111,7 +140,7 @@ def rel_entr(ctx: Context) -> Impl:
 def kl_div(ctx: Context) -> Impl:
     ns = ctx.ns
 
-    def kl_div(x: Any, y: Any) -> Any:
+    def kl_div(x: Native, y: Native) -> Native:
         both = (x > 0.0) & (y > 0.0)
         inf = ns.full_like(x + y, math.inf)
         out = ns.where(both, _xlogxy(ns, x, y) - x + y, inf)
@@ -124,7 +153,7 @@ def kl_div(ctx: Context) -> Impl:
 def huber(ctx: Context) -> Impl:
     ns = ctx.ns
 
-    def huber(delta: Any, r: Any) -> Any:
+    def huber(delta: Native, r: Native) -> Native:
         a = ns.abs(r)
         out = ns.where(a <= delta, 0.5 * r * r, delta * (a - 0.5 * delta))
         return ns.where(delta < 0.0, ns.full_like(out, math.inf), out)
@@ -138,7 +167,7 @@ def chdtr(ctx: Context) -> Impl | None:
         return None
     ns = ctx.ns
 
-    def chdtr(v: Any, x: Any) -> Any:
+    def chdtr(v: Native, x: Native) -> Native:
         # SciPy's form for backends without chdtr (JAX's gammainc is NaN at v == 0)
         res = gammainc(v / 2.0, x / 2.0)
         res = ns.where((v == 0.0) & (x > 0.0), ns.ones_like(res), res)
@@ -154,7 +183,7 @@ def chdtrc(ctx: Context) -> Impl | None:
         return None
     ns = ctx.ns
 
-    def chdtrc(v: Any, x: Any) -> Any:
+    def chdtrc(v: Native, x: Native) -> Native:
         res = gammaincc(v / 2.0, x / 2.0)
         bad = ((x == 0.0) & (v == 0.0)) | ns.isnan(x) | ns.isnan(v) | (v <= 0.0) | (x < 0.0)
         return ns.where(bad, ns.full_like(res, math.nan), res)
@@ -168,7 +197,7 @@ def stdtr(ctx: Context) -> Impl | None:
         return None
     ns = ctx.ns
 
-    def stdtr(df: Any, t: Any) -> Any:
+    def stdtr(df: Native, t: Native) -> Native:
         x = df / (t * t + df)
         tail = betainc(df / 2.0, ns.full_like(x, 0.5), x) / 2.0
         return ns.where(t < 0.0, tail, 1.0 - tail)
@@ -181,7 +210,7 @@ def betaincc(ctx: Context) -> Impl | None:
     if betainc is None:
         return None
 
-    def betaincc(a: Any, b: Any, x: Any) -> Any:
+    def betaincc(a: Native, b: Native, x: Native) -> Native:
         return betainc(b, a, 1.0 - x)
 
     return betaincc
@@ -202,7 +231,7 @@ def polygamma(ctx: Context) -> Impl | None:
     else:
         return None
 
-    def polygamma(n: Any, x: Any) -> Any:
+    def polygamma(n: Native, x: Native) -> Native:
         # SciPy's own formula: (-1)**(n + 1) * n! * zeta(n + 1, x), and psi where n is 0
         n, x = ns.broadcast_arrays(ns.astype(n, x.dtype), x)  # an integer n stays one
         sign = 1.0 - 2.0 * ((n + 1.0) % 2.0)
@@ -212,14 +241,14 @@ def polygamma(ctx: Context) -> Impl | None:
 
 
 def _exp_of(ns: ModuleType, f: Impl) -> Impl:
-    def exp_of(x: Any) -> Any:
+    def exp_of(x: Native) -> Native:
         return ns.exp(f(x))
 
     return exp_of
 
 
 def _plus_one(f: Impl) -> Impl:
-    def plus_one(x: Any) -> Any:
+    def plus_one(x: Native) -> Native:
         return f(x) + 1.0
 
     return plus_one
@@ -234,7 +263,7 @@ def zeta(ctx: Context) -> Impl | None:
     # or on the host with SciPy where the arrays allow it.
     riemann = ctx.host("zeta") if zetac is None else _plus_one(zetac)
 
-    def zeta(x: Any, q: Any = None) -> Any:
+    def zeta(x: Native, q: Native | None = None) -> Native:
         if q is not None:
             return hurwitz(x, q)
         if riemann is None:

@@ -33,6 +33,7 @@ from .._dtype_rules import (
 )
 from .._errors import mismatch, not_an_array
 from .._records.special import BY_NAME, RECORDS, Special
+from .._typing import NativeArray
 from ._docs import docstring
 from ._sources import KEY, implementation
 
@@ -51,10 +52,12 @@ _SIGNATURES: dict[str, inspect.Signature] = {}
 def _signatures() -> dict[str, inspect.Signature]:
     if not _SIGNATURES:
         src = "\n".join(f"def f{i}{rec.signature}: pass" for i, rec in enumerate(RECORDS))
-        ns: dict[str, Any] = {}
+        ns: dict[str, object] = {}
         exec(compile(src, "<arraymux.special signatures>", "exec"), ns)
         for i, rec in enumerate(RECORDS):
-            _SIGNATURES[rec.name] = inspect.signature(ns[f"f{i}"])
+            f = ns[f"f{i}"]
+            assert callable(f)  # the function defined above
+            _SIGNATURES[rec.name] = inspect.signature(f)
     return _SIGNATURES
 
 
@@ -68,7 +71,7 @@ def _params(rec: Special) -> Params:
     return p
 
 
-def function(name: str) -> Callable[..., Any]:
+def function(name: str) -> Callable[..., Array]:
     """The public function of the special function ``name``.
 
     A function of one operand is compiled like the standard's unary functions
@@ -86,7 +89,7 @@ def function(name: str) -> Callable[..., Any]:
         plain = f"{key}(x)"
         skip = f"{key}(x) not for"
 
-        def fn(*args: object, **kwargs: object) -> Any:
+        def fn(*args: object, **kwargs: object) -> Array:
             if len(args) == 1 and not kwargs:
                 x = args[0]
                 if type(x) is Array:
@@ -116,7 +119,7 @@ def function(name: str) -> Callable[..., Any]:
     else:
         fast = arity if not rec.ints else -1
 
-        def fn(*args: object, **kwargs: object) -> Any:
+        def fn(*args: object, **kwargs: object) -> Array:
             if len(args) == fast and not kwargs:
                 x = args[0]
                 if type(x) is Array:
@@ -151,7 +154,7 @@ def function(name: str) -> Callable[..., Any]:
     return _compiled.function("unary", key, fn) if compiled else fn
 
 
-def call(rec: Special, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+def call(rec: Special, args: tuple[object, ...], kwargs: dict[str, object]) -> Array:
     """The special function ``rec`` on any arguments (the general path): check them against
     SciPy's signature, route by the array operands, promote, call the backend, wrap."""
     fname = f"special.{rec.name}"
@@ -162,7 +165,7 @@ def call(rec: Special, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
     # Each value as (parameter, kind, value): kind "array" (an index into `found`, which
     # holds position, parameter, native and device), "scalar", "int" (a parameter of Python
     # ints) or "none" (an optional parameter left out).
-    found: list[tuple[int, str, Any, Device]] = []
+    found: list[tuple[int, str, NativeArray, Device]] = []
     given: list[tuple[str, str, Any]] = []
     for i, (pname, v) in enumerate(values.arguments.items()):
         if pname in rec.ints:
@@ -202,7 +205,7 @@ def call(rec: Special, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         if kind == "scalar" and not (pname in rec.integer and type(v) is int)
     ]
     target = _target(fname, rec, device, promoted, scalars)
-    operands: list[Any] = []
+    operands: list[object] = []
     for pname, kind, v in given:
         if kind == "array":
             native = natives[v]
@@ -250,7 +253,9 @@ def _python_int(fname: str, pos: int, pname: str, v: object) -> int:
     )
 
 
-def _route(fname: str, found: list[tuple[int, str, Any, Device]]) -> tuple[Device, list[Any]]:
+def _route(
+    fname: str, found: list[tuple[int, str, NativeArray, Device]]
+) -> tuple[Device, list[NativeArray]]:
     """The device of the call and the natives of the array operands on it; arrays of another
     backend or device are refused, except the constants of a running transform (see
     :func:`arraymux._devices.constant_bridge`), which cross to its engine's device."""
@@ -274,7 +279,7 @@ def _route(fname: str, found: list[tuple[int, str, Any, Device]]) -> tuple[Devic
 
 
 def _target(
-    fname: str, rec: Special, device: Device, natives: list[Any], scalars: list[Any]
+    fname: str, rec: Special, device: Device, natives: list[NativeArray], scalars: list[object]
 ) -> _dtypes.DType:
     """The dtype the operands are computed in (see the module's docstring)."""
     if not natives:  # integers only

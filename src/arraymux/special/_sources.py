@@ -24,17 +24,22 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, NoReturn, cast
 
 from .._backends import OperandKindError
 from .._backends._adapter import Wrapping
 from .._records.special import BY_NAME, SAME, Special
-from ._composites import COMPOSITES, Context
+from .._typing import NativeArray
+from ._composites import COMPOSITES, Context, Native
+from ._composites import Impl as Composite
 
 if TYPE_CHECKING:
+    import jax
+    import numpy as np
+    import torch
+
     from .._backends import Backend
 
-Impl = Callable[..., Any]
 
 #: The module of each backend's own special functions.
 MODULES: dict[str, str] = {
@@ -45,6 +50,8 @@ MODULES: dict[str, str] = {
 }
 #: The function table key of a special function (``"special.erf"``).
 KEY = "special.{}"
+#: A special function on native arrays of a backend.
+Impl = Callable[..., NativeArray]
 
 
 def implementation(backend: Backend, name: str) -> Impl:
@@ -53,7 +60,7 @@ def implementation(backend: Backend, name: str) -> Impl:
     entry = backend.fns.get(KEY.format(name))
     # The table's entry is the one register made.
     guarded = register(backend, name) if entry is None else cast("Wrapping", entry)
-    return guarded.__wrapped__
+    return cast("Impl", guarded.__wrapped__)  # the implementation that register found
 
 
 def register(backend: Backend, name: str) -> Wrapping:
@@ -86,7 +93,7 @@ def register(backend: Backend, name: str) -> Wrapping:
 
 
 def _floats_only(impl: Impl, floats: frozenset[object], name: str) -> Wrapping:
-    def floats_only(*args: object) -> Any:
+    def floats_only(*args: object) -> NativeArray:
         for a in args:
             dtype = getattr(a, "dtype", None)
             if dtype is not None and dtype not in floats:
@@ -120,7 +127,7 @@ def _find(backend: Backend, rec: Special) -> Impl:
     return _missing(backend, rec)
 
 
-def _resolve_path(path: str) -> Impl | None:
+def _resolve_path(path: str) -> Composite | None:
     module, _, attr = path.rpartition(".")
     try:
         return getattr(importlib.import_module(module), attr, None)
@@ -128,7 +135,7 @@ def _resolve_path(path: str) -> Impl | None:
         return None
 
 
-def _own(backend: str, rec: Special) -> Impl | None:
+def _own(backend: str, rec: Special) -> Composite | None:
     """The backend's own function for ``rec``, or None."""
     module = MODULES.get(backend)
     native = rec.native(backend)
@@ -143,10 +150,10 @@ def _context(backend: Backend) -> Context:
     name = backend.name
     module = MODULES.get(name)
 
-    def special(other: str) -> Impl | None:
+    def special(other: str) -> Composite | None:
         return _own(name, BY_NAME[other])
 
-    def host(other: str) -> Impl | None:
+    def host(other: str) -> Composite | None:
         return _host(backend, BY_NAME[other])
 
     hurwitz = None if module is None else _resolve_path(f"{module}.zeta")
@@ -156,11 +163,11 @@ def _context(backend: Backend) -> Context:
 # -- NumPy, Dask, array-api-strict: scipy.special --------------------------------------------
 
 
-def _scipy(rec: Special) -> Impl:
+def _scipy(rec: Special) -> Callable[..., np.ndarray]:
     """``scipy.special``'s function, on NumPy arrays, giving NumPy arrays (not scalars)."""
     import numpy as np
 
-    f: Any = _resolve_path(f"scipy.special.{rec.name}")
+    f = _resolve_path(f"scipy.special.{rec.name}")
     if f is None:
         raise NotImplementedError(
             f"arraymux.special.{rec.name}: this SciPy has no scipy.special.{rec.name}; "
@@ -171,7 +178,7 @@ def _scipy(rec: Special) -> Impl:
     f = getattr(f, "__wrapped__", f)
     ndarray = np.ndarray
 
-    def on_numpy(*args: object) -> Any:
+    def on_numpy(*args: object) -> np.ndarray:
         out = f(*args)
         return out if type(out) is ndarray else np.asarray(out)
 
@@ -179,12 +186,12 @@ def _scipy(rec: Special) -> Impl:
     return on_numpy
 
 
-def _by_blocks(f: Impl) -> Impl:
+def _by_blocks(f: Callable[..., np.ndarray]) -> Impl:
     """``f`` applied to each block of Dask arrays (the functions are elementwise)."""
     import dask.array as da
     from dask.array.core import elemwise  # broadcasts the blocks, as ufuncs do
 
-    def by_blocks(*args: object) -> Any:
+    def by_blocks(*args: object) -> NativeArray:
         # the dtype of the floating operands (integer ones of integer parameters stay so)
         dtype = next(a.dtype for a in args if isinstance(a, da.Array) and a.dtype.kind in "fc")
         return elemwise(f, *args, dtype=dtype)
@@ -192,11 +199,11 @@ def _by_blocks(f: Impl) -> Impl:
     return by_blocks
 
 
-def _through_numpy(f: Impl) -> Impl:
+def _through_numpy(f: Callable[..., np.ndarray]) -> Impl:
     """``f`` on the NumPy data of array-api-strict arrays, the result on their device."""
     from array_api_strict._array_object import Array
 
-    def through_numpy(*args: object) -> Any:
+    def through_numpy(*args: object) -> NativeArray:
         device = next(a.device for a in args if isinstance(a, Array))
         out = f(*(a._array if isinstance(a, Array) else a for a in args))
         return Array._new(out, device=device)
@@ -207,7 +214,7 @@ def _through_numpy(f: Impl) -> Impl:
 # -- torch and JAX without a function of their own: scipy.special on the host ----------------
 
 
-def _torch_refusal(x: Any) -> str | None:
+def _torch_refusal(x: torch.Tensor) -> str | None:
     import torch
 
     if torch._C._functorch.is_functorch_wrapped_tensor(x) or x.requires_grad:
@@ -217,7 +224,7 @@ def _torch_refusal(x: Any) -> str | None:
     return None
 
 
-def _jax_refusal(x: Any) -> str | None:
+def _jax_refusal(x: jax.Array) -> str | None:
     import jax
 
     if isinstance(x, jax.core.Tracer):
@@ -230,7 +237,7 @@ def _jax_refusal(x: Any) -> str | None:
 _HOST: dict[str, Callable[[Any], str | None]] = {"torch": _torch_refusal, "jax": _jax_refusal}
 
 
-def _host(backend: Backend, rec: Special) -> Impl | None:
+def _host(backend: Backend, rec: Special) -> Composite | None:
     refusal = _HOST.get(backend.name)
     if refusal is None:
         return None
@@ -239,7 +246,7 @@ def _host(backend: Backend, rec: Special) -> Impl | None:
     array_types = tuple(backend.array_classes)
     name = backend.name
 
-    def on_host(*args: object) -> Any:
+    def on_host(*args: object) -> Native:
         first = None
         for a in args:
             if isinstance(a, array_types):
@@ -268,7 +275,7 @@ def _missing(backend: Backend, rec: Special) -> Impl:
     module = MODULES.get(backend.name)
     where = f" ({module} lacks it)" if module else ""
 
-    def missing(*args: object) -> Any:
+    def missing(*args: object) -> NoReturn:
         raise NotImplementedError(
             f"arraymux.special.{rec.name}: the {backend.name} backend has no {rec.name}{where}. "
             f"{_ELSEWHERE}"
