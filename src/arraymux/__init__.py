@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import math as _math
 import sys as _sys
-from typing import Any as _Any
 
 from . import (
     _creation_functions,

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 
 class SupportsDLPack(Protocol):
-    """Any object that exports its memory through DLPack (what ``from_dlpack`` imports)."""
+    """An object that exports its memory through DLPack (what ``from_dlpack`` imports)."""
 
     def __dlpack__(self) -> object: ...
 

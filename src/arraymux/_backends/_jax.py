@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable
 from types import ModuleType
-from typing import TYPE_CHECKING, Protocol, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
 import jax
 import jax.numpy as jnp
@@ -23,9 +23,6 @@ from ._common import dtype_from_numpy, raise_unknown_place, sized_reshape
 
 if TYPE_CHECKING:
     import numpy as np
-
-    from .._array import Array
-    from .._devices import Device
 
 _R = TypeVar("_R")
 
@@ -568,7 +565,7 @@ def to_host_many(xs: list[jax.Array]) -> list[np.ndarray]:
 _pytree_types: set[type] = set()
 
 
-def register_pytree(array_type: type[Array]) -> None:
+def register_pytree(array_type: type) -> None:
     """Make ``array_type`` (:class:`arraymux.Array`) a JAX pytree node whose leaf is its native
     array, so that ``jax.jit``, ``jax.vmap``, ``jax.vjp``... take and return Arrays (once).
 
@@ -576,11 +573,12 @@ def register_pytree(array_type: type[Array]) -> None:
     if array_type in _pytree_types:
         return
 
-    def flatten(x: Array) -> tuple[tuple[object], Device]:
+    # (an Array's slots, named here: the registry sits below the Array class)
+    def flatten(x: Any) -> tuple[tuple[object], object]:
         return (x._native,), x._device
 
-    def unflatten(device: Device, children: tuple[object, ...]) -> Array:
-        out = object.__new__(array_type)
+    def unflatten(device: object, children: tuple[object, ...]) -> object:
+        out: Any = object.__new__(array_type)
         out._native = children[0]
         out._device = device
         out._dtype = None
