@@ -10,7 +10,7 @@ import functools
 import math
 from collections.abc import Callable, Hashable
 from types import ModuleType
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, cast
 
 from .. import _compiled as _speed
 from .._arguments import check_bool, check_int, python_scalar
@@ -23,6 +23,7 @@ from .._errors import (
     TransformUnavailableError,
 )
 from .._typing import DeviceLike, DTypeLike, NativeArray
+from . import _threads
 from ._checks import (
     MAX_DRAW,
     ParamLike,
@@ -232,6 +233,14 @@ def _through_numpy(
         # uint32 (no copy), a float result handed back to torch over the same memory
         import torch
 
+        in_c = _C_DRAWS.get(kernel)
+        if in_c is not None and static[1] == xp.float32 and _speed.normal_f32 is not None:
+            # normal and uniform float32: the C loops, straight from the key's two words,
+            # on as many threads as torch's operations use (static: the shape and the dtype)
+            shp = cast("tuple[int, ...]", static[0])
+            w0, w1 = k.native.tolist()
+            floats = c_floats(in_c, w0 & MASK32, w1 & MASK32, shp, torch.get_num_threads())
+            return _wrap(torch.from_numpy(floats), home)
         numpy_device = Device("numpy")
         words = _wrap(k.native.numpy().view(np.uint32), numpy_device)
         with np.errstate(all="ignore"):
@@ -640,14 +649,9 @@ def draw_uniform(k: Array, shp: tuple[int, ...], dt: DType) -> Array:
 
 
 def _uniform_kernel(k: Array, shp: tuple[int, ...], dtype: DType) -> Array:
-    kernel = _speed.uniform_f32
-    if kernel is not None and k.device.backend == "numpy" and dtype == _xp().float32:
+    if _speed.uniform_f32 is not None and k.device.backend == "numpy" and dtype == _xp().float32:
         # in C: Threefry and the floats of floats(), in one pass
-        import numpy as np
-
-        out = np.empty((math.prod(shp),), dtype=np.float32)
-        kernel(*_host_words(k), 0, out)  # the counters 0, 1, ..., n - 1
-        return _wrap(out.reshape(shp), k.device)
+        return _wrap(c_floats("uniform", *_host_words(k), shp), k.device)
 
     def piece(start: int | Array, m: int) -> Array:
         return floats(*blocks(k, m, start), dtype)
@@ -690,19 +694,36 @@ def normal_kernel(k: Array, shp: tuple[int, ...], dtype: DType) -> Array:
     float32 on NumPy runs in C where the compiled extension is on (``_speedups.normal_f32``:
     Threefry, the floats and the same exactly rounded float32 operations as
     :func:`normal_of`, in one pass): the same floats, the tests compare the two."""
-    n = math.prod(shp)
-    kernel = _speed.normal_f32
-    if kernel is not None and k.device.backend == "numpy" and dtype == _xp().float32:
-        import numpy as np
-
-        out = np.empty((n,), dtype=np.float32)
-        kernel(*_host_words(k), 0, out, normal_constants())  # the counters 0, 1, ..., n - 1
-        return _wrap(out.reshape(shp), k.device)
+    if _speed.normal_f32 is not None and k.device.backend == "numpy" and dtype == _xp().float32:
+        return _wrap(c_floats("normal", *_host_words(k), shp), k.device)
 
     def piece(start: int | Array, m: int) -> Array:
         return normal_of(floats(*blocks(k, m, start), dtype))
 
     return _xp().reshape(over_counters(k, math.prod(shp), piece), shp)
+
+
+def c_floats(
+    draw: str, k0: int, k1: int, shp: tuple[int, ...], threads: int = 1
+) -> NDArray[np.float32]:
+    """The float32 ``"normal"`` or ``"uniform"`` floats of the key words ``k0``, ``k1`` for the
+    counters ``0, 1, ..., n - 1``, by the C loops of :mod:`arraymux._speedups` (which must be
+    on), on up to ``threads`` threads (see :mod:`._threads`), as a NumPy array of shape
+    ``shp``."""
+    import numpy as np
+
+    out = np.empty((math.prod(shp),), dtype=np.float32)
+    loop, extra = (
+        (_speed.normal_f32, (normal_constants(),)) if draw == "normal" else (_speed.uniform_f32, ())
+    )
+    if loop is None:
+        raise RuntimeError("c_floats: the compiled extension is off")
+    _threads.over_threads(loop, k0, k1, out, *extra, threads=threads)
+    return out.reshape(shp)
+
+
+#: The kernels whose float32 floats :func:`c_floats` computes, and its name for them.
+_C_DRAWS: dict[Callable[..., Array], str] = {normal_kernel: "normal", _uniform_kernel: "uniform"}
 
 
 def normal_of(u: Array) -> Array:

@@ -1,0 +1,116 @@
+"""Large draws on torch's CPU run the C loops on torch's threads; the numbers stay the same."""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+import pytest
+
+import arraymux as xp
+from arraymux import _compiled
+from arraymux.random import _threads
+from arraymux.random._special import normal_constants
+
+needs_kernel = pytest.mark.skipif(_compiled.normal_f32 is None, reason="the C loops are off")
+
+
+def _recording(loop):
+    calls = []
+
+    def run(k0, k1, start, out, *rest):
+        calls.append((start, out.shape[0], threading.get_ident()))
+        loop(k0, k1, start, out, *rest)
+
+    return run, calls
+
+
+@needs_kernel
+@pytest.mark.parametrize("threads", [1, 2, 3, 8])
+def test_pieces_give_the_floats_of_one_call(threads):
+    n = 3 * _threads.MIN_PIECE + 5
+    whole = np.empty(n, np.float32)
+    _compiled.normal_f32(7, 9, 0, whole, normal_constants())
+    run, calls = _recording(_compiled.normal_f32)
+    split = np.empty(n, np.float32)
+    _threads.over_threads(run, 7, 9, split, normal_constants(), threads=threads)
+    np.testing.assert_array_equal(split.view(np.uint32), whole.view(np.uint32))
+    # as many pieces as threads, but never one below MIN_PIECE; they tile the counters
+    assert len(calls) == min(threads, 3)
+    assert sorted((s, s + m) for s, m, _ in calls)[0][0] == 0
+    assert sum(m for _, m, _ in calls) == n
+    if len(calls) > 1:  # the calling thread takes the first piece, the pool the others
+        first, *rest = sorted(calls)
+        assert first[2] == threading.get_ident()
+        assert all(ident != threading.get_ident() for *_, ident in rest)
+
+
+@needs_kernel
+def test_small_draws_and_numpy_stay_on_the_calling_thread():
+    run, calls = _recording(_compiled.uniform_f32)
+    _threads.over_threads(run, 1, 2, np.empty(_threads.MIN_PIECE, np.float32), threads=8)
+    assert [ident for *_, ident in calls] == [threading.get_ident()]
+    # one thread allowed (NumPy's draws): one call, however large
+    calls.clear()
+    _threads.over_threads(run, 1, 2, np.empty(4 * _threads.MIN_PIECE, np.float32))
+    assert len(calls) == 1
+
+
+@needs_kernel
+@pytest.mark.parametrize("draw", ["normal", "uniform"])
+def test_large_torch_draws_equal_numpys_on_several_threads(monkeypatch, draw):
+    torch = pytest.importorskip("torch")
+    n = 2 * _threads.MIN_PIECE + 3
+    saved = torch.get_num_threads()
+    monkeypatch.setattr(_threads, "over_threads", _counting := _Counting(_threads.over_threads))
+    try:
+        torch.set_num_threads(2)
+        got = getattr(xp.random, draw)(xp.random.key(5, device="torch:cpu"), (n,), xp.float32)
+    finally:
+        torch.set_num_threads(saved)
+    want = getattr(xp.random, draw)(xp.random.key(5), (n,), xp.float32)
+    assert got.device == xp.Device("torch:cpu") and got.dtype == xp.float32
+    np.testing.assert_array_equal(
+        xp.to_numpy(got).view(np.uint32), xp.to_numpy(want).view(np.uint32)
+    )
+    assert _counting.threads == [2, 1]  # torch's draw on torch's two threads, NumPy's on one
+
+
+class _Counting:
+    """over_threads, recording how many threads each call was allowed."""
+
+    def __init__(self, inner):
+        self.inner, self.threads = inner, []
+
+    def __call__(self, *args, threads=1):
+        self.threads.append(threads)
+        return self.inner(*args, threads=threads)
+
+
+_FORK = """
+import os, numpy as np
+from arraymux import _compiled
+from arraymux.random import _threads
+n = 2 * _threads.MIN_PIECE
+_threads.over_threads(_compiled.uniform_f32, 1, 2, np.empty(n, np.float32), threads=2)
+pid = os.fork()
+if pid == 0:  # the parent's pool threads are gone here; the draw must still finish
+    out = np.empty(n, np.float32)
+    _threads.over_threads(_compiled.uniform_f32, 1, 2, out, threads=2)
+    os._exit(0 if ((out >= 0) & (out < 1)).all() else 1)
+_, status = os.waitpid(pid, 0)
+raise SystemExit(os.waitstatus_to_exitcode(status))
+"""
+
+
+@needs_kernel
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="no fork here")
+def test_a_forked_child_makes_its_own_pool():
+    # in a fresh interpreter, without JAX's or torch's threads around the fork
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-c", _FORK], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
