@@ -7,8 +7,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from . import _array, _compiled, _dispatch, _namespace, _transfer
 from ._arguments import python_scalar
@@ -21,13 +22,13 @@ if TYPE_CHECKING:
     from ._devices import Device
 
 # The arraymux namespace, once built (``install``): in-place operators call its functions.
-_namespace_module: Any = None
+_namespace_module: ModuleType | None = None
 
 
-def _inplace(name: str) -> Any:
+def _inplace(name: str) -> Callable[[Array, object], Array]:
     symbol = _SYMBOLS[name]
 
-    def op(self: Array, other: Any, /) -> Array:
+    def op(self: Array, other: object, /) -> Array:
         result = getattr(_namespace_module, name)(self, other)
         if result.dtype is not self.dtype:
             raise TypeError(
@@ -107,7 +108,7 @@ def install(namespace: ModuleType) -> None:
         transfer=_transfer,
         set_operand=_set_device_check,
     )
-    builtins: dict[str, Any] = {}
+    builtins: dict[str, Callable[..., object]] = {}
     for name, op in (_OPERATORS | _COMPARISONS).items():
         # The operator form returns NotImplemented for operands it does not know.
         fn = _compiled.function("binary", name, _dispatch.binary(name, operator=True))
@@ -119,12 +120,13 @@ def install(namespace: ModuleType) -> None:
     for name, op in _UNARY.items():
         builtins[op] = fn = _dispatch.unary(name)
         setattr(Array, f"__{op}__", _compiled.operator(f"__{op}__", fn, True))
-    Array.__hash__ = None  # type: ignore[assignment]
+    # Unhashable, as == gives an array (set through setattr: object declares a method there).
+    setattr(Array, "__hash__", None)  # noqa: B010
     _SLOT_BUILTINS.update(builtins)
     install_slots()
 
 
-_SLOT_BUILTINS: dict[str, Any] = {}
+_SLOT_BUILTINS: dict[str, Callable[..., object]] = {}
 
 
 def install_slots() -> None:
@@ -133,7 +135,7 @@ def install_slots() -> None:
     _compiled.operator_slots(_SLOT_BUILTINS)
 
 
-def _set_device_check(device: Device, other: Any, fname: str, pos: int | str) -> Any:
+def _set_device_check(device: Device, other: object, fname: str, pos: int | str) -> object:
     """Unwrap ``other`` for use with an array on ``device`` (scalars pass through)."""
     other = python_scalar(other)
     if isinstance(other, SCALARS):
