@@ -15,6 +15,7 @@ trigonometry, ``gamma`` from ``gammaln``, ``betaln`` from ``gammaln``) are not h
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 from types import ModuleType
@@ -161,10 +162,25 @@ def huber(ctx: Context) -> Impl:
     return huber
 
 
-def chdtr(ctx: Context) -> Impl | None:
-    gammainc = ctx.special("gammainc")
-    if gammainc is None:
-        return None
+def _using(
+    name: str,
+) -> Callable[[Callable[[Context, Impl], Impl]], Callable[[Context], Impl | None]]:
+    """A composite made with the backend's special function ``name``, which ``make`` takes
+    beside the context: None where the backend lacks it."""
+
+    def decorate(make: Callable[[Context, Impl], Impl]) -> Callable[[Context], Impl | None]:
+        @functools.wraps(make)
+        def composite(ctx: Context) -> Impl | None:
+            f = ctx.special(name)
+            return None if f is None else make(ctx, f)
+
+        return composite
+
+    return decorate
+
+
+@_using("gammainc")
+def chdtr(ctx: Context, gammainc: Impl) -> Impl:
     ns = ctx.ns
 
     def chdtr(v: Native, x: Native) -> Native:
@@ -177,10 +193,8 @@ def chdtr(ctx: Context) -> Impl | None:
     return chdtr
 
 
-def chdtrc(ctx: Context) -> Impl | None:
-    gammaincc = ctx.special("gammaincc")
-    if gammaincc is None:
-        return None
+@_using("gammaincc")
+def chdtrc(ctx: Context, gammaincc: Impl) -> Impl:
     ns = ctx.ns
 
     def chdtrc(v: Native, x: Native) -> Native:
@@ -191,10 +205,8 @@ def chdtrc(ctx: Context) -> Impl | None:
     return chdtrc
 
 
-def stdtr(ctx: Context) -> Impl | None:
-    betainc = ctx.special("betainc")
-    if betainc is None:
-        return None
+@_using("betainc")
+def stdtr(ctx: Context, betainc: Impl) -> Impl:
     ns = ctx.ns
 
     def stdtr(df: Native, t: Native) -> Native:
@@ -205,11 +217,8 @@ def stdtr(ctx: Context) -> Impl | None:
     return stdtr
 
 
-def betaincc(ctx: Context) -> Impl | None:
-    betainc = ctx.special("betainc")
-    if betainc is None:
-        return None
-
+@_using("betainc")
+def betaincc(ctx: Context, betainc: Impl) -> Impl:
     def betaincc(a: Native, b: Native, x: Native) -> Native:
         return betainc(b, a, 1.0 - x)
 
