@@ -9,7 +9,16 @@ import secrets
 import threading
 from collections.abc import Callable, Hashable
 from types import ModuleType
-from typing import TYPE_CHECKING, Concatenate, Generic, ParamSpec, TypedDict, TypeVar, cast
+from typing import (
+    TYPE_CHECKING,
+    Concatenate,
+    Generic,
+    ParamSpec,
+    TypeAlias,
+    TypedDict,
+    TypeVar,
+    cast,
+)
 
 from .._arguments import check_bool
 from .._array import Array
@@ -86,6 +95,10 @@ if TYPE_CHECKING:
 
 
 _P = ParamSpec("_P")
+#: NumPy's ``size``: the shape of the draws, or None for the parameters' broadcast shape.
+SizeArg: TypeAlias = "Shape | None"
+#: A dtype, or None for the default of the draws' kind.
+DTypeArg: TypeAlias = "DTypeLike | None"
 #: A backend's dtype object (``torch.dtype``...), as a generator's backend takes it.
 _ND = TypeVar("_ND")
 
@@ -236,14 +249,14 @@ class Generator:
         return draw_dtype(self.device, dtype, kind, f"Generator.{fname}")
 
     @_size_alias
-    def random(self, shape: Shape = (), dtype: DTypeLike | None = None) -> Array:
+    def random(self, shape: Shape = (), dtype: DTypeArg = None) -> Array:
         """Floats uniform in ``[0, 1)``; float32 (or the policy's float) if ``dtype`` is
         omitted."""
         return self._random(self._shape(shape, "random"), self._dtype(dtype, "random"))
 
     @_size_alias
     def uniform(
-        self, low: float = 0.0, high: float = 1.0, shape: Shape = (), dtype: DTypeLike | None = None
+        self, low: float = 0.0, high: float = 1.0, shape: Shape = (), dtype: DTypeArg = None
     ) -> Array:
         """Floats uniform in ``[low, high)`` (finite real numbers)."""
         lo, hi = (
@@ -255,11 +268,7 @@ class Generator:
 
     @_size_alias
     def normal(
-        self,
-        loc: float = 0.0,
-        scale: float = 1.0,
-        shape: Shape = (),
-        dtype: DTypeLike | None = None,
+        self, loc: float = 0.0, scale: float = 1.0, shape: Shape = (), dtype: DTypeArg = None
     ) -> Array:
         """Normal floats of mean ``loc`` and standard deviation ``scale >= 0``."""
         mu = finite_real(loc, "loc", "Generator.normal")
@@ -275,7 +284,7 @@ class Generator:
 
     @_size_alias
     def integers(
-        self, low: int, high: int | None = None, shape: Shape = (), dtype: DTypeLike | None = None
+        self, low: int, high: int | None = None, shape: Shape = (), dtype: DTypeArg = None
     ) -> Array:
         """Integers uniform in ``[low, high)`` (``[0, low)`` if ``high`` is omitted).
 
@@ -366,11 +375,7 @@ class Generator:
         return apply(_affine, (x, s, lo))
 
     def gamma(
-        self,
-        shape: ParamLike,
-        scale: ParamLike = 1.0,
-        size: Shape | None = None,
-        dtype: DTypeLike | None = None,
+        self, shape: ParamLike, scale: ParamLike = 1.0, size: SizeArg = None, dtype: DTypeArg = None
     ) -> Array:
         """Gamma floats of ``shape > 0`` and ``scale > 0`` (NumPy's ``gamma``; drawn as
         :func:`arraymux.random.gamma` draws them, then scaled)."""
@@ -385,7 +390,7 @@ class Generator:
         return self._scaled(g, ps[1], None, dt)
 
     def beta(
-        self, a: ParamLike, b: ParamLike, size: Shape | None = None, dtype: DTypeLike | None = None
+        self, a: ParamLike, b: ParamLike, size: SizeArg = None, dtype: DTypeArg = None
     ) -> Array:
         """Beta floats of ``a > 0`` and ``b > 0`` (as :func:`arraymux.random.beta`)."""
         shp, dt, ps = self._checked("beta", size, dtype, [("a", a, POSITIVE), ("b", b, POSITIVE)])
@@ -395,9 +400,7 @@ class Generator:
         pa, pb = self._arrays(ps, dt)
         return draw_beta(self._draw_key(), pa, pb, shp, dt, "Generator.beta")
 
-    def dirichlet(
-        self, alpha: ParamLike, size: Shape | None = None, dtype: DTypeLike | None = None
-    ) -> Array:
+    def dirichlet(self, alpha: ParamLike, size: SizeArg = None, dtype: DTypeArg = None) -> Array:
         """Dirichlet vectors of concentrations ``alpha > 0`` (``(..., n)``); ``size`` is the
         batch shape, the result ``size + (n,)`` (as :func:`arraymux.random.dirichlet`)."""
         where = "Generator.dirichlet"
@@ -446,7 +449,7 @@ class Generator:
         return self._standard(name, kernel, specs, size, dtype)
 
     def exponential(
-        self, scale: ParamLike = 1.0, size: Shape | None = None, dtype: DTypeLike | None = None
+        self, scale: ParamLike = 1.0, size: SizeArg = None, dtype: DTypeArg = None
     ) -> Array:
         """Exponential floats of ``scale > 0`` (the inverse of the rate)."""
         specs = [("scale", scale, POSITIVE)]
@@ -456,8 +459,8 @@ class Generator:
         self,
         loc: ParamLike = 0.0,
         scale: ParamLike = 1.0,
-        size: Shape | None = None,
-        dtype: DTypeLike | None = None,
+        size: SizeArg = None,
+        dtype: DTypeArg = None,
     ) -> Array:
         """Laplace floats of location ``loc`` and ``scale > 0``."""
         return self._located("laplace", laplace_kernel, loc, scale, size, dtype)
@@ -466,8 +469,8 @@ class Generator:
         self,
         loc: ParamLike = 0.0,
         scale: ParamLike = 1.0,
-        size: Shape | None = None,
-        dtype: DTypeLike | None = None,
+        size: SizeArg = None,
+        dtype: DTypeArg = None,
     ) -> Array:
         """Logistic floats of location ``loc`` and ``scale > 0``."""
         return self._located("logistic", logistic_kernel, loc, scale, size, dtype)
@@ -476,15 +479,13 @@ class Generator:
         self,
         loc: ParamLike = 0.0,
         scale: ParamLike = 1.0,
-        size: Shape | None = None,
-        dtype: DTypeLike | None = None,
+        size: SizeArg = None,
+        dtype: DTypeArg = None,
     ) -> Array:
         """Gumbel floats of location ``loc`` and ``scale > 0``."""
         return self._located("gumbel", gumbel_kernel, loc, scale, size, dtype)
 
-    def poisson(
-        self, lam: ParamLike = 1.0, size: Shape | None = None, dtype: DTypeLike | None = None
-    ) -> Array:
+    def poisson(self, lam: ParamLike = 1.0, size: SizeArg = None, dtype: DTypeArg = None) -> Array:
         """Poisson integers of mean ``lam >= 0``; int32 (or the default dtype policy's integer)
         if ``dtype`` is omitted."""
         shp, dt, ps = self._checked(
@@ -497,7 +498,7 @@ class Generator:
         return draw_poisson(self._draw_key(), ps[0], shp, dt, "Generator.poisson")
 
     def binomial(
-        self, n: ParamLike, p: ParamLike, size: Shape | None = None, dtype: DTypeLike | None = None
+        self, n: ParamLike, p: ParamLike, size: SizeArg = None, dtype: DTypeArg = None
     ) -> Array:
         """Binomial integers of ``n >= 0`` trials of probability ``p`` in ``[0, 1]``; int32 (or
         the default dtype policy's integer) if ``dtype`` is omitted (drawn as
@@ -516,9 +517,7 @@ class Generator:
         x = draw_binomial(self._draw_key(), ps[0], ps[1], shp, ft, "Generator.binomial")
         return _xp().astype(x, it)
 
-    def standard_t(
-        self, df: ParamLike, size: Shape | None = None, dtype: DTypeLike | None = None
-    ) -> Array:
+    def standard_t(self, df: ParamLike, size: SizeArg = None, dtype: DTypeArg = None) -> Array:
         """Student's t floats of ``df > 0`` degrees of freedom (:func:`arraymux.random.t`)."""
         shp, dt, ps = self._checked("standard_t", size, dtype, [("df", df, POSITIVE)])
         out = self._native_draw("standard_t", ps, shp, dt)
@@ -527,9 +526,7 @@ class Generator:
         (d,) = self._arrays(ps, dt)
         return draw_t(self._draw_key(), d, shp, dt, "Generator.standard_t")
 
-    def chisquare(
-        self, df: ParamLike, size: Shape | None = None, dtype: DTypeLike | None = None
-    ) -> Array:
+    def chisquare(self, df: ParamLike, size: SizeArg = None, dtype: DTypeArg = None) -> Array:
         """Chi-square floats of ``df > 0`` degrees of freedom."""
         shp, dt, ps = self._checked("chisquare", size, dtype, [("df", df, POSITIVE)])
         out = self._native_draw("chisquare", ps, shp, dt)
@@ -542,8 +539,8 @@ class Generator:
         self,
         mean: ParamLike = 0.0,
         sigma: ParamLike = 1.0,
-        size: Shape | None = None,
-        dtype: DTypeLike | None = None,
+        size: SizeArg = None,
+        dtype: DTypeArg = None,
     ) -> Array:
         """Log-normal floats ``exp(mean + sigma * z)`` (NumPy's parameters: the mean and the
         standard deviation ``sigma >= 0`` of the underlying normal)."""
@@ -556,9 +553,7 @@ class Generator:
         mu, sd = self._arrays(ps, dt)
         return run(lognormal_kernel, self._draw_key(), (sd, mu), (shp, dt), "Generator.lognormal")
 
-    def pareto(
-        self, a: ParamLike, size: Shape | None = None, dtype: DTypeLike | None = None
-    ) -> Array:
+    def pareto(self, a: ParamLike, size: SizeArg = None, dtype: DTypeArg = None) -> Array:
         """Pareto II (Lomax) floats ``>= 0`` of shape ``a > 0``, as NumPy's ``pareto`` draws
         them: :func:`arraymux.random.pareto` minus 1."""
         shp, dt, ps = self._checked("pareto", size, dtype, [("a", a, POSITIVE)])
@@ -569,9 +564,7 @@ class Generator:
         x = run(pareto_kernel, self._draw_key(), (b,), (shp, dt), "Generator.pareto")
         return x - 1.0
 
-    def weibull(
-        self, a: ParamLike, size: Shape | None = None, dtype: DTypeLike | None = None
-    ) -> Array:
+    def weibull(self, a: ParamLike, size: SizeArg = None, dtype: DTypeArg = None) -> Array:
         """Weibull floats of shape ``a > 0`` and scale 1 (:func:`arraymux.random.weibull_min`
         with ``concentration=a``)."""
         shp, dt, ps = self._checked("weibull", size, dtype, [("a", a, POSITIVE)])
@@ -586,8 +579,8 @@ class Generator:
         self,
         mean: ParamLike,
         cov: ParamLike,
-        size: Shape | None = None,
-        dtype: DTypeLike | None = None,
+        size: SizeArg = None,
+        dtype: DTypeArg = None,
         *,
         method: str = "cholesky",
     ) -> Array:
