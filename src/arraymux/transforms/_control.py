@@ -29,10 +29,11 @@ from .._devices import Device
 if TYPE_CHECKING:
     from torch import Tensor
 from ._control_common import (
-    SCALAR_KINDS,
     Carry,
+    as_arrays,
     check_fun,
     flatten,
+    is_scalar,
     leaf_paths,
     placed,
     scalar,
@@ -76,28 +77,6 @@ def _engine(route: int) -> ModuleType:
     from . import _control_torch
 
     return _control_torch
-
-
-def _as_arrays(tree: _T, dev: Device, scalars: bool = False) -> _T:
-    """``tree`` with its native arrays wrapped as Arrays of ``dev`` (and with ``scalars``, its
-    Python scalars made 0-d Arrays of ``dev``'s default dtype for their kind, as a carry's are
-    on every engine); other leaves as they are."""
-    leaves, structure = flatten(tree)
-    changed = False
-    for i, v in enumerate(leaves):
-        if type(v) is Array or v is None:
-            continue
-        if scalars and type(v) in SCALAR_KINDS:
-            from .._creation_functions import asarray
-
-            leaves[i] = asarray(v, device=dev)
-            changed = True
-            continue
-        op = operand(v)
-        if op is not None:
-            leaves[i] = wrap(op[0], op[1])
-            changed = True
-    return unflatten(structure, leaves) if changed else tree
 
 
 # -- the branches -----------------------------------------------------------------------------
@@ -317,7 +296,7 @@ def while_loop(cond_fun: Callable[[_C], object], body_fun: Callable[[_C], _C], i
         out = _engine(route).compiled_while("while_loop", cond_fun, body_fun, init_val, dev)
         if out is not None:
             return out
-    init = _as_arrays(init_val, dev, scalars=True)
+    init = as_arrays(init_val, dev, is_scalar)
     out = _python_while(
         "while_loop", route, cond_fun, body_fun, init, Carry("while_loop", init, "init_val")
     )
@@ -454,7 +433,7 @@ def fori_loop(
     route = _route(dev)
     if route == _JAX:
         return _engine(route).fori_loop(lower, upper, body_fun, init_val, dev, unroll)
-    init = _as_arrays(init_val, dev, scalars=True)
+    init = as_arrays(init_val, dev, is_scalar)
     carry = Carry("fori_loop", init, "init_val")
     if static:
         if hi <= lo:
@@ -594,13 +573,13 @@ def scan(
     if type(reverse) is not bool:
         raise TypeError(f"arraymux.scan: reverse must be a bool, not {reverse!r}.")
     dev, (init, xs) = placed("scan", ("init", init), ("xs", xs))
-    xs = _as_arrays(xs, dev)
+    xs = as_arrays(xs, dev)
     xs_leaves, xs_structure = flatten(xs)
     n = _scan_length(xs_leaves, xs, length)
     route = _route(dev)
     if route == _JAX:
         return _engine(route).scan(f, init, xs, n, reverse, unroll, dev)
-    init = _as_arrays(init, dev, scalars=True)
+    init = as_arrays(init, dev, is_scalar)
     carry_check = Carry("scan", init, "init")
     from .._manipulation_functions import stack, unstack
 

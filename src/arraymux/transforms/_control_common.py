@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from .._dtypes import DType
 
 _R = TypeVar("_R")
+_T = TypeVar("_T")
 #: An array's shape, dtype and device.
 ArrayAval: TypeAlias = "tuple[tuple[int | None, ...], DType, Device]"
 #: What a carry keeps of a leaf (see :func:`aval`).
@@ -32,10 +33,12 @@ __all__ = [
     "REVERSE_MESSAGE",
     "SCALAR_KINDS",
     "agree",
+    "as_arrays",
     "aval",
     "check_fun",
     "describe",
     "flatten",
+    "is_scalar",
     "joins",
     "leaf_paths",
     "placed",
@@ -82,6 +85,33 @@ SCALAR_KINDS = {
     float: ("real floating",),
     complex: ("complex floating",),
 }
+
+
+def is_scalar(v: object) -> bool:
+    """Whether ``v`` is a Python scalar (bool, int, float or complex, not a subclass)."""
+    return type(v) in SCALAR_KINDS
+
+
+def as_arrays(tree: _T, dev: Device, scalar: Callable[[object], bool] | None = None) -> _T:
+    """``tree`` with its native arrays wrapped as Arrays, and the Python scalars that
+    ``scalar`` picks made 0-d Arrays of ``dev``'s default dtype for their kind (as a carry's
+    are on every engine); other leaves as they are, and ``tree`` itself where none changes."""
+    leaves, structure = flatten(tree)
+    changed = False
+    for i, v in enumerate(leaves):
+        if type(v) is Array or v is None:
+            continue
+        if scalar is not None and scalar(v):
+            from .._creation_functions import asarray
+
+            leaves[i] = asarray(v, device=dev)
+            changed = True
+            continue
+        op = operand(v)
+        if op is not None:
+            leaves[i] = wrap(op[0], op[1])
+            changed = True
+    return unflatten(structure, leaves) if changed else tree
 
 
 def aval(leaf: object) -> Aval:

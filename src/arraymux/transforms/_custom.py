@@ -20,9 +20,8 @@ import functools
 from collections.abc import Callable, Sequence
 from typing import Self, TypeVar
 
-from .._array import Array, operand, wrap
 from .._devices import Device
-from ._control_common import flatten, unflatten
+from ._control_common import as_arrays
 from ._tree import device_of, function_name
 
 __all__ = ["custom_jvp", "custom_vjp"]
@@ -99,26 +98,11 @@ def _arrays(args: tuple[object, ...], diff: list[int], dev: Device) -> tuple[obj
     """``args`` with the native arrays of every argument wrapped as Arrays, and the Python
     scalars of the differentiated ones made 0-d Arrays of ``dev`` (what the rules see, on every
     engine)."""
-    out = list(args)
-    for i, a in enumerate(args):
-        leaves, structure = flatten(a)
-        changed = False
-        for j, v in enumerate(leaves):
-            if type(v) is Array:
-                continue
-            if i in diff and isinstance(v, bool | int | float | complex):
-                from .._creation_functions import asarray
+    return tuple(as_arrays(a, dev, _is_number if i in diff else None) for i, a in enumerate(args))
 
-                leaves[j] = asarray(v, device=dev)
-                changed = True
-                continue
-            op = operand(v)
-            if op is not None:
-                leaves[j] = wrap(op[0], op[1])
-                changed = True
-        if changed:
-            out[i] = unflatten(structure, leaves)
-    return tuple(out)
+
+def _is_number(v: object) -> bool:
+    return isinstance(v, bool | int | float | complex)
 
 
 class custom_vjp(_Custom):
