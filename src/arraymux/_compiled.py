@@ -11,11 +11,13 @@ the Python twin instead.
 
 from __future__ import annotations
 
+import importlib
 import inspect
 import os
 import sys
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias, TypeVar
 
 from . import _dtypes
 from ._backends import TYPE_CACHE, on_load, real_base
@@ -23,7 +25,18 @@ from ._dtype_rules import result_dtype, scalar_dtype
 from ._function_table import COMMUTATIVE
 
 if TYPE_CHECKING:
+    from ._backends import Backend
     from ._devices import Device
+    from ._dtypes import DType
+
+_F = TypeVar("_F", bound=Callable[..., object])
+_T = TypeVar("_T")
+
+#: How the fast path calls a function on an array and a Python scalar: ``(fn, result dtype,
+#: lo, hi, zero_d, swap)`` (see :func:`scalar_plan`).
+ScalarPlan: TypeAlias = """tuple[
+    Callable[..., object], DType, int | None, int | None, Callable[..., object] | Literal[False], bool
+]"""
 
 __all__ = [
     "ENABLED",
@@ -49,10 +62,12 @@ __all__ = [
 # Scalar plans: how the fast path calls a function on an array and a Python scalar
 
 
-_PROBE_VALUES: dict[type, Any] = {bool: True, int: 1, float: 1.0, complex: 1j}
+_PROBE_VALUES: dict[type, complex] = {bool: True, int: 1, float: 1.0, complex: 1j}
 
 
-def scalar_plan(name: str, device: Device, dtype: Any, kind: type, position: int) -> Any:
+def scalar_plan(
+    name: str, device: Device, dtype: object, kind: type, position: int
+) -> ScalarPlan | None:
     """How the compiled fast path may call ``name`` on an array of native ``dtype`` on
     ``device`` and a Python scalar of type ``kind`` at ``position`` (0 or 1), or None where it
     must take :func:`arraymux._dispatch.binary_slow`.
@@ -77,7 +92,9 @@ def scalar_plan(name: str, device: Device, dtype: Any, kind: type, position: int
     return plan
 
 
-def _scalar_plan(name: str, device: Device, dtype: Any, kind: type, position: int) -> Any:
+def _scalar_plan(
+    name: str, device: Device, dtype: object, kind: type, position: int
+) -> ScalarPlan | None:
     backend = device._backend
     value = _PROBE_VALUES.get(kind)
     if value is None:
@@ -120,14 +137,18 @@ def _scalar_plan(name: str, device: Device, dtype: Any, kind: type, position: in
     lo = hi = None
     if kind is int and dt.kind in ("signed integer", "unsigned integer"):
         lo, hi = _dtypes.int_range(dt)
-    zero_d: Any = False if passes[1] else _zero_d(backend, name, fn, position == 1 or swap)
+    zero_d: Callable[..., object] | Literal[False] = (
+        False if passes[1] else _zero_d(backend, name, fn, position == 1 or swap)
+    )
     kernel = backend.hooks.scalar_kernels.get(name)
     if kernel is not None:
         fn = kernel  # the backend's function takes arrays only; this one, the scalar itself
     return (fn, rt, lo, hi, zero_d, swap)
 
 
-def _zero_d(backend: Any, name: str, fn: Any, array_first: bool) -> Callable[..., Any]:
+def _zero_d(
+    backend: Backend, name: str, fn: Callable[..., object], array_first: bool
+) -> Callable[..., object]:
     """The plan's function for 0-d arrays, where the adapter makes an array of the scalar
     beside them (torch: a 0-d tensor filled on the device), in the plan's argument order."""
     made = backend.adapter.scalar_operand
@@ -137,7 +158,7 @@ def _zero_d(backend: Any, name: str, fn: Any, array_first: bool) -> Callable[...
 
 
 def _scalar_passes(
-    backend: Any, name: str, value: Any, position: int, probes: list[Any]
+    backend: Backend, name: str, value: complex, position: int, probes: list[object]
 ) -> list[bool] | None:
     """For each probe array, whether the adapter passes the scalar beside it as it is; None
     where the backend emulates ``name`` for the probes' dtype."""
@@ -151,11 +172,12 @@ def _scalar_passes(
     return out
 
 
-def _load() -> Any:
+def _load() -> ModuleType | None:
     if os.environ.get("ARRAYMUX_PURE_PYTHON", "").strip() not in ("", "0"):
         return None
     try:
-        from . import _speedups  # type: ignore[attr-defined]
+        # (by name: a compiled module, which the type checker does not read)
+        _speedups = importlib.import_module(f"{__package__}._speedups")
     except ImportError:
         return None
     from ._array import Array
@@ -184,11 +206,11 @@ normal_f32: Callable[..., None] | None = None if _ext is None else _ext.normal_f
 uniform_f32: Callable[..., None] | None = None if _ext is None else _ext.uniform_f32
 
 # builtin -> the Python function it stands for
-_TWINS: dict[int, tuple[Any, Callable[..., Any]]] = {}
+_TWINS: dict[int, tuple[Callable[..., object], Callable[..., object]]] = {}
 _dynamo_done = False
 
 
-def _python_path(*args: Any) -> None:
+def _python_path(*args: object) -> None:
     """What :func:`natives` and :func:`wrap_tree` return where the Python path must run: what
     torch.compile traces in their place."""
     return None
@@ -199,7 +221,7 @@ if _ext is not None:
         _TWINS[id(_fn)] = (_fn, _python_path)
 
 
-def _text_signature(fn: Callable[..., Any], first: str) -> str:
+def _text_signature(fn: Callable[..., object], first: str) -> str:
     """``fn``'s signature as a builtin's ``__text_signature__`` (no annotations)."""
     sig = inspect.signature(fn)
     sig = sig.replace(
@@ -213,11 +235,11 @@ def _text_signature(fn: Callable[..., Any], first: str) -> str:
 def function(
     kind: str,
     name: str,
-    slow: Callable[..., Any],
+    slow: _F,
     keeps_dtype: bool = False,
     max_args: int = -1,
     keywords: frozenset[str] | None = None,
-) -> Any:
+) -> _F:
     """The builtin for the standard function ``name`` (kind ``"binary"``, ``"unary"`` or
     ``"first"``) that falls back to ``slow``; ``slow`` itself where the extension is absent.
 
@@ -235,7 +257,7 @@ def function(
     return fn
 
 
-def operator(dunder: str, fn: Callable[..., Any], unary: bool = False) -> Any:
+def operator(dunder: str, fn: Callable[..., object], unary: bool = False) -> Callable[..., object]:
     """The method of ``Array`` for the operator ``dunder`` (``"__add__"``) that calls ``fn``:
     ``fn`` itself where it is a Python function (it binds as a method), else a one-line Python
     method over the builtin (torch.compile traces operators only through Python methods)."""
@@ -243,13 +265,13 @@ def operator(dunder: str, fn: Callable[..., Any], unary: bool = False) -> Any:
         return fn
     if unary:
 
-        def method_unary(self: Any, /) -> Any:
+        def method_unary(self: object, /) -> object:
             return fn(self)
 
-        method: Callable[..., Any] = method_unary
+        method: Callable[..., object] = method_unary
     else:
 
-        def method_binary(self: Any, other: Any, /) -> Any:
+        def method_binary(self: object, other: object, /) -> object:
             return fn(self, other)
 
         method = method_binary
@@ -259,7 +281,7 @@ def operator(dunder: str, fn: Callable[..., Any], unary: bool = False) -> Any:
     return method
 
 
-def operator_slots(builtins: dict[str, Any]) -> None:
+def operator_slots(builtins: dict[str, Callable[..., object]]) -> None:
     """Run the builtins' fast paths straight from ``Array``'s operator slots.
 
     ``builtins`` maps an operator's short name (``"add"``, ``"eq"``, ``"neg"``) to the builtin
@@ -272,34 +294,40 @@ def operator_slots(builtins: dict[str, Any]) -> None:
         _ext.number_slots({k: fn for k, fn in builtins.items() if python_twin(fn) is not fn})
 
 
-def natives(tree: Any) -> tuple[Any, Any] | None:
+# The trees that come back have the shape of the trees passed, which no annotation can say:
+# their callers unpack them as they built them.
+
+
+def natives(tree: object) -> tuple[Any, Device] | None:
     """``(tree with its Arrays unwrapped, their device)`` for a tree of tuples, lists and dicts
     of Arrays of one device and Python scalars; None for anything else (or without the
     extension): the caller then takes its Python path."""
     return None
 
 
-def device_of(tree: Any) -> Any:
+def device_of(tree: object) -> Device | None:
     """The one device of the Arrays of a tree of tuples, lists and dicts of Arrays and Python
     scalars (what :func:`natives` accepts), without unwrapping anything; None for anything
     else, for a tree without Arrays, or without the extension."""
     return None
 
 
-def dtypes_in(tree: Any, dtypes: frozenset[Any]) -> bool:
+def dtypes_in(tree: object, dtypes: frozenset[object]) -> bool:
     """Whether every leaf of a tree of tuples, lists and dicts is an Array whose cached native
     dtype is in ``dtypes``; False where that cannot be told from the Arrays (or without the
     extension): the caller then checks the natives."""
     return False
 
 
-def wrap_tree(tree: Any, device: Any) -> Any:
+def wrap_tree(tree: object, device: Device) -> Any:
     """``tree`` with the native arrays of ``device``'s backend wrapped as Arrays on
     ``device``, or None where the tree holds anything else (the caller wraps it in Python)."""
     return None
 
 
-def convert_tree(tree: Any, type_: type, fn: Callable[[Any], Any], device: Any = None) -> Any:
+def convert_tree(
+    tree: object, type_: type[_T], fn: Callable[[_T], object], device: Device | None = None
+) -> Any:
     """``tree`` with every leaf of exactly ``type_`` replaced by ``fn(leaf)``, wrapped as an
     Array on ``device`` when one is given; None where the tree holds other leaves than those,
     Python scalars and None (or without the extension): the caller converts it in Python."""
@@ -316,7 +344,7 @@ if _ext is not None:
     convert_tree = _ext.convert_tree
 
 
-def python_twin(fn: Any) -> Callable[..., Any]:
+def python_twin(fn: Callable[..., object]) -> Callable[..., object]:
     """The Python function a builtin of the hot path stands for (``fn`` if it is not one)."""
     entry = _TWINS.get(id(fn))
     return entry[1] if entry is not None and entry[0] is fn else fn

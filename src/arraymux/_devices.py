@@ -15,6 +15,7 @@ from ._backends import Backend, canonical_name, get_backend, is_installed, specs
 from ._backends._adapter import NativeArray
 
 if TYPE_CHECKING:
+    from ._compiled import ScalarPlan
     from ._dtypes import DType
 
 __all__ = [
@@ -82,12 +83,12 @@ class Device:
     _fns: Any
     _results: dict[str, dict[object, object]]  # per function: native operand -> result dtype
     _known: dict[object, DType]  # native dtype -> arraymux dtype (read by the C hot path)
-    _scalar_plans: dict[Any, Any]  # array-and-scalar calls: see _compiled.scalar_plan
+    _scalar_plans: dict[tuple[str, object, type, int], ScalarPlan | None]  # see scalar_plan
     _name: str
     _place: str
     _str: str
     _hash: int
-    _native: Any
+    _native: object  # the backend's device object, once asked for
 
     def __new__(cls, spec: DeviceLike) -> Device:
         if type(spec) is Device:
@@ -149,7 +150,7 @@ class Device:
         return self._place in self._backend.spec.simulated
 
     @property
-    def native(self) -> Any:
+    def native(self) -> Any:  # of the backend's own type (torch.device, ...)
         """The backend's own device object (``torch.device``, a JAX device, ...)."""
         nat = self._native
         if nat is None:
@@ -326,7 +327,7 @@ class Bridge(Protocol):
     def device(self) -> Device:
         """The device the engine computes on (``torch:cpu``)."""
 
-    def to_engine(self, native: NativeArray) -> Any:
+    def to_engine(self, native: NativeArray) -> NativeArray:
         """A native array of ``user`` as one of ``device``, sharing its memory."""
 
 
