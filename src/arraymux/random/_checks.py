@@ -33,6 +33,7 @@ __all__ = [
     "check_key",
     "default_dtype",
     "draw_dtype",
+    "DTypeArg",
     "draw_shape",
     "finite_real",
     "integer_bounds",
@@ -43,6 +44,7 @@ __all__ = [
     "same_device",
     "seed_words",
     "Shape",
+    "SizeArg",
 ]
 
 Shape = int | Sequence[int]
@@ -50,6 +52,10 @@ Shape = int | Sequence[int]
 HostReals: TypeAlias = "float | Sequence[HostReals]"
 #: A distribution's parameter: host numbers, a NumPy array, or an Array on the key's device.
 ParamLike: TypeAlias = "Array | NativeArray | HostReals"
+#: NumPy's ``size``: the shape of the draws, or None for the parameters' broadcast shape.
+SizeArg: TypeAlias = "Shape | None"
+#: A dtype, or None for the default of the draws' kind.
+DTypeArg: TypeAlias = "DTypeLike | None"
 
 #: The most numbers one call of the counter-based generator draws (its counter is one word).
 MAX_DRAW = 1 << 31

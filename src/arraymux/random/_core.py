@@ -22,10 +22,11 @@ from .._errors import (
     AxisError,
     TransformUnavailableError,
 )
-from .._typing import DeviceLike, DTypeLike, NativeArray
+from .._typing import DeviceLike, NativeArray
 from . import _threads
 from ._checks import (
     MAX_DRAW,
+    DTypeArg,
     ParamLike,
     Shape,
     array_arg,
@@ -600,7 +601,7 @@ def in_range(u: Array, low: float, high: float) -> Array:
 def uniform(
     key: Array,
     shape: Shape = (),
-    dtype: DTypeLike | None = None,
+    dtype: DTypeArg = None,
     minval: float = 0.0,
     maxval: float = 1.0,
     *,
@@ -660,11 +661,7 @@ def _uniform_kernel(k: Array, shp: tuple[int, ...], dtype: DType) -> Array:
 
 
 def normal(
-    key: Array,
-    shape: Shape = (),
-    dtype: DTypeLike | None = None,
-    *,
-    device: DeviceLike | None = None,
+    key: Array, shape: Shape = (), dtype: DTypeArg = None, *, device: DeviceLike | None = None
 ) -> Array:
     """Standard normal floats: ``sqrt(2) * erfinv(u)`` of uniform ``u`` in ``(-1, 1)``, as
     ``jax.random.normal`` computes them.
@@ -764,7 +761,7 @@ def integers(
     low: int,
     high: int | None = None,
     shape: Shape = (),
-    dtype: DTypeLike | None = None,
+    dtype: DTypeArg = None,
     *,
     device: DeviceLike | None = None,
 ) -> Array:

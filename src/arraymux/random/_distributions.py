@@ -28,6 +28,7 @@ from .._dtypes import DType
 from .._errors import AxisError
 from .._typing import DeviceLike, DTypeLike
 from ._checks import (
+    DTypeArg,
     ParamLike,
     Shape,
     default_dtype,
@@ -141,13 +142,7 @@ class Param:
 
 
 def param(
-    value: object,
-    pname: str,
-    fname: str,
-    device: Device,
-    domain: Domain,
-    *,
-    infinite: bool = False,
+    value: object, pname: str, fname: str, device: Device, domain: Domain, *, infinite: bool = False
 ) -> Param:
     """``value`` checked: an Array on ``device`` of a real dtype (its values are not read), or
     a Python number, a NumPy number or array, or a (nested) sequence of numbers, each finite
@@ -859,7 +854,7 @@ def gamma(
     key: Array,
     a: ParamLike,
     shape: Shape | None = None,
-    dtype: DTypeLike | None = None,
+    dtype: DTypeArg = None,
     *,
     device: DeviceLike | None = None,
 ) -> Array:
@@ -911,7 +906,7 @@ def loggamma(
     key: Array,
     a: ParamLike,
     shape: Shape | None = None,
-    dtype: DTypeLike | None = None,
+    dtype: DTypeArg = None,
     *,
     device: DeviceLike | None = None,
 ) -> Array:
@@ -934,7 +929,7 @@ def beta(
     a: ParamLike,
     b: ParamLike,
     shape: Shape | None = None,
-    dtype: DTypeLike | None = None,
+    dtype: DTypeArg = None,
     *,
     device: DeviceLike | None = None,
 ) -> Array:
@@ -970,7 +965,7 @@ def dirichlet(
     key: Array,
     alpha: ParamLike,
     shape: Shape | None = None,
-    dtype: DTypeLike | None = None,
+    dtype: DTypeArg = None,
     *,
     device: DeviceLike | None = None,
 ) -> Array:
@@ -1013,11 +1008,7 @@ def draw_dirichlet(k: Array, alpha: Array, shp: tuple[int, ...], dt: DType, fnam
 
 
 def exponential(
-    key: Array,
-    shape: Shape = (),
-    dtype: DTypeLike | None = None,
-    *,
-    device: DeviceLike | None = None,
+    key: Array, shape: Shape = (), dtype: DTypeArg = None, *, device: DeviceLike | None = None
 ) -> Array:
     """Exponential floats of rate 1 (``jax.random.exponential``): ``-log1p(-u)``.
 
@@ -1032,11 +1023,7 @@ def exponential(
 
 
 def laplace(
-    key: Array,
-    shape: Shape = (),
-    dtype: DTypeLike | None = None,
-    *,
-    device: DeviceLike | None = None,
+    key: Array, shape: Shape = (), dtype: DTypeArg = None, *, device: DeviceLike | None = None
 ) -> Array:
     """Laplace floats of location 0 and scale 1 (``jax.random.laplace``).
 
@@ -1051,11 +1038,7 @@ def laplace(
 
 
 def logistic(
-    key: Array,
-    shape: Shape = (),
-    dtype: DTypeLike | None = None,
-    *,
-    device: DeviceLike | None = None,
+    key: Array, shape: Shape = (), dtype: DTypeArg = None, *, device: DeviceLike | None = None
 ) -> Array:
     """Logistic floats of location 0 and scale 1 (``jax.random.logistic``).
 
@@ -1072,7 +1055,7 @@ def logistic(
 def gumbel(
     key: Array,
     shape: Shape = (),
-    dtype: DTypeLike | None = None,
+    dtype: DTypeArg = None,
     mode: str | None = None,
     *,
     device: DeviceLike | None = None,
@@ -1096,7 +1079,7 @@ def pareto(
     key: Array,
     b: ParamLike,
     shape: Shape | None = None,
-    dtype: DTypeLike | None = None,
+    dtype: DTypeArg = None,
     *,
     device: DeviceLike | None = None,
 ) -> Array:
@@ -1119,7 +1102,7 @@ def weibull_min(
     scale: ParamLike,
     concentration: ParamLike,
     shape: Shape | None = None,
-    dtype: DTypeLike | None = None,
+    dtype: DTypeArg = None,
     *,
     device: DeviceLike | None = None,
 ) -> Array:
@@ -1152,7 +1135,7 @@ def lognormal(
     key: Array,
     sigma: ParamLike = 1.0,
     shape: Shape | None = None,
-    dtype: DTypeLike | None = None,
+    dtype: DTypeArg = None,
     *,
     device: DeviceLike | None = None,
 ) -> Array:
@@ -1178,7 +1161,7 @@ def truncated_normal(
     lower: ParamLike,
     upper: ParamLike,
     shape: Shape | None = None,
-    dtype: DTypeLike | None = None,
+    dtype: DTypeArg = None,
     *,
     device: DeviceLike | None = None,
 ) -> Array:
@@ -1215,7 +1198,7 @@ def t(
     key: Array,
     df: ParamLike,
     shape: Shape | None = None,
-    dtype: DTypeLike | None = None,
+    dtype: DTypeArg = None,
     *,
     device: DeviceLike | None = None,
 ) -> Array:
@@ -1245,7 +1228,7 @@ def chisquare(
     key: Array,
     df: ParamLike,
     shape: Shape | None = None,
-    dtype: DTypeLike | None = None,
+    dtype: DTypeArg = None,
     *,
     device: DeviceLike | None = None,
 ) -> Array:
@@ -1272,7 +1255,7 @@ def poisson(
     key: Array,
     lam: ParamLike,
     shape: Shape | None = None,
-    dtype: DTypeLike | None = None,
+    dtype: DTypeArg = None,
     *,
     device: DeviceLike | None = None,
 ) -> Array:
@@ -1320,7 +1303,7 @@ def binomial(
     n: ParamLike,
     p: ParamLike,
     shape: Shape | None = None,
-    dtype: DTypeLike | None = None,
+    dtype: DTypeArg = None,
     *,
     device: DeviceLike | None = None,
 ) -> Array:
@@ -1461,7 +1444,7 @@ def multivariate_normal(
     mean: ParamLike,
     cov: ParamLike,
     shape: Shape | None = None,
-    dtype: DTypeLike | None = None,
+    dtype: DTypeArg = None,
     method: str = "cholesky",
     *,
     device: DeviceLike | None = None,

@@ -14,7 +14,6 @@ from typing import (
     Concatenate,
     Generic,
     ParamSpec,
-    TypeAlias,
     TypedDict,
     TypeVar,
     cast,
@@ -27,8 +26,10 @@ from .._devices import Device, resolve_device
 from .._dtypes import DType
 from .._typing import DeviceLike, DTypeLike, NativeArray
 from ._checks import (
+    DTypeArg,
     ParamLike,
     Shape,
+    SizeArg,
     draw_dtype,
     draw_shape,
     finite_real,
@@ -95,10 +96,6 @@ if TYPE_CHECKING:
 
 
 _P = ParamSpec("_P")
-#: NumPy's ``size``: the shape of the draws, or None for the parameters' broadcast shape.
-SizeArg: TypeAlias = "Shape | None"
-#: A dtype, or None for the default of the draws' kind.
-DTypeArg: TypeAlias = "DTypeLike | None"
 #: A backend's dtype object (``torch.dtype``...), as a generator's backend takes it.
 _ND = TypeVar("_ND")
 
