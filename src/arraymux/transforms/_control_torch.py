@@ -188,7 +188,7 @@ def _native_dtype(a: Aval, dev: Device) -> torch.dtype:
         assert a is not None and len(a) == 3  # an array's (a kept leaf of the branches)
         native = dev._backend.array_dtypes[a[1]]
         return cast("torch.dtype", native)  # torch's backend: its dtypes are torch's
-    return cast("torch.dtype", native.dtype)
+    return cast("torch.dtype", native.dtype)  # a tensor's
 
 
 def _operand_tensors(
