@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import operator
 import sys
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple, overload
 
 from ._backends import backend_of_type
 from ._errors import AxisError
@@ -55,9 +55,11 @@ def parse(text: str) -> Params:
     """``Params`` of a signature written as in :data:`arraymux._signatures.SIGNATURES`."""
     import inspect
 
-    ns: dict[str, Any] = {}
+    ns: dict[str, object] = {}
     exec(f"def f{text}: pass", ns)
-    sig = inspect.signature(ns["f"])
+    f = ns["f"]
+    assert callable(f)  # the function just defined
+    sig = inspect.signature(f)
     positional: list[str] = []
     required = 0
     keywords: set[str] = set()
@@ -107,8 +109,8 @@ def params_of(name: str) -> Params | None:
 
 
 def as_keywords(
-    fname: str, params: Params, args: tuple[Any, ...], kwargs: dict[str, Any]
-) -> tuple[tuple[Any, ...], dict[str, Any]]:
+    fname: str, params: Params, args: tuple[object, ...], kwargs: dict[str, object]
+) -> tuple[tuple[object, ...], dict[str, object]]:
     """``args`` and ``kwargs`` with the arguments given by position for keyword-only
     parameters that every backend takes by position (``params.also``: ``xp.diff(x, 2)``)
     moved into ``kwargs``; anything else is left for :func:`check_call` to judge."""
@@ -124,8 +126,8 @@ def as_keywords(
 
 
 def check_call(
-    fname: str, params: Params, args: tuple[Any, ...], kwargs: dict[str, Any]
-) -> tuple[tuple[Any, ...], dict[str, Any]]:
+    fname: str, params: Params, args: tuple[object, ...], kwargs: dict[str, object]
+) -> tuple[tuple[object, ...], dict[str, object]]:
     """``args`` and ``kwargs`` as the standard's signature ``params`` takes them (see
     :func:`as_keywords`); a ``TypeError`` naming ``fname`` if they do not fit it."""
     if params.also:
@@ -176,7 +178,7 @@ def check_call(
 _SCALAR_TYPES = (bool, int, float, complex)
 
 
-def python_scalar(value: object) -> Any:
+def python_scalar(value: object) -> object:
     """``value`` as a Python scalar if it is a NumPy scalar of a standard kind (``np.int64(2)``,
     ``np.float32(1.5)``, ``np.bool_``), else ``value`` itself.
 
@@ -268,7 +270,9 @@ def _axis_range(fname: str, pname: str, axis: int, ndim: int | None) -> int:
     return axis
 
 
-def _axes(fname: str, pname: str, v: object, ndim: int | None, *, none: bool, many: bool) -> Any:
+def _axes(
+    fname: str, pname: str, v: object, ndim: int | None, *, none: bool, many: bool
+) -> int | tuple[int, ...] | None:
     what = "an int" + (", a tuple of ints" if many else "") + (" or None" if none else "")
     if v is None:
         if none:
@@ -296,7 +300,17 @@ def check_bool(fname: str, pname: str, v: object) -> bool:
     raise TypeError(f"arraymux.{fname}: {pname} must be True or False, not {_type_name(v)}.")
 
 
-def check_number(fname: str, pname: str, v: object, *, complex_ok: bool = True) -> Any:
+@overload
+def check_number(fname: str, pname: str, v: object, *, complex_ok: Literal[False]) -> float: ...
+
+
+@overload
+def check_number(
+    fname: str, pname: str, v: object, *, complex_ok: Literal[True] = True
+) -> complex: ...
+
+
+def check_number(fname: str, pname: str, v: object, *, complex_ok: bool = True) -> complex:
     """``v`` as a Python number (a bool, int or float, or a complex where ``complex_ok``); an
     array or another value raises a ``TypeError`` that names ``arraymux.<fname>`` and
     ``pname``."""
@@ -309,7 +323,7 @@ def check_number(fname: str, pname: str, v: object, *, complex_ok: bool = True) 
     return v
 
 
-def read_zero_d(fname: str, pname: str, v: object) -> Any:
+def read_zero_d(fname: str, pname: str, v: object) -> object:
     """``v`` with its 0-d arrays read as Python values where every backend takes one for
     ``pname`` of ``fname`` (:data:`arraymux._signatures.ZERO_D`), as the value itself or among
     the entries of a tuple or list (``shape``, ``axis``). Any other array is left as it is,
@@ -329,7 +343,7 @@ def read_zero_d(fname: str, pname: str, v: object) -> Any:
     return v
 
 
-def _host_value(fname: str, pname: str, v: Any) -> Any:
+def _host_value(fname: str, pname: str, v: Any) -> complex:
     """The Python value of ``v``, a 0-d array (of any backend) given for ``pname``: read on
     the host, as each backend reads one there (a GPU waits for it)."""
     shape = tuple(getattr(v, "shape", ()))
@@ -355,14 +369,14 @@ def _host_value(fname: str, pname: str, v: Any) -> Any:
         ) from e
 
 
-def _choice(fname: str, pname: str, v: object, options: tuple[Any, ...]) -> Any:
+def _choice(fname: str, pname: str, v: object, options: tuple[object, ...]) -> object:
     if isinstance(v, str | int | float) and not isinstance(v, bool) and v in options:
         return v
     shown = ", ".join(repr(o) for o in options)
     raise ValueError(f"arraymux.{fname}: {pname} must be one of {shown}, not {v!r}.")
 
 
-def _ord(fname: str, pname: str, v: object, names: tuple[str, ...]) -> Any:
+def _ord(fname: str, pname: str, v: object, names: tuple[str, ...]) -> object:
     if isinstance(v, str):
         return _choice(fname, pname, v, names)
     return check_number(fname, pname, v, complex_ok=False)
@@ -422,7 +436,7 @@ def check_size(fname: str, shape: tuple[int, ...], itemsize: int) -> None:
     )
 
 
-def _count(n: int) -> Any:
+def _count(n: int) -> int | str:
     """``n`` as it reads in a message: exact up to 20 digits, else about ``1.1e+602``."""
     return (
         n
@@ -442,7 +456,7 @@ def _count(n: int) -> Any:
 INDEX_CHECKED = 2**31
 
 
-def check_index(fname: str, key: object, shape: tuple[Any, ...]) -> Any:
+def check_index(fname: str, key: object, shape: tuple[int | float | None, ...]) -> object:
     """``key``, an index of an array of ``shape``, with its Python ints checked against it.
 
     An int out of bounds raises ``IndexError``; a slice's start, stop and step beyond the
@@ -511,7 +525,8 @@ _MATRIX_ORDS = ("fro", "nuc")
 
 def check_value(fname: str, pname: str, v: object, ndim: int | None) -> Any:
     """The value of the non-array parameter ``pname`` of ``fname``, checked and made plain
-    (NumPy scalars become Python scalars); ``ndim``: the array argument's, if known."""
+    (NumPy scalars become Python scalars); ``ndim``: the array argument's, if known. (Its
+    type is that of ``pname``'s values: an int for ``num``, a bool for ``endpoint``...)"""
     t = type(v)
     if t is not int and t is not bool and t is not float and t is not str and v is not None:
         v = read_zero_d(fname, pname, v)

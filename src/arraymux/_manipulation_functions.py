@@ -101,7 +101,7 @@ def tile(x: Any, /, repetitions: Any) -> Any:
     return _tile(x, repetitions)
 
 
-def repeat(x: Any, repeats: Any, /, *args: Any, axis: int | None = None) -> Any:
+def repeat(x: Any, repeats: Any, /, *args: Any, axis: object = None) -> Any:
     if args:  # axis by position, as every backend takes it
         if len(args) > 1 or axis is not None:
             return _repeat(x, repeats, *args, **({} if axis is None else {"axis": axis}))
