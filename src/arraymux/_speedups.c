@@ -525,31 +525,19 @@ static PyTypeObject holder_type = {PyVarObject_HEAD_INIT(NULL, 0)};
 
 #define ENTRY(holder) ((entry_t *)((char *)(holder) + PyModule_Type.tp_basicsize))
 
+/* Every object an entry holds: the garbage collector visits and clears the same ones. */
+#define ENTRY_OBJECTS(X) \
+    X(name) X(name1) X(name1_skip) X(slow) X(keywords) X(device) \
+    X(fn) X(fn1) X(fn1_skip) X(rules) X(known) X(t_in) \
+    X(t_out) X(t_ok) X(s_device[0]) X(s_device[1]) X(s_dtype[0]) X(s_dtype[1]) \
+    X(s_type[0]) X(s_type[1]) X(s_plan[0]) X(s_plan[1])
+
 static void
 clear_entry(entry_t *e)
 {
-    Py_CLEAR(e->name);
-    Py_CLEAR(e->name1);
-    Py_CLEAR(e->name1_skip);
-    Py_CLEAR(e->slow);
-    Py_CLEAR(e->keywords);
-    Py_CLEAR(e->device);
-    Py_CLEAR(e->fn);
-    Py_CLEAR(e->fn1);
-    Py_CLEAR(e->fn1_skip);
-    Py_CLEAR(e->rules);
-    Py_CLEAR(e->known);
-    Py_CLEAR(e->t_in);
-    Py_CLEAR(e->t_out);
-    Py_CLEAR(e->t_ok);
-    Py_CLEAR(e->s_device[0]);
-    Py_CLEAR(e->s_device[1]);
-    Py_CLEAR(e->s_dtype[0]);
-    Py_CLEAR(e->s_dtype[1]);
-    Py_CLEAR(e->s_type[0]);
-    Py_CLEAR(e->s_type[1]);
-    Py_CLEAR(e->s_plan[0]);
-    Py_CLEAR(e->s_plan[1]);
+#define CLEAR(field) Py_CLEAR(e->field);
+    ENTRY_OBJECTS(CLEAR)
+#undef CLEAR
 }
 
 static void
@@ -560,33 +548,13 @@ holder_dealloc(PyObject *self)
     PyModule_Type.tp_dealloc(self);
 }
 
-/* The garbage collector sees every object the entry holds, and clears the same ones. */
 static int
 holder_traverse(PyObject *self, visitproc visit, void *arg)
 {
     entry_t *e = ENTRY(self);
-    Py_VISIT(e->name);
-    Py_VISIT(e->name1);
-    Py_VISIT(e->name1_skip);
-    Py_VISIT(e->slow);
-    Py_VISIT(e->keywords);
-    Py_VISIT(e->device);
-    Py_VISIT(e->fn);
-    Py_VISIT(e->fn1);
-    Py_VISIT(e->fn1_skip);
-    Py_VISIT(e->rules);
-    Py_VISIT(e->known);
-    Py_VISIT(e->t_in);
-    Py_VISIT(e->t_out);
-    Py_VISIT(e->t_ok);
-    Py_VISIT(e->s_device[0]);
-    Py_VISIT(e->s_device[1]);
-    Py_VISIT(e->s_dtype[0]);
-    Py_VISIT(e->s_dtype[1]);
-    Py_VISIT(e->s_type[0]);
-    Py_VISIT(e->s_type[1]);
-    Py_VISIT(e->s_plan[0]);
-    Py_VISIT(e->s_plan[1]);
+#define VISIT(field) Py_VISIT(e->field);
+    ENTRY_OBJECTS(VISIT)
+#undef VISIT
     return PyModule_Type.tp_traverse(self, visit, arg);
 }
 
@@ -1751,34 +1719,20 @@ threefry2x32(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     if (key_words(args, nargs, 5, "threefry2x32(k0, k1, counter, out0, out1)", &k0, &k1) < 0) {
         return NULL;
     }
-    Py_buffer c, o0, o1;
+    /* zeroed buffers release as nothing: one exit releases whatever was taken */
+    Py_buffer c = {0}, o0 = {0}, o1 = {0};
+    PyObject *result = NULL;
     uint32_t start;
     int held;
-    if (counter_arg(args[2], &c, &start, &held, "threefry2x32") < 0) {
-        return NULL;
-    }
-    if (word_buffer(args[3], &o0, 1, "threefry2x32", "out0") < 0) {
-        if (held) {
-            PyBuffer_Release(&c);
-        }
-        return NULL;
-    }
-    if (word_buffer(args[4], &o1, 1, "threefry2x32", "out1") < 0) {
-        if (held) {
-            PyBuffer_Release(&c);
-        }
-        PyBuffer_Release(&o0);
-        return NULL;
+    if (counter_arg(args[2], &c, &start, &held, "threefry2x32") < 0
+        || word_buffer(args[3], &o0, 1, "threefry2x32", "out0") < 0
+        || word_buffer(args[4], &o1, 1, "threefry2x32", "out1") < 0) {
+        goto done;
     }
     if (o1.len != o0.len || (held && o0.len != c.len)) {
         PyErr_SetString(PyExc_ValueError,
                         "threefry2x32: the counter and the two outputs must have one length");
-        if (held) {
-            PyBuffer_Release(&c);
-        }
-        PyBuffer_Release(&o0);
-        PyBuffer_Release(&o1);
-        return NULL;
+        goto done;
     }
     const uint32_t *in = held ? (const uint32_t *)c.buf : NULL;
     uint32_t *y0 = (uint32_t *)o0.buf, *y1 = (uint32_t *)o1.buf;
@@ -1786,12 +1740,12 @@ threefry2x32(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     Py_BEGIN_ALLOW_THREADS
     threefry_rounds(k0, k1, in, start, y0, y1, n);
     Py_END_ALLOW_THREADS
-    if (held) {
-        PyBuffer_Release(&c);
-    }
+    result = Py_NewRef(Py_None);
+done:
+    PyBuffer_Release(&c);
     PyBuffer_Release(&o0);
     PyBuffer_Release(&o1);
-    Py_RETURN_NONE;
+    return result;
 }
 
 
@@ -1985,24 +1939,15 @@ normal_f32(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     if (key_words(args, nargs, 5, "normal_f32(k0, k1, counter, out, constants)", &k0, &k1) < 0) {
         return NULL;
     }
-    Py_buffer c, o, k;
+    /* zeroed buffers release as nothing: one exit releases whatever was taken */
+    Py_buffer c = {0}, o = {0}, k = {0};
+    PyObject *result = NULL;
     uint32_t start;
     int held;
-    if (counter_arg(args[2], &c, &start, &held, "normal_f32") < 0) {
-        return NULL;
-    }
-    if (PyObject_GetBuffer(args[3], &o, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_WRITABLE) < 0) {
-        if (held) {
-            PyBuffer_Release(&c);
-        }
-        return NULL;
-    }
-    if (PyObject_GetBuffer(args[4], &k, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
-        if (held) {
-            PyBuffer_Release(&c);
-        }
-        PyBuffer_Release(&o);
-        return NULL;
+    if (counter_arg(args[2], &c, &start, &held, "normal_f32") < 0
+        || PyObject_GetBuffer(args[3], &o, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_WRITABLE) < 0
+        || PyObject_GetBuffer(args[4], &k, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
+        goto done;
     }
     const char *fo = o.format == NULL ? "B" : o.format, *fk = k.format == NULL ? "B" : k.format;
     if (*fo == '=' || *fo == '<' || *fo == '@') {
@@ -2011,26 +1956,17 @@ normal_f32(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     if (*fk == '=' || *fk == '<' || *fk == '@') {
         fk++;
     }
-    const char *problem = NULL;
-    PyObject *exc = PyExc_TypeError;
     if (o.itemsize != 4 || strcmp(fo, "f") != 0) {
-        problem = "normal_f32: out must hold float32";
+        PyErr_SetString(PyExc_TypeError, "normal_f32: out must hold float32");
+        goto done;
     }
-    else if (held && o.len != c.len) {
-        problem = "normal_f32: the counter and out must have one length";
-        exc = PyExc_ValueError;
+    if (held && o.len != c.len) {
+        PyErr_SetString(PyExc_ValueError, "normal_f32: the counter and out must have one length");
+        goto done;
     }
-    else if (k.itemsize != 8 || strcmp(fk, "d") != 0 || k.len != 8 * NORMAL_CONSTANTS) {
-        problem = "normal_f32: constants must be 48 float64 numbers";
-    }
-    if (problem != NULL) {
-        PyErr_SetString(exc, problem);
-        if (held) {
-            PyBuffer_Release(&c);
-        }
-        PyBuffer_Release(&o);
-        PyBuffer_Release(&k);
-        return NULL;
+    if (k.itemsize != 8 || strcmp(fk, "d") != 0 || k.len != 8 * NORMAL_CONSTANTS) {
+        PyErr_SetString(PyExc_TypeError, "normal_f32: constants must be 48 float64 numbers");
+        goto done;
     }
     const double *d = (const double *)k.buf;
     normal_constants K;
@@ -2055,12 +1991,12 @@ normal_f32(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     Py_BEGIN_ALLOW_THREADS
     normal_rounds(k0, k1, in, start, out, n, &K);
     Py_END_ALLOW_THREADS
-    if (held) {
-        PyBuffer_Release(&c);
-    }
+    result = Py_NewRef(Py_None);
+done:
+    PyBuffer_Release(&c);
     PyBuffer_Release(&o);
     PyBuffer_Release(&k);
-    Py_RETURN_NONE;
+    return result;
 }
 
 #undef EXACT
