@@ -61,7 +61,7 @@ from __future__ import annotations
 import contextlib
 import sys
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar, cast, overload
 
 from ._array import Array, operand, wrap
 from ._backends import Backend, BackendSpec
@@ -71,6 +71,14 @@ from ._devices import Device, device_arg
 from ._dtype_rules import dtype_of
 from ._errors import not_an_array, unsupported
 from ._typing import ArrayLike, DeviceLike
+
+if TYPE_CHECKING:
+    import numpy as np
+
+_T = TypeVar("_T")
+
+#: A move that an adapter does faster (see its ``fast_route``): the moved array, or None.
+Route = Callable[[NativeArray], NativeArray | None]
 
 __all__ = [
     "block_until_ready",
@@ -86,7 +94,7 @@ _CPU = ("cpu", 0)
 _REFUSED = (BufferError, ValueError, RuntimeError, TypeError, NotImplementedError)
 
 
-def _operand_or_raise(x: object, fname: str, pos: int = 0) -> tuple[Any, Device]:
+def _operand_or_raise(x: object, fname: str, pos: int = 0) -> tuple[NativeArray, Device]:
     op = operand(x)
     if op is None:
         raise not_an_array(fname, pos, x)
@@ -120,28 +128,28 @@ def _data_ptr(native: NativeArray, device: Device) -> int | None:
         return None
 
 
-def _native_order(a: Any) -> Any:
+def _native_order(a: np.ndarray) -> np.ndarray:
     """``a`` (a host ndarray) in native byte order: DLPack and JAX know no other."""
     if a.dtype.isnative:
         return a
     return a.astype(a.dtype.newbyteorder("="))
 
 
-def _export(native: NativeArray, src: Device) -> tuple[Any, bool]:
+def _export(native: NativeArray, src: Device) -> tuple[NativeArray, bool]:
     hook = src._backend.hooks.export
     if hook is None:
         return native, False
     return hook(native)
 
 
-def _from_dlpack(obj: object, target: Device, place: str | None, copy: bool | None) -> Any:
+def _from_dlpack(obj: object, target: Device, place: str | None, copy: bool | None) -> NativeArray:
     hook = target._backend.hooks.from_dlpack
     if hook is not None:
         return hook(obj, place, copy)
     return target._backend.ns.from_dlpack(obj, copy=copy)
 
 
-def _handed_over(obj: object, src: Device, target: Device, copy: bool | None) -> Any:
+def _handed_over(obj: object, src: Device, target: Device, copy: bool | None) -> NativeArray:
     """``obj`` (exported from ``src``) taken by ``target`` through DLPack, with the source's
     GPU current while the producer hands it over: the caller's current device may be any."""
     current = src._backend.hooks.current_gpu
@@ -151,7 +159,7 @@ def _handed_over(obj: object, src: Device, target: Device, copy: bool | None) ->
         return _from_dlpack(obj, target, target._place, copy)
 
 
-def _from_host(a: Any, target: Device) -> Any:
+def _from_host(a: np.ndarray, target: Device) -> NativeArray:
     a = _native_order(a)
     hook = target._backend.hooks.from_host
     if hook is not None:
@@ -159,7 +167,7 @@ def _from_host(a: Any, target: Device) -> Any:
     return target._fns["asarray"](a, device=target.native, copy=True)
 
 
-def _host_view(obj: Any) -> Any:
+def _host_view(obj: Any) -> np.ndarray:  # obj: a DLPack producer (NumPy's own type)
     """A host ndarray over the memory of ``obj`` (an exported CPU array), without a copy."""
     import numpy as np
 
@@ -168,7 +176,7 @@ def _host_view(obj: Any) -> Any:
     return np.from_dlpack(obj)
 
 
-def _to_host(native: NativeArray, src: Device) -> Any:
+def _to_host(native: NativeArray, src: Device) -> np.ndarray:
     hook = src._backend.hooks.to_host
     if hook is not None:
         return hook(native)
@@ -227,7 +235,7 @@ def move(
     stream: object,
     report: bool = False,
     share: bool = False,
-) -> tuple[Any, str, bool]:
+) -> tuple[NativeArray, str, bool]:
     """``(native on target, route, copied)``; ``route`` is "same", "dlpack", "peer" or "host".
 
     ``copied`` of a DLPack move is checked (by data pointer) only when ``copy=False`` or
@@ -293,7 +301,7 @@ def _move_now(
     stream: object,
     report: bool,
     share: bool,
-) -> tuple[Any, str, bool]:
+) -> tuple[NativeArray, str, bool]:
     if target is src:
         if copy:
             hook = src._backend.hooks.copy_array
@@ -387,7 +395,9 @@ def _copier(src: Device, target: Device) -> tuple[Device, Device] | None:
     return found
 
 
-def _between_gpus(native: NativeArray, src: Device, target: Device, stream: object = None) -> Any:
+def _between_gpus(
+    native: NativeArray, src: Device, target: Device, stream: object = None
+) -> NativeArray | None:
     """``native`` moved from one GPU to another with one device-to-device copy: handed
     without a copy (DLPack) to the copying backend on the source GPU, copied by that
     backend's own peer copy, handed without a copy to the target's backend. None where no
@@ -505,11 +515,11 @@ def to_device(
 # ``fast_route``), or None; and, for pairs that have one (keyed by the devices' strings, whose
 # hashes Python keeps), that route and the native dtypes of the source that the general path
 # has moved (and so checked that the target holds).
-_ROUTES: dict[tuple[Device, Device], Callable[[Any], Any] | None] = {}
-_HELD: dict[tuple[str, str], tuple[Callable[[Any], Any], set[object]]] = {}
+_ROUTES: dict[tuple[Device, Device], Route | None] = {}
+_HELD: dict[tuple[str, str], tuple[Route, set[object]]] = {}
 
 
-def _fast_route(src: Device, target: Device) -> Callable[[Any], Any] | None:
+def _fast_route(src: Device, target: Device) -> Route | None:
     key = (src, target)
     if key not in _ROUTES:
         route = None
@@ -536,7 +546,17 @@ def move_report(
     return wrap(out, target), route, copied
 
 
-def to_numpy(*arrays: ArrayLike) -> Any:
+@overload
+def to_numpy(array: ArrayLike, /) -> np.ndarray: ...
+
+
+@overload
+def to_numpy(
+    first: ArrayLike, second: ArrayLike, /, *arrays: ArrayLike
+) -> tuple[np.ndarray, ...]: ...
+
+
+def to_numpy(*arrays: ArrayLike) -> np.ndarray | tuple[np.ndarray, ...]:
     """The arrays as NumPy arrays on the host: one array gives one ndarray, several a tuple.
 
     Several arrays may come from any mix of backends; they are read with one synchronisation per
@@ -578,7 +598,7 @@ def to_numpy(*arrays: ArrayLike) -> Any:
         route = _fast_route(x._device, Device("numpy"))
         host = None if route is None else route(x._native)
         if host is not None:
-            return host
+            return cast("np.ndarray", host)  # a route to NumPy gives NumPy's arrays
     groups: dict[Backend, tuple[Device, list[int], list[object]]] = {}
     for i, item in enumerate(arrays):
         native, src = _operand_or_raise(item, "to_numpy", i)
@@ -587,7 +607,7 @@ def to_numpy(*arrays: ArrayLike) -> Any:
             groups[backend] = (src, [], [])
         groups[backend][1].append(i)
         groups[backend][2].append(native)
-    out: list[object] = [None] * len(arrays)
+    out: list[np.ndarray | None] = [None] * len(arrays)
     for src, positions, natives in groups.values():
         many = src._backend.hooks.to_host_many
         if many is not None:
@@ -597,10 +617,23 @@ def to_numpy(*arrays: ArrayLike) -> Any:
             hosts = [to_host(n) for n in natives]
         for i, h in zip(positions, hosts):
             out[i] = h
-    return out[0] if len(arrays) == 1 else tuple(out)
+    hosts_in_order = cast("list[np.ndarray]", out)  # every position is filled above
+    return hosts_in_order[0] if len(arrays) == 1 else tuple(hosts_in_order)
 
 
-def synchronize(*targets: object) -> Any:
+@overload
+def synchronize() -> None: ...
+
+
+@overload
+def synchronize(target: _T, /) -> _T: ...
+
+
+@overload
+def synchronize(first: _T, second: _T, /, *targets: _T) -> tuple[_T, ...]: ...
+
+
+def synchronize(*targets: object) -> object:
     """Wait until the pending work behind arrays, or on devices, has finished.
 
     JAX and CUDA return from a call before its result is computed; time a program with
@@ -675,7 +708,7 @@ def synchronize(*targets: object) -> Any:
 
 
 #: Each device's synchronize hook (None: nothing to wait for), looked up once.
-_WAITS: dict[Device, Callable[..., Any] | None] = {}
+_WAITS: dict[Device, Callable[[str, list[object]], None] | None] = {}
 
 #: JAX's name for :func:`synchronize`.
 block_until_ready = synchronize
@@ -700,7 +733,7 @@ def repr_values(x: Array) -> str:
 _HOST_BACKENDS = frozenset({"numpy", "dask", "array_api_strict"})
 
 
-def host_array_for_numpy(x: Array, dtype: object, copy: bool | None) -> Any:
+def host_array_for_numpy(x: Array, dtype: object, copy: bool | None) -> np.ndarray:
     """NumPy's ``__array__`` protocol, under the backend's own rule for device memory.
 
     Arrays in host memory convert. An array in device memory converts where the backend's

@@ -255,11 +255,11 @@ class Hooks:
     backend's autodiff engine).
     """
 
-    export: Callable[[NativeArray], tuple[object, bool]] | None = None
+    export: Callable[[NativeArray], tuple[NativeArray, bool]] | None = None
     from_dlpack: Callable[[object, str | None, bool | None], NativeArray] | None = None
     from_host: Callable[[numpy.ndarray, str], NativeArray] | None = None
     to_host: Callable[[NativeArray], numpy.ndarray] | None = None
-    to_host_many: Callable[[list[object]], list[object]] | None = None
+    to_host_many: Callable[[list[object]], list[numpy.ndarray]] | None = None
     memory: Callable[[str], tuple[str, int]] | None = None
     data_ptr: Callable[[NativeArray], int] | None = None
     copy_array: Callable[[NativeArray], NativeArray] | None = None
