@@ -831,6 +831,15 @@ def _second_order(foreign: _Foreign) -> Exception:
     )
 
 
+def _first_order_call(ctx: _CrossingContext) -> tuple[_Foreign, tuple[Tensor, ...]]:
+    """The crossing of ``ctx`` and its saved primals, for a derivative of the call itself;
+    the derivatives' own derivatives raise."""
+    f = ctx.foreign
+    if ctx.kind != CALL:
+        raise _second_order(f)
+    return f, ctx.saved_tensors
+
+
 @torch.compiler.disable
 def _run_foreign(
     foreign: _Foreign, kind: int, nb: int, tensors: Sequence[Tensor]
@@ -890,10 +899,7 @@ class _Crossing(torch.autograd.Function):
 
     @staticmethod
     def backward(ctx: _CrossingContext, *cotangents: Tensor) -> tuple[Tensor | None, ...]:
-        f = ctx.foreign
-        if ctx.kind != CALL:
-            raise _second_order(f)
-        prim = ctx.saved_tensors
+        f, prim = _first_order_call(ctx)
         cts = [c for c, fl in zip(cotangents, f.out_floats) if fl]
         if _single_grad_level() and not any(
             torch._C._functorch.is_functorch_wrapped_tensor(t) for t in (*prim, *cts)
@@ -906,10 +912,7 @@ class _Crossing(torch.autograd.Function):
 
     @staticmethod
     def jvp(ctx: _CrossingContext, *tangents: Tensor | None) -> tuple[Tensor | None, ...]:
-        f = ctx.foreign
-        if ctx.kind != CALL:
-            raise _second_order(f)
-        prim = ctx.saved_tensors
+        f, prim = _first_order_call(ctx)
         tans = [
             torch.zeros_like(p) if t is None else t
             for p, t, fl in zip(prim, tangents[3:], f.floats)
