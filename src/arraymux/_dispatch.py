@@ -4,7 +4,7 @@ wrap. Every public function of the standard is made here from its entry in the f
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from . import _compiled, _dtypes
@@ -53,7 +53,7 @@ SCALARS = (bool, int, float, complex)
 # results
 
 
-def wrap_result(fname: str, r: Any, device: Device) -> Any:
+def wrap_result(fname: str, r: Any, device: Device) -> Array | tuple[object, ...]:
     """Wrap a backend's result: an array, or a (named) tuple or list of arrays."""
     if isinstance(r, tuple | list):
         items = [wrap(v, device) for v in r]
@@ -78,7 +78,7 @@ class _Found:
         self.pos: int | str = 0
         self.pname: str | None = None
 
-    def take(self, fname: str, pos: int | str, value: Any, pname: str | None = None) -> Any:
+    def take(self, fname: str, pos: int | str, value: object, pname: str | None = None) -> object:
         """Unwrap ``value`` if it is an array, checking it against the routing device."""
         if type(value) is Array:
             native, dev = value._native, value._device
@@ -107,7 +107,7 @@ class _ConstantFirst(Exception):
     the transform's engine."""
 
 
-def _engine_constants(value: Any, bridge: Bridge) -> Any:
+def _engine_constants(value: object, bridge: Bridge) -> object:
     """``value`` (an argument: an array, a sequence of them, anything else) with the arrays of
     ``bridge``'s user device made Arrays of its engine's device."""
     if type(value) is list or type(value) is tuple:
@@ -125,8 +125,8 @@ _MAY_BE_NONE = frozenset({"min", "max", "sorter", "prepend", "append", "rtol"})
 
 
 def _array_arg(
-    fname: str, pos: int | str, pname: str, value: Any, scalars_ok: bool, found: _Found
-) -> Any:
+    fname: str, pos: int | str, pname: str, value: object, scalars_ok: bool, found: _Found
+) -> object:
     if value is None and pname in _MAY_BE_NONE:
         return None
     if type(value) is Array or operand(value) is not None:
@@ -137,14 +137,17 @@ def _array_arg(
     raise not_an_array(fname, pos, value, scalars_ok)
 
 
-def _ndim(native: Any) -> int | None:
+def _ndim(native: object) -> int | None:
+    shape = getattr(native, "shape", None)
+    if shape is None:
+        return None
     try:
-        return len(native.shape)
-    except (AttributeError, TypeError):
+        return len(shape)
+    except TypeError:  # a shape without a length
         return None
 
 
-def call(fname: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+def call(fname: str, args: tuple[object, ...], kwargs: dict[str, object]) -> Any:
     """Dispatch ``fname`` on arbitrary arguments (the slow, general path): check them against
     the standard's signature, unwrap the arrays and check their devices, check and convert the
     other values, promote, call the backend and wrap the result."""
@@ -157,7 +160,7 @@ def call(fname: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         return _call(fname, args, kwargs)
 
 
-def _call(fname: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+def _call(fname: str, args: tuple[object, ...], kwargs: dict[str, object]) -> Any:
     entry = BY_NAME[fname]
     rule = entry.rule
     params = params_of(fname)
@@ -247,7 +250,9 @@ def _call(fname: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
 _BINARY_PARAMS: dict[str, bool] = {"x1": True, "x2": True}
 
 
-def call_backend(fname: str, device: Device, args: Any, kwargs: dict[str, Any]) -> Any:
+def call_backend(
+    fname: str, device: Device, args: Sequence[object], kwargs: dict[str, object]
+) -> Any:
     """The backend's ``fname`` on native arguments, or the adapter's emulation of it for
     dtypes the backend holds without kernels (torch's uint16/32/64)."""
     emulate = device._backend.emulate
@@ -276,8 +281,8 @@ def _bound_diff(nargs: list[Any], nkwargs: dict[str, Any]) -> None:
 
 
 def _checked_elementwise(
-    fname: str, device: Device, nargs: list[Any], nkwargs: dict[str, Any], result: Any
-) -> Any:
+    fname: str, device: Device, nargs: list[Any], nkwargs: dict[str, Any], result: object
+) -> object:
     """``result`` if its dtype is one of the standard's; else the standard's answer.
 
     A backend may give a dtype outside the standard for inputs the standard leaves open: NumPy
@@ -286,9 +291,9 @@ def _checked_elementwise(
     floating dtype instead (what torch and JAX do); anything else is refused."""
     known = device._known
     try:
-        if result.dtype in known:
+        if getattr(result, "dtype", None) in known:
             return result
-    except (AttributeError, TypeError):
+    except TypeError:  # an unhashable dtype
         pass
     arrays = [i for i, a in enumerate(nargs) if not isinstance(a, SCALARS)]
     kinds = {dtype_of(nargs[i], device).kind for i in arrays}
@@ -308,7 +313,7 @@ def _checked_elementwise(
     )
 
 
-def _operand_kinds(entry: Record, device: Device, nargs: list[Any]) -> Any:
+def _operand_kinds(entry: Record, device: Device, nargs: list[Any]) -> Array | None:
     """Apply the rule for operand kinds outside a function's domain, in place: bool and
     integer arrays of a function defined for floating operands are cast to the device's
     default real floating dtype (complex: real arrays to the complex dtype of their precision,
@@ -373,7 +378,7 @@ def _promote(entry: Record, device: Device, nargs: list[Any]) -> None:
 
 
 def unary(name: str) -> Callable[..., Array]:
-    def fn(x: Any, /) -> Array:
+    def fn(x: object, /) -> Array:
         if type(x) is Array:
             d = x._device
             t = x._dtype
@@ -403,7 +408,7 @@ def binary(name: str, operator: bool = False) -> Callable[..., Array]:
     which returns ``NotImplemented`` for operands it does not know (so Python can try the
     other operand's reflected method)."""
 
-    def fn(x1: Any, x2: Any, /) -> Array:
+    def fn(x1: object, x2: object, /) -> Array:
         if type(x1) is Array and type(x2) is Array:
             d = x1._device
             t = x1._dtype
@@ -436,13 +441,13 @@ def binary(name: str, operator: bool = False) -> Callable[..., Array]:
 def reflected(name: str) -> Callable[..., Array]:
     """The reflected operator method (``__radd__``): ``other`` is the left operand."""
 
-    def fn(x2: Any, x1: Any, /) -> Array:
+    def fn(x2: object, x1: object, /) -> Array:
         return binary_slow(name, x1, x2, True)
 
     return finish(fn, name, "binary")
 
 
-def binary_slow(name: str, x1: Any, x2: Any, operator: bool = False) -> Any:
+def binary_slow(name: str, x1: object, x2: object, operator: bool = False) -> Any:
     # Not for Arrays: inside torch.compile, reading an Array's type's module adds a guard to
     # every call of the compiled function.
     if type(x1) is not Array:
@@ -492,8 +497,8 @@ def binary_slow(name: str, x1: Any, x2: Any, operator: bool = False) -> Any:
     else:
         if op1 is not None:
             (a, d), value, pos = op1, x2, 1
-        else:
-            (a, d), value, pos = op2, x1, 0  # type: ignore[misc]
+        elif op2 is not None:  # (one of them is: two scalars were refused above)
+            (a, d), value, pos = op2, x1, 0
         if not isinstance(value, SCALARS):
             raise not_an_array(name, pos, value, scalars_ok=True)
         dt = standard_dtype(name, a, d)
@@ -546,14 +551,14 @@ def first(name: str) -> Callable[..., Any]:
     extra = len(params.positional) - 1 if params is not None and not params.varargs else 0
     keywords = (params.keywords if params is not None else frozenset()) - {"dtype"}
 
-    def plain_call(args: tuple[Any, ...], kwargs: dict[str, Any]) -> bool:
+    def plain_call(args: tuple[object, ...], kwargs: dict[str, object]) -> bool:
         return (not args or (len(args) <= extra and _plain(args))) and (
             not kwargs or (kwargs.keys() <= keywords and _plain(kwargs.values()))
         )
 
     if BY_NAME[name].result is not None:
 
-        def fn_tuple(x: Any, /, *args: Any, **kwargs: Any) -> Any:
+        def fn_tuple(x: object, /, *args: object, **kwargs: object) -> Array | tuple[object, ...]:
             if type(x) is Array and plain_call(args, kwargs):
                 d = x._device
                 try:
@@ -567,7 +572,7 @@ def first(name: str) -> Callable[..., Any]:
 
     keeps_dtype = BY_NAME[name].keeps_dtype
 
-    def fn(x: Any, /, *args: Any, **kwargs: Any) -> Any:
+    def fn(x: object, /, *args: object, **kwargs: object) -> Array:
         if type(x) is Array and (not (args or kwargs) or plain_call(args, kwargs)):
             d = x._device
             try:
@@ -588,7 +593,7 @@ def first(name: str) -> Callable[..., Any]:
 
 
 def generic(name: str) -> Callable[..., Any]:
-    def fn(*args: Any, **kwargs: Any) -> Any:
+    def fn(*args: object, **kwargs: object) -> Any:
         return call(name, args, kwargs)
 
     return finish(fn, name, BY_NAME[name].rule)
