@@ -18,6 +18,9 @@ from ._devices import constant_bridge, device_of_native
 from ._errors import BackendMismatchError
 
 if TYPE_CHECKING:
+    import numpy as np
+
+    from ._backends import Backend
     from ._devices import Bridge, Device, DeviceLike
     from ._dtypes import DType
 
@@ -258,9 +261,9 @@ class Array:
         *,
         stream: object = None,
         max_version: tuple[int, int] | None = None,
-        dl_device: tuple[Any, int] | None = None,
+        dl_device: tuple[int, int] | None = None,
         copy: bool | None = None,
-    ) -> Any:
+    ) -> object:
         """Export the array as a DLPack capsule, for another library's ``from_dlpack``.
 
         The native array's own export where it has one, so the capsule shares its memory.
@@ -341,7 +344,7 @@ class Array:
             del kwargs["copy"]
             return _capsule(self._device._fns["asarray"](native, copy=True), kwargs)
 
-    def _export_to(self, dl_device: tuple[Any, int], copy: bool | None) -> Any:
+    def _export_to(self, dl_device: tuple[int, int], copy: bool | None) -> np.ndarray:
         """A host copy of this array to export to ``dl_device`` (the CPU: the standard's
         only required target), for ``__dlpack__(dl_device=...)`` from another device."""
         if int(dl_device[0]) != 1:  # kDLCPU
@@ -359,7 +362,7 @@ class Array:
         # A read-only host array (JAX's) cannot go out through a legacy capsule.
         return host if host.flags.writeable else host.copy()
 
-    def __dlpack_device__(self) -> tuple[Any, int]:
+    def __dlpack_device__(self) -> tuple[int, int]:
         """``(device type, device id)`` of the array's memory in DLPack's enumeration (CPU is
         ``(1, 0)``, CUDA ``(2, id)``); a Dask array reports the CPU, where ``__dlpack__``
         computes it.
@@ -380,12 +383,14 @@ class Array:
             )
         return native.__dlpack_device__()
 
-    def __array__(self, dtype: object = None, copy: bool | None = None) -> Any:
+    def __array__(self, dtype: object = None, copy: bool | None = None) -> np.ndarray:
         """``numpy.asarray(x)``: the values in host memory (shared where the array already
         is there, a copy from a GPU or of a lazy array)."""
         return _transfer.host_array_for_numpy(self, dtype, copy)
 
-    def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: object) -> Any:
+    def __array_ufunc__(
+        self, ufunc: object, method: str, *inputs: object, **kwargs: object
+    ) -> object:
         """NumPy's ufuncs meeting an Array: an operator of a NumPy array or scalar with an
         Array (``ndarray + x``, ``np.float32(2) * x``) computes as the Array's own operator
         would; any other ufunc (``np.sin(x)``, ``scipy.special.erf(x)``, an ``out=``) is
@@ -510,10 +515,10 @@ class Array:
 
     # -- shared state for pickling --------------------------------------------------------------
 
-    def __getstate__(self) -> tuple[Any, str]:
+    def __getstate__(self) -> tuple[object, str]:
         return self.native, str(self._device)
 
-    def __setstate__(self, state: tuple[Any, str]) -> None:
+    def __setstate__(self, state: tuple[object, str]) -> None:
         from ._devices import Device
 
         self._native, self._device, self._dtype = state[0], Device(state[1]), None
@@ -545,7 +550,7 @@ _UFUNC_OPERATORS: dict[str, tuple[str, str]] = {
 }
 
 
-def _ufunc_refusal(x: Array, ufunc: Any, method: str, kwargs: dict[str, Any]) -> str:
+def _ufunc_refusal(x: Array, ufunc: object, method: str, kwargs: dict[str, object]) -> str:
     name = getattr(ufunc, "__name__", repr(ufunc))
     call = name if method == "__call__" else f"{name}.{method}"
     what = "with out= " if "out" in kwargs else ""
@@ -560,7 +565,7 @@ class _LargeInt(Exception):
     """An int of an index that only the array's shape can check (see ``_native_key``)."""
 
 
-def _native_key(x: Array, key: object, fname: str) -> Any:
+def _native_key(x: Array, key: object, fname: str) -> object:
     """``key`` as the backend of ``x`` takes it. Python ints that only the shape can check
     are checked against it (``_arguments.check_index``): large ones on every backend, which
     take them as machine integers, and every one on an immutable backend (JAX), whose
@@ -586,13 +591,13 @@ def _index_bridge(device: Device, key: object) -> Bridge | None:
     return None
 
 
-def _unwrap_key(key: object, device: Device, fname: str, limit: float) -> Any:
+def _unwrap_key(key: object, device: Device, fname: str, limit: float) -> object:
     if type(key) is tuple:
         return tuple(_unwrap_key_item(k, device, fname, limit) for k in key)
     return _unwrap_key_item(key, device, fname, limit)
 
 
-def _capsule(native: Any, kwargs: dict[str, Any]) -> Any:
+def _capsule(native: Any, kwargs: dict[str, Any]) -> object:
     """``native.__dlpack__(**kwargs)``; a consumer that asks for a version below 1.0 takes a
     legacy (unversioned) capsule, which every backend can make (JAX refuses max_version
     below (0, 5))."""
@@ -640,7 +645,7 @@ def _unwrap_key_item(k: Any, device: Device, fname: str, limit: float) -> Any:
     return native if fix is None else fix(native)
 
 
-def _check_int_value(dt: Any, value: int) -> None:
+def _check_int_value(dt: DType, value: int) -> None:
     """A Python int stored into an integer array must fit its dtype (torch would wrap it)."""
     if dt.kind in ("signed integer", "unsigned integer"):
         lo, hi = _dtypes.int_range(dt)
@@ -682,7 +687,7 @@ _namespace_of: Callable[..., ModuleType] = _not_imported
 _transfer: ModuleType = ModuleType("arraymux (not fully imported)")
 
 
-_set_operand: Callable[[Device, Any, str, str], Any] = _not_imported
+_set_operand: Callable[[Device, object, str, str], object] = _not_imported
 
 
 def connect(
@@ -690,7 +695,7 @@ def connect(
     ops: ModuleType,
     namespace_of: Callable[..., ModuleType],
     transfer: ModuleType,
-    set_operand: Callable[[Device, Any, str, str], Any],
+    set_operand: Callable[[Device, object, str, str], object],
 ) -> None:
     """Give ``Array`` what the layers above this module provide, once they exist (this module
     is below them; ``arraymux._operators.install`` calls this once): the namespace's functions
@@ -710,7 +715,7 @@ def _wrap(native: NativeArray, device: Device, dtype: object = None) -> Array:
     return out
 
 
-def _register_with_jax(backend: Any) -> None:
+def _register_with_jax(backend: Backend) -> None:
     backend.adapter.register_pytree(Array)
 
 
