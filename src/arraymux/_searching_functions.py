@@ -21,7 +21,7 @@ __all__ = [
 # End of the generated lines.
 
 
-def _where_operand(x: Any, d: Device, t: Any, dt: _dtypes.DType) -> Any:
+def _where_operand(x: Any, d: Device, t: object, dt: _dtypes.DType) -> object:
     """``x``'s native array (or the Python scalar itself) where it meets the other operand of
     ``where``, of native dtype ``t`` on ``d``, without a cast; None where ``call`` decides."""
     tx = type(x)
@@ -46,11 +46,11 @@ def _where_operand(x: Any, d: Device, t: Any, dt: _dtypes.DType) -> Any:
     return None
 
 
-def where_function() -> Callable[..., Any]:
+def where_function() -> Callable[..., Array]:
     """``where``: Arrays of one device with operands of one dtype (or a Python scalar that
     keeps it) go straight to the backend; anything else takes the checking path."""
 
-    def where(condition: Any, x1: Any, x2: Any, /) -> Any:
+    def where(condition: object, x1: object, x2: object, /) -> Array:
         if type(condition) is Array:
             d = condition._device
             tc = condition._dtype
