@@ -102,7 +102,7 @@ def _arange_count(a: dict[str, Any]) -> int:
     return max(0, math.ceil((stop - start) / step))
 
 
-def _stored_values(name: str, a: dict[str, Any]) -> list[Any]:
+def _stored_values(name: str, a: dict[str, Any]) -> list[object]:
     """The Python numbers a creation call stores in its result (``full``'s fill value,
     ``arange``'s first and last values, ``linspace``'s ends)."""
     if name == "full":
@@ -116,7 +116,7 @@ def _stored_values(name: str, a: dict[str, Any]) -> list[Any]:
     return []
 
 
-def check_stored(name: str, d: Device, values: list[Any], dt: _dtypes.DType | None) -> None:
+def check_stored(name: str, d: Device, values: list[object], dt: _dtypes.DType | None) -> None:
     """Check that the Python ints among ``values``, which ``arraymux.<name>`` stores in its
     result on ``d``, fit the dtype they will be stored in: ``dt``, or the device's default
     integer where it is None; where ``d`` cannot hold ``dt`` and narrowing is on, every number
@@ -209,7 +209,7 @@ def _zero_d_operand(name: str, pname: str, value: object, d: Device) -> Any:
     return native
 
 
-def _filled(name: str, d: Device, shape: tuple[int, ...], fill: Any, dt: _dtypes.DType) -> Array:
+def _filled(name: str, d: Device, shape: tuple[int, ...], fill: object, dt: _dtypes.DType) -> Array:
     """An array of ``shape`` and dtype ``dt`` on ``d`` whose every element is the 0-d native
     array ``fill``, cast as ``astype`` casts: made on the device, without reading ``fill``."""
     fns = d._fns
@@ -463,7 +463,7 @@ def asarray(
             )
         if dtype is None and not copy:
             return obj if type(obj) is Array else wrap(native, src)
-        kwargs: dict[str, Any] = {"copy": copy}
+        kwargs: dict[str, object] = {"copy": copy}
         if dtype is not None:
             kwargs["dtype"] = native_dtype(dtype, src, "asarray")
         return wrap(src._fns["asarray"](native, **kwargs), src)
@@ -593,7 +593,7 @@ def from_dlpack(
             f"arraymux.from_dlpack: {type(x).__name__} does not implement __dlpack__; "
             "use arraymux.asarray instead."
         )
-    kwargs: dict[str, Any] = {}
+    kwargs: dict[str, Any] = {}  # (NumPy's from_dlpack names the types of its keywords)
     if copy is not None:
         kwargs["copy"] = copy
     if not hasattr(target._backend.ns, "from_dlpack"):
@@ -615,8 +615,15 @@ def from_dlpack(
     return wrap(r, at)
 
 
-def _like(name: str, make: str) -> Any:
-    def fn(x: Any, /, *args: Any, dtype: Any = None, device: Any = None, **kw: Any) -> Array:
+def _like(name: str, make: str) -> Callable[..., Array]:
+    def fn(
+        x: object,
+        /,
+        *args: object,
+        dtype: DTypeLike | None = None,
+        device: DeviceLike | None = None,
+        **kw: object,
+    ) -> Array:
         if kw:
             if name != "full_like" or args or set(kw) != {"fill_value"}:
                 raise TypeError(f"arraymux.{name}: unexpected arguments {sorted(kw)}")
@@ -649,13 +656,13 @@ def _like(name: str, make: str) -> Any:
             dt = as_dtype(dtype) if dtype is not None else dtype_of(native, src)
             check_stored(name, d, [python_scalar(args[0])], dt)
         if d._backend is not src._backend:
-            dt = dtype if dtype is not None else src._backend.dtype_from_native(native.dtype)
+            made = dtype if dtype is not None else src._backend.dtype_from_native(native.dtype)
             shape = tuple(native.shape)
             maker = {"empty_like": empty, "zeros_like": zeros, "ones_like": ones}.get(name)
             if maker is not None:
-                return maker(shape, dtype=dt, device=d)
-            return full(shape, *args, dtype=dt, device=d)
-        kwargs: dict[str, Any] = {}
+                return maker(shape, dtype=made, device=d)
+            return full(shape, *args, dtype=made, device=d)
+        kwargs: dict[str, object] = {}
         if dtype is not None:
             kwargs["dtype"] = native_dtype(dtype, d, name)
         if device is not None:
