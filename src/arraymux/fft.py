@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import math
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from ._arguments import MAX_BYTES, Params, as_keywords, check_size, params_of, read_zero_d
 from ._array import operand
@@ -21,17 +22,19 @@ __all__ = [
 # End of the generated lines.
 
 
+_R = TypeVar("_R")
+
 #: Sizes whose product is at most this fit in complex128 (16 bytes) without overflow.
 _SMALL = MAX_BYTES // 16
 
 
-def _sized(dispatched: Any) -> Any:
+def _sized(dispatched: Callable[..., _R]) -> Callable[..., _R]:
     """``dispatched`` (an FFT whose result size ``n`` or ``s`` gives), refusing a result whose
     size overflows 64 bits before a backend sees it (jaxlib aborts the process on one; NumPy
     tries to allocate exabytes). Where ``n`` (or ``s``) times the size of ``x`` is small, the
     check costs one product."""
 
-    def fn(x: Any, /, *args: Any, **kwargs: Any) -> Any:
+    def fn(x: object, /, *args: object, **kwargs: object) -> _R:
         if args:  # n and axis (s and axes) by position, as every backend takes them
             given, kwargs = as_keywords(fname, params, (x, *args), kwargs)
             x, args = given[0], given[1:]
@@ -53,7 +56,7 @@ def _sized(dispatched: Any) -> Any:
             _check(op[0].shape, n, s, kwargs)
         return dispatched(x, *args, **kwargs)
 
-    def _check(shape: Any, n: Any, s: Any, kwargs: dict[str, Any]) -> None:
+    def _check(shape: Any, n: Any, s: Any, kwargs: dict[str, object]) -> None:
         out = list(shape)
         axes: Any = [kwargs.get("axis", -1)] if s is None else kwargs.get("axes")
         sizes: Any = [n] if s is None else list(s)
