@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, ParamSpec, TypeVar, cast
 import jax
 
 from .._typing import NativeArray
-from ._tree import CALL, ENGINE_API, JVP, VJP, function_name
+from ._tree import CALL, ENGINE_API, JVP, VJP, Foreign, function_name
 
 if TYPE_CHECKING:
     import numpy as np
@@ -24,7 +24,6 @@ if TYPE_CHECKING:
     from jax.interpreters.ad import Zero
 
     from .._devices import Device
-    from ._crossing import _Foreign
 
 _P = ParamSpec("_P")
 _R = TypeVar("_R")
@@ -109,7 +108,7 @@ def checkpoint(f: Callable[_P, _R], policy: str | Callable[..., bool] | None) ->
 # DLPack); under jax.jit it lowers to a host callback.
 
 
-def crossing(foreign: _Foreign, natives: list[NativeArray]) -> list[jax.Array]:
+def crossing(foreign: Foreign, natives: list[NativeArray]) -> list[jax.Array]:
     """The outputs of ``foreign`` (a crossing of :func:`arraymux.on_device`) on ``natives``, as
     one primitive that JAX can differentiate, batch and compile."""
     return _crossing_p().bind(*natives, foreign=foreign, kind=CALL, nb=0, out_avals=None)
@@ -124,7 +123,7 @@ def _crossing_p() -> Primitive:
     p = Primitive("arraymux_on_device")
     p.multiple_results = True
 
-    def second_order(foreign: _Foreign) -> Exception:
+    def second_order(foreign: Foreign) -> Exception:
         from .._errors import TransformUnavailableError
 
         return TransformUnavailableError(
@@ -134,13 +133,13 @@ def _crossing_p() -> Primitive:
         )
 
     def impl(
-        *args: NativeArray, foreign: _Foreign, kind: int, nb: int, out_avals: _Avals | None
+        *args: NativeArray, foreign: Foreign, kind: int, nb: int, out_avals: _Avals | None
     ) -> list[NativeArray]:
         return foreign.run(kind, nb, args)
 
     def avals_of(
         args: Sequence[ShapedArray],
-        foreign: _Foreign,
+        foreign: Foreign,
         kind: int,
         nb: int,
         out_avals: _Avals | None,
@@ -173,12 +172,12 @@ def _crossing_p() -> Primitive:
         return known
 
     def abstract(
-        *avals: ShapedArray, foreign: _Foreign, kind: int, nb: int, out_avals: _Avals | None
+        *avals: ShapedArray, foreign: Foreign, kind: int, nb: int, out_avals: _Avals | None
     ) -> _Avals:
         return avals_of(avals, foreign, kind, nb, out_avals)
 
     def lowered(
-        *args: jax.Array, foreign: _Foreign, kind: int, nb: int, out_avals: _Avals | None
+        *args: jax.Array, foreign: Foreign, kind: int, nb: int, out_avals: _Avals | None
     ) -> list[jax.Array]:
         shapes = [
             jax.ShapeDtypeStruct(a.shape, a.dtype)
@@ -211,7 +210,7 @@ def _crossing_p() -> Primitive:
         primals: Sequence[jax.Array],
         tangents: Sequence[jax.Array | Zero],
         *,
-        foreign: _Foreign,
+        foreign: Foreign,
         kind: int,
         nb: int,
         out_avals: _Avals | None,
@@ -232,7 +231,7 @@ def _crossing_p() -> Primitive:
     def transpose(
         cts: Sequence[jax.Array | Zero],
         *args: jax.Array,
-        foreign: _Foreign,
+        foreign: Foreign,
         kind: int,
         nb: int,
         out_avals: _Avals | None,
@@ -252,7 +251,7 @@ def _crossing_p() -> Primitive:
         args: Sequence[jax.Array],
         dims: Sequence[int | None],
         *,
-        foreign: _Foreign,
+        foreign: Foreign,
         kind: int,
         nb: int,
         out_avals: _Avals | None,
@@ -324,7 +323,7 @@ def _ramp(shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
 
 
 def _data_dependent(
-    foreign: _Foreign,
+    foreign: Foreign,
     shapes: Sequence[tuple[object, ...]],
     when: str,
     others: Sequence[tuple[object, ...]],

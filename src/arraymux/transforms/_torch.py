@@ -28,15 +28,13 @@ from .. import _compiled
 from .._backends._torch import DIFFERENTIATING
 from .._devices import TRANSFORM
 from .._typing import NativeArray
-from ._tree import CALL, ENGINE_API, JVP, VJP
+from ._tree import CALL, ENGINE_API, JVP, VJP, Foreign
 
 if TYPE_CHECKING:
     import cupy
     import numpy as np
     from torch import Tensor
     from torch._dynamo.types import GuardFilterEntry
-
-    from ._crossing import _Foreign
 
     class _AccumulateGrad(torch.autograd.graph.Node):
         variable: Tensor
@@ -658,7 +656,7 @@ class _RecomputeContext(SavedContext, Protocol):
 
 
 class _CrossingContext(SavedContext, Protocol):
-    foreign: _Foreign
+    foreign: Foreign
     kind: int
     nb: int
 
@@ -803,7 +801,7 @@ def from_engine_to(backend: str) -> Callable[[Tensor], NativeArray]:
 # -- calls across engines (on_device) ---------------------------------------------------------
 
 
-def crossing(foreign: _Foreign, natives: list[Tensor]) -> tuple[Tensor, ...]:
+def crossing(foreign: Foreign, natives: list[Tensor]) -> tuple[Tensor, ...]:
     """The outputs of ``foreign`` (a crossing of :func:`arraymux.on_device`) on ``natives``, as
     one differentiable and batchable torch operation."""
     # A reverse pass will follow (torch.func.grad/vjp or autograd): keep the pullback.
@@ -813,7 +811,7 @@ def crossing(foreign: _Foreign, natives: list[Tensor]) -> tuple[Tensor, ...]:
     return _Crossing.apply(foreign, CALL, 0, *natives)
 
 
-def _second_order(foreign: _Foreign) -> Exception:
+def _second_order(foreign: Foreign) -> Exception:
     from .._errors import TransformUnavailableError
 
     if foreign.target._name == "torch" or foreign.target._backend.spec.bridged:
@@ -831,7 +829,7 @@ def _second_order(foreign: _Foreign) -> Exception:
     )
 
 
-def _first_order_call(ctx: _CrossingContext) -> tuple[_Foreign, tuple[Tensor, ...]]:
+def _first_order_call(ctx: _CrossingContext) -> tuple[Foreign, tuple[Tensor, ...]]:
     """The crossing of ``ctx`` and its saved primals, for a derivative of the call itself;
     the derivatives' own derivatives raise."""
     f = ctx.foreign
@@ -842,7 +840,7 @@ def _first_order_call(ctx: _CrossingContext) -> tuple[_Foreign, tuple[Tensor, ..
 
 @torch.compiler.disable
 def _run_foreign(
-    foreign: _Foreign, kind: int, nb: int, tensors: Sequence[Tensor]
+    foreign: Foreign, kind: int, nb: int, tensors: Sequence[Tensor]
 ) -> tuple[Tensor, ...]:
     # Also in backward passes that torch.compile'd code runs: never traced. The results are
     # natives of the caller's engine device: tensors.
@@ -854,7 +852,7 @@ class _EagerCrossing(torch.autograd.Function):
     classic form, which costs less per call than the torch.func-ready :class:`_Crossing`."""
 
     @staticmethod
-    def forward(ctx: _CrossingContext, foreign: _Foreign, *tensors: Tensor) -> tuple[Tensor, ...]:
+    def forward(ctx: _CrossingContext, foreign: Foreign, *tensors: Tensor) -> tuple[Tensor, ...]:
         ctx.foreign = foreign
         ctx.save_for_backward(*tensors)
         outs = _run_foreign(foreign, CALL, 0, tensors)
@@ -880,13 +878,13 @@ class _Crossing(torch.autograd.Function):
     Kinds VJP and JVP are the derivatives themselves (their own derivatives raise)."""
 
     @staticmethod
-    def forward(foreign: _Foreign, kind: int, nb: int, *tensors: Tensor) -> tuple[Tensor, ...]:
+    def forward(foreign: Foreign, kind: int, nb: int, *tensors: Tensor) -> tuple[Tensor, ...]:
         return _run_foreign(foreign, kind, nb, tensors)
 
     @staticmethod
     def setup_context(
         ctx: _CrossingContext,
-        inputs: tuple[_Foreign, int, int, *tuple[Tensor, ...]],
+        inputs: tuple[Foreign, int, int, *tuple[Tensor, ...]],
         output: tuple[Tensor, ...],
     ) -> None:
         ctx.foreign, ctx.kind, ctx.nb = inputs[:3]
@@ -925,7 +923,7 @@ class _Crossing(torch.autograd.Function):
     def vmap(
         info: _VmapInfo,
         in_dims: tuple[int | None, ...],
-        foreign: _Foreign,
+        foreign: Foreign,
         kind: int,
         nb: int,
         *tensors: Tensor,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 
 from .. import _compiled
 from .._array import Array, operand, wrap
@@ -16,6 +16,8 @@ from .._errors import BackendMismatchError, DeviceMismatchError
 from ._pytrees import NODES
 
 if TYPE_CHECKING:
+    from jax.core import ShapedArray
+
     from .._backends import Backend
     from .._typing import NativeArray
 
@@ -35,6 +37,7 @@ __all__ = [
     "engine_backends",
     "find",
     "float_natives",
+    "Foreign",
     "FLOATING",
     "function_name",
     "is_float",
@@ -47,6 +50,24 @@ __all__ = [
     "VJP",
     "wrap_all",
 ]
+
+
+class Foreign(Protocol):
+    """What an engine's crossing primitive reads of one call of a function crossed to another
+    device inside a transform (``on_device``'s ``_crossing._Foreign``)."""
+
+    fun: Callable[..., object]
+    target: Device
+    home: Device
+    floats: list[bool]
+    out_floats: list[bool]
+    keep_pull: bool
+    avals: dict[Hashable, tuple[ShapedArray, ...]]
+
+    def run(
+        self, kind: int, nb: int, natives: Sequence[NativeArray], back: Device | None = None
+    ) -> list[NativeArray]: ...
+
 
 #: What each engine module (``_torch``, ``_jax``) defines for the transforms.
 ENGINE_API = (
