@@ -17,7 +17,7 @@ import os
 import sys
 from collections.abc import Callable
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, Literal, TypeAlias, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from . import _dtypes
 from ._backends import TYPE_CACHE, on_load, real_base
@@ -26,17 +26,11 @@ from ._function_table import COMMUTATIVE
 
 if TYPE_CHECKING:
     from ._backends import Backend
-    from ._devices import Device
-    from ._dtypes import DType
+    from ._devices import Device, ScalarPlan
 
 _F = TypeVar("_F", bound=Callable[..., object])
 _T = TypeVar("_T")
 
-#: How the fast path calls a function on an array and a Python scalar: ``(fn, result dtype,
-#: lo, hi, zero_d, swap)`` (see :func:`scalar_plan`).
-ScalarPlan: TypeAlias = """tuple[
-    Callable[..., object], DType, int | None, int | None, Callable[..., object] | Literal[False], bool
-]"""
 
 __all__ = [
     "ENABLED",

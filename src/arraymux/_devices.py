@@ -7,19 +7,19 @@ import contextvars
 import os
 import re
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeAlias
 
 from ._backends import Backend, canonical_name, get_backend, is_installed, specs
 from ._backends._adapter import NativeArray
 
 if TYPE_CHECKING:
-    from ._compiled import ScalarPlan
     from ._dtypes import DType
 
 __all__ = [
     "EMBEDDED_DEFAULT",
+    "ScalarPlan",
     "TRANSFORM",
     "Device",
     "DeviceLike",
@@ -28,6 +28,12 @@ __all__ = [
     "get_default_device",
     "set_default_device",
 ]
+
+#: How the compiled fast path calls a function on an array and a Python scalar: ``(fn, result
+#: dtype, lo, hi, zero_d, swap)`` (see ``_compiled.scalar_plan``); each device keeps its plans.
+ScalarPlan: TypeAlias = """tuple[
+    Callable[..., object], DType, int | None, int | None, Callable[..., object] | Literal[False], bool
+]"""
 
 _VALID_FORMS = (
     '"numpy" or "numpy:cpu"; "torch:cpu", "torch:cuda", "torch:cuda:1", "torch:mps"; '
