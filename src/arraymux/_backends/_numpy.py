@@ -7,7 +7,7 @@ import operator
 import sys
 from collections.abc import Callable
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 import array_api_compat.numpy as _xp
 import numpy as np
@@ -86,16 +86,16 @@ _BUFFERS: dict[int, type[ctypes.Array[ctypes.c_char]]] = {}
 
 
 def aligned_empty(
-    shape: Shape, dtype: npt.DTypeLike | None = None, *, zeroed: bool = False
+    shape: Any, dtype: npt.DTypeLike | None = None, *, zeroed: bool = False
 ) -> np.ndarray:
     """An uninitialised (``zeroed``: zero) C-contiguous array whose data starts at a multiple
-    of :data:`ALIGNMENT` bytes."""
+    of :data:`ALIGNMENT` bytes. ``shape``: a :data:`Shape` (unchecked here, where a cast to
+    narrow it would cost a call on every creation)."""
     dt = _DTYPES.get(dtype)
     if dt is None:
         dt = _DTYPES[dtype] = np.dtype(dtype)
     if type(shape) is not tuple:
-        # not a tuple or a list: an index (operator.index says so)
-        shape = tuple(shape) if isinstance(shape, list) else (operator.index(cast("int", shape)),)
+        shape = tuple(shape) if isinstance(shape, list) else (operator.index(shape),)
     nbytes = dt.itemsize
     for n in shape:
         nbytes *= n
