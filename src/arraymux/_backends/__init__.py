@@ -50,8 +50,8 @@ def _refusing(fn: Callable[..., object], refused: frozenset[object], arity: int)
 
     def refusing(*args: object, **kwargs: object) -> object:
         for a in args[:arity]:
-            dtype = getattr(a, "dtype", None)
-            if dtype in refused:
+            if getattr(a, "dtype", None) in refused:
+                dtype = getattr(a, "dtype", None)
                 raise OperandKindError(f"{refusing.__name__}: operands of dtype {dtype}")
         return fn(*args, **kwargs)
 
