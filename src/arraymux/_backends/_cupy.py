@@ -79,8 +79,8 @@ def _make_complex(re: cupy.ndarray, im: cupy.ndarray) -> cupy.ndarray:
     return out
 
 
-def _negative_zero(v: complex) -> bool:
-    parts = (v.real, v.imag) if type(v) is complex else (v.real,)
+def _negative_zero(v: float | complex) -> bool:  # a Python float or complex
+    parts = (v,) if type(v) is float else (v.real, v.imag)
     return any(p == 0 and math.copysign(1.0, p) < 0 for p in parts)
 
 
