@@ -49,6 +49,11 @@ __all__ = [
     "threefry2x32",
     "normal_f32",
     "uniform_f32",
+    "uniform_f64",
+    "normal_f64",
+    "integers",
+    "threefry_pair",
+    "threefry_keys",
 ]
 
 
@@ -198,6 +203,24 @@ normal_f32: Callable[..., None] | None = None if _ext is None else _ext.normal_f
 #: ``uniform_f32(k0, k1, start, out)``: float32 uniforms of Threefry words in C, or None; the
 #: Python twin is :func:`arraymux.random._core.floats`.
 uniform_f32: Callable[..., None] | None = None if _ext is None else _ext.uniform_f32
+#: ``uniform_f64(k0, k1, start, out)``: float64 uniforms of Threefry words in C, or None; the
+#: Python twin is :func:`arraymux.random._core.floats`.
+uniform_f64: Callable[..., None] | None = None if _ext is None else _ext.uniform_f64
+#: ``normal_f64(k0, k1, start, out, constants)``: float64 normals of Threefry words in C, or
+#: None; the Python twin is :func:`arraymux.random._core.normal_kernel`'s own path.
+normal_f64: Callable[..., None] | None = None if _ext is None else _ext.normal_f64
+#: ``integers(k0, k1, start, out, span, low)``: ``jax.random.randint``'s integers in C, or
+#: None; the Python twin is the NumPy path of :func:`arraymux.random._core._integers_kernel`.
+integers: Callable[..., None] | None = None if _ext is None else _ext.integers
+#: ``threefry_pair(k0, k1, c0, c1) -> (y0, y1)``: Threefry of one counter on ints in C, or
+#: None; the Python twin is :func:`arraymux.random._threefry.threefry2x32_int_ops`.
+threefry_pair: Callable[[int, int, int, int], tuple[int, int]] | None = (
+    None if _ext is None else _ext.threefry_pair
+)
+#: ``threefry_keys(k0, k1, start, out)``: the keys of consecutive counters as the rows of an
+#: ``(n, 2)`` uint32 array in C, or None; the Python twin is
+#: :func:`arraymux.random._threefry.threefry_numpy_ops` of the counters, stacked.
+threefry_keys: Callable[..., None] | None = None if _ext is None else _ext.threefry_keys
 
 # builtin -> the Python function it stands for
 _TWINS: dict[int, tuple[Callable[..., object], Callable[..., object]]] = {}

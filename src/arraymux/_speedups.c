@@ -1618,9 +1618,10 @@ counter_arg(PyObject *obj, Py_buffer *view, uint32_t *start, int *held, const ch
 #define VECTORISED
 #endif
 
-/* The 20 rounds on the counter word c; the two words out. */
-#define THREEFRY(c)                                                                           \
-    uint32_t x0 = k0, x1 = (c) + k1;                                                          \
+/* The 20 rounds on the counter words (c0, c) (THREEFRY: c0 = 0); the two words out. */
+#define THREEFRY(c) THREEFRY_OF(0u, c)
+#define THREEFRY_OF(c0, c)                                                                    \
+    uint32_t x0 = (c0) + k0, x1 = (c) + k1;                                                   \
     MIX(13); MIX(15); MIX(26); MIX(6);                                                        \
     x0 += k1; x1 += k2 + 1u;                                                                  \
     MIX(17); MIX(29); MIX(16); MIX(24);                                                       \
@@ -1999,10 +2000,450 @@ done:
     return result;
 }
 
+/* An output buffer of the loops below: C-contiguous, writable, aligned to its items, its
+ * items of `size` bytes and of one of the struct formats in `formats` (after a byte-order
+ * mark); -1 with a TypeError naming `what` otherwise (nothing held). */
+static int
+out_buffer(PyObject *obj, Py_buffer *view, const char *formats, int sizes, const char *fname,
+           const char *what)
+{
+    if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_WRITABLE) < 0) {
+        return -1;
+    }
+    const char *f = view->format == NULL ? "B" : view->format;
+    if (*f == '=' || *f == '<' || *f == '@') {
+        f++;
+    }
+    Py_ssize_t size = view->itemsize;
+    int size_ok = (size == 1 || size == 2 || size == 4 || size == 8) && (sizes & (int)size);
+    if (!size_ok || f[0] == '\0' || f[1] != '\0' || strchr(formats, f[0]) == NULL) {
+        PyErr_Format(PyExc_TypeError, "%s: %s must be a buffer of %s, not of items of format %s "
+                     "and %zd bytes", fname, what, sizes == 8 ? "float64" : "integers",
+                     view->format == NULL ? "B" : view->format, size);
+        PyBuffer_Release(view);
+        return -1;
+    }
+    if ((uintptr_t)view->buf % (uintptr_t)size != 0) {
+        PyErr_Format(PyExc_ValueError, "%s: %s must be aligned to its items", fname, what);
+        PyBuffer_Release(view);
+        return -1;
+    }
+    return 0;
+}
+
+/* The first counter of a loop over consecutive counters (an int, modulo 2**32). */
+static int
+start_arg(PyObject *obj, uint32_t *start, const char *fname)
+{
+    if (!PyLong_Check(obj)) {
+        PyErr_Format(PyExc_TypeError, "%s: the first counter must be an int", fname);
+        return -1;
+    }
+    *start = (uint32_t)PyLong_AsUnsignedLongLongMask(obj);
+    return PyErr_Occurred() ? -1 : 0;
+}
+
+/* threefry_pair(k0, k1, c0, c1) -> (y0, y1): Threefry-2x32 of one counter (c0, c1) with the
+ * key words k0, k1 (all ints, modulo 2**32), as ints: the keys of fold_in and split derived
+ * on the host (the Python function threefry2x32_int is the reference). */
+static PyObject *
+threefry_pair(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    uint32_t k0, k1, c0, c1;
+    if (key_words(args, nargs, 4, "threefry_pair(k0, k1, c0, c1)", &k0, &k1) < 0
+        || start_arg(args[2], &c0, "threefry_pair") < 0
+        || start_arg(args[3], &c1, "threefry_pair") < 0) {
+        return NULL;
+    }
+    const uint32_t k2 = k0 ^ k1 ^ 0x1BD11BDAu;
+    THREEFRY_OF(c0, c1);
+    return Py_BuildValue("(kk)", (unsigned long)x0, (unsigned long)x1);
+}
+
+/* The keys of split and of a generator's calls: the words (y0, y1) of the consecutive
+ * counters (0, start + i), written as the pair out[2i], out[2i + 1]. */
+static void VECTORISED
+key_rounds(uint32_t k0, uint32_t k1, uint32_t start, uint32_t *restrict out, Py_ssize_t n)
+{
+    const uint32_t k2 = k0 ^ k1 ^ 0x1BD11BDAu;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        THREEFRY(start + (uint32_t)i);
+        out[2 * i] = x0;
+        out[2 * i + 1] = x1;
+    }
+}
+
+/* threefry_keys(k0, k1, start, out): the keys of key_rounds into `out`, a C-contiguous
+ * buffer of an even number of uint32 words (an (n, 2) array of keys). */
+static PyObject *
+threefry_keys(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    uint32_t k0, k1, start;
+    Py_buffer o;
+    if (key_words(args, nargs, 4, "threefry_keys(k0, k1, start, out)", &k0, &k1) < 0
+        || start_arg(args[2], &start, "threefry_keys") < 0
+        || word_buffer(args[3], &o, 1, "threefry_keys", "out") < 0) {
+        return NULL;
+    }
+    if (o.len % 8 != 0 || ((uintptr_t)o.buf % 4u) != 0) {
+        PyErr_SetString(PyExc_ValueError,
+                        "threefry_keys: out must hold pairs of words, aligned to its items");
+        PyBuffer_Release(&o);
+        return NULL;
+    }
+    uint32_t *out = (uint32_t *)o.buf;
+    Py_ssize_t n = o.len / 8;
+    Py_BEGIN_ALLOW_THREADS
+    key_rounds(k0, k1, start, out, n);
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&o);
+    Py_RETURN_NONE;
+}
+
+/* float64 in [0, 1) of each counter's words, as jax.random.uniform makes them: the high
+ * word times 2**20 plus the top 20 bits of the low word (an integer below 2**52, exact),
+ * times 2**-52 (exact): NumPy's operations in _core.floats, each exact. */
+static void EXACT CLONED
+uniform64_rounds(uint32_t k0, uint32_t k1, uint32_t start, double *out, Py_ssize_t n)
+{
+    const uint32_t k2 = k0 ^ k1 ^ 0x1BD11BDAu;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        THREEFRY(start + (uint32_t)i);
+        double hi = (double)x0 * 1048576.0;
+        double lo = (double)(x1 >> 12);
+        out[i] = (hi + lo) * 0x1p-52;
+    }
+}
+
+/* uniform_f64(k0, k1, start, out): the floats of uniform64_rounds for the consecutive
+ * counters from the int `start` (modulo 2**32) into `out`, a C-contiguous float64 buffer. */
+static PyObject *
+uniform_f64(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    uint32_t k0, k1, start;
+    Py_buffer o;
+    if (key_words(args, nargs, 4, "uniform_f64(k0, k1, start, out)", &k0, &k1) < 0
+        || start_arg(args[2], &start, "uniform_f64") < 0
+        || out_buffer(args[3], &o, "d", 8, "uniform_f64", "out") < 0) {
+        return NULL;
+    }
+    double *out = (double *)o.buf;
+    Py_ssize_t n = o.len / 8;
+    Py_BEGIN_ALLOW_THREADS
+    uniform64_rounds(k0, k1, start, out, n);
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&o);
+    Py_RETURN_NONE;
+}
+
+/* x mod d for words x and a divisor 2 <= d < 2**32 by its magic number and shift (see
+ * divider_of): the quotient x / d as the high word of a product, a halved difference and a
+ * shift (Granlund and Montgomery, "Division by invariant integers using multiplication",
+ * 1994, in libdivide's branch-free form), then x - q * d: exact for every x and d, and a
+ * loop of them vectorises (the hardware's division does not). */
+static inline uint32_t
+mod_by(uint32_t x, uint32_t d, uint32_t magic, uint32_t shift)
+{
+    uint32_t q = (uint32_t)(((uint64_t)x * magic) >> 32);
+    uint32_t t = ((x - q) >> 1) + q;
+    return x - (t >> shift) * d;
+}
+
+/* The magic number and shift of mod_by for 2 <= d < 2**32. */
+static void
+divider_of(uint32_t d, uint32_t *magic, uint32_t *shift)
+{
+    uint32_t log2d = 0;
+    while ((d >> log2d) > 1u) {
+        log2d++;
+    }
+    if ((d & (d - 1u)) == 0) { /* 2**log2d: q = 0, t = x / 2 */
+        *magic = 0;
+        *shift = log2d - 1u;
+        return;
+    }
+    uint64_t n = UINT64_C(1) << (32 + log2d);
+    uint32_t m = (uint32_t)(n / d), rem = (uint32_t)(n % d);
+    m += m; /* modulo 2**32 */
+    uint32_t twice = rem + rem;
+    if (twice >= d || twice < rem) {
+        m += 1u;
+    }
+    *magic = m + 1u;
+    *shift = log2d;
+}
+
+/* jax.random.randint's values, as _core._integers_kernel computes them: the two keys of
+ * split(k) (Threefry of the counters (0, 0) and (0, 1)), the words hi and lo of each
+ * counter from them, offset = ((hi mod span) * (2**32 mod span) + lo mod span) mod span in
+ * uint32 arithmetic (lo itself for span 2**32, 0 for span 1), and low + offset written as
+ * an integer of `size` bytes (two's complement: the bits of every integer dtype's value).
+ * One loop per size and kind of span, each vectorised (both keys' rounds, the remainders and
+ * the store in one pass). */
+typedef struct {
+    uint32_t a0, a1, a2, b0, b1, b2, d, magic, shift, multiplier;
+} integer_plan;
+
+static inline uint32_t
+integer_word(const integer_plan *p, uint32_t c, int kind)
+{
+    uint32_t lo, hi;
+    {
+        const uint32_t k0 = p->b0, k1 = p->b1, k2 = p->b2;
+        THREEFRY(c);
+        lo = x0 ^ x1;
+    }
+    if (kind == 0) { /* span 2**32 */
+        return lo;
+    }
+    if (kind == 2) { /* span 1 */
+        return 0u;
+    }
+    {
+        const uint32_t k0 = p->a0, k1 = p->a1, k2 = p->a2;
+        THREEFRY(c);
+        hi = x0 ^ x1;
+    }
+    uint32_t o = mod_by(hi, p->d, p->magic, p->shift) * p->multiplier
+                 + mod_by(lo, p->d, p->magic, p->shift);
+    return mod_by(o, p->d, p->magic, p->shift);
+}
+
+#define INTEGER_LOOP(type, kind)                                                              \
+    for (Py_ssize_t i = 0; i < n; i++) {                                                      \
+        ((type *)out)[i] = (type)(low + integer_word(&p, start + (uint32_t)i, kind));        \
+    }
+
+static void VECTORISED
+integer_rounds(uint32_t k0, uint32_t k1, uint32_t start, uint64_t span, uint64_t low,
+               char *restrict out, Py_ssize_t size, Py_ssize_t n)
+{
+    const uint32_t k2 = k0 ^ k1 ^ 0x1BD11BDAu;
+    integer_plan p = {0};
+    {
+        THREEFRY(0u);
+        p.a0 = x0;
+        p.a1 = x1;
+        p.a2 = x0 ^ x1 ^ 0x1BD11BDAu;
+    }
+    {
+        THREEFRY(1u);
+        p.b0 = x0;
+        p.b1 = x1;
+        p.b2 = x0 ^ x1 ^ 0x1BD11BDAu;
+    }
+    int kind = span == (UINT64_C(1) << 32) ? 0 : span == 1u ? 2 : 1;
+    if (kind == 1) {
+        p.d = (uint32_t)span;
+        divider_of(p.d, &p.magic, &p.shift);
+        /* 2**32 mod span with JAX's wrapping square: (2**16 mod span)**2 mod 2**32, mod span */
+        uint32_t m16 = (uint32_t)(UINT64_C(65536) % span);
+        p.multiplier = mod_by(m16 * m16, p.d, p.magic, p.shift);
+    }
+    switch (size * 4 + kind) {
+    case 4: INTEGER_LOOP(uint8_t, 0) break;
+    case 5: INTEGER_LOOP(uint8_t, 1) break;
+    case 6: INTEGER_LOOP(uint8_t, 2) break;
+    case 8: INTEGER_LOOP(uint16_t, 0) break;
+    case 9: INTEGER_LOOP(uint16_t, 1) break;
+    case 10: INTEGER_LOOP(uint16_t, 2) break;
+    case 16: INTEGER_LOOP(uint32_t, 0) break;
+    case 17: INTEGER_LOOP(uint32_t, 1) break;
+    case 18: INTEGER_LOOP(uint32_t, 2) break;
+    case 32: INTEGER_LOOP(uint64_t, 0) break;
+    case 33: INTEGER_LOOP(uint64_t, 1) break;
+    default: INTEGER_LOOP(uint64_t, 2) break;
+    }
+}
+#undef INTEGER_LOOP
+
+/* integers(k0, k1, start, out, span, low): the values of integer_rounds for the consecutive
+ * counters from the int `start` (modulo 2**32) into `out`, a C-contiguous buffer of
+ * integers of 1, 2, 4 or 8 bytes; `span` an int in [1, 2**32], `low` an int (taken modulo
+ * 2**64: low + offset must fit out's items, as the caller's bounds ensure). */
+static PyObject *
+integers(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    uint32_t k0, k1, start;
+    if (key_words(args, nargs, 6, "integers(k0, k1, start, out, span, low)", &k0, &k1) < 0
+        || start_arg(args[2], &start, "integers") < 0) {
+        return NULL;
+    }
+    if (!PyLong_Check(args[4]) || !PyLong_Check(args[5])) {
+        PyErr_SetString(PyExc_TypeError, "integers: span and low must be ints");
+        return NULL;
+    }
+    int overflow = 0;
+    long long span = PyLong_AsLongLongAndOverflow(args[4], &overflow);
+    if (span == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    if (overflow || span < 1 || span > (1LL << 32)) {
+        PyErr_SetString(PyExc_ValueError, "integers: span must be in [1, 2**32]");
+        return NULL;
+    }
+    uint64_t low = (uint64_t)PyLong_AsUnsignedLongLongMask(args[5]);
+    if (PyErr_Occurred()) {
+        return NULL;
+    }
+    Py_buffer o;
+    if (out_buffer(args[3], &o, "bBhHiIlLqQ", 1 | 2 | 4 | 8, "integers", "out") < 0) {
+        return NULL;
+    }
+    char *out = (char *)o.buf;
+    Py_ssize_t size = o.itemsize, n = o.len / o.itemsize;
+    Py_BEGIN_ALLOW_THREADS
+    integer_rounds(k0, k1, start, (uint64_t)span, low, out, size, n);
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&o);
+    Py_RETURN_NONE;
+}
+
+/* normal_f64(k0, k1, start, out, constants): float64 standard normals of the Threefry words
+ * of the consecutive counters (0, start + i), as jax.random.normal makes them and as
+ * _core.normal_of computes them with NumPy's float64 operations: u of uniform64_rounds,
+ * v = max(2u + lo, lo), w = -log1p(-(v * v)) by _special.log1p (Cephes' rational function
+ * after an exact reduction to [sqrt(1/2), sqrt(2)): frexp of a positive normal number, here
+ * read from its bits), Giles' three polynomials of erfinv with a choice between them, times
+ * v, times sqrt(2). Every operation is one IEEE float64 operation (+, -, *, /, sqrt), rounded
+ * once, in NumPy's order; both sides of every choice are computed, as NumPy's where does.
+ * `constants` is the float64 buffer of NORMAL64_CONSTANTS numbers that _special.py lays
+ * out. */
+#define NORMAL64_CONSTANTS 76
+typedef struct {
+    double log_p[6], log_q[6], erfinv_6[23], erfinv_16[19], erfinv_big[17];
+    double ln2_hi, ln2_lo, sqrt_half, lo, sqrt2;
+} normal64_constants;
+
+static inline double EXACT INLINED
+horner_f64(double x, const double *c, int n)
+{
+    double p = x * c[0];
+    p = p + c[1];
+    /* unrolled, so that the loop over the counters vectorises */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC unroll 32
+#endif
+    for (int j = 2; j < n; j++) {
+        p = p * x;
+        p = p + c[j];
+    }
+    return p;
+}
+
+static inline double EXACT INLINED
+normal64_of(uint32_t y0, uint32_t y1, const normal64_constants *K)
+{
+    double hi = (double)y0 * 1048576.0, lo = (double)(y1 >> 12);
+    double u = (hi + lo) * 0x1p-52;
+    double v = u * 2.0;
+    v = v + K->lo;
+    v = v < K->lo ? K->lo : v;
+    /* log1p(x) of x = -(v * v) */
+    double x = -(v * v);
+    double y = 1.0 + x;
+    int near = (y >= K->sqrt_half) & (y < 2.0 * K->sqrt_half);
+    double r = near ? 1.0 : y; /* positive and normal: y >= 2**-52 */
+    uint64_t b;
+    memcpy(&b, &r, 8);
+    uint64_t mb = (b & UINT64_C(0x000fffffffffffff)) | UINT64_C(0x3fe0000000000000);
+    double m;
+    memcpy(&m, &mb, 8); /* frexp's mantissa, in [1/2, 1) */
+    double e = (double)((int32_t)(b >> 52) - 1022);
+    int low = m < K->sqrt_half;
+    double m2 = m * 2.0, e1 = e - 1.0;
+    m = low ? m2 : m;
+    e = low ? e1 : e;
+    double fm = m - 1.0;
+    double f = near ? x : fm;
+    e = near ? 0.0 : e;
+    double z = f * f;
+    double t = z * horner_f64(f, K->log_p, 6);
+    t = t / horner_f64(f, K->log_q, 6);
+    double s = f * t;
+    double el = e * K->ln2_lo;
+    s = s + el;
+    double zh = z * 0.5;
+    s = s - zh;
+    double eh = e * K->ln2_hi;
+    double log1p = (f + s) + eh;
+    double w = -log1p;
+    /* erfinv(v) */
+    int lt6 = w < 6.25, lt16 = w < 16.0;
+    double root = sqrt(w);
+    double p6 = horner_f64(w - 3.125, K->erfinv_6, 23);
+    double p16 = horner_f64(root - 3.25, K->erfinv_16, 19);
+    double pbig = horner_f64(root - 5.0, K->erfinv_big, 17);
+    double p = lt6 ? p6 : (lt16 ? p16 : pbig);
+    p = p * v;
+    return p * K->sqrt2;
+}
+
+static void EXACT CLONED
+normal64_rounds(uint32_t k0, uint32_t k1, uint32_t start, double *restrict out, Py_ssize_t n,
+                const normal64_constants *restrict K)
+{
+    const uint32_t k2 = k0 ^ k1 ^ 0x1BD11BDAu;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        THREEFRY(start + (uint32_t)i);
+        out[i] = normal64_of(x0, x1, K);
+    }
+}
+
+static PyObject *
+normal_f64(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    uint32_t k0, k1, start;
+    if (key_words(args, nargs, 5, "normal_f64(k0, k1, start, out, constants)", &k0, &k1) < 0
+        || start_arg(args[2], &start, "normal_f64") < 0) {
+        return NULL;
+    }
+    Py_buffer o = {0}, k = {0};
+    PyObject *result = NULL;
+    if (out_buffer(args[3], &o, "d", 8, "normal_f64", "out") < 0
+        || PyObject_GetBuffer(args[4], &k, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
+        goto done;
+    }
+    const char *fk = k.format == NULL ? "B" : k.format;
+    if (*fk == '=' || *fk == '<' || *fk == '@') {
+        fk++;
+    }
+    if (k.itemsize != 8 || strcmp(fk, "d") != 0 || k.len != 8 * NORMAL64_CONSTANTS) {
+        PyErr_SetString(PyExc_TypeError, "normal_f64: constants must be 76 float64 numbers");
+        goto done;
+    }
+    normal64_constants K;
+    const double *d = (const double *)k.buf;
+    double *fields[] = {K.log_p, K.log_q, K.erfinv_6, K.erfinv_16, K.erfinv_big};
+    int sizes[] = {6, 6, 23, 19, 17};
+    int at = 0;
+    for (int f = 0; f < 5; f++) {
+        for (int j = 0; j < sizes[f]; j++) {
+            memcpy(&fields[f][j], &d[at++], 8);
+        }
+    }
+    memcpy(&K.ln2_hi, &d[at++], 8);
+    memcpy(&K.ln2_lo, &d[at++], 8);
+    memcpy(&K.sqrt_half, &d[at++], 8);
+    memcpy(&K.lo, &d[at++], 8);
+    memcpy(&K.sqrt2, &d[at++], 8);
+    double *out = (double *)o.buf;
+    Py_ssize_t n = o.len / 8;
+    Py_BEGIN_ALLOW_THREADS
+    normal64_rounds(k0, k1, start, out, n, &K);
+    Py_END_ALLOW_THREADS
+    result = Py_NewRef(Py_None);
+done:
+    PyBuffer_Release(&o);
+    PyBuffer_Release(&k);
+    return result;
+}
+
 #undef EXACT
 #undef INLINED
 #undef CLONED
 #undef THREEFRY
+#undef THREEFRY_OF
 #undef MIX
 #undef ROTL32
 #undef VECTORISED
@@ -2040,6 +2481,21 @@ static PyMethodDef methods[] = {
     {"normal_f32", (PyCFunction)(void (*)(void))normal_f32, METH_FASTCALL,
      "normal_f32(k0, k1, counter, out, constants): float32 standard normals of the Threefry "
      "words of the counters (0, counter[i]), as jax.random.normal makes them, into out."},
+    {"threefry_pair", (PyCFunction)(void (*)(void))threefry_pair, METH_FASTCALL,
+     "threefry_pair(k0, k1, c0, c1) -> (y0, y1): Threefry-2x32 of the counter (c0, c1) with "
+     "the key words k0 and k1, as ints."},
+    {"threefry_keys", (PyCFunction)(void (*)(void))threefry_keys, METH_FASTCALL,
+     "threefry_keys(k0, k1, start, out): the words (y0, y1) of Threefry of the counters "
+     "(0, start + i) as the pairs out[2i], out[2i + 1] (an (n, 2) uint32 array of keys)."},
+    {"uniform_f64", (PyCFunction)(void (*)(void))uniform_f64, METH_FASTCALL,
+     "uniform_f64(k0, k1, start, out): float64 in [0, 1) of the Threefry words of the counters "
+     "(0, start + i), as jax.random.uniform makes them, into out."},
+    {"normal_f64", (PyCFunction)(void (*)(void))normal_f64, METH_FASTCALL,
+     "normal_f64(k0, k1, start, out, constants): float64 standard normals of the Threefry words "
+     "of the counters (0, start + i), as jax.random.normal makes them, into out."},
+    {"integers", (PyCFunction)(void (*)(void))integers, METH_FASTCALL,
+     "integers(k0, k1, start, out, span, low): low + the offsets in [0, span) of "
+     "jax.random.randint for the counters start + i, into out (integers of 1 to 8 bytes)."},
     {"number_slots", (PyCFunction)number_slots, METH_O,
      "number_slots({'add': builtin, ..., 'eq': builtin, 'neg': builtin}): run the fast path "
      "of each builtin from Array's operator slots for exact Arrays."},

@@ -41,7 +41,7 @@ from ._checks import (
     seed_words,
 )
 from ._loop import NeedsHostRead
-from ._special import erfinv, log, normal_constants, rounded
+from ._special import erfinv, log, normal64_constants, normal_constants, rounded
 from ._threefry import (
     MASK32,
     as_word,
@@ -49,7 +49,9 @@ from ._threefry import (
     shift_right,
     threefry2x32,
     threefry2x32_int,
+    threefry_keys,
     threefry_numpy,
+    threefry_range,
     word_dtype,
 )
 
@@ -303,11 +305,7 @@ def blocks(k: Array, n: int, start: int | Array = 0) -> tuple[Array, Array]:
     default)."""
     xp = _xp()
     if k.device.backend == "numpy":
-        import numpy as np
-
-        k0, k1 = _host_words(k)
-        counter = np.arange(int(start), int(start) + n, dtype=np.uint32)
-        y0, y1 = threefry_numpy(k0, k1, counter)
+        y0, y1 = threefry_range(*_host_words(k), int(start), n)
         return _wrap(y0, k.device), _wrap(y1, k.device)
     counter = xp.arange(n, dtype=k.dtype, device=k.device)
     if isinstance(start, Array) or start:
@@ -461,6 +459,8 @@ def split(key: Array, num: int = 2) -> Array:
 
 
 def split_kernel(k: Array, num: int) -> Array:
+    if k.device.backend == "numpy":  # the words written as the keys' rows
+        return _wrap(threefry_keys(*_host_words(k), 0, num), k.device)
     y0, y1 = blocks(k, num)
     return _xp().stack([y0, y1], axis=1)
 
@@ -484,12 +484,7 @@ def fold_block_kernel(k: Array, start: int, n: int) -> Array:
     ``(n, 2)`` array of keys: one Threefry call for ``n`` draws of a generator."""
     xp = _xp()
     if k.device.backend == "numpy":
-        import numpy as np
-
-        counter = np.arange(n, dtype=np.uint32)
-        np.add(counter, np.uint32(start & MASK32), out=counter)
-        w0, w1 = threefry_numpy(*_host_words(k), counter)
-        return _wrap(np.stack([w0, w1], axis=1), k.device)
+        return _wrap(threefry_keys(*_host_words(k), start & MASK32, n), k.device)
     counter = xp.arange(n, dtype=k.dtype, device=k.device) + as_word(start, k.dtype)
     y0, y1 = threefry2x32(k[0], k[1], 0, counter)
     return xp.stack([xp.broadcast_to(y0, y1.shape), y1], axis=1)
@@ -650,9 +645,9 @@ def draw_uniform(k: Array, shp: tuple[int, ...], dt: DType) -> Array:
 
 
 def _uniform_kernel(k: Array, shp: tuple[int, ...], dtype: DType) -> Array:
-    if _speed.uniform_f32 is not None and k.device.backend == "numpy" and dtype == _xp().float32:
-        # in C: Threefry and the floats of floats(), in one pass
-        return _wrap(c_floats("uniform", *_host_words(k), shp), k.device)
+    draw = _c_draw("uniform", dtype) if k.device.backend == "numpy" else None
+    if draw is not None:  # in C: Threefry and the floats of floats(), in one pass
+        return _wrap(c_floats(draw, *_host_words(k), shp), k.device)
 
     def piece(start: int | Array, m: int) -> Array:
         return floats(*blocks(k, m, start), dtype)
@@ -688,11 +683,12 @@ def draw_normal(k: Array, shp: tuple[int, ...], dt: DType) -> Array:
 def normal_kernel(k: Array, shp: tuple[int, ...], dtype: DType) -> Array:
     """``jax.random.normal``: uniform floats in ``(-1, 1)``, then ``sqrt(2) * erfinv``.
 
-    float32 on NumPy runs in C where the compiled extension is on (``_speedups.normal_f32``:
-    Threefry, the floats and the same exactly rounded float32 operations as
+    NumPy's draws run in C where the compiled extension is on (``_speedups.normal_f32`` and
+    ``normal_f64``: Threefry, the floats and the same exactly rounded operations as
     :func:`normal_of`, in one pass): the same floats, the tests compare the two."""
-    if _speed.normal_f32 is not None and k.device.backend == "numpy" and dtype == _xp().float32:
-        return _wrap(c_floats("normal", *_host_words(k), shp), k.device)
+    draw = _c_draw("normal", dtype) if k.device.backend == "numpy" else None
+    if draw is not None:
+        return _wrap(c_floats(draw, *_host_words(k), shp), k.device)
 
     def piece(start: int | Array, m: int) -> Array:
         return normal_of(floats(*blocks(k, m, start), dtype))
@@ -700,19 +696,36 @@ def normal_kernel(k: Array, shp: tuple[int, ...], dtype: DType) -> Array:
     return _xp().reshape(over_counters(k, math.prod(shp), piece), shp)
 
 
+def _c_draw(kind: str, dtype: DType) -> str | None:
+    """The name :func:`c_floats` gives the ``kind`` ("normal" or "uniform") of ``dtype``'s
+    floats, or None where no C loop computes them (the extension off, another dtype)."""
+    xp = _xp()
+    if dtype == xp.float32:
+        on = _speed.normal_f32 if kind == "normal" else _speed.uniform_f32
+        return kind if on is not None else None
+    if dtype == xp.float64:
+        on = _speed.normal_f64 if kind == "normal" else _speed.uniform_f64
+        return kind + "64" if on is not None else None
+    return None
+
+
 def c_floats(
     draw: str, k0: int, k1: int, shp: tuple[int, ...], threads: int = 1
-) -> NDArray[np.float32]:
-    """The float32 ``"normal"`` or ``"uniform"`` floats of the key words ``k0``, ``k1`` for the
-    counters ``0, 1, ..., n - 1``, by the C loops of :mod:`arraymux._speedups` (which must be
-    on), on up to ``threads`` threads (see :mod:`._threads`), as a NumPy array of shape
-    ``shp``."""
+) -> NDArray[np.float32] | NDArray[np.float64]:
+    """The float32 ``"normal"`` or ``"uniform"`` floats (float64 for ``"normal64"`` and
+    ``"uniform64"``) of the key words ``k0``, ``k1`` for the counters ``0, 1, ..., n - 1``, by
+    the C loops of :mod:`arraymux._speedups` (which must be on), on up to ``threads`` threads
+    (see :mod:`._threads`), as a NumPy array of shape ``shp``."""
     import numpy as np
 
-    out = np.empty((math.prod(shp),), dtype=np.float32)
-    loop, extra = (
-        (_speed.normal_f32, (normal_constants(),)) if draw == "normal" else (_speed.uniform_f32, ())
-    )
+    wide = draw.endswith("64")
+    out = np.empty((math.prod(shp),), dtype=np.float64 if wide else np.float32)
+    loop, extra = {
+        "normal": (_speed.normal_f32, (normal_constants(),)),
+        "uniform": (_speed.uniform_f32, ()),
+        "normal64": (_speed.normal_f64, (normal64_constants(),)),
+        "uniform64": (_speed.uniform_f64, ()),
+    }[draw]
     if loop is None:
         raise RuntimeError("c_floats: the compiled extension is off")
     _threads.over_threads(loop, k0, k1, out, *extra, threads=threads)
@@ -803,12 +816,26 @@ def draw_integers(k: Array, shp: tuple[int, ...], low: int, high: int, dt: DType
     return fused(_integers_kernel, k, shp, low, high - low, dt)
 
 
+#: The NumPy dtype of each integer dtype, by name (for the C loop's output).
+_NUMPY_INTEGERS = {
+    DType(name): name
+    for name in ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")
+}
+
+
 def _integers_kernel(k: Array, shp: tuple[int, ...], low: int, span: int, dtype: DType) -> Array:
     """``jax.random.randint``: two words per value, from the two keys of ``split(k)``, the
     high one's remainder times ``2**32 mod span`` plus the low one's, modulo ``span``, in
     uint32 arithmetic (as JAX samples 8-, 16- and 32-bit dtypes; 64-bit dtypes, whose spans
     are at most 2**32 here, too)."""
     xp = _xp()
+    if _speed.integers is not None and k.device.backend == "numpy":
+        # in C: the words of both keys, the remainders and low + offset, in one pass
+        import numpy as np
+
+        out = np.empty((math.prod(shp),), dtype=_NUMPY_INTEGERS[dtype])
+        _speed.integers(*_host_words(k), 0, out, span, low)
+        return _wrap(out.reshape(shp), k.device)
 
     def piece(start: int | Array, m: int) -> Array:
         hi, lo = _words_of_split(k, m, start)

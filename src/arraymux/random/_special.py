@@ -336,6 +336,34 @@ def normal_constants() -> NDArray[np.float64]:
 _NORMAL_CONSTANTS: NDArray[np.float64] | None = None
 
 
+def normal64_constants() -> NDArray[np.float64]:
+    """The numbers of :func:`erfinv`, :func:`log1p` and :func:`log` for float64, and of the
+    normal floats of uniform ones, as the C loop of ``_speedups.normal_f64`` takes them."""
+    global _NORMAL64_CONSTANTS
+    if _NORMAL64_CONSTANTS is None:
+        import numpy as np
+
+        f64 = np.float64
+        numbers = [
+            *_LOG_P,
+            *_LOG_Q,
+            *_ERFINV_64[0],
+            *_ERFINV_64[1],
+            *_ERFINV_64[2],
+            _LN2_HI,
+            _LN2_LO_64,
+            _SQRT_HALF,
+            float(np.nextafter(f64(-1.0), f64(0.0))),
+            float(f64(math.sqrt(2.0))),
+        ]
+        _NORMAL64_CONSTANTS = np.array(numbers, dtype=np.float64)
+        _NORMAL64_CONSTANTS.flags.writeable = False
+    return _NORMAL64_CONSTANTS
+
+
+_NORMAL64_CONSTANTS: NDArray[np.float64] | None = None
+
+
 def erfinv(x: Array, *, edges: bool = False) -> Array:
     """The inverse error function of floats in ``(-1, 1)`` (Giles' approximation); with
     ``edges``, also ``+-inf`` at ``+-1``, as XLA's."""

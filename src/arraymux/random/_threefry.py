@@ -21,7 +21,7 @@ import math
 from typing import TYPE_CHECKING, cast
 
 from .. import _compiled
-from .._array import Array
+from .._array import Array, wrap
 from .._devices import Device
 from .._dtypes import DType
 
@@ -67,6 +67,8 @@ def key_array(words: tuple[int, int], device: Device) -> Array:
     import arraymux as xp
 
     host = np.array(words, dtype=np.uint32)
+    if device.backend == "numpy":  # NumPy's own array: nothing to move
+        return wrap(host, device)
     if word_dtype(device) == xp.int32:
         host = host.view(np.int32)
     return xp.asarray(host, device=device)
@@ -128,8 +130,6 @@ def _threefry_jax(k0: Array, k1: Array, x0: Array | int, x1: Array | int) -> tup
     import jax
     import jax.numpy as jnp
     import numpy as np
-
-    from .._array import wrap
 
     device = k0.device
 
@@ -208,7 +208,48 @@ def _numpy_shifts() -> dict[int, Words]:
 
 
 def threefry2x32_int(key: tuple[int, int], counter: tuple[int, int]) -> tuple[int, int]:
-    """:func:`threefry2x32` on Python ints (for keys derived on the host)."""
+    """:func:`threefry2x32` on Python ints (for keys derived on the host): in C where the
+    compiled extension is on, else :func:`threefry2x32_int_ops`."""
+    pair = _compiled.threefry_pair
+    if pair is not None:
+        return pair(key[0], key[1], counter[0], counter[1])
+    return threefry2x32_int_ops(key, counter)
+
+
+def threefry_range(k0: int, k1: int, start: int, n: int) -> tuple[Words, Words]:
+    """:func:`threefry_numpy` of the ``n`` consecutive counters from ``start`` (modulo
+    2**32): in C without an array of counters where the compiled extension is on."""
+    import numpy as np
+
+    kernel = _compiled.threefry2x32
+    if kernel is not None:
+        # the two rows of one array: one allocation (two large ones each take fresh pages)
+        y = np.empty((2, n), dtype=np.uint32)
+        kernel(k0 & MASK32, k1 & MASK32, start & MASK32, y[0], y[1])
+        return y[0], y[1]
+    counter = np.arange(n, dtype=np.uint32)
+    np.add(counter, np.uint32(start & MASK32), out=counter)
+    return threefry_numpy_ops(k0, k1, counter)
+
+
+def threefry_keys(k0: int, k1: int, start: int, n: int) -> NDArray[np.uint32]:
+    """The words of :func:`threefry_range` as the rows of an ``(n, 2)`` array (keys): written
+    in place in C where the compiled extension is on."""
+    import numpy as np
+
+    out = np.empty((n, 2), dtype=np.uint32)
+    kernel = _compiled.threefry_keys
+    if kernel is not None:
+        kernel(k0 & MASK32, k1 & MASK32, start & MASK32, out)
+        return out
+    y0, y1 = threefry_range(k0, k1, start, n)
+    out[:, 0] = y0
+    out[:, 1] = y1
+    return out
+
+
+def threefry2x32_int_ops(key: tuple[int, int], counter: tuple[int, int]) -> tuple[int, int]:
+    """:func:`threefry2x32_int` with Python's operations only (the reference of the C one)."""
 
     def rot(v: int, r: int) -> int:
         return ((v << r) | (v >> (32 - r))) & MASK32
