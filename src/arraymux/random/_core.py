@@ -170,6 +170,8 @@ def run(
     device = k.device
     backend = device.backend
     try:
+        if backend == "numpy" and kernel not in QUIET:  # the common case, first
+            return kernel(k, *params, *static)
         if backend == "jax":
             return _compiled(kernel, static)(k, *params)
         if (backend == "torch" and device.place == "cpu" and _readable(k)) or (
@@ -237,12 +239,13 @@ def _through_numpy(
         import torch
 
         in_c = _C_DRAWS.get(kernel)
-        if in_c is not None and static[1] == xp.float32 and _speed.normal_f32 is not None:
-            # normal and uniform float32: the C loops, straight from the key's two words,
+        draw = None if in_c is None else _c_draw(in_c, cast("DType", static[1]))
+        if draw is not None:
+            # normal and uniform floats: the C loops, straight from the key's two words,
             # on as many threads as torch's operations use (static: the shape and the dtype)
             shp = cast("tuple[int, ...]", static[0])
             w0, w1 = k.native.tolist()
-            floats = c_floats(in_c, w0 & MASK32, w1 & MASK32, shp, torch.get_num_threads())
+            floats = c_floats(draw, w0 & MASK32, w1 & MASK32, shp, torch.get_num_threads())
             return _wrap(torch.from_numpy(floats), home)
         numpy_device = Device("numpy")
         words = _wrap(k.native.numpy().view(np.uint32), numpy_device)
@@ -720,12 +723,13 @@ def c_floats(
 
     wide = draw.endswith("64")
     out = np.empty((math.prod(shp),), dtype=np.float64 if wide else np.float32)
-    loop, extra = {
-        "normal": (_speed.normal_f32, (normal_constants(),)),
-        "uniform": (_speed.uniform_f32, ()),
-        "normal64": (_speed.normal_f64, (normal64_constants(),)),
-        "uniform64": (_speed.uniform_f64, ()),
-    }[draw]
+    extra: tuple[NDArray[np.float64], ...] = ()
+    if draw == "normal":
+        loop, extra = _speed.normal_f32, (normal_constants(),)
+    elif draw == "normal64":
+        loop, extra = _speed.normal_f64, (normal64_constants(),)
+    else:
+        loop = _speed.uniform_f64 if wide else _speed.uniform_f32
     if loop is None:
         raise RuntimeError("c_floats: the compiled extension is off")
     _threads.over_threads(loop, k0, k1, out, *extra, threads=threads)
@@ -828,14 +832,14 @@ def _integers_kernel(k: Array, shp: tuple[int, ...], low: int, span: int, dtype:
     high one's remainder times ``2**32 mod span`` plus the low one's, modulo ``span``, in
     uint32 arithmetic (as JAX samples 8-, 16- and 32-bit dtypes; 64-bit dtypes, whose spans
     are at most 2**32 here, too)."""
-    xp = _xp()
     if _speed.integers is not None and k.device.backend == "numpy":
         # in C: the words of both keys, the remainders and low + offset, in one pass
         import numpy as np
 
-        out = np.empty((math.prod(shp),), dtype=_NUMPY_INTEGERS[dtype])
+        out = np.empty(shp, dtype=_NUMPY_INTEGERS[dtype])
         _speed.integers(*_host_words(k), 0, out, span, low)
-        return _wrap(out.reshape(shp), k.device)
+        return _wrap(out, k.device)
+    xp = _xp()
 
     def piece(start: int | Array, m: int) -> Array:
         hi, lo = _words_of_split(k, m, start)
