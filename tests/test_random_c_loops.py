@@ -390,3 +390,25 @@ def test_large_float64_torch_draws_equal_numpys_on_several_threads(monkeypatch, 
         _without_loops(getattr(xp.random, draw), xp.random.key(5), (n,), xp.float64),
         xp.to_numpy(want),
     )
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2**64 - 1])
+def test_a_generators_keys_are_fold_in_from_its_first_call(seed):
+    # the first call's key is made alone on NumPy, the others come in blocks: fold_in(key, i)
+    g = xp.random.Generator(seed, device="numpy")
+    k = xp.random.key(seed, device="numpy")
+    for i in range(130):
+        got = g._key()
+        assert got.dtype == xp.uint32 and got.shape == (2,)
+        np.testing.assert_array_equal(xp.to_numpy(got), xp.to_numpy(xp.random.fold_in(k, i)))
+    # and its draws are those of the keys
+    g, h = xp.random.Generator(seed, device="numpy"), xp.random.Generator(seed, device="numpy")
+    for i in range(3):
+        np.testing.assert_array_equal(
+            xp.to_numpy(g.integers(0, 100, size=(5,))),
+            xp.to_numpy(xp.random.integers(xp.random.fold_in(k, i), 0, 100, (5,))),
+        )
+        np.testing.assert_array_equal(
+            xp.to_numpy(h.normal(size=(3,))),
+            xp.to_numpy(xp.random.normal(xp.random.fold_in(k, i), (3,))),
+        )

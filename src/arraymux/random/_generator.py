@@ -79,7 +79,7 @@ from ._distributions import (
     weibull_kernel,
 )
 from ._special import rounded
-from ._threefry import key_array, word_dtype
+from ._threefry import key_array, threefry2x32_int, word_dtype
 
 if TYPE_CHECKING:
     import jax
@@ -147,7 +147,8 @@ class Generator:
     names and parameters, ``size=None`` for the parameters' shape, and ``dtype=``; they draw as
     the functions of :mod:`arraymux.random` draw (``pareto`` and ``weibull`` as NumPy defines
     them), then apply NumPy's location and scale. The keys of the next 64 calls are derived at
-    once (one Threefry call); on JAX the counter stays on the device.
+    once (one Threefry call; on NumPy the first call's key is derived alone); on JAX the
+    counter stays on the device.
 
     A generator is safe to share between threads, as NumPy's is: each call reads and advances
     the state under a lock, so no two calls draw the same numbers (which thread gets which
@@ -211,6 +212,13 @@ class Generator:
             if self._counter is not None:  # JAX: one compiled step, the counter stays there
                 k, self._counter = jax_fold()(self._key0, self._counter)
                 return k
+            if i == 0 and self.device.backend == "numpy":
+                # the first call's key alone (a generator that draws once makes no block):
+                # fold_in(key, 0), row 0 of the first block
+                import numpy as np
+
+                first = np.array(threefry2x32_int(self._words, (0, 0)), dtype=np.uint32)
+                return _wrap(first, self.device)
             # Elsewhere the keys of the next _BLOCK calls come from one Threefry call.
             b, j = divmod(i, _BLOCK)
             if b != self._block_index:
