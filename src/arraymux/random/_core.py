@@ -10,7 +10,7 @@ import functools
 import math
 from collections.abc import Callable, Hashable
 from types import ModuleType
-from typing import TYPE_CHECKING, Protocol, cast
+from typing import TYPE_CHECKING, Protocol, TypeAlias, cast
 
 from .. import _compiled as _speed
 from .._arguments import check_bool, check_int, python_scalar
@@ -238,14 +238,14 @@ def _through_numpy(
         # uint32 (no copy), a float result handed back to torch over the same memory
         import torch
 
-        in_c = _C_DRAWS.get(kernel)
-        draw = None if in_c is None else _c_draw(in_c, cast("DType", static[1]))
-        if draw is not None:
+        kind = _C_DRAWS.get(kernel)
+        loop = None if kind is None else c_loop(kind, cast("DType", static[1]))
+        if loop is not None:
             # normal and uniform floats: the C loops, straight from the key's two words,
             # on as many threads as torch's operations use (static: the shape and the dtype)
             shp = cast("tuple[int, ...]", static[0])
             w0, w1 = k.native.tolist()
-            floats = c_floats(draw, w0 & MASK32, w1 & MASK32, shp, torch.get_num_threads())
+            floats = c_floats(loop, w0 & MASK32, w1 & MASK32, shp, torch.get_num_threads())
             return _wrap(torch.from_numpy(floats), home)
         numpy_device = Device("numpy")
         words = _wrap(k.native.numpy().view(np.uint32), numpy_device)
@@ -648,9 +648,9 @@ def draw_uniform(k: Array, shp: tuple[int, ...], dt: DType) -> Array:
 
 
 def _uniform_kernel(k: Array, shp: tuple[int, ...], dtype: DType) -> Array:
-    draw = _c_draw("uniform", dtype) if k.device.backend == "numpy" else None
-    if draw is not None:  # in C: Threefry and the floats of floats(), in one pass
-        return _wrap(c_floats(draw, *_host_words(k), shp), k.device)
+    loop = c_loop("uniform", dtype) if k.device.backend == "numpy" else None
+    if loop is not None:  # in C: Threefry and the floats of floats(), in one pass
+        return _wrap(c_floats(loop, *_host_words(k), shp), k.device)
 
     def piece(start: int | Array, m: int) -> Array:
         return floats(*blocks(k, m, start), dtype)
@@ -689,9 +689,9 @@ def normal_kernel(k: Array, shp: tuple[int, ...], dtype: DType) -> Array:
     NumPy's draws run in C where the compiled extension is on (``_speedups.normal_f32`` and
     ``normal_f64``: Threefry, the floats and the same exactly rounded operations as
     :func:`normal_of`, in one pass): the same floats, the tests compare the two."""
-    draw = _c_draw("normal", dtype) if k.device.backend == "numpy" else None
-    if draw is not None:
-        return _wrap(c_floats(draw, *_host_words(k), shp), k.device)
+    loop = c_loop("normal", dtype) if k.device.backend == "numpy" else None
+    if loop is not None:
+        return _wrap(c_floats(loop, *_host_words(k), shp), k.device)
 
     def piece(start: int | Array, m: int) -> Array:
         return normal_of(floats(*blocks(k, m, start), dtype))
@@ -699,44 +699,61 @@ def normal_kernel(k: Array, shp: tuple[int, ...], dtype: DType) -> Array:
     return _xp().reshape(over_counters(k, math.prod(shp), piece), shp)
 
 
-def _c_draw(kind: str, dtype: DType) -> str | None:
-    """The name :func:`c_floats` gives the ``kind`` ("normal" or "uniform") of ``dtype``'s
-    floats, or None where no C loop computes them (the extension off, another dtype)."""
-    xp = _xp()
-    if dtype == xp.float32:
-        on = _speed.normal_f32 if kind == "normal" else _speed.uniform_f32
-        return kind if on is not None else None
-    if dtype == xp.float64:
-        on = _speed.normal_f64 if kind == "normal" else _speed.uniform_f64
-        return kind + "64" if on is not None else None
-    return None
+def _no_constants() -> tuple[()]:
+    return ()
+
+
+def _normal32() -> tuple[NDArray[np.float64]]:
+    return (normal_constants(),)
+
+
+def _normal64() -> tuple[NDArray[np.float64]]:
+    return (normal64_constants(),)
+
+
+#: The C loop of each kind of float draw (``"normal"``, ``"uniform"``) and dtype name: its
+#: name in :mod:`arraymux._compiled` (None there when the extension is off, read at each draw
+#: so that switching it off takes effect), its extra arguments, the result's NumPy dtype.
+_C_LOOPS: dict[tuple[str, str], tuple[str, Callable[[], tuple[object, ...]], str]] = {
+    ("normal", "float32"): ("normal_f32", _normal32, "float32"),
+    ("normal", "float64"): ("normal_f64", _normal64, "float64"),
+    ("uniform", "float32"): ("uniform_f32", _no_constants, "float32"),
+    ("uniform", "float64"): ("uniform_f64", _no_constants, "float64"),
+}
+
+#: A C loop ready to run: the loop, its extra arguments, the result's NumPy dtype name.
+CLoop: TypeAlias = tuple[Callable[..., None], tuple[object, ...], str]
+
+
+def c_loop(kind: str, dtype: DType) -> CLoop | None:
+    """The C loop that computes the ``kind`` (``"normal"`` or ``"uniform"``) floats of
+    ``dtype`` for :func:`c_floats`, or None where none does (the extension off, another
+    dtype)."""
+    spec = _C_LOOPS.get((kind, dtype.name))
+    if spec is None:
+        return None
+    loop = getattr(_speed, spec[0])
+    return None if loop is None else (loop, spec[1](), spec[2])
 
 
 def c_floats(
-    draw: str, k0: int, k1: int, shp: tuple[int, ...], threads: int = 1
+    loop: CLoop, k0: int, k1: int, shp: tuple[int, ...], threads: int = 1
 ) -> NDArray[np.float32] | NDArray[np.float64]:
-    """The float32 ``"normal"`` or ``"uniform"`` floats (float64 for ``"normal64"`` and
-    ``"uniform64"``) of the key words ``k0``, ``k1`` for the counters ``0, 1, ..., n - 1``, by
-    the C loops of :mod:`arraymux._speedups` (which must be on), on up to ``threads`` threads
-    (see :mod:`._threads`), as a NumPy array of shape ``shp``."""
+    """The floats that ``loop`` (from :func:`c_loop`) computes of the key words ``k0``, ``k1``
+    for the counters ``0, 1, ..., n - 1``, on up to ``threads`` threads (see
+    :mod:`._threads`), as a NumPy array of shape ``shp``."""
     import numpy as np
 
-    wide = draw.endswith("64")
-    out = np.empty((math.prod(shp),), dtype=np.float64 if wide else np.float32)
-    extra: tuple[NDArray[np.float64], ...] = ()
-    if draw == "normal":
-        loop, extra = _speed.normal_f32, (normal_constants(),)
-    elif draw == "normal64":
-        loop, extra = _speed.normal_f64, (normal64_constants(),)
+    fn, extra, dtype = loop
+    out = np.empty((math.prod(shp),), dtype=dtype)
+    if threads > 1:
+        _threads.over_threads(fn, k0, k1, out, *extra, threads=threads)
     else:
-        loop = _speed.uniform_f64 if wide else _speed.uniform_f32
-    if loop is None:
-        raise RuntimeError("c_floats: the compiled extension is off")
-    _threads.over_threads(loop, k0, k1, out, *extra, threads=threads)
+        fn(k0, k1, 0, out, *extra)  # the counters 0, 1, ..., n - 1
     return out.reshape(shp)
 
 
-#: The kernels whose float32 floats :func:`c_floats` computes, and its name for them.
+#: The kernels whose floats :func:`c_floats` computes, and :func:`c_loop`'s name for them.
 _C_DRAWS: dict[Callable[..., Array], str] = {normal_kernel: "normal", _uniform_kernel: "uniform"}
 
 
