@@ -750,7 +750,7 @@ def c_floats(
         _threads.over_threads(fn, k0, k1, out, *extra, threads=threads)
     else:
         fn(k0, k1, 0, out, *extra)  # the counters 0, 1, ..., n - 1
-    return out.reshape(shp)
+    return out if len(shp) == 1 else out.reshape(shp)  # a 1-d draw has its shape already
 
 
 #: The kernels whose floats :func:`c_floats` computes, and :func:`c_loop`'s name for them.
