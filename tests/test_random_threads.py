@@ -119,3 +119,27 @@ def test_a_forked_child_makes_its_own_pool():
         [sys.executable, "-c", _FORK], capture_output=True, text=True, timeout=120
     )
     assert done.returncode == 0, done.stderr[-2000:]
+
+
+@needs_kernel
+def test_large_torch_draws_from_several_python_threads_at_once():
+    # callers share one pool: each draw still gets its own numbers, whole
+    torch = pytest.importorskip("torch")
+    from concurrent.futures import ThreadPoolExecutor
+
+    n = 2 * _threads.MIN_PIECE + 7
+    want = {s: xp.to_numpy(xp.random.normal(xp.random.key(s), (n,), xp.float32)) for s in range(6)}
+    saved = torch.get_num_threads()
+    try:
+        torch.set_num_threads(2)
+
+        def draw(seed):
+            key = xp.random.key(seed, device="torch:cpu")
+            return seed, xp.to_numpy(xp.random.normal(key, (n,), xp.float32))
+
+        with ThreadPoolExecutor(3) as callers:
+            got = dict(callers.map(draw, range(6)))
+    finally:
+        torch.set_num_threads(saved)
+    for seed, values in got.items():
+        np.testing.assert_array_equal(values.view(np.uint32), want[seed].view(np.uint32))
