@@ -20,11 +20,10 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
-import time
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+from _timing import ROUNDS, fmt, paired, set_rounds
 
 import arraymux as xp
 
@@ -198,42 +197,10 @@ def torch_rows(device: str, steps: int, hidden: int, budget: float) -> list[dict
 
 # -- measuring ----------------------------------------------------------------------------------
 
-CLOCK = time.perf_counter
-ROUNDS = 21
-
 
 def check(native: Any, ours: Any) -> None:
     a = np.asarray(xp.to_numpy(ours) if isinstance(ours, xp.Array) else ours)
     np.testing.assert_allclose(np.asarray(native), a, rtol=1e-4, atol=1e-5)
-
-
-def paired(
-    native: Callable[[], Any], ours: Callable[[], Any], sync: Callable[[Any], Any], budget: float
-) -> tuple[float, float, tuple[float, float, float]]:
-    """``(native, ours, (q1, median, q3))``: seconds per call, the minimum over rounds that
-    alternate a batch of each (both see the same machine state), and the quartiles of the
-    ratio ours / native over the rounds."""
-    for fn in (native, ours):
-        sync(fn())
-        sync(fn())
-    t0 = CLOCK()
-    sync(native())
-    once = max(CLOCK() - t0, 1e-7)
-    n = max(1, int(budget / (2 * ROUNDS) / once))
-    best = [float("inf"), float("inf")]
-    ratios = []
-    for _ in range(ROUNDS):
-        took = []
-        for k, fn in enumerate((native, ours)):
-            t0 = CLOCK()
-            for _ in range(n):
-                out = fn()
-            sync(out)
-            took.append((CLOCK() - t0) / n)
-            best[k] = min(best[k], took[-1])
-        ratios.append(took[1] / took[0])
-    q1, med, q3 = np.quantile(ratios, [0.25, 0.5, 0.75])
-    return best[0], best[1], (float(q1), float(med), float(q3))
 
 
 def row(
@@ -259,12 +226,7 @@ def row(
     }
 
 
-def fmt(seconds: float) -> str:
-    return f"{seconds * 1e6:.1f} us" if seconds < 1e-3 else f"{seconds * 1e3:.2f} ms"
-
-
 def main() -> None:
-    global ROUNDS
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--configs", default="100x32,100x256", help="STEPSxHIDDEN,...")
     parser.add_argument("--devices", default="jax:cpu,torch:cpu")
@@ -273,7 +235,7 @@ def main() -> None:
     parser.add_argument("--budget", type=float, default=4.0, help="seconds per row")
     parser.add_argument("--json", metavar="PATH", help="also write the rows as JSON")
     args = parser.parse_args()
-    ROUNDS = args.rounds
+    set_rounds(args.rounds)
     devices = args.devices.split(",")
     if args.threads and importlib.util.find_spec("torch"):
         import torch

@@ -19,7 +19,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from bench_transforms import SIZES, fmt, n_params, paired, params_of
+from _timing import fmt, paired
+from bench_transforms import SIZES, n_params, params_of
 
 import arraymux as xp
 

@@ -62,6 +62,7 @@ os.environ.setdefault(
 )
 
 import numpy as np  # noqa: E402
+from _timing import fmt  # noqa: E402
 
 import arraymux as xp  # noqa: E402
 
@@ -739,12 +740,6 @@ def measure(case: Case, budget: float, min_rounds: int) -> dict[str, Any]:
 
 
 # -- output -----------------------------------------------------------------------------------
-
-
-def fmt(seconds: float) -> str:
-    if seconds < 1e-3:
-        return f"{seconds * 1e6:.1f} us"
-    return f"{seconds * 1e3:.2f} ms"
 
 
 def ratio_cell(q: list[float]) -> str:

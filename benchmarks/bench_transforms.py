@@ -16,22 +16,19 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import time
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+from _timing import ROUNDS, fmt, paired, set_rounds
 
 import arraymux as xp
 
 # in, hidden, out: 12, 800, 103k and 1.05M parameters
 SIZES = {"10": (2, 3, 1), "1k": (16, 32, 8), "100k": (160, 320, 160), "1M": (512, 1024, 512)}
 BATCH = 64
-# The cases measured (--transforms), the alternating rounds of each (--rounds) and the clock
-# (--cpu-time: the calling thread's CPU time, which on a shared CPU leaves out the time other
-# processes take; it does not see a GPU's work).
+# The cases measured (--transforms); the alternating rounds of each (--rounds) and the clock
+# (--cpu-time) are set in _timing.
 TRANSFORMS = {"grad", "value_and_grad", "backward", "jit", "numpy"}
-ROUNDS = 21
-CLOCK = time.perf_counter
 
 
 def params_of(size: str, seed: int = 0) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray]:
@@ -55,46 +52,6 @@ def loss(p: Any, x: Any, y: Any) -> Any:
     """The MLP loss, written once with arraymux."""
     h = xp.tanh(xp.matmul(x, p["w1"]) + p["b1"])
     return xp.mean((xp.matmul(h, p["w2"]) - y) ** 2)
-
-
-def paired(
-    native: Callable[[], Any], ours: Callable[[], Any], sync: Callable[[Any], Any], budget: float
-) -> tuple[float, float, tuple[float, float, float]]:
-    """``(native, ours, spread)``: seconds per call of ``native`` and ``ours``, the minimum over
-    rounds that alternate one short batch of each, so that both sides see the same machine
-    state (a shared CPU drifts by 10-30 % over a few seconds, far more than the differences
-    measured here); ``spread``: the quartiles (25 %, 50 %, 75 %) over the rounds of the ratio
-    of each arraymux batch to the native batch beside it."""
-    for fn in (native, ours):
-        sync(fn())  # warm up (and compile)
-        sync(fn())
-    clock = CLOCK
-    t0 = clock()
-    sync(native())
-    once = max(clock() - t0, 1e-7)
-    rounds = ROUNDS
-    n = max(1, int(budget / (2 * rounds) / once))
-    best = [float("inf"), float("inf")]
-    ratios = []
-    for _ in range(rounds):
-        took = []
-        for k, fn in enumerate((native, ours)):
-            t0 = clock()
-            for _ in range(n):
-                out = fn()
-            sync(out)
-            took.append((clock() - t0) / n)
-            best[k] = min(best[k], took[-1])
-        ratios.append(took[1] / took[0])
-    q1, med, q3 = np.quantile(ratios, [0.25, 0.5, 0.75])
-    return best[0], best[1], (float(q1), float(med), float(q3))
-
-
-def fmt(seconds: float) -> str:
-    return f"{seconds * 1e6:.1f} us" if seconds < 1e-3 else f"{seconds * 1e3:.2f} ms"
-
-
-# -- torch ------------------------------------------------------------------------------------
 
 
 def torch_rows(device: str, budget: float, quick: bool) -> list[tuple[Any, ...]]:
@@ -374,7 +331,6 @@ def memory_rows() -> list[tuple[str, str, str]]:
 
 
 def main() -> None:
-    global ROUNDS, CLOCK
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="shorter timings, fewer compiles")
     parser.add_argument("--sizes", help=f"comma-separated sizes among {', '.join(SIZES)}")
@@ -392,9 +348,7 @@ def main() -> None:
     )
     parser.add_argument("--json", metavar="PATH", help="also write the rows as JSON")
     args = parser.parse_args()
-    ROUNDS = args.rounds
-    if args.cpu_time:
-        CLOCK = time.thread_time
+    set_rounds(args.rounds, time.thread_time if args.cpu_time else time.perf_counter)
     if args.sizes:
         for name in [k for k in SIZES if k not in args.sizes.split(",")]:
             del SIZES[name]
