@@ -162,28 +162,35 @@ def _run_all(ops: list[tuple[str, Callable[[], Any]]], guard: Callable[[], Any])
 
 
 @contextlib.contextmanager
-def _no_host_tensors() -> Iterator[None]:
-    """Fail on any tensor made from host data while the block runs."""
-    import torch
-
-    names = ("tensor", "as_tensor", "asarray", "scalar_tensor", "from_numpy")
-    saved = {n: getattr(torch, n) for n in names}
-
-    def refuse(n: str) -> Callable[..., Any]:
-        def made(*args: Any, **kwargs: Any) -> Any:
-            if args and isinstance(args[0], torch.Tensor) and n == "asarray":
-                return saved[n](*args, **kwargs)  # a tensor's own memory, not host data
-            raise AssertionError(f"torch.{n} of host data")
-
-        return made
-
-    for n in names:
-        setattr(torch, n, refuse(n))
+def _intercepted(
+    module: Any, names: tuple[str, ...], refuse: Callable[[str, Callable[..., Any]], Any]
+) -> Iterator[None]:
+    """While the block runs, ``module``'s functions ``names`` are replaced by ``refuse(name,
+    original)``."""
+    saved = {n: getattr(module, n) for n in names}
+    for n, fn in saved.items():
+        setattr(module, n, refuse(n, fn))
     try:
         yield
     finally:
         for n, fn in saved.items():
-            setattr(torch, n, fn)
+            setattr(module, n, fn)
+
+
+def _no_host_tensors() -> contextlib.AbstractContextManager[None]:
+    """Fail on any tensor made from host data while the block runs."""
+    import torch
+
+    def refuse(n: str, original: Callable[..., Any]) -> Callable[..., Any]:
+        def made(*args: Any, **kwargs: Any) -> Any:
+            if args and isinstance(args[0], torch.Tensor) and n == "asarray":
+                return original(*args, **kwargs)  # a tensor's own memory, not host data
+            raise AssertionError(f"torch.{n} of host data")
+
+        return made
+
+    names = ("tensor", "as_tensor", "asarray", "scalar_tensor", "from_numpy")
+    return _intercepted(torch, names, refuse)
 
 
 _TORCH_CPU = [d for d in DEVICES if d.backend == "torch" and d.place == "cpu"]
@@ -370,28 +377,20 @@ def test_jax_gpu_transforms_and_random_transfer_no_more_than_native(device):
     test_jax_random_does_not_transfer(device)
 
 
-@contextlib.contextmanager
-def _no_cupy_uploads() -> Iterator[None]:
+def _no_cupy_uploads() -> contextlib.AbstractContextManager[None]:
+    """Fail on any CuPy array made from host data while the block runs."""
     import cupy
     import numpy as np
 
-    saved = {n: getattr(cupy, n) for n in ("asarray", "array")}
-
-    def refuse(n: str) -> Callable[..., Any]:
+    def refuse(n: str, original: Callable[..., Any]) -> Callable[..., Any]:
         def made(obj: Any, *args: Any, **kwargs: Any) -> Any:
             if isinstance(obj, np.ndarray | list | tuple | int | float | complex | bool):
                 raise AssertionError(f"cupy.{n} of host data")
-            return saved[n](obj, *args, **kwargs)
+            return original(obj, *args, **kwargs)
 
         return made
 
-    for n in saved:
-        setattr(cupy, n, refuse(n))
-    try:
-        yield
-    finally:
-        for n, fn in saved.items():
-            setattr(cupy, n, fn)
+    return _intercepted(cupy, ("asarray", "array"), refuse)
 
 
 @pytest.mark.skipif(not _CUPY, reason="needs CuPy and a GPU")
