@@ -19,6 +19,7 @@ random numbers, moves) and fail on such a copy:
 from __future__ import annotations
 
 import contextlib
+import warnings
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -283,11 +284,14 @@ _CUPY = [d for d in DEVICES if d.backend == "cupy"]
 def _torch_sync_errors() -> Iterator[None]:
     import torch
 
-    torch.cuda.set_sync_debug_mode("error")
-    try:
-        yield
-    finally:
-        torch.cuda.set_sync_debug_mode("default")
+    with warnings.catch_warnings():
+        # torch says once that the mode is a prototype: a notice, not a synchronisation
+        warnings.filterwarnings("ignore", "Synchronization debug mode is a prototype")
+        torch.cuda.set_sync_debug_mode("error")
+        try:
+            yield
+        finally:
+            torch.cuda.set_sync_debug_mode("default")
 
 
 @pytest.mark.skipif(not _CUDA, reason="needs a CUDA device (torch:cuda)")

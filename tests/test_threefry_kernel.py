@@ -263,3 +263,16 @@ def test_the_c_loops_run_in_threads_at_once():
     for i, (n, u) in enumerate(together):
         np.testing.assert_array_equal(n, alone[i % 8])
         np.testing.assert_array_equal(u, alone_u[i % 8])
+
+
+def test_threefry_takes_a_backends_own_arrays_as_a_fused_kernel_passes_them():
+    # CuPy's draws run `threefry2x32` inside `cupy.fuse`, which calls it with its own traced
+    # arrays (no Arrays, no `.device` of arraymux's): the rounds must use operators only.
+    from arraymux.random._threefry import threefry2x32
+
+    def word(v: int) -> np.ndarray:
+        return np.asarray([v], dtype=np.uint32)
+
+    y0, y1 = threefry2x32(word(0x13198A2E), word(0x03707344), word(0x243F6A88), word(0x85A308D3))
+    assert type(y0) is np.ndarray
+    assert (int(y0[0]), int(y1[0])) == (0xC4923A9C, 0x483DF7A0)

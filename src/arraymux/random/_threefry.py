@@ -95,7 +95,8 @@ def threefry2x32(k0: Array, k1: Array, x0: Array | int, x1: Array | int) -> tupl
     ``(0x13198a2e, 0x03707344)`` and counter ``(0x243f6a88, 0x85a308d3)`` give
     ``(0xc4923a9c, 0x483df7a0)``.
     """
-    if k0.device.backend == "jax" and _small(k0, k1, x0, x1):
+    # (CuPy's fused kernel calls this with its own traced arrays, which are no Arrays)
+    if isinstance(k0, Array) and k0.device.backend == "jax" and _small(k0, k1, x0, x1):
         return _threefry_jax(k0, k1, x0, x1)
     k2 = k0 ^ k1 ^ as_word(_PARITY, k0.dtype)
     ks = (k0, k1, k2)
