@@ -10,6 +10,25 @@ from collections.abc import Mapping
 from pathlib import Path
 
 
+def mode_env(pure: bool) -> dict[str, str]:
+    """This process's environment, with the C extension turned off in the child
+    (``ARRAYMUX_PURE_PYTHON=1``) where ``pure``, and left on otherwise."""
+    env = dict(os.environ)
+    env.pop("ARRAYMUX_PURE_PYTHON", None)
+    if pure:
+        env["ARRAYMUX_PURE_PYTHON"] = "1"
+    return env
+
+
+def child_output(code: str, *, pure: bool) -> str:
+    """What ``code`` prints in a child Python run with the environment of :func:`mode_env`;
+    the child must succeed."""
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=mode_env(pure), capture_output=True, text=True, check=True
+    )
+    return done.stdout
+
+
 def assert_child_ok(
     code: str, *args: str, env: Mapping[str, str] | None = None, timeout: float = 300
 ) -> None:

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import inspect
 import operator
-import os
-import subprocess
 import sys
 import types
 
@@ -17,6 +15,7 @@ import numpy as np
 import pytest
 
 import arraymux as xp
+from _child import child_output
 from arraymux import _compiled
 from arraymux._compiled import python_twin
 
@@ -389,13 +388,10 @@ def test_pure_python_mode_gives_the_same_results():
         "a = xp.asarray([1.0, 2.0, 3.0])\n"
         "print(xp.to_numpy(xp.sum(xp.sin(a) * 2 + a, axis=0)).item())\n"
     )
-    env = {**os.environ, "ARRAYMUX_PURE_PYTHON": "1"}
-    out = subprocess.run(
-        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
-    )
+    out = child_output(code, pure=True)
     a = xp.asarray([1.0, 2.0, 3.0])
     expected = xp.to_numpy(xp.sum(xp.sin(a) * 2 + a, axis=0)).item()
-    assert float(out.stdout) == pytest.approx(expected, rel=0, abs=0)
+    assert float(out) == pytest.approx(expected, rel=0, abs=0)
 
 
 @pytest.mark.parametrize("dtype", ["int8", "uint8", "int32", "float32"])
@@ -675,11 +671,8 @@ def test_wrap_tree_learns_a_backends_array_type_it_has_not_seen():
         "assert [type(o) for o in out] == [xp.Array] * 3, out\n"
         "print(len(calls))\n"
     )
-    env = {k: v for k, v in os.environ.items() if k != "ARRAYMUX_PURE_PYTHON"}
-    out = subprocess.run(
-        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
-    )
-    assert out.stdout.strip() == "0", out.stdout
+    out = child_output(code, pure=False)
+    assert out.strip() == "0", out
 
 
 def test_zero_d_arrays_with_python_scalars_match_the_checking_path(device):

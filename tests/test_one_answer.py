@@ -6,14 +6,12 @@ infinite parts (torch's ``x1 + alpha * x2``)."""
 from __future__ import annotations
 
 import math
-import os
-import subprocess
-import sys
 
 import numpy as np
 import pytest
 
 import arraymux as xp
+from _child import child_output
 from arraymux._compiled import python_twin
 from arraymux._function_table import TABLE
 
@@ -194,11 +192,7 @@ def test_complex_sums_in_the_pure_python_mode():
         "        assert abs(v.imag) == 2, (d, v)\n"
         "print('ok')\n"
     )
-    env = {**os.environ, "ARRAYMUX_PURE_PYTHON": "1"}
-    out = subprocess.run(
-        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
-    )
-    assert out.stdout.strip() == "ok"
+    assert child_output(code, pure=True).strip() == "ok"
 
 
 # --- complex special cases a backend gets wrong on one device only ----------------------------

@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 
 import arraymux as xp
+from _child import mode_env
 from arraymux import _compiled
 
 HERE = Path(__file__).parent
@@ -31,10 +32,7 @@ needs_compiled = pytest.mark.skipif(
 
 
 def _run(code: str, *, pure: bool = False, env: dict[str, str] | None = None, timeout: int = 120):
-    full_env = dict(os.environ)
-    full_env.pop("ARRAYMUX_PURE_PYTHON", None)
-    if pure:
-        full_env["ARRAYMUX_PURE_PYTHON"] = "1"
+    full_env = mode_env(pure)
     full_env.update(env or {})
     return subprocess.run(
         [sys.executable, "-X", "faulthandler", "-c", textwrap.dedent(code)],
@@ -397,10 +395,7 @@ def test_fuzz_every_public_function(mode, tmp_path):
         "--log",
         str(log),
     ]
-    env = dict(os.environ)
-    env.pop("ARRAYMUX_PURE_PYTHON", None)
-    if mode == "pure":
-        env["ARRAYMUX_PURE_PYTHON"] = "1"
+    env = mode_env(mode == "pure")
     try:
         r = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=60 + FUZZ_EXAMPLES)
     except subprocess.TimeoutExpired:

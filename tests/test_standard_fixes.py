@@ -6,13 +6,12 @@ from __future__ import annotations
 import cmath
 import inspect
 import math
-import os
 
 import numpy as np
 import pytest
 
 import arraymux as xp
-from _child import assert_child_ok
+from _child import assert_child_ok, mode_env
 
 INF, NAN = math.inf, math.nan
 FIXED_BACKENDS = ("numpy", "torch", "jax", "dask", "cupy", "array_api_strict")
@@ -1102,8 +1101,4 @@ def test_results_too_large_to_address_raise(device, pure):
     """Sizes whose product overflows 64 bits raise a ValueError that names the function, on
     every backend (jaxlib aborted the process on them: run in a child process, so that a
     regression fails this test only)."""
-    env = dict(os.environ)
-    env.pop("ARRAYMUX_PURE_PYTHON", None)
-    if pure:
-        env["ARRAYMUX_PURE_PYTHON"] = "1"
-    assert_child_ok(_HUGE_SIZES, str(device), env=env)
+    assert_child_ok(_HUGE_SIZES, str(device), env=mode_env(pure))
