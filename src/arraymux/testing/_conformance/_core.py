@@ -39,6 +39,7 @@ __all__ = [
     "reference_ns",
     "register",
     "scale_of",
+    "small_nonnegative",
 ]
 
 INF = math.inf
@@ -231,6 +232,14 @@ def check_tuple(actual: Any, refs: Any, device: Device, **kw: Any) -> None:
         raise AssertionError(f"{len(actual)} results, expected {len(refs)}")
     for i, (a, r) in enumerate(zip(actual, refs)):
         check(a, r, device, what=f"result {i}", **kw)
+
+
+def small_nonnegative(dt: DType, top: int) -> dict[str, Any] | None:
+    """Element bounds ``0..top`` for an integer or real floating ``dt``, so that zeros come
+    often; None (the default draw) for a bool or complex one."""
+    if dt.kind in ("bool", "complex floating"):
+        return None
+    return {"min_value": 0, "max_value": top}
 
 
 def scale_of(*arrays: np.ndarray) -> float:

@@ -22,6 +22,7 @@ from ._core import (
     numpy_dtype,
     reference_ns,
     register,
+    small_nonnegative,
 )
 from .elementwise import partner_dtype
 
@@ -36,13 +37,7 @@ def _argminmax(d: Draw, name: str) -> None:
 @register("count_nonzero")
 def _count_nonzero(d: Draw, name: str) -> None:
     dt = d.dtype(ALL_KINDS)
-    x = d.array(
-        dt,
-        d.shape(),
-        {"min_value": 0, "max_value": 2}
-        if dt.kind != "bool" and dt.kind != "complex floating"
-        else None,
-    )
+    x = d.array(dt, d.shape(), small_nonnegative(dt, 2))
     kw = axis_kwargs(d, x.ndim, tuples=True)
     check(
         ax.count_nonzero(d.dev(x), **kw),
@@ -55,11 +50,7 @@ def _count_nonzero(d: Draw, name: str) -> None:
 @register("nonzero")
 def _nonzero(d: Draw, name: str) -> None:
     dt = d.dtype(ALL_KINDS)
-    x = d.array(
-        dt,
-        d.shape(min_dims=1),
-        {"min_value": 0, "max_value": 2} if dt.kind not in ("bool", "complex floating") else None,
-    )
+    x = d.array(dt, d.shape(min_dims=1), small_nonnegative(dt, 2))
     check_tuple(ax.nonzero(d.dev(x)), np.nonzero(x), d.device, defaults=True)
 
 

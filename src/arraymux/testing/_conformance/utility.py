@@ -15,17 +15,14 @@ from ._core import (
     check_reduction,
     register,
     scale_of,
+    small_nonnegative,
 )
 
 
 @register("all", "any")
 def _all_any(d: Draw, name: str) -> None:
     dt = d.dtype(ALL_KINDS)
-    x = d.array(
-        dt,
-        d.shape(),
-        {"min_value": 0, "max_value": 1} if dt.kind not in ("bool", "complex floating") else None,
-    )
+    x = d.array(dt, d.shape(), small_nonnegative(dt, 1))
     check_reduction(d, name, x, dtype=ax.bool)
 
 
