@@ -252,9 +252,14 @@ def logistic_cases(device: xp.Device) -> list[Case]:
 # -- 2. MLP trained with value_and_grad -------------------------------------------------------
 
 
+def mlp_loss(ns: Any, p: dict[str, Any], x: Any, y: Any) -> Any:
+    """The loss, in the names that arraymux, torch and jax.numpy share."""
+    h = ns.tanh(x @ p["w1"] + p["b1"])
+    return ns.mean((h @ p["w2"] + p["b2"] - y) ** 2)
+
+
 def mlp_loss_xp(p: dict[str, Any], x: Any, y: Any) -> Any:
-    h = xp.tanh(x @ p["w1"] + p["b1"])
-    return xp.mean((h @ p["w2"] + p["b2"] - y) ** 2)
+    return mlp_loss(xp, p, x, y)
 
 
 mlp_value_and_grad = xp.value_and_grad(mlp_loss_xp)
@@ -346,8 +351,7 @@ def mlp_cases(device: xp.Device) -> list[Case]:
         import torch.func
 
         def torch_loss(p: dict[str, Any], x: Any, y: Any) -> Any:
-            h = torch.tanh(x @ p["w1"] + p["b1"])
-            return ((h @ p["w2"] + p["b2"] - y) ** 2).mean()
+            return mlp_loss(torch, p, x, y)
 
         grad_and_value = torch.func.grad_and_value(torch_loss)
 
@@ -378,8 +382,7 @@ def mlp_cases(device: xp.Device) -> list[Case]:
     import jax
 
     def jax_loss(p: dict[str, Any], x: Any, y: Any) -> Any:
-        h = lib.tanh(x @ p["w1"] + p["b1"])
-        return lib.mean((h @ p["w2"] + p["b2"] - y) ** 2)
+        return mlp_loss(lib, p, x, y)
 
     value_and_grad = jax.value_and_grad(jax_loss)
 
