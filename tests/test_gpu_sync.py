@@ -206,7 +206,7 @@ def test_torch_makes_no_tensor_from_host_data(device, group, monkeypatch):
 
     monkeypatch.setattr(
         random_core,
-        "_through_numpy",
+        "_on_torch_cpu",
         lambda kernel, k, params, static: kernel(k, *params, *static),
         raising=True,
     )

@@ -828,10 +828,20 @@ def test_torch_cpu_draws_through_numpy_take_any_result_back():
         got = _core._through_numpy(reversed_read_only, key, (), ())
     assert got.device == xp.Device("torch:cpu") and got.dtype == xp.float32
     assert _np(got).tolist() == [5.0, 4.0, 3.0, 2.0, 1.0, 0.0]
-    # bits and keys come back as torch holds them: int64 values, int32 words
+    # bits, keys and uint32 integers come back in the key's own word dtype (torch holds
+    # uint32), as NumPy's: the same labels as key() and the draws of the general route
+    assert key.dtype == xp.uint32
     bits = xp.random.bits(key, (5,))
-    assert bits.dtype == xp.int64
+    assert bits.dtype == xp.uint32
     assert _np(bits).tolist() == _np(xp.random.bits(xp.random.key(3), (5,))).tolist()
-    keys = xp.random.split(key, 3)
-    assert keys.dtype == xp.int32
-    assert (_np(keys).view(np.uint32) == _np(xp.random.split(xp.random.key(3), 3))).all()
+    for keys in (xp.random.split(key, 3), xp.random.fold_in(key, 7)):
+        assert keys.dtype == xp.uint32
+    assert (
+        _np(xp.random.split(key, 3)).tolist() == _np(xp.random.split(xp.random.key(3), 3)).tolist()
+    )
+    ints = xp.random.integers(key, 0, 2**32, (4,), dtype=xp.uint32)
+    assert ints.dtype == xp.uint32 and str(ints.native.dtype) == "torch.uint32"
+    assert (
+        _np(ints).tolist()
+        == _np(xp.random.integers(xp.random.key(3), 0, 2**32, (4,), dtype=xp.uint32)).tolist()
+    )

@@ -170,3 +170,39 @@ def test_numpy_pieces_match_one_pass(monkeypatch: pytest.MonkeyPatch) -> None:
     whole = [_np(xp.random.normal(k, (n,))), _np(xp.random.integers(k, -3, 2**31 - 1, (n,)))]
     for a, b in zip(pieced, whole, strict=True):
         np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize("dtype", ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32"])
+@pytest.mark.parametrize("shape", [(), (3,), (2, 3, 4)])
+def test_torch_integers_in_c_are_numpys(dtype: str, shape: tuple[int, ...]) -> None:
+    # torch's CPU draws its integers with NumPy's C loop from the key's words (the dtypes
+    # torch computes with) or through the general route: NumPy's numbers, torch's labels.
+    dt = getattr(xp, dtype)
+    if not xp.Device("torch:cpu").supports(dt):
+        pytest.skip(f"torch does not hold {dtype}")
+    info = xp.iinfo(dt)
+    widest = (max(info.min, -(2**31)), min(info.max, 2**31))  # spans of at most 2**32
+    for low, high in (widest, (0, 7), (-3 if info.min < 0 else 3, 100)):
+        got = xp.random.integers(xp.random.key(5, device="torch:cpu"), low, high, shape, dt)
+        ref = xp.random.integers(xp.random.key(5), low, high, shape, dt)
+        assert (got.device, got.dtype, got.shape) == (xp.Device("torch:cpu"), dt, shape)
+        assert str(got.native.dtype) == f"torch.{dtype}"
+        np.testing.assert_array_equal(_np(got), _np(ref))
+
+
+def test_torch_small_draws_skip_the_general_route(monkeypatch: pytest.MonkeyPatch) -> None:
+    if xp.random._core._speed.integers is None:
+        pytest.skip("the compiled extension is off")
+
+    def general(*args: object) -> None:
+        raise AssertionError("took the general route")
+
+    monkeypatch.setattr(_core, "_through_numpy", general)
+    k = xp.random.key(1, device="torch:cpu")
+    for draw in (
+        lambda: xp.random.normal(k, (8,)),
+        lambda: xp.random.uniform(k, (2, 4), xp.float64),
+        lambda: xp.random.integers(k, 0, 10, (8,)),
+        lambda: xp.random.integers(k, -5, 5, (3,), xp.int8),
+    ):
+        assert draw().device == xp.Device("torch:cpu")

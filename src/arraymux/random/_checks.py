@@ -70,17 +70,25 @@ def _xp() -> ModuleType:
 def draw_shape(shape: object, fname: str, *, limit: bool = True) -> tuple[int, ...]:
     """A shape or size: an int or a sequence of ints (NumPy integers too; not bools, floats or
     strings), each at least 0; at most :data:`MAX_DRAW` numbers where ``limit``."""
-    if type(shape) is tuple and all(type(n) is int and n >= 0 for n in shape):
-        out = shape  # the common case, without check_shape's general walk
+    if type(shape) is tuple:  # the common case, without check_shape's general walk
+        out = shape
+        for n in shape:
+            if type(n) is not int or n < 0:
+                out = _general_shape(shape, fname)
+                break
     elif type(shape) is int and shape >= 0:
         out = (shape,)
     else:
         out = _general_shape(shape, fname)
-    if limit and math.prod(out) > MAX_DRAW:
-        raise ValueError(
-            f"arraymux.random.{fname}: shape {out} asks for {math.prod(out)} numbers; at most "
-            "2**31 per call. Draw in several calls, each with its own key."
-        )
+    size = math.prod(out)
+    if limit:
+        if size > MAX_DRAW:
+            raise ValueError(
+                f"arraymux.random.{fname}: shape {out} asks for {size} numbers; at most "
+                "2**31 per call. Draw in several calls, each with its own key."
+            )
+        if size:
+            return out  # at most 2**31 numbers of 8 bytes: no byte count overflows
     check_size(f"random.{fname}", out, 8)
     return out
 
@@ -236,6 +244,5 @@ def check_key(k: object, fname: str) -> Array:
             f"arraymux.random.{fname}: a key is a (2,) array of uint32 or int32 words (from "
             f"arraymux.random.key); got shape {k.shape} and dtype {k.dtype}."
         )
-    if k.dtype != word_dtype(k.device):
-        return xp.astype(k, word_dtype(k.device))
-    return k
+    words = word_dtype(k.device)
+    return k if k.dtype == words else xp.astype(k, words)

@@ -10,7 +10,7 @@ import functools
 import math
 from collections.abc import Callable, Hashable
 from types import ModuleType
-from typing import TYPE_CHECKING, Protocol, TypeAlias, cast
+from typing import TYPE_CHECKING, Protocol, TypeAlias
 
 from .. import _compiled as _speed
 from .._arguments import check_bool, check_int, python_scalar
@@ -128,14 +128,16 @@ def _readable(x: Array) -> bool:
     thread-local device is set while they run), jax.jit, torch.func and torch.compile."""
     if TRANSFORM.device is not None:
         return False
-    if x.device.backend == "torch":
+    backend = x.device._backend
+    traced = backend.hooks.traced
+    if traced is None:
+        return True
+    if backend.name == "torch":
         import torch
 
         if torch.compiler.is_compiling():
             return False
-
-    traced = x.device._backend.hooks.traced
-    return not (traced is not None and traced(x.native))
+    return not traced(x.native)
 
 
 def fused(kernel: Callable[..., Array], k: Array, *static: Hashable) -> Array:
@@ -174,9 +176,9 @@ def run(
             return kernel(k, *params, *static)
         if backend == "jax":
             return _compiled(kernel, static)(k, *params)
-        if (backend == "torch" and device.place == "cpu" and _readable(k)) or (
-            kernel in EAGER and device._backend.spec.lazy
-        ):
+        if backend == "torch" and device.place == "cpu" and _readable(k):
+            return _on_torch_cpu(kernel, k, params, static)
+        if kernel in EAGER and device._backend.spec.lazy:
             return _through_numpy(kernel, k, params, static)
         if kernel in QUIET:
             import numpy as np
@@ -216,6 +218,20 @@ def apply(
         return fn(*arrays, *static)
 
 
+def _on_torch_cpu(
+    kernel: Callable[..., Array], k: Array, params: tuple[Array, ...], static: tuple[Hashable, ...]
+) -> Array:
+    """``kernel`` for a key on torch's CPU, computed on the host: the draws that have C loops
+    run them on the key's two words (see :data:`_TORCH_C_DRAWS`), the others take
+    :func:`_through_numpy`."""
+    if not params:
+        host = _TORCH_C_DRAWS.get(kernel)
+        out = None if host is None else host(k, *static)
+        if out is not None:
+            return out
+    return _through_numpy(kernel, k, params, static)
+
+
 def _through_numpy(
     kernel: Callable[..., Array], k: Array, params: tuple[Array, ...], static: tuple[Hashable, ...]
 ) -> Array:
@@ -238,21 +254,16 @@ def _through_numpy(
         # uint32 (no copy), a float result handed back to torch over the same memory
         import torch
 
-        kind = _C_DRAWS.get(kernel)
-        loop = None if kind is None else c_loop(kind, cast("DType", static[1]))
-        if loop is not None:
-            # normal and uniform floats: the C loops, straight from the key's two words,
-            # on as many threads as torch's operations use (static: the shape and the dtype)
-            shp = cast("tuple[int, ...]", static[0])
-            w0, w1 = k.native.tolist()
-            floats = c_floats(loop, w0 & MASK32, w1 & MASK32, shp, torch.get_num_threads())
-            return _wrap(torch.from_numpy(floats), home)
         numpy_device = Device("numpy")
         words = _wrap(k.native.numpy().view(np.uint32), numpy_device)
-        with np.errstate(all="ignore"):
+        if kernel in QUIET:
+            with np.errstate(all="ignore"):
+                out = kernel(words, *static)
+        else:  # as run() calls it on NumPy's own keys
             out = kernel(words, *static)
         native = out.native
-        if out.dtype == xp.uint32:  # keys keep their int32 words, bits are held in int64
+        if out.dtype == xp.uint32 and word_dtype(home) != xp.uint32:
+            # a torch without uint32: keys keep their int32 words, bits are held in int64
             native = native.view(np.int32) if kernel in _KEY_KERNELS else native.astype(np.int64)
         if native.flags.writeable and min(native.strides, default=0) >= 0:
             return _wrap(torch.from_numpy(native), home)
@@ -261,7 +272,7 @@ def _through_numpy(
     with np.errstate(all="ignore"):
         out = kernel(xp.astype(xp.to_device(k, "numpy"), xp.uint32), *on_numpy, *static)
     if out.dtype == xp.uint32 and word_dtype(home) != xp.uint32:
-        # torch: keys keep their int32 words, bits are held in int64
+        # a torch without uint32: keys keep their int32 words, bits are held in int64
         out = xp.astype(out, k.dtype if kernel in _KEY_KERNELS else xp.int64)
     return xp.to_device(out, home)
 
@@ -535,8 +546,7 @@ def bits(key: Array, shape: Shape = (), *, device: DeviceLike | None = None) -> 
     Returns
     -------
     Array
-        ``uint32`` where the device computes with it, else ``int64`` holding the same values
-        (torch).
+        ``uint32`` where the device holds it, else ``int64`` holding the same values.
 
     Examples
     --------
@@ -644,7 +654,7 @@ def uniform(
 
 
 def draw_uniform(k: Array, shp: tuple[int, ...], dt: DType) -> Array:
-    return fused(_uniform_kernel, k, shp, dt)
+    return run(_uniform_kernel, k, (), (shp, dt))
 
 
 def _uniform_kernel(k: Array, shp: tuple[int, ...], dtype: DType) -> Array:
@@ -680,7 +690,7 @@ def normal(
 
 
 def draw_normal(k: Array, shp: tuple[int, ...], dt: DType) -> Array:
-    return fused(normal_kernel, k, shp, dt)
+    return run(normal_kernel, k, (), (shp, dt))
 
 
 def normal_kernel(k: Array, shp: tuple[int, ...], dtype: DType) -> Array:
@@ -745,16 +755,13 @@ def c_floats(
     import numpy as np
 
     fn, extra, dtype = loop
-    out = np.empty((math.prod(shp),), dtype=dtype)
-    if threads > 1:
+    n = math.prod(shp)
+    out = np.empty((n,), dtype=dtype)
+    if threads > 1 and n >= 2 * _threads.MIN_PIECE:
         _threads.over_threads(fn, k0, k1, out, *extra, threads=threads)
     else:
         fn(k0, k1, 0, out, *extra)  # the counters 0, 1, ..., n - 1
     return out if len(shp) == 1 else out.reshape(shp)  # a 1-d draw has its shape already
-
-
-#: The kernels whose floats :func:`c_floats` computes, and :func:`c_loop`'s name for them.
-_C_DRAWS: dict[Callable[..., Array], str] = {normal_kernel: "normal", _uniform_kernel: "uniform"}
 
 
 def normal_of(u: Array) -> Array:
@@ -876,6 +883,50 @@ def _integers_kernel(k: Array, shp: tuple[int, ...], low: int, span: int, dtype:
         return out + low if low else out
 
     return xp.reshape(over_counters(k, math.prod(shp), piece), shp)
+
+
+def _torch_floats(kind: str, k: Array, shp: tuple[int, ...], dtype: DType) -> Array | None:
+    """The ``kind`` floats (see :func:`c_loop`) of a key on torch's CPU, straight from its
+    two words, on as many threads as torch's operations use, handed to torch over the same
+    memory; None where no C loop computes them."""
+    import torch
+
+    loop = c_loop(kind, dtype)
+    if loop is None:
+        return None
+    w0, w1 = k.native.tolist()
+    floats = c_floats(loop, w0 & MASK32, w1 & MASK32, shp, torch.get_num_threads())
+    return _wrap(torch.from_numpy(floats), k.device)
+
+
+#: The integer dtypes that torch holds as NumPy does (its other unsigned ones it does not
+#: compute with: their draws take :func:`_through_numpy`'s general route).
+_TORCH_INTEGERS = frozenset(DType(n) for n in ("int8", "int16", "int32", "int64", "uint8"))
+
+
+def _torch_integers(
+    k: Array, shp: tuple[int, ...], low: int, span: int, dtype: DType
+) -> Array | None:
+    """:func:`_integers_kernel`'s integers for a key on torch's CPU, in C from the key's two
+    words, handed to torch over the same memory; None where the C loop cannot make them."""
+    if _speed.integers is None or dtype not in _TORCH_INTEGERS:
+        return None
+    import numpy as np
+    import torch
+
+    w0, w1 = k.native.tolist()
+    out = np.empty(shp, dtype=_NUMPY_INTEGERS[dtype])
+    _speed.integers(w0 & MASK32, w1 & MASK32, 0, out, span, low)
+    return _wrap(torch.from_numpy(out), k.device)
+
+
+#: The kernels that a key on torch's CPU runs in C (see :func:`run`): each takes the key and
+#: the kernel's static arguments and returns the draw, or None to take the general route.
+_TORCH_C_DRAWS: dict[Callable[..., Array], Callable[..., Array | None]] = {
+    normal_kernel: functools.partial(_torch_floats, "normal"),
+    _uniform_kernel: functools.partial(_torch_floats, "uniform"),
+    _integers_kernel: _torch_integers,
+}
 
 
 def bernoulli(

@@ -44,11 +44,19 @@ ROLLED = 1024
 MASK32 = 0xFFFFFFFF
 
 
+#: :func:`word_dtype` of each device met (what a device holds does not change).
+_WORDS: dict[Device, DType] = {}
+
+
 def word_dtype(device: Device) -> DType:
     """``uint32`` where ``device`` computes with it, else ``int32`` (same bits)."""
-    import arraymux as xp
+    try:
+        return _WORDS[device]
+    except KeyError:
+        import arraymux as xp
 
-    return xp.uint32 if device.supports(xp.uint32) else xp.int32
+        words = _WORDS[device] = xp.uint32 if device.supports(xp.uint32) else xp.int32
+        return words
 
 
 def as_word(v: int, dtype: DType) -> int:
