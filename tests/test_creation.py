@@ -413,3 +413,48 @@ def test_the_direct_creation_path_answers_as_the_general_one(device, name, value
     else:
         general = lambda: fn(shape=value, dtype=dtype, device=device)  # noqa: E731
     assert _outcome(direct) == _outcome(general)
+
+
+def test_jax_creation_with_a_device_is_compiled_and_committed():
+    # jax.numpy's device= costs a device_put per call; arraymux compiles each creation once
+    # (per shape, values, dtype and device): the same arrays as jax.numpy's, committed to the
+    # device, their fill values told apart by type and sign.
+    jax = pytest.importorskip("jax")
+    import jax.numpy as jnp
+
+    from arraymux._backends import _jax
+
+    d = xp.Device("jax:cpu")
+    native = d.native
+    calls = [
+        ("zeros", ((2, 3),), {}),
+        ("ones", ((4,),), {"dtype": jnp.int8}),
+        ("empty", ((0, 2),), {}),
+        ("full", ((2,), -0.0), {}),
+        ("full", ((2,), 0.0), {}),
+        ("full", ((2,), True), {}),
+        ("full", ((2,), 1), {}),
+        ("full", ((2,), float("nan")), {}),
+        ("full", ((), 1.5 + 2j), {}),
+        ("arange", (16,), {}),
+        ("arange", (0.5, 3.0, 0.25), {}),
+        ("arange", (7, 1, -2), {"dtype": jnp.float32}),
+    ]
+    for name, args, kwargs in calls:
+        for _ in range(2):  # made, then taken from the cache
+            got = d._fns[name](*args, device=native, **kwargs)
+            ref = getattr(jnp, name)(*args, device=native, **kwargs)
+            assert got.dtype == ref.dtype and got.shape == ref.shape, (name, args)
+            assert got._committed and got.devices() == {native}
+            if name != "empty":
+                np.testing.assert_array_equal(np.asarray(got), np.asarray(ref))
+                assert np.asarray(got).tobytes() == np.asarray(ref).tobytes()  # -0.0 too
+        assert _jax._creation_key(name, args, kwargs, native) in _jax._CREATED
+    # an array argument, or no device: jax.numpy's own call
+    fill = jnp.asarray(2.0)
+    assert _jax._creation_key("full", ((2,), fill), {}, native) is None
+    assert not d._fns["zeros"]((2,))._committed
+    # through the public functions
+    for a in (xp.zeros(3, device=d), xp.arange(5, device=d), xp.full((2,), 3.0, device=d)):
+        assert a.native._committed and a.device == d
+    assert jax.devices("cpu")[0] == native
