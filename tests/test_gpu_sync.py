@@ -213,6 +213,29 @@ def test_torch_makes_no_tensor_from_host_data(device, group, monkeypatch):
     assert _run_all(group(device), _no_host_tensors) == []
 
 
+def test_torch_writes_numbers_into_views_with_fill(monkeypatch):
+    # torch's own x[key] = number makes a tensor of the number and copies it in, which a GPU
+    # may wait for; arraymux fills the view instead (checked on the CPU: no number reaches
+    # Tensor.__setitem__, and the values are written).
+    torch = pytest.importorskip("torch")
+    seen: list[type] = []
+    original = torch.Tensor.__setitem__
+
+    def spy(self: Any, key: Any, value: Any) -> None:
+        seen.append(type(value))
+        original(self, key, value)
+
+    monkeypatch.setattr(torch.Tensor, "__setitem__", spy)
+    w = xp.asarray([[0.5, -1.5], [2.0, 3.0]], dtype=xp.float32, device="torch:cpu")
+    w[0, 1] = 1
+    w[1:] = 2.5
+    w[..., 0] = True
+    assert xp.to_numpy(w).tolist() == [[1.0, 1.0], [1.0, 2.5]]
+    assert not set(seen) & {bool, int, float, complex}
+    w[xp.asarray([0], device="torch:cpu")] = 7.0  # a gather's selection: torch's own path
+    assert xp.to_numpy(w).tolist() == [[7.0, 7.0], [1.0, 2.5]]
+
+
 def test_the_torch_guard_catches_a_host_tensor():
     torch = pytest.importorskip("torch")
     with pytest.raises(AssertionError, match=r"torch\.tensor of host data"), _no_host_tensors():

@@ -6,7 +6,7 @@ import math
 import operator
 from collections.abc import Callable, Iterator
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn, cast
 
 from . import _dtypes
 from ._arguments import INDEX_CHECKED, check_index
@@ -495,7 +495,13 @@ class Array:
                 self._native = native
                 try:
                     if backend.setitem is None:
-                        native[nkey] = nvalue
+                        fill = backend.hooks.fill  # a number written by a kernel (torch)
+                        if (
+                            fill is None
+                            or type(nvalue) not in _NUMBERS
+                            or not fill(native, nkey, cast("complex", nvalue))
+                        ):
+                            native[nkey] = nvalue
                     else:
                         backend.setitem(native, nkey, nvalue)
                 except (ValueError, RuntimeError, OverflowError):
@@ -563,6 +569,10 @@ def _ufunc_refusal(x: Array, ufunc: object, method: str, kwargs: dict[str, objec
 
 class _LargeInt(Exception):
     """An int of an index that only the array's shape can check (see ``_native_key``)."""
+
+
+#: The Python numbers an adapter's ``fill`` hook may write (exact types).
+_NUMBERS = frozenset({bool, int, float, complex})
 
 
 def _native_key(x: Array, key: object, fname: str) -> object:

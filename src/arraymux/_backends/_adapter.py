@@ -237,7 +237,9 @@ class Hooks:
     byte boundary it imports host memory at without a copy; 0: any).
 
     Computing: ``getitem(x, key)`` / ``setitem(x, key, value)`` (indexing the backend lacks;
-    ``setitem`` is required of an immutable backend), ``synchronize(place, natives)`` (wait
+    ``setitem`` is required of an immutable backend), ``fill(x, key, number) -> bool`` (write
+    a Python number where the backend's own ``x[key] = number`` would copy it from host
+    memory; False where it wrote nothing), ``synchronize(place, natives)`` (wait
     for queued work: asynchronous backends only), ``fuse(fun)`` (``fun``, written with
     operators, as one kernel over native arrays: CuPy), ``engine_place(place)`` (for a backend
     whose transforms run on another backend's engine, ``BackendSpec.bridged``: the device
@@ -277,6 +279,7 @@ class Hooks:
     import_alignment: int = 0
     getitem: Callable[[NativeArray, object], NativeArray] | None = None
     setitem: Callable[[NativeArray, object, object], NativeArray] | None = None
+    fill: Callable[[NativeArray, object, complex], bool] | None = None
     synchronize: Callable[[str, list[object]], None] | None = None
     fuse: Fusing | None = None
     engine_place: Callable[[str], str] | None = None

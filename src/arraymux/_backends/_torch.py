@@ -948,6 +948,26 @@ def setitem(x: torch.Tensor, key: _Key, value: Any) -> torch.Tensor:
     return x
 
 
+def fill(x: torch.Tensor, key: _Key, value: complex) -> bool:
+    """``x[key] = value`` for a Python number and a key of Python ints, slices, None and
+    Ellipsis: the view it selects filled by a kernel that takes the number itself (torch's
+    own ``x[key] = value`` makes a tensor of the number and copies it in, which a GPU waits
+    for); False, having done nothing, for other keys and values (``setitem`` then)."""
+    if x.dtype in _unsigned.UNSIGNED or (type(value) is int and not -(2**63) <= value < 2**63):
+        return False
+    parts = key if type(key) is tuple else (key,)
+    for k in parts:
+        if not (type(k) is int or k is None or k is Ellipsis or (type(k) is slice and _forward(k))):
+            return False
+    x[key].fill_(value)
+    return True
+
+
+def _forward(s: slice) -> bool:
+    """Whether torch takes the slice as it is (no negative step, which it refuses)."""
+    return s.step is None or (type(s.step) is int and s.step > 0)
+
+
 def getitem(x: torch.Tensor, key: _Key) -> torch.Tensor:
     """``x[key]`` where torch refuses it: slices with negative steps, or a boolean mask
     with a zero-length axis (selects nothing).
