@@ -15,7 +15,7 @@ import numpy as np
 from . import _special_cases, _staging
 from ._common import array_dtype as array_dtype
 from ._common import clip as _clip
-from ._common import dtype_from_numpy, every_dtype, raise_unknown_place
+from ._common import dtype_from_numpy, every_dtype, raise_unknown_place, sized_reshape
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -49,6 +49,8 @@ def overrides(ns: ModuleType) -> dict[str, Callable[..., object]]:
         # The bounds as scalars of the kernel: no upload, no boolean-mask synchronisation.
         "clip": _clip(cupy, ns.clip),
         "linalg.solve": _special_cases.solve(ns, ns.linalg.solve),
+        # CuPy makes an empty array of a shape whose byte size overflows 64 bits.
+        "reshape": sized_reshape(ns.reshape),
     }
     # Complex special cases with infinite, NaN or signed zero parts (log, tanh, acosh, ...).
     for name in _special_cases.COMPLEX_CASES:
