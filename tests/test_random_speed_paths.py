@@ -206,3 +206,42 @@ def test_torch_small_draws_skip_the_general_route(monkeypatch: pytest.MonkeyPatc
         lambda: xp.random.integers(k, -5, 5, (3,), xp.int8),
     ):
         assert draw().device == xp.Device("torch:cpu")
+
+
+def test_torch_draws_compute_on_words_torch_has_kernels_for(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # torch holds uint32 but computes it through its signed kernels (a view or a widening more
+    # per operation, which torch.compile does not fuse): its words are int32, and a draw as a
+    # GPU makes it (torch's own operations, not the CPU's C loops) emulates nothing.
+    torch_cpu = xp.Device("torch:cpu")
+    assert _threefry.word_dtype(torch_cpu) == xp.int32
+    assert _threefry.word_dtype(xp.Device("numpy")) == xp.uint32
+    emulated: list[str] = []
+    original = torch_cpu._backend.emulate
+    assert original is not None
+
+    def spy(name: str, *args: object) -> object:
+        out = original(name, *args)  # asked on the checking path: NotImplemented or a result
+        if out is not NotImplemented:
+            emulated.append(name)
+        return out
+
+    monkeypatch.setattr(torch_cpu._backend, "emulate", spy)
+    monkeypatch.setattr(
+        _core, "_on_torch_cpu", lambda kernel, k, params, static: kernel(k, *params, *static)
+    )
+    k = xp.random.key(9, device="torch:cpu")
+    got = {
+        "normal": xp.random.normal(k, (100,)),
+        "uniform": xp.random.uniform(k, (100,), xp.float64),
+        "integers": xp.random.integers(k, -3, 1000, (100,)),
+        "split": xp.random.split(k, 3),
+    }
+    assert emulated == []
+    ref = xp.random.key(9)
+    np.testing.assert_array_equal(_np(got["normal"]), _np(xp.random.normal(ref, (100,))))
+    np.testing.assert_array_equal(
+        _np(got["integers"]), _np(xp.random.integers(ref, -3, 1000, (100,)))
+    )
+    np.testing.assert_array_equal(_np(got["split"]).view(np.uint32), _np(xp.random.split(ref, 3)))

@@ -263,16 +263,20 @@ def _through_numpy(
             out = kernel(words, *static)
         native = out.native
         if out.dtype == xp.uint32 and word_dtype(home) != xp.uint32:
-            # a torch without uint32: keys keep their int32 words, bits are held in int64
-            native = native.view(np.int32) if kernel in _KEY_KERNELS else native.astype(np.int64)
+            # keys keep torch's int32 words, bits are held in int64 (integers of a uint32
+            # dtype asked for stay so)
+            if kernel in _KEY_KERNELS:
+                native = native.view(np.int32)
+            elif kernel is _bits_kernel:
+                native = native.astype(np.int64)
         if native.flags.writeable and min(native.strides, default=0) >= 0:
             return _wrap(torch.from_numpy(native), home)
         return xp.to_device(_wrap(native, numpy_device), home)  # torch takes it as a copy
     on_numpy = tuple(xp.to_device(p, "numpy") for p in params)
     with np.errstate(all="ignore"):
         out = kernel(xp.astype(xp.to_device(k, "numpy"), xp.uint32), *on_numpy, *static)
-    if out.dtype == xp.uint32 and word_dtype(home) != xp.uint32:
-        # a torch without uint32: keys keep their int32 words, bits are held in int64
+    if out.dtype == xp.uint32 and word_dtype(home) != xp.uint32 and kernel in _WORD_KERNELS:
+        # keys keep torch's int32 words, bits are held in int64
         out = xp.astype(out, k.dtype if kernel in _KEY_KERNELS else xp.int64)
     return xp.to_device(out, home)
 
@@ -546,7 +550,8 @@ def bits(key: Array, shape: Shape = (), *, device: DeviceLike | None = None) -> 
     Returns
     -------
     Array
-        ``uint32`` where the device holds it, else ``int64`` holding the same values.
+        ``uint32`` where the device computes with it, else ``int64`` holding the same values
+        (torch, whose ``uint32`` runs on signed kernels).
 
     Examples
     --------
@@ -567,6 +572,10 @@ def _bits_kernel(k: Array, shp: tuple[int, ...]) -> Array:
         return xp.astype(w, xp.int64) & MASK32 if w.dtype == xp.int32 else w
 
     return xp.reshape(over_counters(k, math.prod(shp), piece), shp)
+
+
+#: The kernels whose results are words (keys, bits): torch holds them as int32 and int64.
+_WORD_KERNELS = (*_KEY_KERNELS, _bits_kernel)
 
 
 def unit_floats(k: Array, n: int, dtype: DType) -> Array:

@@ -49,13 +49,16 @@ _WORDS: dict[Device, DType] = {}
 
 
 def word_dtype(device: Device) -> DType:
-    """``uint32`` where ``device`` computes with it, else ``int32`` (same bits)."""
+    """``uint32`` where ``device`` computes with it, else ``int32`` (same bits): torch holds
+    ``uint32`` but computes it through its signed kernels (its adapter's ``emulate`` hook),
+    a view or a widening more per operation, which ``torch.compile`` does not fuse."""
     try:
         return _WORDS[device]
     except KeyError:
         import arraymux as xp
 
-        words = _WORDS[device] = xp.uint32 if device.supports(xp.uint32) else xp.int32
+        native = device.supports(xp.uint32) and device._backend.hooks.emulate is None
+        words = _WORDS[device] = xp.uint32 if native else xp.int32
         return words
 
 
