@@ -439,6 +439,8 @@ def test_jax_creation_with_a_device_is_compiled_and_committed():
         ("arange", (16,), {}),
         ("arange", (0.5, 3.0, 0.25), {}),
         ("arange", (7, 1, -2), {"dtype": jnp.float32}),
+        ("eye", (3,), {}),
+        ("eye", (2, 4), {"k": -1, "dtype": jnp.int32}),
     ]
     for name, args, kwargs in calls:
         for _ in range(2):  # made, then taken from the cache
@@ -455,6 +457,7 @@ def test_jax_creation_with_a_device_is_compiled_and_committed():
     assert _jax._creation_key("full", ((2,), fill), {}, native) is None
     assert not d._fns["zeros"]((2,))._committed
     # through the public functions
-    for a in (xp.zeros(3, device=d), xp.arange(5, device=d), xp.full((2,), 3.0, device=d)):
+    made = (xp.zeros(3, device=d), xp.arange(5, device=d), xp.full((2,), 3.0, device=d))
+    for a in (*made, xp.eye(3, 2, k=1, device=d)):
         assert a.native._committed and a.device == d
     assert jax.devices("cpu")[0] == native
