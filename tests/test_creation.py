@@ -461,3 +461,33 @@ def test_jax_creation_with_a_device_is_compiled_and_committed():
     for a in (*made, xp.eye(3, 2, k=1, device=d)):
         assert a.native._committed and a.device == d
     assert jax.devices("cpu")[0] == native
+
+
+def test_jax_compiled_creation_from_several_threads():
+    # The compiled creations are shared by all threads: each thread gets its own arrays, of
+    # the shapes and values it asked for, whether it compiles one or finds it made.
+    pytest.importorskip("jax")
+    import threading
+
+    import jax.numpy as jnp
+
+    d = xp.Device("jax:cpu")
+    errors: list[BaseException] = []
+
+    def work(i: int) -> None:
+        try:
+            for j in range(20):
+                n = 1 + (i + j) % 5
+                a = xp.full((n,), float(i), device=d)
+                b = d._fns["zeros"]((n, 2), dtype=np.dtype("float32"), device=d.native)
+                assert _np(a).tolist() == [float(i)] * n
+                assert b.shape == (n, 2) and b.dtype == jnp.float32 and b._committed
+        except BaseException as e:  # reported by the main thread
+            errors.append(e)
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []

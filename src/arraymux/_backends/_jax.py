@@ -150,8 +150,8 @@ def _creation_key(
             t is tuple and all(type(n) is int for n in cast("tuple[object, ...]", v))
         ):
             key.append((k, t, v))
-        elif k == "dtype" and (isinstance(v, type) or t.__module__ == "numpy"):
-            key.append((k, v))  # a NumPy dtype or scalar type
+        elif k == "dtype" and (isinstance(v, type) or t.__module__.startswith("numpy")):
+            key.append((k, v))  # a NumPy scalar type or dtype (numpy.dtypes.Float32DType)
         else:
             return None
     return tuple(key)
