@@ -245,3 +245,29 @@ def test_torch_draws_compute_on_words_torch_has_kernels_for(
         _np(got["integers"]), _np(xp.random.integers(ref, -3, 1000, (100,)))
     )
     np.testing.assert_array_equal(_np(got["split"]).view(np.uint32), _np(xp.random.split(ref, 3)))
+
+
+def test_division_by_a_number_on_torch_gpus_divides(monkeypatch: pytest.MonkeyPatch) -> None:
+    # torch multiplies by the reciprocal of a Python number on its GPUs (truncated normals came
+    # out an ulp or two off there): the samplers' divisions by constants pass a 0-d tensor on
+    # the device instead (torch's meta device stands in for a GPU here).
+    from arraymux.random import _special
+
+    divisors: list[object] = []
+    original = xp.Array.__truediv__
+
+    def spy(self: xp.Array, other: object) -> xp.Array:
+        divisors.append(other)
+        return original(self, other)
+
+    monkeypatch.setattr(xp.Array, "__truediv__", spy)
+    out = _special.div(xp.ones((3,), device="torch:meta"), 1.5)
+    assert out.device == xp.Device("torch:meta")
+    (d,) = divisors
+    assert isinstance(d, xp.Array) and d.shape == () and d.device == out.device
+    divisors.clear()
+    assert (
+        xp.to_numpy(_special.div(xp.ones((3,), device="torch:cpu"), 1.5)).tolist()
+        == [np.float32(1 / 1.5)] * 3
+    )
+    assert divisors == [1.5]  # the CPU divides by the number itself, exactly

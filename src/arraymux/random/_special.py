@@ -47,8 +47,13 @@ def rounded(p: Array) -> Array:
 
 def div(a: Array, b: Array | float) -> Array:
     """``a / b``, where ``b`` is a constant, a broadcast scalar or a square root: XLA divides
-    by those as a multiplication by their reciprocal (``rsqrt``), rounded twice. On JAX the
-    divisor goes through an optimization barrier, which XLA's rewrites do not see through."""
+    by those as a multiplication by their reciprocal (``rsqrt``), rounded twice, and so does
+    torch on a GPU by a Python number. On JAX the divisor goes through an optimization
+    barrier, which XLA's rewrites do not see through; on torch's GPUs it is a 0-d tensor."""
+    if a.device.backend == "torch" and a.device.place != "cpu" and not isinstance(b, Array):
+        # torch multiplies by the reciprocal of a Python number on its GPUs (rounded twice):
+        # a 0-d tensor on the device divides
+        return a / _xp().full((), b, dtype=a.dtype, device=a.device)
     if a.device.backend != "jax":
         return a / b
     import jax
