@@ -724,7 +724,14 @@ class _NumPyLike(_Native[object]):
         if name == "binomial":  # NumPy takes whole numbers of trials only
             it = xp.int64 if self.device.supports(xp.int64) else xp.int32
             params = (xp.astype(xp.floor(params[0]), it), params[1])
-        args = [p.native if self.own else xp.to_numpy(p) for p in params]
+        # Their samplers compute in float64: float32 parameters widen (exactly) first, as
+        # CuPy's beta needs them (it gives NaNs for float32 parameter arrays).
+        args = [
+            (p.native if p.dtype != xp.float32 else xp.astype(p, xp.float64).native)
+            if self.own
+            else xp.to_numpy(p)
+            for p in params
+        ]
         if name == "multivariate_normal":
             kw = {"method": kw.get("method", "cholesky")}
         with self.lock:
