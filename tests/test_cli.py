@@ -80,6 +80,17 @@ def _whole(name: str, line: str) -> bool:
     return re.search(rf"(?<![\w:]){re.escape(name)}(?![\w:])", line) is not None
 
 
+def _installed_version(distribution: str, module: str) -> str:
+    """The version pip reports for the backend: by its distribution's name, else by the
+    distribution that installs its module (CuPy's wheels are ``cupy-cuda12x`` and such)."""
+    from importlib.metadata import PackageNotFoundError, packages_distributions, version
+
+    try:
+        return version(distribution)
+    except PackageNotFoundError:
+        return version(packages_distributions()[module][0])
+
+
 def _check_info(text: str, probe: bool) -> None:
     assert "arraymux 0." in text
     assert f"{sys.version_info.major}.{sys.version_info.minor}." in text  # Python's version
@@ -91,9 +102,7 @@ def _check_info(text: str, probe: bool) -> None:
     for spec in specs():
         row = rows[spec.name]
         if is_installed(spec.name):
-            from importlib.metadata import version
-
-            assert version(spec.distribution) in row, row
+            assert _installed_version(spec.distribution, spec.module) in row, row
             if spec.jit:
                 assert spec.jit in row, row
         else:  # no capabilities for a backend that is not installed
@@ -265,3 +274,22 @@ def test_conformance_table_at_80_columns_keeps_every_name():
 def test_conformance_table_ellipsises_what_does_not_fit():
     lines = _report(60)
     assert any(line.startswith("linalg.matr…") for line in lines), "\n".join(lines)
+
+
+def test_info_reads_the_version_of_a_backend_under_another_distribution_name(monkeypatch):
+    # CuPy installs as cupy-cuda12x (or cupy-cuda13x, cupy-rocm-...): no distribution is named
+    # "cupy", and arraymux info reports the version of the one that installs the module.
+    import importlib.metadata as md
+
+    versions = {"cupy-cuda12x": "14.2.0"}
+
+    def version(name: str) -> str:
+        if name not in versions:
+            raise md.PackageNotFoundError(name)
+        return versions[name]
+
+    monkeypatch.setattr(md, "version", version)
+    monkeypatch.setattr(md, "packages_distributions", lambda: {"cupy": ["cupy-cuda12x"]})
+    assert cli._distribution_version("cupy", "cupy") == "14.2.0"
+    assert cli._distribution_version("cupy") == "?"
+    assert cli._distribution_version("nothing-installed", "nothing") == "?"

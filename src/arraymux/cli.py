@@ -13,14 +13,22 @@ if TYPE_CHECKING:
 __all__ = ["main"]
 
 
-def _distribution_version(distribution: str) -> str:
-    """An installed distribution's version, read from its metadata (no import)."""
-    from importlib.metadata import PackageNotFoundError, version
+def _distribution_version(distribution: str, module: str | None = None) -> str:
+    """An installed distribution's version, read from its metadata (no import); where no
+    distribution has that name, that of the one that installs ``module`` (CuPy comes as
+    ``cupy-cuda12x``, ``cupy-cuda13x``, ``cupy-rocm-...``)."""
+    from importlib.metadata import PackageNotFoundError, packages_distributions, version
 
     try:
         return version(distribution)
     except PackageNotFoundError:
-        return "?"
+        pass
+    for name in packages_distributions().get(module, []) if module else []:
+        try:
+            return version(name)
+        except PackageNotFoundError:
+            continue
+    return "?"
 
 
 def _info_rows(probe: bool) -> tuple[list[dict[str, str]], list[str]]:
@@ -41,7 +49,7 @@ def _info_rows(probe: bool) -> tuple[list[dict[str, str]], list[str]]:
             continue
         autodiff = spec.autodiff or "-"
         row.update(
-            version=_distribution_version(spec.distribution),
+            version=_distribution_version(spec.distribution, spec.module),
             autodiff=f"{autodiff} (bridged)" if spec.bridged else autodiff,
             jit=spec.jit or "-",
         )
