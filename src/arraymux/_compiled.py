@@ -163,7 +163,10 @@ def _scalar_passes(
     where the backend emulates ``name`` for the probes' dtype."""
     out = []
     for probe in probes:
-        out.append(backend.adapter.scalar_operand(name, value, probe, position) is value)
+        made = backend.adapter.scalar_operand(name, value, probe, position)
+        # the number itself, or an array of it: told by type (torch.compile's dynamo before
+        # torch 2.12 breaks the graph at ``is`` between a tensor and a number)
+        out.append(isinstance(made, bool | int | float | complex))
         if backend.emulate is not None:
             args = [probe, value] if position == 1 else [value, probe]
             if backend.emulate(name, backend.fns, args, {}) is not NotImplemented:
