@@ -15,6 +15,7 @@ import pytest
 import arraymux as xp
 from arraymux.random._threefry import threefry2x32, threefry2x32_int
 
+from ._rounding import assert_same_draws
 from .conftest import DEVICES
 
 pytestmark = [
@@ -718,15 +719,21 @@ def test_the_same_numbers_as_jax_random(device, seed):
 
 
 def test_every_device_draws_the_same_bits(device):
-    """Floats too: every sampler's arithmetic is rounded exactly, on every device."""
+    """Floats too: every sampler's arithmetic is rounded exactly, on every device (within a
+    few ulp on JAX's GPUs, whose float32 division and square roots are approximate: see
+    ``tests/_rounding.py``); uniform floats are the same bits there too."""
     ref = {n: _np(v) for n, v in _arraymux_draws(7, xp.Device("numpy")).items()}
     got = {n: _np(v) for n, v in _arraymux_draws(7, device).items()}
     for name, r in ref.items():
-        assert got[name].tobytes() == r.tobytes() or got[name].tolist() == r.tolist(), name
+        if name.startswith("uniform"):  # no division: the same bits everywhere
+            assert got[name].tobytes() == r.tobytes(), name
+        assert_same_draws(got[name], r, device, name)
     k = xp.random.key(7, device=device)
     if device.supports(xp.float64):
         z = _np(xp.random.normal(k, (4000,), xp.float64))
-        assert z.tobytes() == _np(xp.random.normal(xp.random.key(7), (4000,), xp.float64)).tobytes()
+        assert_same_draws(
+            z, _np(xp.random.normal(xp.random.key(7), (4000,), xp.float64)), device, "normal64"
+        )
         u = _np(xp.random.uniform(k, (100,), xp.float64))
         assert u.tobytes() == _np(xp.random.uniform(xp.random.key(7), (100,), xp.float64)).tobytes()
 

@@ -12,6 +12,7 @@ import pytest
 
 import arraymux as xp
 
+from ._rounding import assert_same_draws
 from .conftest import DEVICES
 
 NEEDS_JAX = pytest.mark.skipif(importlib.util.find_spec("jax") is None, reason="needs jax")
@@ -430,24 +431,27 @@ def numpy_draws() -> dict[str, np.ndarray]:
 @pytest.mark.parametrize("name", list(CASES))
 def test_the_numbers_of_jax_random_on_every_device(device, name, numpy_draws):
     """Every device gives jax.random's numbers (within rounding for floats), and bit for bit
-    the numbers of every other device."""
+    the numbers of every other device (floats within a few ulp on JAX's GPUs: see
+    ``tests/_rounding.py``)."""
     got = _draw(name, device)
     _assert_near_jax(name, got, JAX_DRAWS[name])
-    assert got.dtype == numpy_draws[name].dtype
-    assert got.tobytes() == numpy_draws[name].tobytes(), f"{name} differs on {device}"
+    assert_same_draws(got, numpy_draws[name], device, name)
 
 
 @NEEDS_JAX
 def test_the_table_is_jax_randoms():
-    """The stored draws are those of the installed jax.random (for the quick cases)."""
+    """The stored draws are those of the installed jax.random (for the quick cases), on JAX's
+    CPU, where the table was made: XLA's GPU backend divides and takes square roots of
+    float32 approximately, so jax.random's floats there differ in their last bits."""
     import jax
     import jax.numpy as jnp
 
-    key = jax.random.key(SEED)
-    for name in QUICK_FOR_JAX:
-        fn, args, kwargs = CASES[name]
-        args = tuple(jnp.asarray(a, jnp.float32) if isinstance(a, list) else a for a in args)
-        want = np.asarray(getattr(jax.random, fn)(key, *args, **kwargs)).ravel()
+    with jax.default_device(jax.devices("cpu")[0]):
+        key = jax.random.key(SEED)
+        for name in QUICK_FOR_JAX:
+            fn, args, kwargs = CASES[name]
+            args = tuple(jnp.asarray(a, jnp.float32) if isinstance(a, list) else a for a in args)
+            want = np.asarray(getattr(jax.random, fn)(key, *args, **kwargs)).ravel()
         assert want.tolist() == np.asarray(JAX_DRAWS[name], dtype=want.dtype).tolist(), name
 
 
