@@ -49,8 +49,14 @@ def arr(values: Any, device: Any, dtype: Any = np.float32) -> xp.Array:
 
 
 def close(a: Any, b: Any, tol: float = 1e-5) -> None:
-    """Assert that ``a`` and ``b`` (Arrays or anything NumPy reads) agree to ``tol``, compared
-    as float64."""
-    a = np.asarray(xp.to_numpy(a) if isinstance(a, xp.Array) else a, dtype=np.float64)
-    b = np.asarray(xp.to_numpy(b) if isinstance(b, xp.Array) else b, dtype=np.float64)
-    np.testing.assert_allclose(a, b, rtol=tol, atol=tol)
+    """Assert that ``a`` and ``b`` (Arrays, lists of them, or anything NumPy reads) agree to
+    ``tol``, compared as float64; arrays on a GPU are copied to the host explicitly."""
+    np.testing.assert_allclose(_host(a), _host(b), rtol=tol, atol=tol)
+
+
+def _host(a: Any) -> np.ndarray:
+    if isinstance(a, xp.Array):
+        return np.asarray(xp.to_numpy(a), dtype=np.float64)
+    if isinstance(a, list | tuple):
+        return np.asarray([_host(v) for v in a], dtype=np.float64)
+    return np.asarray(a, dtype=np.float64)

@@ -426,7 +426,10 @@ def test_a_new_function_is_one_record(tmp_path):
     text = records.read_text()
     assert text.endswith("    ),\n)\n")
     records.write_text(text[: -len(")\n")] + _NEW_RECORD)
-    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")]),
+    }
     run = [sys.executable, "-m", "arraymux._records"]
     done = subprocess.run(run, env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
