@@ -293,3 +293,35 @@ def test_info_reads_the_version_of_a_backend_under_another_distribution_name(mon
     assert cli._distribution_version("cupy", "cupy") == "14.2.0"
     assert cli._distribution_version("cupy") == "?"
     assert cli._distribution_version("nothing-installed", "nothing") == "?"
+
+
+@pytest.mark.parametrize("width", [100, 120, 150])
+def test_info_never_cuts_a_device_name(monkeypatch, width):
+    # The rows of a machine with GPUs and CuPy: rich narrowed the devices column below its
+    # longest name at 120 columns (array_api_strict:CPU / _DEVICE on two lines).
+    original = cli._info_rows
+
+    def rows(probe):
+        out, notes = original(probe)
+        gpu = {
+            "torch": {"version": "2.11.0+cu130", "devices": "torch:cpu, torch:cuda:0"},
+            "jax": {"version": "0.11.2", "devices": "jax:cpu:0, jax:gpu:0"},
+            "cupy": {
+                "version": "14.2.0",
+                "autodiff": "torch.func (bridged)",
+                "jit": "-",
+                **{k: "yes" for k in ("float64", "complex", "dlpack")},
+                "devices": "cupy:0",
+            },
+        }
+        for row in out:
+            row.update(gpu.get(row["backend"], {}))
+        return out, notes
+
+    monkeypatch.setattr(cli, "_info_rows", rows)
+    out = _Terminal()
+    cli.print_info(out, terminal=True, width=width, probe=True)
+    lines = _visible(out.getvalue())
+    assert max(len(line) for line in lines) <= width
+    for name in ["torch:cuda:0", "jax:gpu:0", "cupy:0", *_names()]:
+        assert any(_whole(name, line) for line in lines), (name, "\n".join(lines))

@@ -79,15 +79,33 @@ def fits(out: Console, t: Table) -> bool:
     """Whether ``t`` fits ``out``'s width without cutting a word: each cell of a column that
     wraps needs its longest word, of the others all of its text. (``rich``'s own measure of a
     table is already shrunk to the width it is given.)"""
+    return fitted_widths(out, t) is not None
+
+
+def fitted_widths(out: Console, t: Table) -> list[int] | None:
+    """Widths for ``t``'s columns within ``out``'s width that cut no word, or None where none
+    do: each column gets what :func:`fits` says it needs, and the space left goes to the
+    columns that wrap, the last first, up to their whole text. (Left to itself, ``rich``
+    narrows the widest wrapping column first, below its longest word: a device name was cut
+    in two.)"""
     from rich.measure import Measurement
 
     options = out.options.update_width(1_000_000)
-    total = overhead(t)
+    need, most = [], []
     for column in t.columns:
         sizes = [Measurement.get(out, options, c) for c in (column.header, *column.cells)]
-        need = max((m.maximum if column.no_wrap else m.minimum) for m in sizes)
-        total += max(need, column.min_width or 0)
-    return total <= out.width
+        floor = column.min_width or 0
+        need.append(max(floor, *((m.maximum if column.no_wrap else m.minimum) for m in sizes)))
+        most.append(max(floor, *(m.maximum for m in sizes)))
+    spare = out.width - overhead(t) - sum(need)
+    if spare < 0:
+        return None
+    widths = list(need)
+    for i in reversed(range(len(widths))):
+        grow = min(spare, most[i] - widths[i])
+        widths[i] += grow
+        spare -= grow
+    return widths
 
 
 def emit(out: Console, *renderables: object) -> None:

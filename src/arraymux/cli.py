@@ -110,7 +110,7 @@ def print_info(
 
     import arraymux
 
-    from ._console import console, emit, fits, table
+    from ._console import console, emit, fits, fitted_widths, table
 
     out = console(sys.stdout if stream is None else stream, terminal, width)
     styled = out.is_terminal
@@ -124,7 +124,11 @@ def print_info(
     holds = ["float64", "complex", "dlpack"]
 
     def drawn(cols: list[str], wrap: tuple[str, ...] = ()) -> Table:
-        return table(cols, [[r[c] for c in cols] for r in rows], styled, wrap=wrap)
+        t = table(cols, [[r[c] for c in cols] for r in rows], styled, wrap=wrap)
+        widths = fitted_widths(out, t) if styled and wrap else None
+        if widths is None:
+            return t
+        return table(cols, [[r[c] for c in cols] for r in rows], styled, wrap=wrap, widths=widths)
 
     if not probe:
         parts = [drawn(versions, wrap=("autodiff",))]
