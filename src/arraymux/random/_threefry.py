@@ -44,8 +44,10 @@ ROLLED = 1024
 MASK32 = 0xFFFFFFFF
 
 
-#: :func:`word_dtype` of each device met (what a device holds does not change).
-_WORDS: dict[Device, DType] = {}
+#: :func:`word_dtype` of each device met (what a device holds does not change), by the
+#: device's name: torch.compile's dynamo before torch 2.12 breaks the graph at a dict lookup
+#: by an object with a ``__hash__`` of its own (splitting a draw in xp.jit into ~40 graphs).
+_WORDS: dict[str, DType] = {}
 
 
 def word_dtype(device: Device) -> DType:
@@ -53,12 +55,12 @@ def word_dtype(device: Device) -> DType:
     ``uint32`` but computes it through its signed kernels (its adapter's ``emulate`` hook),
     a view or a widening more per operation, which ``torch.compile`` does not fuse."""
     try:
-        return _WORDS[device]
+        return _WORDS[device._str]
     except KeyError:
         import arraymux as xp
 
         native = device.supports(xp.uint32) and device._backend.hooks.emulate is None
-        words = _WORDS[device] = xp.uint32 if native else xp.int32
+        words = _WORDS[device._str] = xp.uint32 if native else xp.int32
         return words
 
 
