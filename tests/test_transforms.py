@@ -1636,3 +1636,31 @@ def test_a_function_among_the_arguments_passes_through(device):
     assert float(value) == pytest.approx(sum(v * v for v in X))
     assert g.device == w.device
     assert xp.to_numpy(g).tolist() == pytest.approx([2 * v for v in X])
+
+
+@NEEDS_TORCH
+@pytest.mark.parametrize("zero_in_inference", [False, True], ids=["torch>=2.13", "torch<2.13"])
+def test_torch_gradients_under_inference_mode(monkeypatch, zero_in_inference):
+    # torch.func.grad gives zeros under inference mode before torch 2.13 (2.11: [0, 0, 0] for
+    # the gradient of sum(x**2) at [1, 2, 3]); there arraymux differentiates outside it.
+    import torch
+
+    from arraymux.transforms import _torch as engine
+
+    monkeypatch.setattr(engine, "_FUNC_GRAD_ZERO_IN_INFERENCE", zero_in_inference)
+    x0 = torch.tensor([1.0, 2.0, 3.0])
+    modes: list[bool] = []
+
+    def f(x):
+        modes.append(torch.is_inference_mode_enabled())
+        return xp.sum(x**2)
+
+    with torch.inference_mode():
+        made_there = torch.tensor([1.0, 2.0, 3.0])
+        g = xp.grad(f)(xp.asarray(x0))
+        value, g2 = xp.value_and_grad(lambda d: f(d["x"]))({"x": xp.asarray(made_there)})
+    torch.testing.assert_close(g.native, 2 * x0)
+    torch.testing.assert_close(g2["x"].native, 2 * x0)
+    assert float(value) == 14.0
+    if zero_in_inference:
+        assert modes == [False, False]  # differentiated outside inference mode

@@ -140,10 +140,36 @@ def _aux_leaves(
     return g, restore
 
 
+#: Whether torch.func.grad gives zeros under inference mode (torch 2.11; 2.13 differentiates):
+#: :func:`_out_of_inference` then leaves inference mode for the differentiation.
+_FUNC_GRAD_ZERO_IN_INFERENCE = tuple(
+    int(part) for part in re.findall(r"\d+", torch.__version__)[:2]
+) < (2, 13)
+
+
+def _out_of_inference(by_func: Callable[..., object]) -> Callable[..., object]:
+    """``by_func`` run outside inference mode where torch.func would give zero gradients in
+    it, the arguments that are inference tensors copied first (autograd cannot save them)."""
+    if not _FUNC_GRAD_ZERO_IN_INFERENCE:
+        return by_func
+
+    def run(*args: object) -> object:
+        if not torch.is_inference_mode_enabled():
+            return by_func(*args)
+        with torch.inference_mode(False):
+            args = pytree.tree_map(
+                lambda t: t.clone() if isinstance(t, torch.Tensor) and t.is_inference() else t,
+                args,
+            )
+            return by_func(*args)
+
+    return run
+
+
 def grad(f: Callable[..., Any], argnums: Argnums, has_aux: bool) -> Callable[..., object]:
     """``(gradient)`` or ``(gradient, aux)``: by torch.autograd where :func:`_autograd_runs`,
     else by torch.func.grad."""
-    by_func = _func_grad(f, argnums, has_aux)
+    by_func = _out_of_inference(_func_grad(f, argnums, has_aux))
 
     def run(*args: object) -> object:
         if _autograd_runs():
@@ -158,7 +184,7 @@ def grad(f: Callable[..., Any], argnums: Argnums, has_aux: bool) -> Callable[...
 def value_and_grad(f: Callable[..., Any], argnums: Argnums, has_aux: bool) -> Callable[..., object]:
     """JAX's order: ``(value, grad)`` or ``((value, aux), grad)``; by torch.autograd where
     :func:`_autograd_runs`, else by torch.func.grad_and_value."""
-    by_func = _func_value_and_grad(f, argnums, has_aux)
+    by_func = _out_of_inference(_func_value_and_grad(f, argnums, has_aux))
 
     def run(*args: object) -> object:
         if _autograd_runs():
