@@ -25,12 +25,12 @@ def rounds_exactly(device: xp.Device) -> bool:
 
 
 def assert_same_draws(got: np.ndarray, want: np.ndarray, device: xp.Device, name: str) -> None:
-    """``got`` (drawn on ``device``) holds the bits of ``want``; on a device that divides
-    approximately, integers the same and floats within :data:`APPROXIMATE_TOLERANCE`."""
-    assert got.dtype == want.dtype, name
+    """``got`` (drawn on ``device``) holds the bits or the values of ``want``; on a device that
+    divides approximately, floats may be within :data:`APPROXIMATE_TOLERANCE` instead."""
     if got.tobytes() == want.tobytes() or got.tolist() == want.tolist():
-        return
-    assert got.dtype.kind == "f" and not rounds_exactly(device), f"{name} differs on {device}"
+        return  # the same bits (torch's words are int32, NumPy's uint32), or the same values
+    assert got.dtype == want.dtype and got.dtype.kind == "f", f"{name} differs on {device}"
+    assert not rounds_exactly(device), f"{name} differs on {device}"
     assert got.shape == want.shape, name
     np.testing.assert_array_equal(np.isnan(got), np.isnan(want), err_msg=name)
     g, w = got.astype(np.float64), want.astype(np.float64)
