@@ -15,8 +15,9 @@ import numpy as np
 import arraymux as xp
 
 #: The largest distance of a float on a device that divides approximately, in units of
-#: ``eps * max(|x|, 1)``.
-APPROXIMATE_TOLERANCE = 4
+#: ``eps * max(|x|, 1)``: a few ulp, up to 6.4 measured in truncated normals' tails (on an
+#: H100), where the inverse error function magnifies the error of ``erf`` at the bounds.
+APPROXIMATE_TOLERANCE = 8
 
 
 def rounds_exactly(device: xp.Device) -> bool:

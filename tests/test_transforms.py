@@ -1647,6 +1647,10 @@ def test_torch_gradients_under_inference_mode(monkeypatch, zero_in_inference):
 
     from arraymux.transforms import _torch as engine
 
+    if engine._FUNC_GRAD_ZERO_IN_INFERENCE and not zero_in_inference:
+        pytest.skip(
+            f"torch.func.grad gives zeros under inference mode in torch {torch.__version__}"
+        )
     monkeypatch.setattr(engine, "_FUNC_GRAD_ZERO_IN_INFERENCE", zero_in_inference)
     x0 = torch.tensor([1.0, 2.0, 3.0])
     modes: list[bool] = []
