@@ -164,8 +164,8 @@ def _scalar_passes(
     out = []
     for probe in probes:
         made = backend.adapter.scalar_operand(name, value, probe, position)
-        # the number itself, or an array of it: told by type (torch.compile's dynamo before
-        # torch 2.12 breaks the graph at ``is`` between a tensor and a number)
+        # the number itself, or an array of it (told by its type, which torch.compile traces
+        # without guarding on the number's identity)
         out.append(isinstance(made, bool | int | float | complex))
         if backend.emulate is not None:
             args = [probe, value] if position == 1 else [value, probe]
