@@ -441,6 +441,8 @@ def test_jax_creation_with_a_device_is_compiled_and_committed():
         ("arange", (7, 1, -2), {"dtype": jnp.float32}),
         ("eye", (3,), {}),
         ("eye", (2, 4), {"k": -1, "dtype": jnp.int32}),
+        ("linspace", (0.0, 1.0, 5), {}),
+        ("linspace", (-1, 2, 4), {"endpoint": False, "dtype": jnp.float32}),
     ]
     for name, args, kwargs in calls:
         for _ in range(2):  # made, then taken from the cache

@@ -96,7 +96,7 @@ def _fixed(ns: ModuleType) -> dict[str, Callable[..., object]]:
 
 #: The creation functions whose calls with ``device=`` run compiled (see
 #: :func:`_compiled_creation`).
-_COMPILED_CREATION = ("zeros", "ones", "empty", "full", "arange", "eye")
+_COMPILED_CREATION = ("zeros", "ones", "empty", "full", "arange", "eye", "linspace")
 #: The compiled creations made so far, by :func:`_creation_key`; emptied when it is full.
 _CREATED: dict[tuple[object, ...], Callable[[], jax.Array]] = {}
 _CREATED_MAX = 1024
