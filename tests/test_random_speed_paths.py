@@ -271,3 +271,18 @@ def test_division_by_a_number_on_torch_gpus_divides(monkeypatch: pytest.MonkeyPa
         == [np.float32(1 / 1.5)] * 3
     )
     assert divisors == [1.5]  # the CPU divides by the number itself, exactly
+
+
+def test_torch_generator_keys_across_blocks_are_numpys() -> None:
+    # The Generator's keys come in blocks (one Threefry call for the next calls' keys); on
+    # torch the block's rows are views made at once: past a block's end the numbers go on as
+    # NumPy's do.
+    from arraymux.random import _generator
+
+    n = _generator._BLOCK + 6
+    g, h = xp.random.Generator(3, device="torch:cpu"), xp.random.Generator(3)
+    for _ in range(n):
+        a, b = g.normal(size=5), h.normal(size=5)
+        assert a.device == xp.Device("torch:cpu")
+        assert xp.to_numpy(a).tolist() == xp.to_numpy(b).tolist()
+    assert g._rows is not None and len(g._rows) == _generator._BLOCK
