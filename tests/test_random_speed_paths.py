@@ -286,3 +286,29 @@ def test_torch_generator_keys_across_blocks_are_numpys() -> None:
         assert a.device == xp.Device("torch:cpu")
         assert xp.to_numpy(a).tolist() == xp.to_numpy(b).tolist()
     assert g._rows is not None and len(g._rows) == _generator._BLOCK
+
+
+@pytest.mark.parametrize("device", ["numpy", "torch:cpu"])
+def test_generator_draws_on_the_host_from_the_keys_words(
+    monkeypatch: pytest.MonkeyPatch, device: str
+) -> None:
+    # Where the draws are made in C on the host, the Generator hands them its next key's two
+    # words (no key array per call): the numbers of the key route, which the other devices
+    # take (JAX's compiled step included), call after call and across blocks of keys.
+    from arraymux.random import _generator
+
+    made: list[tuple[int, ...]] = []
+    original = _generator.host_floats
+
+    def spy(loop: object, w0: int, w1: int, shp: tuple[int, ...], dev: xp.Device) -> xp.Array:
+        made.append(shp)
+        return original(loop, w0, w1, shp, dev)
+
+    monkeypatch.setattr(_generator, "host_floats", spy)
+    g, h = xp.random.Generator(8, device=device), xp.random.Generator(8, device="jax:cpu")
+    for i in range(_generator._BLOCK + 3):
+        a, b = (g.normal(size=3), h.normal(size=3)) if i % 2 else (g.random(3), h.random(3))
+        assert xp.to_numpy(a).tolist() == xp.to_numpy(b).tolist(), i
+        assert g.integers(0, 9, 2).device == xp.Device(device)  # the key route, same counter
+        h.integers(0, 9, 2)
+    assert len(made) == _generator._BLOCK + 3

@@ -898,14 +898,39 @@ def _torch_floats(kind: str, k: Array, shp: tuple[int, ...], dtype: DType) -> Ar
     """The ``kind`` floats (see :func:`c_loop`) of a key on torch's CPU, straight from its
     two words, on as many threads as torch's operations use, handed to torch over the same
     memory; None where no C loop computes them."""
-    import torch
-
     loop = c_loop(kind, dtype)
     if loop is None:
         return None
     w0, w1 = k.native.tolist()
+    return host_floats(loop, w0, w1, shp, k.device)
+
+
+def host_loop(kind: str, dtype: DType, device: Device) -> CLoop | None:
+    """The C loop of ``kind`` floats of ``dtype`` where ``device`` computes them on the host
+    and nothing traces them now (NumPy, torch's CPU outside transforms and
+    ``torch.compile``): :func:`host_floats` then draws them from a key's two words."""
+    backend = device.backend
+    if TRANSFORM.device is not None or not (
+        backend == "numpy" or (backend == "torch" and device.place == "cpu")
+    ):
+        return None
+    if backend == "torch":
+        import torch
+
+        if torch.compiler.is_compiling():
+            return None
+    return c_loop(kind, dtype)
+
+
+def host_floats(loop: CLoop, w0: int, w1: int, shp: tuple[int, ...], device: Device) -> Array:
+    """The floats of ``loop`` for the key of words ``w0``, ``w1`` on ``device`` (NumPy, or
+    torch's CPU on as many threads as its operations use, over the same memory)."""
+    if device.backend == "numpy":
+        return _wrap(c_floats(loop, w0 & MASK32, w1 & MASK32, shp), device)
+    import torch
+
     floats = c_floats(loop, w0 & MASK32, w1 & MASK32, shp, torch.get_num_threads())
-    return _wrap(torch.from_numpy(floats), k.device)
+    return _wrap(torch.from_numpy(floats), device)
 
 
 #: The integer dtypes that torch holds as NumPy does (its other unsigned ones it does not
