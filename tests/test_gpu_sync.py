@@ -200,9 +200,10 @@ _TORCH_CPU = [d for d in DEVICES if d.backend == "torch" and d.place == "cpu"]
 @pytest.mark.parametrize("device", _TORCH_CPU, ids=str)
 @pytest.mark.parametrize("group", [_operations, _transforms, _random], ids=lambda g: g.__name__)
 def test_torch_makes_no_tensor_from_host_data(device, group, monkeypatch):
-    # Random draws on torch's CPU compute through NumPy and share the result (no copy); a
-    # GPU computes them with torch, the path run here.
+    # Random draws on torch's CPU compute through NumPy or in C and share the result (no
+    # copy), a Generator's too; a GPU computes them with torch, the path run here.
     import arraymux.random._core as random_core
+    import arraymux.random._generator as random_generator
 
     monkeypatch.setattr(
         random_core,
@@ -210,6 +211,7 @@ def test_torch_makes_no_tensor_from_host_data(device, group, monkeypatch):
         lambda kernel, k, params, static: kernel(k, *params, *static),
         raising=True,
     )
+    monkeypatch.setattr(random_generator, "host_loop", lambda kind, dtype, device: None)
     assert _run_all(group(device), _no_host_tensors) == []
 
 
