@@ -163,10 +163,7 @@ def _scalar_passes(
     where the backend emulates ``name`` for the probes' dtype."""
     out = []
     for probe in probes:
-        made = backend.adapter.scalar_operand(name, value, probe, position)
-        # the number itself, or an array of it (told by its type, which torch.compile traces
-        # without guarding on the number's identity)
-        out.append(isinstance(made, bool | int | float | complex))
+        out.append(backend.adapter.scalar_operand(name, value, probe, position) is value)
         if backend.emulate is not None:
             args = [probe, value] if position == 1 else [value, probe]
             if backend.emulate(name, backend.fns, args, {}) is not NotImplemented:
