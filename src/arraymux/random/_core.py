@@ -23,7 +23,7 @@ from .._errors import (
     TransformUnavailableError,
 )
 from .._typing import DeviceLike, NativeArray
-from . import _threads
+from . import _kernels, _threads
 from ._checks import (
     MAX_DRAW,
     DTypeArg,
@@ -584,6 +584,9 @@ def unit_floats(k: Array, n: int, dtype: DType) -> Array:
     float64."""
     xp = _xp()
     if dtype == xp.float32:
+        fused = _kernels.draw("uniform", k, n, dtype)  # one kernel on a GPU
+        if fused is not None:
+            return fused
         return xp.astype(shift_right(_words(k, n), 9), xp.float32) * (2.0**-23)
     return floats(*blocks(k, n), dtype)
 
@@ -670,6 +673,9 @@ def _uniform_kernel(k: Array, shp: tuple[int, ...], dtype: DType) -> Array:
     loop = c_loop("uniform", dtype) if k.device.backend == "numpy" else None
     if loop is not None:  # in C: Threefry and the floats of floats(), in one pass
         return _wrap(c_floats(loop, *_host_words(k), shp), k.device)
+    fused = _kernels.draw("uniform", k, math.prod(shp), dtype)  # one kernel on a GPU
+    if fused is not None:
+        return _xp().reshape(fused, shp)
 
     def piece(start: int | Array, m: int) -> Array:
         return floats(*blocks(k, m, start), dtype)
@@ -711,6 +717,9 @@ def normal_kernel(k: Array, shp: tuple[int, ...], dtype: DType) -> Array:
     loop = c_loop("normal", dtype) if k.device.backend == "numpy" else None
     if loop is not None:
         return _wrap(c_floats(loop, *_host_words(k), shp), k.device)
+    fused = _kernels.draw("normal", k, math.prod(shp), dtype)  # one kernel on a GPU
+    if fused is not None:
+        return _xp().reshape(fused, shp)
 
     def piece(start: int | Array, m: int) -> Array:
         return normal_of(floats(*blocks(k, m, start), dtype))

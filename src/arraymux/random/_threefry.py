@@ -24,6 +24,7 @@ from .. import _compiled
 from .._array import Array, wrap
 from .._devices import Device
 from .._dtypes import DType
+from . import _kernels
 
 if TYPE_CHECKING:
     import jax
@@ -84,6 +85,7 @@ def key_array(words: tuple[int, int], device: Device) -> Array:
         return wrap(host, device)
     if word_dtype(device) == xp.int32:
         host = host.view(np.int32)
+    _kernels.prepare(device)  # the GPU's draws are ready for torch.compile
     return xp.asarray(host, device=device)
 
 

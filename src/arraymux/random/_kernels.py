@@ -1,0 +1,369 @@
+"""One kernel per float draw on the GPUs: Threefry-2x32 of each counter and its float32 (a
+uniform float, or a normal one by Giles' ``erfinv``) computed in one pass, as the C loops of
+``_speedups`` compute them on the host.
+
+Written with arraymux's operations, a draw is about 150 kernels on torch's CUDA devices and
+CuPy's (each reading and writing the whole draw); here it is one:
+
+- on CuPy, CUDA C compiled by NVRTC with ``--fmad=false`` (every product rounded before it is
+  added, as on the host) and its default, correctly rounded division and square root;
+- on torch's CUDA devices, a Triton kernel launched with ``enable_fp_fusion=False`` and the
+  correctly rounded ``div_rn`` and ``sqrt_rn``, behind a custom operator
+  (``arraymux::threefry_floats``), which ``torch.compile`` keeps whole and ``torch.func.vmap``
+  maps over keys.
+
+Every operation is the one IEEE operation that ``_special.py`` and ``_speedups.c`` write, so
+the floats are the bits of every other device; the tests compare them. The coefficients come
+from :func:`._special.normal_constants`, their one source. The CUDA source compiles as C too
+(:func:`c_source`): a test runs it on the host against NumPy's draws, which guards the
+kernels' arithmetic where no GPU is.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import TYPE_CHECKING, Any
+
+from .._array import Array
+from .._array import wrap as _wrap
+from .._devices import Device
+from .._dtypes import DType
+from ._special import normal_constants
+
+if TYPE_CHECKING:
+    import torch
+
+#: The draws that have a kernel: a uniform float32 of ``[0, 1)`` and a standard normal one.
+KINDS = ("uniform", "normal")
+
+#: Off, every draw takes the general route (the tests compare the two).
+ENABLED = True
+
+#: The layout of :func:`._special.normal_constants`: name, first index, count.
+_LAYOUT = (
+    ("LOG1P_P", 0, 7),
+    ("LOG1P_Q", 7, 7),
+    ("LOGF_P", 14, 9),
+    ("ERFINV_SMALL", 23, 9),
+    ("ERFINV_LARGE", 32, 9),
+    ("LN2_HI", 41, 1),
+    ("LN2_LO", 42, 1),
+    ("SQRT_HALF", 43, 1),
+    ("LOG1P_LIMIT", 44, 1),
+    ("LO", 45, 1),
+    ("SQRT2", 46, 1),
+    ("UNIT", 47, 1),
+)
+
+# The arithmetic of one counter, in C that CUDA and the host's C compiler both take: AMX_FN
+# marks its functions, AMX_AS_FLOAT and AMX_AS_BITS reinterpret a word (each side defines
+# them). The functions mirror normal_f32 in _speedups.c operation by operation.
+_ELEMENT = r"""
+typedef unsigned int amx_u32;
+
+#define AMX_ROTL(v, r) (((v) << (r)) | ((v) >> (32 - (r))))
+#define AMX_MIX(r) x0 += x1; x1 = AMX_ROTL(x1, r) ^ x0
+
+/* jax.random.bits of counter c: Threefry-2x32 (20 rounds) of the counter words (0, c) */
+AMX_FN amx_u32 amx_bits(amx_u32 k0, amx_u32 k1, amx_u32 c)
+{
+    const amx_u32 k2 = k0 ^ k1 ^ 0x1BD11BDAu;
+    amx_u32 x0 = k0, x1 = c + k1;
+    AMX_MIX(13); AMX_MIX(15); AMX_MIX(26); AMX_MIX(6);
+    x0 += k1; x1 += k2 + 1u;
+    AMX_MIX(17); AMX_MIX(29); AMX_MIX(16); AMX_MIX(24);
+    x0 += k2; x1 += k0 + 2u;
+    AMX_MIX(13); AMX_MIX(15); AMX_MIX(26); AMX_MIX(6);
+    x0 += k0; x1 += k1 + 3u;
+    AMX_MIX(17); AMX_MIX(29); AMX_MIX(16); AMX_MIX(24);
+    x0 += k1; x1 += k2 + 4u;
+    AMX_MIX(13); AMX_MIX(15); AMX_MIX(26); AMX_MIX(6);
+    x0 += k2; x1 += k0 + 5u;
+    return x0 ^ x1;
+}
+
+/* the float32 of [0, 1) of counter c: the top 23 bits times 2**-23, both exact */
+AMX_FN float amx_uniform(amx_u32 k0, amx_u32 k1, amx_u32 c)
+{
+    return (float)(amx_bits(k0, k1, c) >> 9) * AMX_UNIT;
+}
+
+#define AMX_H(c) p = p * x; p = p + (c)
+AMX_FN float amx_horner7(float x, const float c0, const float c1, const float c2,
+                         const float c3, const float c4, const float c5, const float c6)
+{
+    float p = x * c0;
+    p = p + c1;
+    AMX_H(c2); AMX_H(c3); AMX_H(c4); AMX_H(c5); AMX_H(c6);
+    return p;
+}
+
+AMX_FN float amx_horner9(float x, const float c0, const float c1, const float c2,
+                         const float c3, const float c4, const float c5, const float c6,
+                         const float c7, const float c8)
+{
+    float p = x * c0;
+    p = p + c1;
+    AMX_H(c2); AMX_H(c3); AMX_H(c4); AMX_H(c5); AMX_H(c6); AMX_H(c7); AMX_H(c8);
+    return p;
+}
+
+/* log(y) for positive normal y: y = m * 2**e with m in [sqrt(1/2), sqrt(2)), Cephes' logf */
+AMX_FN float amx_log(float y)
+{
+    amx_u32 b = AMX_AS_BITS(y);
+    float m = AMX_AS_FLOAT((b & 0x007fffffu) | 0x3f000000u);
+    float e = (float)((int)(b >> 23) - 126);
+    int low = m < AMX_SQRT_HALF;
+    float m2 = m * 2.0f, e1 = e - 1.0f;
+    m = low ? m2 : m;
+    e = low ? e1 : e;
+    float f = m - 1.0f;
+    float z = f * f;
+    float r = amx_horner9(f, AMX_LOGF_P);
+    r = r * f;
+    r = r * z;
+    float t = e * AMX_LN2_LO;
+    r = r + t;
+    t = z * 0.5f;
+    r = r - t;
+    float out = f + r;
+    t = e * AMX_LN2_HI;
+    return out + t;
+}
+
+AMX_FN float amx_log1p(float x)
+{
+    int small = fabsf(x) < AMX_LOG1P_LIMIT;
+    float xs = small ? x : 0.0f;
+    float z = xs * xs;
+    float ratio = amx_horner7(xs, AMX_LOG1P_P) / amx_horner7(xs, AMX_LOG1P_Q);
+    float a = z * -0.5f;
+    float b = xs * z;
+    b = b * ratio;
+    float near = xs + (a + b);
+    float y = 1.0f + x;
+    float far = amx_log(small ? 1.0f : y);
+    return small ? near : far;
+}
+
+/* the standard normal float32 of counter c, as jax.random.normal makes it */
+AMX_FN float amx_normal(amx_u32 k0, amx_u32 k1, amx_u32 c)
+{
+    float u = amx_uniform(k0, k1, c);
+    float v = u * 2.0f;
+    v = v + AMX_LO;
+    v = v < AMX_LO ? AMX_LO : v;
+    float xx = v * v;
+    float w = -amx_log1p(-xx);
+    int lt = w < 5.0f;
+    float t_small = w - 2.5f, t_large = sqrtf(w) - 3.0f;
+    float t = lt ? t_small : t_large;
+    float p_small = amx_horner9(t, AMX_ERFINV_SMALL);
+    float p_large = amx_horner9(t, AMX_ERFINV_LARGE);
+    float p = lt ? p_small : p_large;
+    p = p * v;
+    return p * AMX_SQRT2;
+}
+"""
+
+# The kernels of CuPy: one thread per counter (a grid-stride loop), the key's two words read
+# on the device (no host synchronisation), `stride` elements apart.
+_CUDA_KERNELS = r"""
+extern "C" __global__ void amx_uniform_f32(const amx_u32 *key, long long stride, float *out,
+                                           long long n)
+{
+    const amx_u32 k0 = key[0], k1 = key[stride];
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;
+         i += (long long)blockDim.x * gridDim.x) {
+        out[i] = amx_uniform(k0, k1, (amx_u32)i);
+    }
+}
+
+extern "C" __global__ void amx_normal_f32(const amx_u32 *key, long long stride, float *out,
+                                          long long n)
+{
+    const amx_u32 k0 = key[0], k1 = key[stride];
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;
+         i += (long long)blockDim.x * gridDim.x) {
+        out[i] = amx_normal(k0, k1, (amx_u32)i);
+    }
+}
+"""
+
+_CUDA_PRELUDE = r"""
+#define AMX_FN __device__ __forceinline__
+#define AMX_AS_FLOAT(b) __uint_as_float(b)
+#define AMX_AS_BITS(f) __float_as_uint(f)
+"""
+
+_C_PRELUDE = r"""
+#include <math.h>
+#include <string.h>
+#define AMX_FN static inline
+static inline float amx_as_float(unsigned int b) { float f; memcpy(&f, &b, 4); return f; }
+static inline unsigned int amx_as_bits(float f) { unsigned int b; memcpy(&b, &f, 4); return b; }
+#define AMX_AS_FLOAT(b) amx_as_float(b)
+#define AMX_AS_BITS(f) amx_as_bits(f)
+"""
+
+
+def _constants_source() -> str:
+    """``#define`` lines of the coefficients, each a float32 written as the double that equals
+    it (cast back exactly): comma-separated lists for the polynomials."""
+    numbers = normal_constants()
+    lines = []
+    for name, start, count in _LAYOUT:
+        values = ", ".join(f"((float){float(v)!r})" for v in numbers[start : start + count])
+        lines.append(f"#define AMX_{name} {values}")
+    return "\n".join(lines) + "\n"
+
+
+def cuda_source() -> str:
+    """The CUDA C of CuPy's kernels ``amx_uniform_f32`` and ``amx_normal_f32``."""
+    return _CUDA_PRELUDE + _constants_source() + _ELEMENT + _CUDA_KERNELS
+
+
+def c_source() -> str:
+    """The same arithmetic as C for the host's compiler (compile it with
+    ``-ffp-contract=off``): ``amx_uniform(k0, k1, c)`` and ``amx_normal(k0, k1, c)``."""
+    return _C_PRELUDE + _constants_source() + _ELEMENT
+
+
+def draw(kind: str, k: Array, n: int, dtype: DType) -> Array | None:
+    """The ``n`` ``kind`` floats (see :data:`KINDS`) of key ``k`` for the counters ``0, ...,
+    n - 1``, by one kernel on the key's GPU, or None where no kernel draws them (off, not
+    float32, another device, no Triton, a key that a torch.func transform wraps)."""
+    backend = k.device.backend
+    if not ENABLED or backend not in ("cupy", "torch") or dtype.name != "float32":
+        return None
+    if backend == "cupy":
+        return _wrap(_cupy_draw(kind, k.native, n), k.device)
+    if backend == "torch" and k.device.place != "cpu":
+        if not _TORCH_OP:  # made outside torch.compile (see torch_op), once
+            if _compiling():
+                return None
+            torch_op()
+        op = _TORCH_OP[0]
+        if op is None or not _torch_passes(k.native):
+            return None
+        return _wrap(op(k.native, n, kind), k.device)
+    return None
+
+
+# ---------------------------------------------------------------------------------- CuPy
+
+_LOCK = threading.Lock()
+_CUPY_MODULE: list[Any] = []
+#: Threads per block of CuPy's kernels, and the most blocks (a grid-stride loop does the rest).
+_THREADS, _MAX_BLOCKS = 256, 65536
+
+
+def _cupy_module() -> Any:
+    """The compiled module of :func:`cuda_source`, made once (CuPy loads it on each device
+    that launches it)."""
+    if not _CUPY_MODULE:
+        import cupy
+
+        with _LOCK:
+            if not _CUPY_MODULE:
+                _CUPY_MODULE.append(cupy.RawModule(code=cuda_source(), options=("--fmad=false",)))
+    return _CUPY_MODULE[0]
+
+
+def _cupy_draw(kind: str, key: Any, n: int) -> Any:
+    import cupy
+    import numpy as np
+
+    with key.device:
+        out = cupy.empty((n,), dtype=cupy.float32)
+        if n:
+            fn = _cupy_module().get_function(f"amx_{kind}_f32")
+            blocks = min((n + _THREADS - 1) // _THREADS, _MAX_BLOCKS)
+            stride = key.strides[0] // key.itemsize
+            fn((blocks,), (_THREADS,), (key, np.int64(stride), out, np.int64(n)))
+    return out
+
+
+# --------------------------------------------------------------------------------- torch
+
+
+def _compiling() -> bool:
+    import torch
+
+    return bool(torch.compiler.is_compiling())
+
+
+def _torch_passes(key: torch.Tensor) -> bool:
+    """Whether the custom operator may take ``key``: inside ``torch.compile`` always (it is
+    one node of the graph), else unless a torch.func transform wraps it (its gradient
+    tracking has no rule for the operator; the general route draws the same floats)."""
+    import torch
+
+    if torch.compiler.is_compiling():
+        return True
+    return not torch._C._functorch.is_functorch_wrapped_tensor(key)
+
+
+def prepare(device: Device) -> None:
+    """Register the custom operator of torch's GPUs when a key is made on one outside
+    ``torch.compile``, so that draws traced later find it."""
+    gpu = device.backend == "torch" and device.place != "cpu"
+    if gpu and not _TORCH_OP and not _compiling():
+        torch_op()
+
+
+#: The custom operator once :func:`torch_op` has run: ``[op]``, or ``[None]`` without Triton.
+_TORCH_OP: list[Any] = []
+
+
+def torch_op() -> Any:
+    """``arraymux::threefry_floats(key, n, kind)``, registered on the first call (outside
+    ``torch.compile``: a key made on a torch GPU calls it), or None where torch has no Triton
+    to write it with (a CPU build, ROCm)."""
+    if _TORCH_OP:
+        return _TORCH_OP[0]
+    with _LOCK:
+        if not _TORCH_OP:
+            _TORCH_OP.append(_register())
+    return _TORCH_OP[0]
+
+
+def _register(cuda: bool = True) -> Any:
+    """The custom operator, registered with ``torch.library`` (``cuda=False`` registers it
+    without CUDA, for Triton's interpreter on the host, which the tests run)."""
+    import torch
+
+    if cuda and torch.version.cuda is None:
+        return None
+    try:
+        import triton  # noqa: F401  (shipped with torch's CUDA builds)
+    except ImportError:
+        return None
+    from ._triton import launch
+
+    @torch.library.custom_op(
+        "arraymux::threefry_floats",
+        mutates_args=(),
+        schema="(Tensor key, SymInt n, str kind) -> Tensor",
+    )
+    def threefry_floats(key: torch.Tensor, n: int, kind: str) -> torch.Tensor:
+        out = torch.empty((n,), dtype=torch.float32, device=key.device)
+        launch(kind, key, out)
+        return out
+
+    @threefry_floats.register_fake
+    def _(key: torch.Tensor, n: int, kind: str) -> torch.Tensor:
+        return key.new_empty((n,), dtype=torch.float32)
+
+    def batched(
+        info: Any, in_dims: tuple[int | None, ...], key: torch.Tensor, n: int, kind: str
+    ) -> tuple[torch.Tensor, int | None]:
+        # keys mapped over by vmap: the draws of each, stacked
+        if in_dims[0] is None:
+            return threefry_floats(key, n, kind), None
+        keys = key.movedim(in_dims[0], 0)
+        return torch.stack([threefry_floats(one, n, kind) for one in keys.unbind(0)]), 0
+
+    threefry_floats.register_vmap(batched)
+    return threefry_floats

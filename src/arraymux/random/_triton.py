@@ -1,0 +1,174 @@
+"""The Triton kernel of :mod:`._kernels` for torch's CUDA devices (imported only where Triton
+is): the arithmetic of ``_kernels._ELEMENT``, operation by operation, with the coefficients
+read from a float32 tensor of :func:`._special.normal_constants` on the device."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import triton
+import triton.language as tl
+
+from ._special import normal_constants
+
+if TYPE_CHECKING:
+    import torch
+
+#: Counters per program.
+BLOCK = 1024
+
+
+@triton.jit
+def _mix(x0, x1, r: tl.constexpr):
+    x0 = x0 + x1
+    x1 = ((x1 << r) | (x1 >> (32 - r))) ^ x0
+    return x0, x1
+
+
+@triton.jit
+def _four(x0, x1, a: tl.constexpr, b: tl.constexpr, c: tl.constexpr, d: tl.constexpr):
+    x0, x1 = _mix(x0, x1, a)
+    x0, x1 = _mix(x0, x1, b)
+    x0, x1 = _mix(x0, x1, c)
+    x0, x1 = _mix(x0, x1, d)
+    return x0, x1
+
+
+@triton.jit
+def _bits(k0, k1, c):
+    """Threefry-2x32 (20 rounds) of the counter words ``(0, c)``, the two words xored."""
+    k2 = k0 ^ k1 ^ 0x1BD11BDA
+    x0 = c * 0 + k0
+    x1 = c + k1
+    x0, x1 = _four(x0, x1, 13, 15, 26, 6)
+    x0 = x0 + k1
+    x1 = x1 + (k2 + 1)
+    x0, x1 = _four(x0, x1, 17, 29, 16, 24)
+    x0 = x0 + k2
+    x1 = x1 + (k0 + 2)
+    x0, x1 = _four(x0, x1, 13, 15, 26, 6)
+    x0 = x0 + k0
+    x1 = x1 + (k1 + 3)
+    x0, x1 = _four(x0, x1, 17, 29, 16, 24)
+    x0 = x0 + k1
+    x1 = x1 + (k2 + 4)
+    x0, x1 = _four(x0, x1, 13, 15, 26, 6)
+    x0 = x0 + k2
+    x1 = x1 + (k0 + 5)
+    return x0 ^ x1
+
+
+@triton.jit
+def _horner(x, K, first: tl.constexpr, count: tl.constexpr):
+    p = x * tl.load(K + first)
+    p = p + tl.load(K + first + 1)
+    for i in tl.static_range(2, count):
+        p = p * x
+        p = p + tl.load(K + first + i)
+    return p
+
+
+@triton.jit
+def _log(y, K):
+    b = y.to(tl.uint32, bitcast=True)
+    m = ((b & 0x007FFFFF) | 0x3F000000).to(tl.float32, bitcast=True)
+    e = ((b >> 23).to(tl.int32) - 126).to(tl.float32)
+    low = m < tl.load(K + 43)
+    m = tl.where(low, m * 2.0, m)
+    e = tl.where(low, e - 1.0, e)
+    f = m - 1.0
+    z = f * f
+    r = _horner(f, K, 14, 9)
+    r = r * f
+    r = r * z
+    r = r + e * tl.load(K + 42)
+    r = r - z * 0.5
+    out = f + r
+    return out + e * tl.load(K + 41)
+
+
+@triton.jit
+def _log1p(x, K):
+    small = tl.abs(x) < tl.load(K + 44)
+    xs = tl.where(small, x, 0.0)
+    z = xs * xs
+    ratio = tl.math.div_rn(_horner(xs, K, 0, 7), _horner(xs, K, 7, 7))
+    a = z * -0.5
+    b = xs * z
+    b = b * ratio
+    near = xs + (a + b)
+    y = 1.0 + x
+    far = _log(tl.where(small, 1.0, y), K)
+    return tl.where(small, near, far)
+
+
+@triton.jit
+def _floats(key, stride, K, out, n, NORMAL: tl.constexpr, BLOCK: tl.constexpr):
+    i = tl.program_id(0).to(tl.int64) * BLOCK + tl.arange(0, BLOCK)
+    mask = i < n
+    k0 = tl.load(key).to(tl.uint32, bitcast=True)
+    k1 = tl.load(key + stride).to(tl.uint32, bitcast=True)
+    u = (_bits(k0, k1, i.to(tl.uint32)) >> 9).to(tl.float32) * tl.load(K + 47)
+    if NORMAL:
+        lo = tl.load(K + 45)
+        v = u * 2.0
+        v = v + lo
+        v = tl.where(v < lo, lo, v)
+        xx = v * v
+        w = -1.0 * _log1p(-1.0 * xx, K)
+        lt = w < 5.0
+        t = tl.where(lt, w - 2.5, tl.math.sqrt_rn(w) - 3.0)
+        p = tl.where(lt, _horner(t, K, 23, 9), _horner(t, K, 32, 9))
+        p = p * v
+        u = p * tl.load(K + 46)
+    tl.store(out + i, u, mask=mask)
+
+
+_CONSTANTS: dict[object, torch.Tensor] = {}
+
+
+def _constants(device: torch.device) -> torch.Tensor:
+    """:func:`normal_constants` as float32 on ``device``, made there once, each number filled
+    in on the device (a copy of host memory would wait for the GPU)."""
+    try:
+        return _CONSTANTS[device]
+    except KeyError:
+        import torch
+
+        made = torch.empty((len(normal_constants()),), dtype=torch.float32, device=device)
+        for i, v in enumerate(normal_constants().tolist()):
+            made[i].fill_(v)  # float32 numbers: exact
+        _CONSTANTS[device] = made
+        return made
+
+
+def launch(kind: str, key: torch.Tensor, out: torch.Tensor) -> None:
+    """Fill the 1-d float32 ``out`` with the ``kind`` floats of ``key`` (two words)."""
+    import torch
+
+    n = out.shape[0]
+    if n == 0:
+        return
+    grid = (triton.cdiv(n, BLOCK),)
+    context = torch.cuda.device(key.device) if key.device.type == "cuda" else _Nowhere()
+    with context:
+        _floats[grid](
+            key,
+            key.stride(0),
+            _constants(key.device),
+            out,
+            n,
+            NORMAL=kind == "normal",
+            BLOCK=BLOCK,
+            enable_fp_fusion=False,
+        )
+
+
+class _Nowhere:
+    """No device to enter (Triton's interpreter, which runs on the host)."""
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: object) -> None:
+        return None

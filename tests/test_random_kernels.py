@@ -1,0 +1,239 @@
+"""The float draws' kernels of the GPUs give NumPy's floats, bit for bit.
+
+A float32 uniform or normal draw on CuPy is one CUDA kernel and on torch's CUDA devices one
+Triton kernel (``arraymux.random._kernels``). Without a GPU their arithmetic is checked here all
+the same: the CUDA source compiled as C by the host's compiler, and the Triton kernel run by
+Triton's interpreter (behind the same custom operator, under ``torch.compile`` and
+``torch.func.vmap``); on a GPU (``ARRAYMUX_TEST_DEVICES``), the kernels themselves.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import importlib.util
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import arraymux as xp
+from arraymux.random import _kernels
+
+SEEDS = [0, 7, 2**40 + 3]
+
+
+def _np(a: xp.Array) -> np.ndarray:
+    return np.asarray(xp.to_numpy(a))
+
+
+def _numpys(kind: str, seed: int, n: int) -> np.ndarray:
+    """The NumPy device's float32 draw of ``kind`` (its C loops, which the other tests hold to
+    its operations)."""
+    draw = getattr(xp.random, kind)
+    return _np(draw(xp.random.key(seed, device="numpy"), (n,), xp.float32))
+
+
+def _bits(a: np.ndarray) -> np.ndarray:
+    return np.ascontiguousarray(a, dtype=np.float32).view(np.uint32)
+
+
+@pytest.fixture(scope="module")
+def c_kernels(tmp_path_factory: pytest.TempPathFactory) -> ctypes.CDLL:
+    compiler = shutil.which("cc") or shutil.which("gcc")
+    if compiler is None:
+        pytest.skip("no C compiler")
+    where = tmp_path_factory.mktemp("kernels")
+    source = where / "kernels.c"
+    source.write_text(
+        _kernels.c_source()
+        + """
+void amx_fill(unsigned int k0, unsigned int k1, int normal, float *out, long long n)
+{
+    for (long long i = 0; i < n; i++)
+        out[i] = normal ? amx_normal(k0, k1, (unsigned int)i) : amx_uniform(k0, k1, (unsigned int)i);
+}
+"""
+    )
+    library = where / "kernels.so"
+    # every product rounded before it is added, as NVRTC's --fmad=false does
+    subprocess.run(
+        [
+            compiler,
+            "-O2",
+            "-ffp-contract=off",
+            "-fPIC",
+            "-shared",
+            str(source),
+            "-o",
+            str(library),
+            "-lm",
+        ],
+        check=True,
+    )
+    return ctypes.CDLL(str(library))
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("kind", _kernels.KINDS)
+def test_the_cuda_source_computes_numpys_floats(
+    c_kernels: ctypes.CDLL, seed: int, kind: str
+) -> None:
+    n = 1 << 17  # about 450 normals from the tails' polynomial (w >= 5)
+    k0, k1 = (int(w) for w in _np(xp.random.key(seed, device="numpy")))
+    out = np.empty((n,), dtype=np.float32)
+    c_kernels.amx_fill(
+        ctypes.c_uint(k0),
+        ctypes.c_uint(k1),
+        ctypes.c_int(kind == "normal"),
+        out.ctypes.data_as(ctypes.c_void_p),
+        ctypes.c_longlong(n),
+    )
+    np.testing.assert_array_equal(_bits(out), _bits(_numpys(kind, seed, n)))
+
+
+def test_the_cuda_source_holds_the_coefficients_of_the_host() -> None:
+    from arraymux.random._special import normal_constants
+
+    source = _kernels.cuda_source()
+    for v in normal_constants().tolist():
+        assert f"((float){v!r})" in source
+    assert (
+        "__global__ void amx_normal_f32" in source and "__global__ void amx_uniform_f32" in source
+    )
+
+
+_INTERPRETED = """
+import sys
+import numpy as np
+import torch
+import arraymux as xp
+from arraymux.random import _kernels
+
+op = _kernels._register(cuda=False)
+n = int(sys.argv[1])
+for seed in (0, 7):
+    key = xp.random.key(seed, device="torch:cpu").native
+    for kind in ("uniform", "normal"):
+        want = xp.to_numpy(getattr(xp.random, kind)(xp.random.key(seed), (n,), xp.float32))
+        got = op(key, n, kind).numpy()
+        assert (got.view(np.uint32) == np.asarray(want).view(np.uint32)).all(), (seed, kind)
+        # one node of a graph under torch.compile (the fake's shape and dtype), no break
+        f = torch.compile(lambda k: op(k, n, kind) * 2, backend="aot_eager", fullgraph=True)
+        assert torch.equal(f(key), torch.from_numpy(got) * 2)
+# vmap over keys: each key's draw; a key that is a column of another array (a stride)
+keys = xp.random.split(xp.random.key(3, device="torch:cpu"), 3)
+rows = torch.func.vmap(lambda k: op(k, 100, "normal"))(keys.native)
+columns = keys.native.T.contiguous().T
+for i in range(3):
+    want = xp.to_numpy(xp.random.normal(keys[i, ...], (100,), xp.float32))
+    assert (rows[i].numpy() == np.asarray(want)).all()
+    assert (op(columns[i], 100, "normal").numpy() == np.asarray(want)).all()
+assert op(keys.native[0], 0, "normal").shape == (0,)
+print("ok")
+"""
+
+
+@pytest.mark.skipif(importlib.util.find_spec("triton") is None, reason="Triton is not installed")
+def test_the_triton_kernel_computes_numpys_floats() -> None:
+    pytest.importorskip("torch")
+    # Triton's interpreter runs the kernel on the host with NumPy's float32 operations
+    env = {**os.environ, "TRITON_INTERPRET": "1"}
+    env["PYTHONPATH"] = os.pathsep.join(
+        [str(Path(xp.__file__).parents[1]), env.get("PYTHONPATH", "")]
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", _INTERPRETED, "3000"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.strip().endswith("ok")
+
+
+def test_the_kernels_stay_off_the_host_devices() -> None:
+    for device in ("numpy", "torch:cpu", "array_api_strict", "jax:cpu", "torch:meta"):
+        try:
+            k = xp.random.key(1, device=device)
+        except (xp.DeviceUnavailableError, ImportError):
+            continue
+        assert _kernels.draw("normal", k, 10, xp.float32) is None, device
+
+
+def _kernel_device(device: xp.Device) -> None:
+    if not (device.backend == "cupy" or (device.backend == "torch" and device.place != "cpu")):
+        pytest.skip("the kernels are CuPy's and torch's CUDA devices'")
+    if device.backend == "torch" and _kernels.torch_op() is None:
+        pytest.skip("this torch has no Triton")
+
+
+@pytest.mark.parametrize("n", [0, 1, 5, 1000, (1 << 20) + 3])
+def test_gpu_draws_are_one_kernel_with_numpys_floats(
+    device: xp.Device, n: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _kernel_device(device)
+    calls: list[str] = []
+    original = _kernels.draw
+
+    def spy(kind: str, *args: object) -> xp.Array | None:
+        out = original(kind, *args)  # type: ignore[arg-type]
+        if out is not None:
+            calls.append(kind)
+        return out
+
+    monkeypatch.setattr(_kernels, "draw", spy)
+    for seed in SEEDS:
+        k = xp.random.key(seed, device=device)
+        for kind in _kernels.KINDS:
+            got = getattr(xp.random, kind)(k, (n,), xp.float32)
+            assert got.device == device and got.dtype == xp.float32
+            np.testing.assert_array_equal(_bits(_np(got)), _bits(_numpys(kind, seed, n)))
+    assert calls.count("normal") == len(SEEDS) and calls.count("uniform") == len(SEEDS)
+    # the general route gives the same floats
+    monkeypatch.setattr(_kernels, "ENABLED", False)
+    k = xp.random.key(SEEDS[-1], device=device)
+    np.testing.assert_array_equal(
+        _bits(_np(xp.random.normal(k, (n,), xp.float32))), _bits(_numpys("normal", SEEDS[-1], n))
+    )
+
+
+def test_gpu_kernels_serve_shapes_the_generator_and_distributions(device: xp.Device) -> None:
+    _kernel_device(device)
+    k = xp.random.key(5, device=device)
+    ref = xp.random.key(5, device="numpy")
+    z = xp.random.normal(k, (3, 4, 5), xp.float32)
+    assert z.shape == (3, 4, 5)
+    np.testing.assert_array_equal(_np(z), _np(xp.random.normal(ref, (3, 4, 5), xp.float32)))
+    for name in ("exponential", "gumbel", "logistic"):
+        got = getattr(xp.random, name)(k, (2000,), xp.float32)
+        want = getattr(xp.random, name)(ref, (2000,), xp.float32)
+        np.testing.assert_array_equal(_np(got), _np(want), err_msg=name)
+    g, h = xp.random.Generator(9, device=device), xp.random.Generator(9, device="numpy")
+    for _ in range(3):
+        np.testing.assert_array_equal(
+            _np(g.normal(size=100, dtype=xp.float32)), _np(h.normal(size=100, dtype=xp.float32))
+        )
+        np.testing.assert_array_equal(
+            _np(g.random(50, dtype=xp.float32)), _np(h.random(50, dtype=xp.float32))
+        )
+
+
+def test_torch_gpu_kernels_in_jit_and_vmap(device: xp.Device) -> None:
+    _kernel_device(device)
+    if device.backend != "torch":
+        pytest.skip("torch.compile and torch.func are torch's")
+    keys = xp.random.split(xp.random.key(4, device=device), 3)
+    want = [
+        _np(xp.random.normal(xp.to_device(keys[i, ...], "numpy"), (500,), xp.float32))
+        for i in range(3)
+    ]
+    draw = xp.jit(lambda k: xp.random.normal(k, (500,), xp.float32) * 2.0)
+    for i in range(3):
+        np.testing.assert_array_equal(_np(draw(keys[i, ...])), want[i] * 2.0)
+    mapped = xp.vmap(lambda k: xp.random.normal(k, (500,), xp.float32))(keys)
+    np.testing.assert_array_equal(_np(mapped), np.stack(want))
