@@ -156,12 +156,13 @@ AMX_FN float amx_normal(amx_u32 k0, amx_u32 k1, amx_u32 c)
     v = v < AMX_LO ? AMX_LO : v;
     float xx = v * v;
     float w = -amx_log1p(-xx);
-    int lt = w < 5.0f;
-    float t_small = w - 2.5f, t_large = sqrtf(w) - 3.0f;
-    float t = lt ? t_small : t_large;
-    float p_small = amx_horner9(t, AMX_ERFINV_SMALL);
-    float p_large = amx_horner9(t, AMX_ERFINV_LARGE);
-    float p = lt ? p_small : p_large;
+    float p;
+    if (w < 5.0f) { /* a warp computes the tails' polynomial only where a thread needs it */
+        p = amx_horner9(w - 2.5f, AMX_ERFINV_SMALL);
+    }
+    else {
+        p = amx_horner9(sqrtf(w) - 3.0f, AMX_ERFINV_LARGE);
+    }
     p = p * v;
     return p * AMX_SQRT2;
 }
@@ -239,7 +240,7 @@ def draw(kind: str, k: Array, n: int, dtype: DType) -> Array | None:
         return None
     if backend == "cupy":
         return _wrap(_cupy_draw(kind, k.native, n), k.device)
-    if backend == "torch" and k.device.place != "cpu":
+    if backend == "torch" and k.device.place.startswith("cuda"):
         if not _TORCH_OP:  # made outside torch.compile (see torch_op), once
             if _compiling():
                 return None
@@ -308,7 +309,7 @@ def _torch_passes(key: torch.Tensor) -> bool:
 def prepare(device: Device) -> None:
     """Register the custom operator of torch's GPUs when a key is made on one outside
     ``torch.compile``, so that draws traced later find it."""
-    gpu = device.backend == "torch" and device.place != "cpu"
+    gpu = device.backend == "torch" and device.place.startswith("cuda")
     if gpu and not _TORCH_OP and not _compiling():
         torch_op()
 
