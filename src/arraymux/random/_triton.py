@@ -154,34 +154,32 @@ def _constants(device: torch.device) -> torch.Tensor:
         return made
 
 
-def launch(kind: str, key: torch.Tensor, out: torch.Tensor) -> None:
-    """Fill the 1-d float32 ``out`` with the ``kind`` floats of ``key`` (two words)."""
+def floats(kind: str, key: torch.Tensor, n: int) -> torch.Tensor:
+    """The ``n`` float32 ``kind`` floats of ``key`` (two words, on a CUDA device, or on the
+    host for Triton's interpreter) for the counters ``0, ..., n - 1``."""
     import torch
 
-    n = out.shape[0]
+    out = torch.empty((n,), dtype=torch.float32, device=key.device)
     if n == 0:
-        return
-    grid = (triton.cdiv(n, BLOCK),)
-    context = torch.cuda.device(key.device) if key.device.type == "cuda" else _Nowhere()
-    with context:
-        _floats[grid](
-            key,
-            key.stride(0),
-            _constants(key.device),
-            out,
-            n,
-            NORMAL=kind == "normal",
-            BLOCK=BLOCK,
-            num_warps=WARPS,
-            enable_fp_fusion=False,
-        )
+        return out
+    device = key.device
+    if device.type == "cuda" and device.index != torch.cuda.current_device():
+        with torch.cuda.device(device):
+            _launch(kind, key, out, n)
+    else:
+        _launch(kind, key, out, n)
+    return out
 
 
-class _Nowhere:
-    """No device to enter (Triton's interpreter, which runs on the host)."""
-
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, *exc: object) -> None:
-        return None
+def _launch(kind: str, key: torch.Tensor, out: torch.Tensor, n: int) -> None:
+    _floats[(triton.cdiv(n, BLOCK),)](
+        key,
+        key.stride(0),
+        _constants(key.device),
+        out,
+        n,
+        NORMAL=kind == "normal",
+        BLOCK=BLOCK,
+        num_warps=WARPS,
+        enable_fp_fusion=False,
+    )
