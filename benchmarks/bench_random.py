@@ -3,15 +3,16 @@
 For each device it times, in the same run and in alternating rounds, the backend's own
 generator (``numpy.random.Generator.standard_normal``, ``torch.randn``, ``jax.random.normal``
 under ``jax.jit``, ``cupy.random.Generator.standard_normal``, ``dask.array.random``), arraymux's
-reproducible generator (``Generator(seed, device)``: Threefry-2x32 written with arraymux's
-operations, the same numbers on every device), the same inside ``xp.jit`` on torch and JAX
+reproducible generator (``Generator(seed, device)``: Threefry-2x32, the same numbers on every
+device), the same inside ``xp.jit`` on torch and JAX
 (compiled once before timing), and its fast mode (``fast=True``: the backend's own
 generator behind arraymux's API), and prints the ratios. Each timing waits for the result
-(``arraymux.synchronize``).
+(``arraymux.synchronize``): after every draw (the latency), or with ``--queued N`` once after
+N queued draws (the throughput on a GPU, where a hidden synchronisation would show).
 
 Usage::
 
-    python benchmarks/bench_random.py [--n 10000000] [--rounds 5] [--devices numpy,torch:cpu]
+    python benchmarks/bench_random.py [--n 1e7] [--rounds 5] [--queued 1] [--devices numpy,torch:cpu]
 """
 
 from __future__ import annotations
@@ -57,15 +58,19 @@ def native_normal(device: xp.Device, n: int) -> Callable[[], Any]:
     return lambda: rng.standard_normal(n, dtype=np.float32)
 
 
-def best(fun: Callable[[], Any], device: xp.Device) -> float:
+def best(fun: Callable[[], Any], device: xp.Device, queued: int = 1) -> float:
+    """Seconds per call of ``fun``: ``queued`` calls, then one wait for the last result (1:
+    the latency of a call; more: the throughput of a queue of calls, as a program runs)."""
     start = time.perf_counter()
+    for _ in range(queued - 1):
+        fun()
     out = fun()
     if device.backend == "dask" and isinstance(out, xp.Array):
         out = out.native.persist()
     xp.synchronize(out if not isinstance(out, xp.Array) or device.backend != "dask" else device)
     if device.backend in ("torch", "cupy"):
         xp.synchronize(device)
-    return time.perf_counter() - start
+    return (time.perf_counter() - start) / queued
 
 
 def _time(t: float) -> str:
@@ -73,8 +78,9 @@ def _time(t: float) -> str:
     return f"{t * 1e6:.1f} us" if t < 1e-3 else f"{t * 1e3:.2f} ms"
 
 
-def run(devices: list[xp.Device], n: int, rounds: int) -> None:
-    print(f"float32 normals, n = {n:g}; best of {rounds} alternating rounds\n")
+def run(devices: list[xp.Device], n: int, rounds: int, queued: int = 1) -> None:
+    how = "a wait after each draw" if queued == 1 else f"{queued} draws queued, then one wait"
+    print(f"float32 normals, n = {n:g}; best of {rounds} alternating rounds, {how}\n")
     print(
         "| device | native | arraymux reproducible | ratio | reproducible in xp.jit | ratio "
         "| arraymux fast | ratio |"
@@ -99,7 +105,7 @@ def run(devices: list[xp.Device], n: int, rounds: int) -> None:
             best(fun, device)
         for _ in range(rounds):
             for name, fun in cases.items():
-                times[name] = min(times[name], best(fun, device))
+                times[name] = min(times[name], best(fun, device, queued))
         t0 = times["native"]
         cells = [_time(t0)]
         for name in ("repro", "jit", "fast"):
@@ -112,6 +118,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--n", type=float, default=1e7, help="numbers per draw")
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument(
+        "--queued",
+        type=int,
+        default=1,
+        help="draws per wait: 1 times the latency, more the throughput (GPUs)",
+    )
     parser.add_argument("--devices", default="", help="comma-separated; all real devices if empty")
     args = parser.parse_args()
     warnings.filterwarnings("ignore", message=r".*torch\.jit\.script.*")
@@ -119,7 +131,7 @@ def main() -> None:
         devices = [xp.Device(d) for d in args.devices.split(",")]
     else:
         devices = [d for d in xp.devices() if not d.simulated and d.backend != "array_api_strict"]
-    run(devices, int(args.n), args.rounds)
+    run(devices, int(args.n), args.rounds, args.queued)
 
 
 if __name__ == "__main__":
