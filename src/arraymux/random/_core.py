@@ -675,7 +675,7 @@ def _uniform_kernel(k: Array, shp: tuple[int, ...], dtype: DType) -> Array:
         return _wrap(c_floats(loop, *_host_words(k), shp), k.device)
     fused = _kernels.draw("uniform", k, math.prod(shp), dtype)  # one kernel on a GPU
     if fused is not None:
-        return _xp().reshape(fused, shp)
+        return fused if len(shp) == 1 else _xp().reshape(fused, shp)
 
     def piece(start: int | Array, m: int) -> Array:
         return floats(*blocks(k, m, start), dtype)
@@ -719,7 +719,7 @@ def normal_kernel(k: Array, shp: tuple[int, ...], dtype: DType) -> Array:
         return _wrap(c_floats(loop, *_host_words(k), shp), k.device)
     fused = _kernels.draw("normal", k, math.prod(shp), dtype)  # one kernel on a GPU
     if fused is not None:
-        return _xp().reshape(fused, shp)
+        return fused if len(shp) == 1 else _xp().reshape(fused, shp)
 
     def piece(start: int | Array, m: int) -> Array:
         return normal_of(floats(*blocks(k, m, start), dtype))
