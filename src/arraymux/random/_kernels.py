@@ -39,21 +39,16 @@ KINDS = ("uniform", "normal")
 #: Off, every draw takes the general route (the tests compare the two).
 ENABLED = True
 
-#: The layout of :func:`._special.normal_constants`: name, first index, count.
-_LAYOUT = (
-    ("LOG1P_P", 0, 7),
-    ("LOG1P_Q", 7, 7),
-    ("LOGF_P", 14, 9),
-    ("ERFINV_SMALL", 23, 9),
-    ("ERFINV_LARGE", 32, 9),
-    ("LN2_HI", 41, 1),
-    ("LN2_LO", 42, 1),
-    ("SQRT_HALF", 43, 1),
-    ("LOG1P_LIMIT", 44, 1),
-    ("LO", 45, 1),
-    ("SQRT2", 46, 1),
-    ("UNIT", 47, 1),
+#: The layout of :func:`._special.normal_constants`, in order: its polynomials' names and
+#: lengths, then its single numbers.
+_POLYNOMIALS = (
+    ("LOG1P_P", 7),
+    ("LOG1P_Q", 7),
+    ("LOGF_P", 9),
+    ("ERFINV_SMALL", 9),
+    ("ERFINV_LARGE", 9),
 )
+_NUMBERS = ("LN2_HI", "LN2_LO", "SQRT_HALF", "LOG1P_LIMIT", "LO", "SQRT2", "UNIT")
 
 # The arithmetic of one counter, in C that CUDA and the host's C compiler both take: AMX_FN
 # marks its functions, AMX_AS_FLOAT and AMX_AS_BITS reinterpret a word (each side defines
@@ -171,25 +166,19 @@ AMX_FN float amx_normal(amx_u32 k0, amx_u32 k1, amx_u32 c)
 # The kernels of CuPy: one thread per counter (a grid-stride loop), the key's two words read
 # on the device (no host synchronisation), `stride` elements apart.
 _CUDA_KERNELS = r"""
-extern "C" __global__ void amx_uniform_f32(const amx_u32 *key, long long stride, float *out,
-                                           long long n)
-{
-    const amx_u32 k0 = key[0], k1 = key[stride];
-    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;
-         i += (long long)blockDim.x * gridDim.x) {
-        out[i] = amx_uniform(k0, k1, (amx_u32)i);
+#define AMX_KERNEL(name, element)                                                           \
+    extern "C" __global__ void name(const amx_u32 *key, long long stride, float *out,       \
+                                    long long n)                                            \
+    {                                                                                       \
+        const amx_u32 k0 = key[0], k1 = key[stride];                                        \
+        for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;         \
+             i += (long long)blockDim.x * gridDim.x) {                                      \
+            out[i] = element(k0, k1, (amx_u32)i);                                           \
+        }                                                                                   \
     }
-}
 
-extern "C" __global__ void amx_normal_f32(const amx_u32 *key, long long stride, float *out,
-                                          long long n)
-{
-    const amx_u32 k0 = key[0], k1 = key[stride];
-    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;
-         i += (long long)blockDim.x * gridDim.x) {
-        out[i] = amx_normal(k0, k1, (amx_u32)i);
-    }
-}
+AMX_KERNEL(amx_uniform_f32, amx_uniform)
+AMX_KERNEL(amx_normal_f32, amx_normal)
 """
 
 _CUDA_PRELUDE = r"""
@@ -212,10 +201,11 @@ static inline unsigned int amx_as_bits(float f) { unsigned int b; memcpy(&b, &f,
 def _constants_source() -> str:
     """``#define`` lines of the coefficients, each a float32 written as the double that equals
     it (cast back exactly): comma-separated lists for the polynomials."""
-    numbers = normal_constants()
+    numbers = iter(normal_constants().tolist())
+    layout = [*_POLYNOMIALS, *((name, 1) for name in _NUMBERS)]
     lines = []
-    for name, start, count in _LAYOUT:
-        values = ", ".join(f"((float){float(v)!r})" for v in numbers[start : start + count])
+    for name, count in layout:
+        values = ", ".join(f"((float){next(numbers)!r})" for _ in range(count))
         lines.append(f"#define AMX_{name} {values}")
     return "\n".join(lines) + "\n"
 

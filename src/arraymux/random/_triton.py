@@ -26,35 +26,34 @@ def _mix(x0, x1, r: tl.constexpr):
 
 
 @triton.jit
-def _four(x0, x1, a: tl.constexpr, b: tl.constexpr, c: tl.constexpr, d: tl.constexpr):
-    x0, x1 = _mix(x0, x1, a)
-    x0, x1 = _mix(x0, x1, b)
-    x0, x1 = _mix(x0, x1, c)
-    x0, x1 = _mix(x0, x1, d)
-    return x0, x1
+def _group(
+    x0,
+    x1,
+    a,
+    b,
+    i: tl.constexpr,
+    r0: tl.constexpr,
+    r1: tl.constexpr,
+    r2: tl.constexpr,
+    r3: tl.constexpr,
+):
+    """Four rounds of rotations ``r0`` to ``r3``, then the key words ``a`` and ``b + i`` added."""
+    x0, x1 = _mix(x0, x1, r0)
+    x0, x1 = _mix(x0, x1, r1)
+    x0, x1 = _mix(x0, x1, r2)
+    x0, x1 = _mix(x0, x1, r3)
+    return x0 + a, x1 + (b + i)
 
 
 @triton.jit
 def _bits(k0, k1, c):
     """Threefry-2x32 (20 rounds) of the counter words ``(0, c)``, the two words xored."""
     k2 = k0 ^ k1 ^ 0x1BD11BDA
-    x0 = c * 0 + k0
-    x1 = c + k1
-    x0, x1 = _four(x0, x1, 13, 15, 26, 6)
-    x0 = x0 + k1
-    x1 = x1 + (k2 + 1)
-    x0, x1 = _four(x0, x1, 17, 29, 16, 24)
-    x0 = x0 + k2
-    x1 = x1 + (k0 + 2)
-    x0, x1 = _four(x0, x1, 13, 15, 26, 6)
-    x0 = x0 + k0
-    x1 = x1 + (k1 + 3)
-    x0, x1 = _four(x0, x1, 17, 29, 16, 24)
-    x0 = x0 + k1
-    x1 = x1 + (k2 + 4)
-    x0, x1 = _four(x0, x1, 13, 15, 26, 6)
-    x0 = x0 + k2
-    x1 = x1 + (k0 + 5)
+    x0, x1 = _group(c * 0 + k0, c + k1, k1, k2, 1, 13, 15, 26, 6)
+    x0, x1 = _group(x0, x1, k2, k0, 2, 17, 29, 16, 24)
+    x0, x1 = _group(x0, x1, k0, k1, 3, 13, 15, 26, 6)
+    x0, x1 = _group(x0, x1, k1, k2, 4, 17, 29, 16, 24)
+    x0, x1 = _group(x0, x1, k2, k0, 5, 13, 15, 26, 6)
     return x0 ^ x1
 
 
