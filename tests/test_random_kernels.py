@@ -109,9 +109,10 @@ import sys
 import numpy as np
 import torch
 import arraymux as xp
-from arraymux.random import _kernels
+from arraymux.random import _core, _kernels
 
-op = _kernels._register(cuda=False)
+kernels = _kernels._register(cuda=False)
+op, blocks = kernels.floats_op, kernels.blocks_op
 n = int(sys.argv[1])
 for seed in (0, 7):
     key = xp.random.key(seed, device="torch:cpu").native
@@ -122,15 +123,26 @@ for seed in (0, 7):
         # one node of a graph under torch.compile (the fake's shape and dtype), no break
         f = torch.compile(lambda k: op(k, n, kind) * 2, backend="aot_eager", fullgraph=True)
         assert torch.equal(f(key), torch.from_numpy(got) * 2)
+    # Threefry's blocks from any first counter, wrapping around 2**32
+    for start in (0, 5, 2**32 - 3):
+        y0, y1 = blocks(key, 7, start)
+        w0, w1 = _core.blocks(xp.random.key(seed), 7, start)
+        assert (y0.numpy().view(np.uint32) == xp.to_numpy(w0)).all(), (seed, start)
+        assert (y1.numpy().view(np.uint32) == xp.to_numpy(w1)).all(), (seed, start)
+    g = torch.compile(lambda k: blocks(k, 3, 9), backend="aot_eager", fullgraph=True)
+    assert all(torch.equal(a, b) for a, b in zip(g(key), blocks(key, 3, 9)))
 # vmap over keys: each key's draw; a key that is a column of another array (a stride)
 keys = xp.random.split(xp.random.key(3, device="torch:cpu"), 3)
 rows = torch.func.vmap(lambda k: op(k, 100, "normal"))(keys.native)
+mapped = torch.func.vmap(lambda k: blocks(k, 4, 1))(keys.native)
 columns = keys.native.T.contiguous().T
 for i in range(3):
     want = xp.to_numpy(xp.random.normal(keys[i, ...], (100,), xp.float32))
     assert (rows[i].numpy() == np.asarray(want)).all()
     assert (op(columns[i], 100, "normal").numpy() == np.asarray(want)).all()
+    assert all(torch.equal(m[i], b) for m, b in zip(mapped, blocks(keys.native[i], 4, 1)))
 assert op(keys.native[0], 0, "normal").shape == (0,)
+assert blocks(keys.native[0], 0, 0)[0].shape == (0,)
 print("ok")
 """
 
@@ -166,7 +178,7 @@ def test_the_kernels_stay_off_the_host_devices() -> None:
 def _kernel_device(device: xp.Device) -> None:
     if not (device.backend == "cupy" or (device.backend == "torch" and device.place != "cpu")):
         pytest.skip("the kernels are CuPy's and torch's CUDA devices'")
-    if device.backend == "torch" and _kernels.torch_op() is None:
+    if device.backend == "torch" and _kernels.torch_kernels() is None:
         pytest.skip("this torch has no Triton")
 
 
@@ -235,3 +247,42 @@ def test_torch_gpu_kernels_in_jit_and_vmap(device: xp.Device) -> None:
         np.testing.assert_array_equal(_np(draw(keys[i, ...])), want[i] * 2.0)
     mapped = xp.vmap(lambda k: xp.random.normal(k, (500,), xp.float32))(keys)
     np.testing.assert_array_equal(_np(mapped), np.stack(want))
+
+
+def test_torch_gpu_keys_and_words_are_one_kernel(
+    device: xp.Device, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _kernel_device(device)
+    if device.backend != "torch":
+        pytest.skip("CuPy fuses Threefry's rounds with cupy.fuse")
+    calls: list[int] = []
+    original = _kernels.blocks
+
+    def spy(k: xp.Array, n: int, start: int) -> tuple[xp.Array, xp.Array] | None:
+        out = original(k, n, start)
+        calls.append(n if out is not None else -1)
+        return out
+
+    monkeypatch.setattr(_kernels, "blocks", spy)
+    k, ref = xp.random.key(12, device=device), xp.random.key(12, device="numpy")
+    np.testing.assert_array_equal(
+        _np(xp.random.split(k, 5)).view(np.uint32), _np(xp.random.split(ref, 5))
+    )
+    np.testing.assert_array_equal(
+        _np(xp.random.fold_in(k, 2**32 - 1)).view(np.uint32), _np(xp.random.fold_in(ref, 2**32 - 1))
+    )
+    np.testing.assert_array_equal(
+        _np(xp.random.bits(k, (1000,))), _np(xp.random.bits(ref, (1000,)))
+    )
+    for low, high, dtype in ((0, 10, xp.int32), (-5, 2**40, xp.int64)):
+        np.testing.assert_array_equal(
+            _np(xp.random.integers(k, low, high, (300,), dtype)),
+            _np(xp.random.integers(ref, low, high, (300,), dtype)),
+        )
+    np.testing.assert_array_equal(
+        _np(xp.random.normal(k, (999,), xp.float64)), _np(xp.random.normal(ref, (999,), xp.float64))
+    )
+    assert calls and -1 not in calls
+    g, h = xp.random.Generator(3, device=device), xp.random.Generator(3, device="numpy")
+    for _ in range(70):  # across the generator's blocks of keys
+        np.testing.assert_array_equal(_np(g.integers(0, 100, 4)), _np(h.integers(0, 100, 4)))

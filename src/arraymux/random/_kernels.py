@@ -22,7 +22,8 @@ kernels' arithmetic where no GPU is.
 from __future__ import annotations
 
 import threading
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .._array import Array
 from .._array import wrap as _wrap
@@ -230,20 +231,44 @@ def draw(kind: str, k: Array, n: int, dtype: DType) -> Array | None:
         return None
     if backend == "cupy":
         return _wrap(_cupy_draw(kind, k.native, n), k.device)
-    if backend == "torch" and k.device.place.startswith("cuda"):
-        if not _TORCH_OP:  # made outside torch.compile (see torch_op), once
-            if _compiling():
-                return None
-            torch_op()
-        op = _TORCH_OP[0]
-        if op is None:
+    kernels = _torch_kernels(k)
+    if kernels is None:
+        return None
+    if _compiling():  # one node of the graph
+        return _wrap(kernels.floats_op(k.native, n, kind), k.device)
+    return _wrap(kernels.floats(kind, k.native, n), k.device)  # no dispatch: ~25 us less
+
+
+def blocks(k: Array, n: int, start: int) -> tuple[Array, Array] | None:
+    """Threefry's blocks of key ``k`` for the counters ``start, ..., start + n - 1`` (modulo
+    2**32) by one kernel on torch's CUDA devices (each block's two words, as arrays of the
+    key's dtype), or None elsewhere (CuPy fuses the rounds with ``cupy.fuse``)."""
+    if not ENABLED or k.device.backend != "torch":
+        return None
+    kernels = _torch_kernels(k)
+    if kernels is None:
+        return None
+    if _compiling():
+        y0, y1 = kernels.blocks_op(k.native, n, start)
+    else:
+        y0, y1 = kernels.blocks(k.native, n, start)
+    return _wrap(y0, k.device), _wrap(y1, k.device)
+
+
+def _torch_kernels(k: Array) -> TorchKernels | None:
+    """The kernels of torch's CUDA devices for key ``k``, or None where the general route
+    draws: another device, no Triton, a key that a torch.func transform wraps (its tracking
+    has no rule for the operators), inside ``torch.compile`` before they were registered."""
+    if not k.device.place.startswith("cuda"):
+        return None
+    if not _TORCH:  # registered outside torch.compile (see torch_kernels), once
+        if _compiling():
             return None
-        if _compiling():  # one node of the graph
-            return _wrap(op(k.native, n, kind), k.device)
-        if _wrapped(k.native):  # torch.func's tracking has no rule for the operator
-            return None
-        return _wrap(_TRITON[0](kind, k.native, n), k.device)  # no dispatch: ~25 us less
-    return None
+        torch_kernels()
+    kernels = _TORCH[0]
+    if kernels is None or (not _compiling() and _wrapped(k.native)):
+        return None
+    return kernels
 
 
 # ---------------------------------------------------------------------------------- CuPy
@@ -297,32 +322,44 @@ def _wrapped(key: torch.Tensor) -> bool:
 
 
 def prepare(device: Device) -> None:
-    """Register the custom operator of torch's GPUs when a key is made on one outside
-    ``torch.compile``, so that draws traced later find it."""
+    """Register the operators of torch's GPUs when a key is made on one outside
+    ``torch.compile``, so that draws traced later find them."""
     gpu = device.backend == "torch" and device.place.startswith("cuda")
-    if gpu and not _TORCH_OP and not _compiling():
-        torch_op()
+    if gpu and not _TORCH and not _compiling():
+        torch_kernels()
 
 
-#: The custom operator once :func:`torch_op` has run: ``[op]``, or ``[None]`` without Triton.
-_TORCH_OP: list[Any] = []
+class TorchKernels(NamedTuple):
+    """The kernels of torch's CUDA devices: launched directly, and as operators of
+    ``torch.library`` (``arraymux::threefry_floats``, ``arraymux::threefry_blocks``), which
+    ``torch.compile`` keeps as one node each and ``torch.func.vmap`` maps over keys."""
+
+    floats: Callable[[str, torch.Tensor, int], torch.Tensor]
+    blocks: Callable[[torch.Tensor, int, int], tuple[torch.Tensor, torch.Tensor]]
+    floats_op: Any
+    blocks_op: Any
 
 
-def torch_op() -> Any:
-    """``arraymux::threefry_floats(key, n, kind)``, registered on the first call (outside
+#: The kernels once :func:`torch_kernels` has run: ``[kernels]``, or ``[None]`` without Triton.
+_TORCH: list[TorchKernels | None] = []
+#: The libraries that hold the operators (a definition lives as long as its library).
+_LIBRARIES: list[Any] = []
+
+
+def torch_kernels() -> TorchKernels | None:
+    """The kernels of torch's CUDA devices, registered on the first call (outside
     ``torch.compile``: a key made on a torch GPU calls it), or None where torch has no Triton
-    to write it with (a CPU build, ROCm)."""
-    if _TORCH_OP:
-        return _TORCH_OP[0]
-    with _LOCK:
-        if not _TORCH_OP:
-            _TORCH_OP.append(_register())
-    return _TORCH_OP[0]
+    to write them with (a CPU build, ROCm)."""
+    if not _TORCH:
+        with _LOCK:
+            if not _TORCH:
+                _TORCH.append(_register())
+    return _TORCH[0]
 
 
-def _register(cuda: bool = True) -> Any:
-    """The custom operator, registered with ``torch.library`` (``cuda=False`` registers it
-    without CUDA, for Triton's interpreter on the host, which the tests run)."""
+def _register(cuda: bool = True) -> TorchKernels | None:
+    """The operators, registered with ``torch.library`` (``cuda=False`` registers them without
+    CUDA too, for Triton's interpreter on the host, which the tests run)."""
     import torch
 
     if cuda and torch.version.cuda is None:
@@ -331,43 +368,41 @@ def _register(cuda: bool = True) -> Any:
         import triton  # noqa: F401  (shipped with torch's CUDA builds)
     except ImportError:
         return None
-    from ._triton import floats
+    from ._triton import blocks, floats
 
-    _TRITON.append(floats)
-    name = "arraymux::threefry_floats"
-    # defined with torch.library.Library, not custom_op: a call costs ~25 us less there
+    # torch.library.Library, not custom_op: a call costs ~25 us less without its Python layers
     library = torch.library.Library("arraymux", "FRAGMENT")
     library.define("threefry_floats(Tensor key, SymInt n, str kind) -> Tensor")
-    for key in ("CUDA", "CPU"):  # the host: Triton's interpreter, for the tests
-        library.impl("threefry_floats", _draw_of(floats), key)
-    _LIBRARIES.append(library)  # kept alive: the definition lives as long as the object
+    library.define("threefry_blocks(Tensor key, SymInt n, int start) -> (Tensor, Tensor)")
+    for where in ("CUDA", "CPU"):  # the host: Triton's interpreter, for the tests
+        library.impl("threefry_floats", lambda key, n, kind: floats(kind, key, n), where)
+        library.impl("threefry_blocks", blocks, where)
+    _LIBRARIES.append(library)
 
-    def fake(key: torch.Tensor, n: int, kind: str) -> torch.Tensor:
+    def fake_floats(key: torch.Tensor, n: int, kind: str) -> torch.Tensor:
         return key.new_empty((n,), dtype=torch.float32)
 
-    torch.library.register_fake(name, fake)
-    op = torch.ops.arraymux.threefry_floats.default
+    def fake_blocks(key: torch.Tensor, n: int, start: int) -> tuple[torch.Tensor, torch.Tensor]:
+        return key.new_empty((n,), dtype=torch.int32), key.new_empty((n,), dtype=torch.int32)
 
-    def batched(
-        info: Any, in_dims: tuple[int | None, ...], key: torch.Tensor, n: int, kind: str
-    ) -> tuple[torch.Tensor, int | None]:
-        # keys mapped over by vmap: the draws of each, stacked
-        if in_dims[0] is None:
-            return op(key, n, kind), None
-        keys = key.movedim(in_dims[0], 0)
-        return torch.stack([op(one, n, kind) for one in keys.unbind(0)]), 0
+    torch.library.register_fake("arraymux::threefry_floats", fake_floats)
+    torch.library.register_fake("arraymux::threefry_blocks", fake_blocks)
+    ops = torch.ops.arraymux
+    floats_op, blocks_op = ops.threefry_floats.default, ops.threefry_blocks.default
 
-    torch.library.register_vmap(name, batched)
-    return op
+    def mapped(op: Any) -> Any:
+        def rule(info: Any, in_dims: tuple[int | None, ...], key: torch.Tensor, *rest: Any) -> Any:
+            # keys mapped over by vmap: the results of each key, stacked
+            if in_dims[0] is None:
+                out = op(key, *rest)
+                return out, (None if isinstance(out, torch.Tensor) else (None,) * len(out))
+            each = [op(one, *rest) for one in key.movedim(in_dims[0], 0).unbind(0)]
+            if isinstance(each[0], torch.Tensor):
+                return torch.stack(each), 0
+            return tuple(torch.stack(part) for part in zip(*each, strict=True)), (0,) * len(each[0])
 
+        return rule
 
-def _draw_of(floats: Any) -> Any:
-    def threefry_floats(key: Any, n: int, kind: str) -> Any:
-        return floats(kind, key, n)
-
-    return threefry_floats
-
-
-#: :func:`._triton.floats` once registered; the libraries that hold the operator.
-_TRITON: list[Any] = []
-_LIBRARIES: list[Any] = []
+    torch.library.register_vmap("arraymux::threefry_floats", mapped(floats_op))
+    torch.library.register_vmap("arraymux::threefry_blocks", mapped(blocks_op))
+    return TorchKernels(floats, blocks, floats_op, blocks_op)

@@ -4,6 +4,8 @@ read from a float32 tensor of :func:`._special.normal_constants` on the device."
 
 from __future__ import annotations
 
+import contextlib
+from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING
 
 import triton
@@ -46,15 +48,35 @@ def _group(
 
 
 @triton.jit
-def _bits(k0, k1, c):
-    """Threefry-2x32 (20 rounds) of the counter words ``(0, c)``, the two words xored."""
+def _threefry(k0, k1, c):
+    """Threefry-2x32 (20 rounds) of the counter words ``(0, c)``: the block's two words."""
     k2 = k0 ^ k1 ^ 0x1BD11BDA
     x0, x1 = _group(c * 0 + k0, c + k1, k1, k2, 1, 13, 15, 26, 6)
     x0, x1 = _group(x0, x1, k2, k0, 2, 17, 29, 16, 24)
     x0, x1 = _group(x0, x1, k0, k1, 3, 13, 15, 26, 6)
     x0, x1 = _group(x0, x1, k1, k2, 4, 17, 29, 16, 24)
     x0, x1 = _group(x0, x1, k2, k0, 5, 13, 15, 26, 6)
+    return x0, x1
+
+
+@triton.jit
+def _bits(k0, k1, c):
+    """``jax.random.bits`` of counter ``c``: its block's two words xored."""
+    x0, x1 = _threefry(k0, k1, c)
     return x0 ^ x1
+
+
+@triton.jit
+def _blocks(key, stride, y0, y1, n, start, BLOCK: tl.constexpr):
+    """The blocks of the counters ``start + i`` (modulo 2**32) for ``0 <= i < n``, their words
+    with the key's dtype (int32 on torch, the same bits)."""
+    i = tl.program_id(0).to(tl.int64) * BLOCK + tl.arange(0, BLOCK)
+    mask = i < n
+    k0 = tl.load(key).to(tl.uint32, bitcast=True)
+    k1 = tl.load(key + stride).to(tl.uint32, bitcast=True)
+    x0, x1 = _threefry(k0, k1, (i + start).to(tl.uint32))
+    tl.store(y0 + i, x0.to(tl.int32, bitcast=True), mask=mask)
+    tl.store(y1 + i, x1.to(tl.int32, bitcast=True), mask=mask)
 
 
 @triton.jit
@@ -161,13 +183,34 @@ def floats(kind: str, key: torch.Tensor, n: int) -> torch.Tensor:
     out = torch.empty((n,), dtype=torch.float32, device=key.device)
     if n == 0:
         return out
-    device = key.device
-    if device.type == "cuda" and device.index != torch.cuda.current_device():
-        with torch.cuda.device(device):
-            _launch(kind, key, out, n)
-    else:
+    with _on(key.device):
         _launch(kind, key, out, n)
     return out
+
+
+def _on(device: torch.device) -> AbstractContextManager[object]:
+    """``device`` made current where it is another CUDA device than the current one (Triton
+    launches on the current device's stream)."""
+    import torch
+
+    if device.type == "cuda" and device.index != torch.cuda.current_device():
+        return torch.cuda.device(device)
+    return contextlib.nullcontext()
+
+
+def blocks(key: torch.Tensor, n: int, start: int) -> tuple[torch.Tensor, torch.Tensor]:
+    """The two int32 words of Threefry's blocks of ``key`` (int32 words) for the counters
+    ``start, ..., start + n - 1`` (modulo 2**32)."""
+    import torch
+
+    y0 = torch.empty((n,), dtype=torch.int32, device=key.device)
+    y1 = torch.empty((n,), dtype=torch.int32, device=key.device)
+    if n == 0:
+        return y0, y1
+    with _on(key.device):
+        grid = (triton.cdiv(n, BLOCK),)
+        _blocks[grid](key, key.stride(0), y0, y1, n, start, BLOCK=BLOCK, num_warps=WARPS)
+    return y0, y1
 
 
 def _launch(kind: str, key: torch.Tensor, out: torch.Tensor, n: int) -> None:
