@@ -77,6 +77,75 @@ void amx_fill(unsigned int k0, unsigned int k1, int normal, float *out, long lon
     return ctypes.CDLL(str(library))
 
 
+# CUDA's names for the host's C++ compiler: the kernels run one simulated thread at a time
+_HOST_CUDA = """
+#include <math.h>
+#include <string.h>
+struct amx_dim3 { unsigned int x; };
+static amx_dim3 blockIdx, blockDim, threadIdx, gridDim;
+#define __global__
+#define __device__ static
+#define __forceinline__ inline
+static inline float __uint_as_float(unsigned int b) { float f; memcpy(&f, &b, 4); return f; }
+static inline unsigned int __float_as_uint(float f) { unsigned int b; memcpy(&b, &f, 4); return b; }
+"""
+
+_HOST_LAUNCH = """
+extern "C" void amx_launch(int normal, const unsigned int *key, long long stride, float *out,
+                           long long n, unsigned int blocks, unsigned int threads)
+{
+    gridDim.x = blocks;
+    blockDim.x = threads;
+    for (unsigned int b = 0; b < blocks; b++) {
+        for (unsigned int t = 0; t < threads; t++) {
+            blockIdx.x = b;
+            threadIdx.x = t;
+            if (normal) amx_normal_f32(key, stride, out, n); else amx_uniform_f32(key, stride, out, n);
+        }
+    }
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def cuda_kernels(tmp_path_factory: pytest.TempPathFactory) -> ctypes.CDLL:
+    compiler = shutil.which("c++") or shutil.which("g++")
+    if compiler is None:
+        pytest.skip("no C++ compiler")
+    where = tmp_path_factory.mktemp("cuda")
+    source = where / "kernels.cpp"
+    source.write_text(_HOST_CUDA + _kernels.cuda_source() + _HOST_LAUNCH)
+    library = where / "kernels.so"
+    subprocess.run(
+        [compiler, "-O2", "-ffp-contract=off", "-fPIC", "-shared", str(source), "-o", str(library)],
+        check=True,
+    )
+    return ctypes.CDLL(str(library))
+
+
+@pytest.mark.parametrize("kind", _kernels.KINDS)
+def test_the_cuda_kernels_fill_every_element_with_numpys_floats(
+    cuda_kernels: ctypes.CDLL, kind: str
+) -> None:
+    # CuPy's kernels as NVRTC gets them, each thread of a small grid run in turn: the
+    # grid-stride loop covers every element once; the key's words may be a stride apart
+    n = 4099
+    words = _np(xp.random.key(SEEDS[2], device="numpy"))
+    key = np.zeros((2, 3), dtype=np.uint32)
+    key[:, 1] = words  # a column: its words 3 apart
+    out = np.full((n,), np.nan, dtype=np.float32)
+    cuda_kernels.amx_launch(
+        ctypes.c_int(kind == "normal"),
+        key[:, 1:].ctypes.data_as(ctypes.c_void_p),
+        ctypes.c_longlong(3),
+        out.ctypes.data_as(ctypes.c_void_p),
+        ctypes.c_longlong(n),
+        ctypes.c_uint(5),
+        ctypes.c_uint(32),
+    )
+    np.testing.assert_array_equal(_bits(out), _bits(_numpys(kind, SEEDS[2], n)))
+
+
 @pytest.mark.parametrize("seed", SEEDS)
 @pytest.mark.parametrize("kind", _kernels.KINDS)
 def test_the_cuda_source_computes_numpys_floats(
@@ -141,6 +210,9 @@ for i in range(3):
     assert (rows[i].numpy() == np.asarray(want)).all()
     assert (op(columns[i], 100, "normal").numpy() == np.asarray(want)).all()
     assert all(torch.equal(m[i], b) for m, b in zip(mapped, blocks(keys.native[i], 4, 1)))
+# the launchers that eager draws call, without the operators
+assert torch.equal(kernels.floats("normal", keys.native[1], 100), rows[1])
+assert all(torch.equal(a, b) for a, b in zip(kernels.blocks(keys.native[2], 4, 1), blocks(keys.native[2], 4, 1)))
 assert op(keys.native[0], 0, "normal").shape == (0,)
 assert blocks(keys.native[0], 0, 0)[0].shape == (0,)
 print("ok")
