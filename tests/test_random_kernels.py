@@ -41,40 +41,32 @@ def _bits(a: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(a, dtype=np.float32).view(np.uint32)
 
 
-@pytest.fixture(scope="module")
-def c_kernels(tmp_path_factory: pytest.TempPathFactory) -> ctypes.CDLL:
-    compiler = shutil.which("cc") or shutil.which("gcc")
-    if compiler is None:
-        pytest.skip("no C compiler")
-    where = tmp_path_factory.mktemp("kernels")
-    source = where / "kernels.c"
-    source.write_text(
-        _kernels.c_source()
-        + """
+_C_FILL = """
 void amx_fill(unsigned int k0, unsigned int k1, int normal, float *out, long long n)
 {
     for (long long i = 0; i < n; i++)
         out[i] = normal ? amx_normal(k0, k1, (unsigned int)i) : amx_uniform(k0, k1, (unsigned int)i);
 }
 """
-    )
-    library = where / "kernels.so"
-    # every product rounded before it is added, as NVRTC's --fmad=false does
-    subprocess.run(
-        [
-            compiler,
-            "-O2",
-            "-ffp-contract=off",
-            "-fPIC",
-            "-shared",
-            str(source),
-            "-o",
-            str(library),
-            "-lm",
-        ],
-        check=True,
-    )
+
+
+def _compiled(where: Path, compilers: tuple[str, ...], name: str, source: str) -> ctypes.CDLL:
+    """``source`` compiled by the first of ``compilers`` found as a shared library in
+    ``where``, every product rounded before it is added (as NVRTC's ``--fmad=false``)."""
+    compiler = next((c for c in map(shutil.which, compilers) if c), None)
+    if compiler is None:
+        pytest.skip(f"no {compilers[0]} compiler")
+    (where / name).write_text(source)
+    library = where / f"{name}.so"
+    flags = ["-O2", "-ffp-contract=off", "-fPIC", "-shared"]
+    subprocess.run([compiler, *flags, str(where / name), "-o", str(library), "-lm"], check=True)
     return ctypes.CDLL(str(library))
+
+
+@pytest.fixture(scope="module")
+def c_kernels(tmp_path_factory: pytest.TempPathFactory) -> ctypes.CDLL:
+    where = tmp_path_factory.mktemp("kernels")
+    return _compiled(where, ("cc", "gcc"), "kernels.c", _kernels.c_source() + _C_FILL)
 
 
 # CUDA's names for the host's C++ compiler: the kernels run one simulated thread at a time
@@ -109,18 +101,8 @@ extern "C" void amx_launch(int normal, const unsigned int *key, long long stride
 
 @pytest.fixture(scope="module")
 def cuda_kernels(tmp_path_factory: pytest.TempPathFactory) -> ctypes.CDLL:
-    compiler = shutil.which("c++") or shutil.which("g++")
-    if compiler is None:
-        pytest.skip("no C++ compiler")
-    where = tmp_path_factory.mktemp("cuda")
-    source = where / "kernels.cpp"
-    source.write_text(_HOST_CUDA + _kernels.cuda_source() + _HOST_LAUNCH)
-    library = where / "kernels.so"
-    subprocess.run(
-        [compiler, "-O2", "-ffp-contract=off", "-fPIC", "-shared", str(source), "-o", str(library)],
-        check=True,
-    )
-    return ctypes.CDLL(str(library))
+    source = _HOST_CUDA + _kernels.cuda_source() + _HOST_LAUNCH
+    return _compiled(tmp_path_factory.mktemp("cuda"), ("c++", "g++"), "kernels.cpp", source)
 
 
 @pytest.mark.parametrize("kind", _kernels.KINDS)
