@@ -101,6 +101,10 @@ class BackendSpec:
         Whether its arrays support in-place updates.
     lazy
         Whether it builds a graph and computes on demand.
+    draws_on_numpy
+        Whether ``arraymux.random`` computes its draws on NumPy (in host memory) and moves
+        them here: a graph of hundreds of tiny tasks per draw (Dask), or every operation
+        through a checking layer (array-api-strict), costs far more than the draw.
     aliases
         Other names for it in device strings (``"strict"``).
     simulated
@@ -119,6 +123,7 @@ class BackendSpec:
     bridged: bool = False
     mutable: bool = True
     lazy: bool = False
+    draws_on_numpy: bool = False
     aliases: tuple[str, ...] = ()
     simulated: tuple[str, ...] = ()
 
@@ -177,6 +182,7 @@ _BUILTIN = (
         extra="dask",
         distribution="dask",
         lazy=True,
+        draws_on_numpy=True,
     ),
     BackendSpec(
         name="array_api_strict",
@@ -187,6 +193,7 @@ _BUILTIN = (
         extra="strict",
         distribution="array-api-strict",
         aliases=("strict",),
+        draws_on_numpy=True,
         simulated=("device1", "device2", "no_float64", "no_x64"),
     ),
 )

@@ -148,9 +148,11 @@ def fused(kernel: Callable[..., Array], k: Array, *static: Hashable) -> Array:
 #: The kernels of the distributions: their intermediate values may be infinite or NaN where
 #: XLA computes them so too (NumPy's warnings about them are silenced).
 QUIET: set[Callable[..., Array]] = set()
-#: Kernels that a lazy backend (Dask) computes on NumPy, its result one chunk: a graph of
-#: hundreds of tiny tasks per draw costs more than the draw (8 normals: 170 ms), and the
-#: rejection loops read their values (every kernel of this module and of the distributions).
+#: Kernels that a backend whose spec says ``draws_on_numpy`` computes on NumPy, the result
+#: moved back (on Dask one chunk): a graph of hundreds of tiny tasks per draw costs more than
+#: the draw (8 normals: 170 ms), and so does every operation through array-api-strict's
+#: checks (10 ms); the rejection loops read their values (every kernel of this module and of
+#: the distributions).
 EAGER: set[Callable[..., Array]] = set()
 
 
@@ -178,7 +180,7 @@ def run(
             return _compiled(kernel, static)(k, *params)
         if backend == "torch" and device.place == "cpu" and _readable(k):
             return _on_torch_cpu(kernel, k, params, static)
-        if kernel in EAGER and device._backend.spec.lazy:
+        if kernel in EAGER and device._backend.spec.draws_on_numpy:
             return _through_numpy(kernel, k, params, static)
         if kernel in QUIET:
             import numpy as np
@@ -207,10 +209,10 @@ def apply(
 
     xp = _xp()
     # torch's sqrt on the CPU is not correctly rounded (about one float32 in six differs);
-    # Dask would build a graph of hundreds of tiny tasks
+    # Dask would build a graph of hundreds of tiny tasks, array-api-strict check each step
     cpu_torch = first.device.backend == "torch" and first.device.place == "cpu"
-    lazy = first.device._backend.spec.lazy
-    if lazy or (cpu_torch and all(_readable(a) for a in arrays)):
+    on_numpy = first.device._backend.spec.draws_on_numpy
+    if on_numpy or (cpu_torch and all(_readable(a) for a in arrays)):
         with np.errstate(all="ignore"):
             out = fn(*(xp.to_device(a, "numpy") for a in arrays), *static)
         return xp.to_device(out, first.device)
