@@ -340,3 +340,60 @@ def test_torch_gpu_keys_and_words_are_one_kernel(
     g, h = xp.random.Generator(3, device=device), xp.random.Generator(3, device="numpy")
     for _ in range(70):  # across the generator's blocks of keys
         np.testing.assert_array_equal(_np(g.integers(0, 100, 4)), _np(h.integers(0, 100, 4)))
+
+
+def test_a_kernel_that_fails_leaves_the_draws_to_the_general_route(
+    device: xp.Device, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a GPU that Triton or NVRTC cannot compile for: the same numbers, a warning, once
+    _kernel_device(device)
+    calls: list[object] = []
+
+    def refused(*args: object) -> object:
+        calls.append(args)
+        raise RuntimeError("no kernel image is available for execution on the device")
+
+    if device.backend == "cupy":
+        monkeypatch.setattr(_kernels, "_cupy_draw", refused)
+    else:
+        kernels = _kernels.torch_kernels()
+        assert kernels is not None
+        monkeypatch.setitem(_kernels._TORCH, 0, kernels._replace(floats=refused, blocks=refused))
+    monkeypatch.setitem(_kernels._USABLE, device._str, True)
+    k = xp.random.key(6, device=device)
+    with pytest.warns(
+        RuntimeWarning, match=r"^arraymux\.random: the one-kernel draws of .* failed"
+    ):
+        got = xp.random.normal(k, (100,), xp.float32)
+    np.testing.assert_array_equal(_np(got), _numpys("normal", 6, 100))
+    assert _kernels._USABLE[device._str] is False
+    n = len(calls)
+    np.testing.assert_array_equal(
+        _np(xp.random.uniform(k, (9,), xp.float32)), _numpys("uniform", 6, 9)
+    )
+    assert len(calls) == n  # not tried again
+
+
+def test_a_failed_launch_turns_its_device_off_and_memory_errors_propagate(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # the host's side of the GPU test above (NumPy's device stands in for a GPU)
+    device = xp.Device("numpy")
+    monkeypatch.setitem(_kernels._USABLE, device._str, True)
+
+    def refused() -> None:
+        raise RuntimeError("no kernel image")
+
+    with pytest.warns(RuntimeWarning, match="the general route: the same numbers"):
+        assert _kernels._launched(device, refused) is None
+    assert _kernels._usable(device) is False
+
+    def out_of_memory() -> None:
+        raise MemoryError("out of memory")
+
+    monkeypatch.setitem(_kernels._USABLE, device._str, True)
+    with pytest.raises(MemoryError):
+        _kernels._launched(device, out_of_memory)
+    assert _kernels._usable(device) is True
+    words = (np.zeros(3, np.int32), np.ones(3, np.int32))
+    assert _kernels._launched(device, lambda: words) is words  # the blocks' two words as they are

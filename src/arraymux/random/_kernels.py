@@ -22,6 +22,7 @@ kernels' arithmetic where no GPU is.
 from __future__ import annotations
 
 import threading
+import warnings
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -230,13 +231,15 @@ def draw(kind: str, k: Array, n: int, dtype: DType) -> Array | None:
     if not ENABLED or backend not in ("cupy", "torch") or dtype.name != "float32":
         return None
     if backend == "cupy":
-        return _wrap(_cupy_draw(kind, k.native, n), k.device)
+        if not _usable(k.device):
+            return None
+        return _launched(k.device, _cupy_draw, kind, k.native, n)
     kernels = _torch_kernels(k)
     if kernels is None:
         return None
     if _compiling():  # one node of the graph
         return _wrap(kernels.floats_op(k.native, n, kind), k.device)
-    return _wrap(kernels.floats(kind, k.native, n), k.device)  # no dispatch: ~25 us less
+    return _launched(k.device, kernels.floats, kind, k.native, n)  # no dispatch: ~25 us less
 
 
 def blocks(k: Array, n: int, start: int) -> tuple[Array, Array] | None:
@@ -250,9 +253,51 @@ def blocks(k: Array, n: int, start: int) -> tuple[Array, Array] | None:
         return None
     if _compiling():
         y0, y1 = kernels.blocks_op(k.native, n, start)
-    else:
-        y0, y1 = kernels.blocks(k.native, n, start)
-    return _wrap(y0, k.device), _wrap(y1, k.device)
+        return _wrap(y0, k.device), _wrap(y1, k.device)
+    words = _launched(k.device, kernels.blocks, k.native, n, start)
+    return None if words is None else (_wrap(words[0], k.device), _wrap(words[1], k.device))
+
+
+#: Per device (by name): whether its kernels run there. Triton compiles for GPUs of compute
+#: capability 7.0 and newer (as torch.compile needs); a device whose kernel failed is off.
+_USABLE: dict[str, bool] = {}
+
+
+def _usable(device: Device) -> bool:
+    """Whether ``device`` runs the kernels (decided outside ``torch.compile``, once)."""
+    try:
+        return _USABLE[device._str]
+    except KeyError:
+        if device.backend != "torch":
+            usable = True
+        elif _compiling():
+            return False
+        else:
+            import torch
+
+            usable = torch.cuda.get_device_capability(device.native) >= (7, 0)
+        _USABLE[device._str] = usable
+        return usable
+
+
+def _launched(device: Device, launch: Callable[..., Any], *args: Any) -> Any:
+    """``launch(*args)`` wrapped on ``device``; None, and the device's kernels off with a
+    warning, where the kernel cannot run there (a compiler or driver that refuses it): the
+    general route then draws the same numbers."""
+    try:
+        out = launch(*args)
+    except Exception as err:
+        if isinstance(err, MemoryError) or "OutOfMemory" in type(err).__name__:
+            raise  # the general route would need the memory too
+        _USABLE[device._str] = False
+        warnings.warn(
+            f"arraymux.random: the one-kernel draws of {device} failed ({type(err).__name__}: "
+            f"{err}); draws there take the general route: the same numbers, more slowly.",
+            RuntimeWarning,
+            stacklevel=4,
+        )
+        return None
+    return _wrap(out, device) if not isinstance(out, tuple) else out
 
 
 def _torch_kernels(k: Array) -> TorchKernels | None:
@@ -266,7 +311,9 @@ def _torch_kernels(k: Array) -> TorchKernels | None:
             return None
         torch_kernels()
     kernels = _TORCH[0]
-    if kernels is None or (not _compiling() and _wrapped(k.native)):
+    if kernels is None or not _usable(k.device):
+        return None
+    if not _compiling() and _wrapped(k.native):
         return None
     return kernels
 
@@ -325,8 +372,8 @@ def prepare(device: Device) -> None:
     """Register the operators of torch's GPUs when a key is made on one outside
     ``torch.compile``, so that draws traced later find them."""
     gpu = device.backend == "torch" and device.place.startswith("cuda")
-    if gpu and not _TORCH and not _compiling():
-        torch_kernels()
+    if gpu and not _compiling() and torch_kernels() is not None:
+        _usable(device)
 
 
 class TorchKernels(NamedTuple):
