@@ -322,8 +322,9 @@ def _torch_kernels(k: Array) -> TorchKernels | None:
 
 _LOCK = threading.Lock()
 _CUPY_MODULE: list[Any] = []
-#: Threads per block of CuPy's kernels, and the most blocks (a grid-stride loop does the rest).
-_THREADS, _MAX_BLOCKS = 256, 65536
+#: Threads per block of CuPy's kernels, and the most blocks (a grid-stride loop does the rest:
+#: five million normals on an H100 took 41 us with 4096 blocks, 46 with 65536).
+_THREADS, _MAX_BLOCKS = 256, 4096
 
 
 def _cupy_module() -> Any:
