@@ -312,3 +312,27 @@ def test_generator_draws_on_the_host_from_the_keys_words(
         assert g.integers(0, 9, 2).device == xp.Device(device)  # the key route, same counter
         h.integers(0, 9, 2)
     assert len(made) == _generator._BLOCK + 3
+
+
+def test_jax_generator_draws_its_key_and_floats_in_one_call(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # a JAX Generator's normal or uniform draw derives its key and draws in one compiled call
+    # (one dispatch instead of two); the numbers are NumPy's Generator's, integers between
+    from arraymux.random import _generator
+
+    steps: list[tuple[object, ...]] = []
+    original = _generator.jax_draw_step
+
+    def spy(*static: object) -> object:
+        steps.append(static)
+        return original(*static)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(_generator, "jax_draw_step", spy)
+    g, h = xp.random.Generator(4, device="jax:cpu"), xp.random.Generator(4)
+    for i in range(5):
+        np.testing.assert_array_equal(_np(g.normal(size=(2, 3))), _np(h.normal(size=(2, 3))))
+        np.testing.assert_array_equal(_np(g.random(7)), _np(h.random(7)))
+        np.testing.assert_array_equal(_np(g.integers(0, 50, 4)), _np(h.integers(0, 50, 4)), str(i))
+    assert [s[0] for s in steps] == ["normal", "uniform"] * 5
+    assert _np(g.normal(size=2)).dtype == np.float32

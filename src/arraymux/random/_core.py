@@ -96,6 +96,7 @@ __all__ = [
     "fused",
     "in_range",
     "integers",
+    "jax_draw_step",
     "jax_fold",
     "key",
     "key_on",
@@ -527,6 +528,16 @@ def jax_fold() -> Callable[[Array, Array], tuple[Array, Array]]:
     """``fold_in(key, c)`` and ``c + 1``, compiled once (JAX would otherwise compile per
     counter, or run Threefry's ~100 operations one by one)."""
     return _xp().jit(lambda k, c: (_fold_kernel(k, c), c + 1))
+
+
+@functools.lru_cache(maxsize=64)
+def jax_draw_step(
+    kind: str, shp: tuple[int, ...], dtype: DType
+) -> Callable[[Array, Array], tuple[Array, Array]]:
+    """The ``kind`` floats (``"normal"``, ``"uniform"``) of ``fold_in(key, c)``, and ``c + 1``,
+    in one compiled call: a JAX Generator's draw without a second dispatch for its key."""
+    kernel = normal_kernel if kind == "normal" else _uniform_kernel
+    return _xp().jit(lambda k, c: (kernel(_fold_kernel(k, c), shp, dtype), c + 1))
 
 
 def fold(k: Array, data: int) -> Array:
