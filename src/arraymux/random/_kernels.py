@@ -10,13 +10,15 @@ CuPy's (each reading and writing the whole draw); here it is one:
 - on torch's CUDA devices, a Triton kernel launched with ``enable_fp_fusion=False`` and the
   correctly rounded ``div_rn`` and ``sqrt_rn``: launched at once eagerly, and inside
   ``torch.compile`` through an operator of its own (``arraymux::threefry_floats``), one node
-  of the graph, which ``torch.func.vmap`` maps over keys too.
+  of the graph, which ``torch.func.vmap`` maps over keys too. A second kernel computes
+  Threefry's blocks (:func:`blocks`: keys, bits, integers and float64 draws start from them).
 
 Every operation is the one IEEE operation that ``_special.py`` and ``_speedups.c`` write, so
 the floats are the bits of every other device; the tests compare them. The coefficients come
-from :func:`._special.normal_constants`, their one source. The CUDA source compiles as C too
-(:func:`c_source`): a test runs it on the host against NumPy's draws, which guards the
-kernels' arithmetic where no GPU is.
+from :func:`._special.normal_constants`, their one source. Where no GPU is, the tests compile
+the CUDA source as C (:func:`c_source`) and CuPy's kernels as C++ with CUDA's names stood in,
+and run the Triton kernels in Triton's interpreter, against NumPy's draws. A GPU that cannot
+run the kernels draws by the general route (see :func:`_launched`).
 """
 
 from __future__ import annotations
@@ -281,9 +283,9 @@ def _usable(device: Device) -> bool:
 
 
 def _launched(device: Device, launch: Callable[..., Any], *args: Any) -> Any:
-    """``launch(*args)`` wrapped on ``device``; None, and the device's kernels off with a
-    warning, where the kernel cannot run there (a compiler or driver that refuses it): the
-    general route then draws the same numbers."""
+    """``launch(*args)``, an array wrapped on ``device`` (a tuple of native arrays as it
+    is); None, and the device's kernels off with a warning, where the kernel cannot run there
+    (a compiler or driver that refuses it): the general route then draws the same numbers."""
     try:
         out = launch(*args)
     except Exception as err:
