@@ -493,3 +493,38 @@ def test_jax_compiled_creation_from_several_threads():
     for t in threads:
         t.join()
     assert errors == []
+
+
+@pytest.mark.parametrize(
+    "args",
+    [(0.0, 1.0, 50), (0, 1, 5), (-2, 3.5, 0), (1.0, 1.0, 1), (2.5, -1, 7)],
+    ids=str,
+)
+def test_linspace_of_python_numbers_takes_the_short_path_with_the_general_answer(
+    device, args, monkeypatch
+):
+    # linspace(start, stop, num) of Python numbers skips the general checks that cannot
+    # fail for them (JAX's CPU: 26 -> 14 us); the same array as the general path gives
+    from arraymux import _creation_functions as cf
+
+    short = xp.linspace(*args, device=device)
+    monkeypatch.setattr(cf, "_linspace_call", lambda a, d: None)
+    general = xp.linspace(*args, device=device)
+    assert short.device == general.device == device and short.dtype == general.dtype
+    assert short.shape == general.shape == (args[2],)
+    np.testing.assert_array_equal(xp.to_numpy(short), xp.to_numpy(general))
+
+
+def test_linspace_short_path_keeps_the_general_errors():
+    from arraymux import _creation_functions as cf
+
+    for calls in (lambda: xp.linspace(0, 1, -1), lambda: xp.linspace(0, 1, 2**62)):
+        with pytest.raises(ValueError, match=r"^arraymux\.linspace: ") as short:
+            calls()
+        assert (
+            "num" in str(short.value) or "bytes" in str(short.value) or "size" in str(short.value)
+        )
+    assert cf._linspace_call((True, 1, 3), None) is None  # bools take the general path
+    assert cf._linspace_call((0, 1, 3.0), None) is None
+    with pytest.raises(TypeError, match=r"^arraymux\.linspace: num"):
+        xp.linspace(0, 1, 3.0)
