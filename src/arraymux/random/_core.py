@@ -938,11 +938,14 @@ def _torch_floats(kind: str, k: Array, shp: tuple[int, ...], dtype: DType) -> Ar
 
 def host_loop(kind: str, dtype: DType, device: Device) -> CLoop | None:
     """The C loop of ``kind`` floats of ``dtype`` where ``device`` computes them on the host
-    and nothing traces them now (NumPy, array-api-strict, torch's CPU outside transforms
-    and ``torch.compile``): :func:`host_floats` then draws them from a key's two words."""
+    and nothing traces them now (NumPy, the backends that draw on NumPy, torch's CPU outside
+    transforms and ``torch.compile``): :func:`host_floats` then draws them from a key's two
+    words."""
     backend = device.backend
     if TRANSFORM.device is not None or not (
-        backend in ("numpy", "array_api_strict") or (backend == "torch" and device.place == "cpu")
+        backend == "numpy"
+        or device._backend.spec.draws_on_numpy
+        or (backend == "torch" and device.place == "cpu")
     ):
         return None
     if backend == "torch":
@@ -954,9 +957,9 @@ def host_loop(kind: str, dtype: DType, device: Device) -> CLoop | None:
 
 
 def host_floats(loop: CLoop, w0: int, w1: int, shp: tuple[int, ...], device: Device) -> Array:
-    """The floats of ``loop`` for the key of words ``w0``, ``w1`` on ``device`` (NumPy,
-    array-api-strict by a move from NumPy, or torch's CPU on as many threads as its
-    operations use, over the same memory)."""
+    """The floats of ``loop`` for the key of words ``w0``, ``w1`` on ``device`` (NumPy, a
+    backend that draws on NumPy by a move from there, or torch's CPU on as many threads as
+    its operations use, over the same memory)."""
     if device.backend != "torch":
         out = _wrap(c_floats(loop, w0 & MASK32, w1 & MASK32, shp), Device("numpy"))
         return out if device.backend == "numpy" else _xp().to_device(out, device)
