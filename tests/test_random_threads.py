@@ -143,3 +143,25 @@ def test_large_torch_draws_from_several_python_threads_at_once():
         torch.set_num_threads(saved)
     for seed, values in got.items():
         np.testing.assert_array_equal(values.view(np.uint32), want[seed].view(np.uint32))
+
+
+@pytest.mark.parametrize("device", ["jax:cpu", "array_api_strict", "dask", "torch:cpu", "numpy"])
+def test_one_generator_shared_by_threads_gives_each_draw_its_own_key(device):
+    # a Generator's one-step routes (JAX's compiled step, the C loops from a key's words on
+    # strict, Dask, NumPy and torch) take and advance its state under its lock: the draws of
+    # four threads are the draws of one thread, each once, in some order
+    pytest.importorskip(device.partition(":")[0])
+    from concurrent.futures import ThreadPoolExecutor
+
+    shared, alone = xp.random.Generator(21, device=device), xp.random.Generator(21)
+    start = threading.Barrier(4)
+
+    def draws(_):
+        start.wait()
+        return [xp.to_numpy(shared.normal(size=5)).tobytes() for _ in range(20)]
+
+    with ThreadPoolExecutor(4) as pool:
+        got = [b for part in pool.map(draws, range(4)) for b in part]
+    want = [xp.to_numpy(alone.normal(size=5)).tobytes() for _ in range(80)]
+    assert sorted(got) == sorted(want)
+    assert len(set(got)) == 80

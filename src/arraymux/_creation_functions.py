@@ -321,7 +321,12 @@ def _common_call(name: str, a: Any, dtype: object, device: object) -> Array | No
         if name == "arange" and a:
             check_stored(name, d, [0, a - 1], dt)
     check_size(name, shape, itemsize)
-    return _made(name, d, (a if name == "arange" else shape,), kwargs)
+    try:
+        r = call_backend(name, d, (a if name == "arange" else shape,), kwargs)
+    except BACKEND_ERRORS as e:
+        raise_annotated(name, d, e)
+    standard_dtype(name, r, d)
+    return wrap(r, d)
 
 
 def _linspace_call(args: tuple[Any, ...], device: object) -> Array | None:
@@ -338,17 +343,11 @@ def _linspace_call(args: tuple[Any, ...], device: object) -> Array | None:
         return None
     d = resolve_device(device, "linspace")
     check_size("linspace", (num,), 16)
-    return _made("linspace", d, args, {"device": d.native})
-
-
-def _made(name: str, d: Device, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Array:
-    """The backend's ``name(*args, **kwargs)`` on ``d``, its errors annotated, its dtype
-    checked, wrapped."""
     try:
-        r = call_backend(name, d, args, kwargs)
+        r = call_backend("linspace", d, args, {"device": d.native})
     except BACKEND_ERRORS as e:
-        raise_annotated(name, d, e)
-    standard_dtype(name, r, d)
+        raise_annotated("linspace", d, e)
+    standard_dtype("linspace", r, d)
     return wrap(r, d)
 
 
@@ -397,7 +396,12 @@ def creation(name: str) -> Callable[..., Array]:
             ndt = policy_dtype(d, kind)
             if ndt is not None:
                 kwargs["dtype"] = ndt
-        return _made(name, d, args, dict(kwargs, device=d.native))
+        try:
+            made = call_backend(name, d, args, dict(kwargs, device=d.native))
+        except BACKEND_ERRORS as e:
+            raise_annotated(name, d, e)
+        standard_dtype(name, made, d)
+        return wrap(made, d)
 
     return finish(fn, name, "creation")
 

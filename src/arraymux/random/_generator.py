@@ -235,10 +235,8 @@ class Generator:
             j, block = self._take()
             if block is None:
                 return threefry2x32_int(self._words, (0, 0))
-            if self._words_of_rows is None:  # NumPy's and torch's arrays, or strict's
-                native = block.native
-                rows = native.tolist() if hasattr(native, "tolist") else _xp().to_numpy(block)
-                self._words_of_rows = rows if isinstance(rows, list) else rows.tolist()
+            if self._words_of_rows is None:
+                self._words_of_rows = _xp().to_numpy(block).tolist()
             w0, w1 = self._words_of_rows[j]
         return w0, w1
 
