@@ -107,6 +107,31 @@ def test_result_type_and_can_cast():
     assert xp.can_cast(xp.asarray([1], dtype=xp.int8), xp.int64)
 
 
+def test_result_type_of_two_agrees_with_the_general_rule():
+    """Two arrays or dtypes, or one and a Python int or float, take a short path: it gives the
+    answer (or the error) of the general rule, which a repeated argument forces."""
+    dtypes = [getattr(xp, n) for n in ("bool", "int8", "uint8", "int16", "uint16", "int32")]
+    dtypes += [getattr(xp, n) for n in ("uint32", "int64", "uint64", "float32", "float64")]
+    dtypes += [xp.complex64, xp.complex128]
+    array = xp.ones(2, dtype=xp.float32)
+    others: list[object] = [*dtypes, 1, 1.0, True, 1j, array]
+    for a in [*dtypes, array]:
+        for b in others:
+            try:
+                want: object = xp.result_type(a, b, b)
+            except TypeError as e:
+                want = type(e)
+            try:
+                got: object = xp.result_type(a, b)
+            except TypeError as e:
+                got = type(e)
+            assert got == want, (a, b)
+    with pytest.raises(TypeError, match=r"arraymux\.result_type: a Python float does not fit"):
+        xp.result_type(xp.ones(2, dtype=xp.int32), 1.0)
+    with pytest.raises(TypeError, match="no common dtype"):
+        xp.result_type(xp.uint64, xp.int64)
+
+
 def test_isdtype():
     assert xp.isdtype(xp.float32, "real floating")
     assert not xp.isdtype(xp.float32, "integral")
@@ -128,6 +153,11 @@ def test_finfo_iinfo():
     assert f.dtype is xp.float32
     assert xp.finfo(xp.complex128).bits == 64
     assert xp.finfo(xp.asarray([1.0])).bits == 64
+    # Answers are kept per dtype: the same object again, from a dtype, an array or a name.
+    assert xp.finfo(xp.float32) is f
+    assert xp.finfo(xp.ones(2, dtype=xp.float32)) is f
+    assert xp.finfo("float32") == f
+    assert xp.finfo(xp.complex64).dtype is xp.float32
     i = xp.iinfo(xp.int8)
     assert (i.min, i.max, i.bits, i.dtype) == (-128, 127, 8, xp.int8)
     assert xp.iinfo(xp.uint64).max == 2**64 - 1

@@ -175,6 +175,19 @@ def result_type(*arrays_and_dtypes: ArrayLike | DTypeLike | complex) -> DType:
     >>> xp.result_type(xp.float32, 1.0)
     arraymux.float32
     """
+    if len(arrays_and_dtypes) == 2:  # the common call: two arrays or dtypes, or one and a scalar
+        a, b = arrays_and_dtypes
+        da = a.dtype if isinstance(a, Array) else a
+        if isinstance(da, DType):
+            db = b.dtype if isinstance(b, Array) else b
+            if isinstance(db, DType):
+                found = _dtypes.PROMOTION_TABLE.get((da, db))
+                if found is not None:
+                    return found
+            elif type(db) is float or type(db) is int:
+                needs = "real floating" if type(db) is float else "signed integer"
+                if _dtypes.kind_rank(needs) <= _dtypes.kind_rank(da.kind):
+                    return da
     dtypes: list[DType] = []
     scalars: list[object] = []
     for a in arrays_and_dtypes:
@@ -277,6 +290,11 @@ class finfo_object:
     dtype: DType
 
 
+# finfo's answers by dtype (finfo_object is immutable); ``type`` is finfo's parameter there.
+_FINFO: dict[DType, finfo_object] = {}
+_type = type
+
+
 @dataclass(frozen=True)
 class iinfo_object:
     """Machine limits of an integer dtype (returned by :func:`iinfo`).
@@ -330,6 +348,11 @@ def finfo(type: DTypeLike | ArrayLike, /) -> finfo_object:
     >>> xp.finfo(xp.float32).bits
     32
     """
+    key = type.dtype if _type(type) is Array else type
+    try:
+        return _FINFO[key]  # type: ignore[index]
+    except (KeyError, TypeError):  # TypeError: an unhashable array
+        pass
     import numpy as np
 
     dt = _dtype_arg(type, "finfo")
@@ -340,9 +363,10 @@ def finfo(type: DTypeLike | ArrayLike, /) -> finfo_object:
         )
     real = {"complex64": _dtypes.float32, "complex128": _dtypes.float64}.get(dt.name, dt)
     f = np.finfo(real.name)
-    return finfo_object(
+    info = _FINFO[dt] = finfo_object(
         int(f.bits), float(f.eps), float(f.max), float(f.min), float(f.smallest_normal), real
     )
+    return info
 
 
 def iinfo(type: DTypeLike | ArrayLike, /) -> iinfo_object:
