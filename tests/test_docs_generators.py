@@ -94,6 +94,10 @@ def test_gallery_reads_the_recorded_gpu_rows(tmp_path, monkeypatch):
     )
     assert f"| `numpy:cpu` | this build | 200{nb}ms |" in page
     assert "No GPU run is recorded yet" not in page
+    assert "No GPU run of this program" not in page
+    # A record that holds some programs only: the others say so.
+    other = (tmp_path / "torch_model_jax_physics.md").read_text()
+    assert "No GPU run of this program is recorded yet" in other
 
 
 @pytest.mark.parametrize(

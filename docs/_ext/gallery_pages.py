@@ -194,6 +194,13 @@ def pages(out: Path) -> None:
                 "the next build adds here.",
                 "",
             ]
+        elif not any(r["program"] == name for rec in records[1:] for r in rec["rows"]):
+            page += [
+                "No GPU run of this program is recorded yet: `python "
+                "benchmarks/record_gpu_docs.py --only gallery` on a machine with GPUs records "
+                "every program's.",
+                "",
+            ]
         if cpu_rows:
             page += [
                 "## Output",
