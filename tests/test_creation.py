@@ -528,3 +528,28 @@ def test_linspace_short_path_keeps_the_general_errors():
     assert cf._linspace_call((0, 1, 3.0), None) is None
     with pytest.raises(TypeError, match=r"^arraymux\.linspace: num"):
         xp.linspace(0, 1, 3.0)
+
+
+def test_dask_eye_is_named_by_its_arguments_without_pickling(monkeypatch):
+    # Dask would name the graph by pickling its block function (a closure).
+    import cloudpickle
+
+    pickled: list[object] = []
+    original = cloudpickle.dumps
+
+    def spy(*args: object, **kwargs: object) -> bytes:
+        pickled.append(args)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(cloudpickle, "dumps", spy)
+    arrays = {
+        (n, m, k, dt): xp.eye(n, m, k=k, dtype=dt, device="dask")
+        for n, m, k, dt in [(5, 7, -1, xp.float32), (5, 7, 1, xp.float32), (5, 7, 1, xp.float64)]
+    }
+    assert not pickled
+    assert len({a.native.name for a in arrays.values()}) == 3
+    assert xp.eye(5, 7, k=1, dtype=xp.float32, device="dask").native.name == (
+        arrays[5, 7, 1, xp.float32].native.name
+    )
+    for (n, m, k, _), a in arrays.items():
+        np.testing.assert_array_equal(xp.to_numpy(a), np.eye(n, m, k=k))
