@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import warnings
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -35,7 +34,11 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 sys.path.insert(0, str(ROOT / "tests" / "clients"))
 
 from _timing import fmt, paired, set_rounds  # noqa: E402
-from test_clients import CASES  # noqa: E402  (the calls, written once for tests and table)
+
+# The calls, and how the tests call them and read their results: written once for both.
+from test_clients import CASES  # noqa: E402
+from test_clients import _call as call  # noqa: E402
+from test_clients import _host as to_host  # noqa: E402
 
 # The goal of the issue: arraymux arrays within this factor of native arrays' time.
 GOAL = 1.2
@@ -53,27 +56,6 @@ def inputs(device: xp.Device, size: int, native: bool) -> list[Any]:
     out = [xp.asarray(v, dtype=defaults["real floating"], device=device) for v in host]
     out += [xp.asarray(v, dtype=defaults["integral"], device=device) for v in labels]
     return [x.native for x in out] if native else out
-
-
-def call(name: str, args: list[Any], narrowing: bool) -> Any:
-    """``name``'s call on ``args`` with the libraries' array-API switches on."""
-    from sklearn import config_context
-
-    with warnings.catch_warnings(), config_context(array_api_dispatch=True):
-        warnings.simplefilter("ignore")
-        with xp.narrowing(narrowing):
-            return CASES[name](*args)
-
-
-def to_host(r: Any) -> np.ndarray:
-    """A result (arraymux, native, Dask or NumPy array, or Python scalar) as a NumPy array."""
-    if isinstance(r, xp.Array):
-        return np.asarray(xp.to_numpy(r))
-    if hasattr(r, "compute"):
-        r = r.compute()
-    if hasattr(r, "__dlpack__") and not isinstance(r, np.ndarray):
-        return np.asarray(xp.to_numpy(xp.asarray(r)))
-    return np.asarray(r)
 
 
 def waiter(device: xp.Device) -> Callable[[Any], Any]:
