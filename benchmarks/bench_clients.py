@@ -5,7 +5,7 @@ each device twice, once on the backend's native arrays and once on arraymux arra
 same values, and reports per device: how many calls work on each, how many give a value
 other than NumPy's, how many return their result on another device, and the time of each
 call on arraymux arrays over its time on native arrays (alternating rounds, a wait for the
-result after each batch). The issue's goals are that arraymux works wherever native works,
+result after each batch). The goals: arraymux works wherever native works,
 keeps every result on the input's device, and stays within 1.2x of native time.
 
 Usage::
@@ -40,7 +40,7 @@ from test_clients import CASES  # noqa: E402
 from test_clients import _call as call  # noqa: E402
 from test_clients import _host as to_host  # noqa: E402
 
-# The goal of the issue: arraymux arrays within this factor of native arrays' time.
+# The goal: arraymux arrays within this factor of native arrays' time.
 GOAL = 1.2
 
 
