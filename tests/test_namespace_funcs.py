@@ -184,3 +184,27 @@ def test_a_function_a_backend_lacks_raises_a_clear_error():
 
     with pytest.raises(NotImplementedError, match=r"linalg\.foo is not available on the dask"):
         _missing("dask", "linalg.foo")(1)
+
+
+@pytest.mark.parametrize("name", ["any", "all"])
+def test_any_and_all_of_numpy_arrays_and_scalars_are_numpys(name):
+    # NumPy's any and all are called as methods (the functions add a layer of dispatch), on
+    # arrays and on the NumPy scalars that 0-d results hold: the same answers as the functions.
+    ours, theirs = getattr(xp, name), getattr(np, name)
+    cube = np.random.default_rng(0).random((3, 4, 5)) > 0.4
+    cases = [cube, cube.astype(np.float32), np.zeros((0, 3)), np.asarray([np.nan, 0.0])]
+    cases += [np.asarray([0j, 1j]), np.asarray(0.0), np.asarray(True)]
+    for native in cases:
+        axes = (
+            [None, ()] + ([0, -1] if native.ndim else []) + ([(0, -1)] if native.ndim > 1 else [])
+        )
+        for axis in axes:
+            for keepdims in (False, True):
+                got = ours(xp.asarray(native), axis=axis, keepdims=keepdims)
+                want = theirs(native, axis=axis, keepdims=keepdims)
+                assert got.dtype is xp.bool
+                np.testing.assert_array_equal(_np(got), want)
+                assert _np(got).shape == np.shape(want), (native, axis, keepdims)
+    for value in (0.0, 2.5, np.nan):  # a 0-d element: NumPy's scalar inside
+        element = xp.asarray([value, 1.0])[0]
+        np.testing.assert_array_equal(_np(ours(element)), theirs(np.float64(value)))
