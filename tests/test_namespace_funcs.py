@@ -188,8 +188,8 @@ def test_a_function_a_backend_lacks_raises_a_clear_error():
 
 @pytest.mark.parametrize("name", ["any", "all"])
 def test_any_and_all_of_numpy_arrays_and_scalars_are_numpys(name):
-    # NumPy's any and all are called as methods (the functions add a layer of dispatch), on
-    # arrays and on the NumPy scalars that 0-d results hold: the same answers as the functions.
+    # NumPy's any and all are computed as the reductions the functions make (without their
+    # layer of Python), on arrays and on the NumPy scalars of 0-d results: the same answers.
     ours, theirs = getattr(xp, name), getattr(np, name)
     cube = np.random.default_rng(0).random((3, 4, 5)) > 0.4
     cases = [cube, cube.astype(np.float32), np.zeros((0, 3)), np.asarray([np.nan, 0.0])]

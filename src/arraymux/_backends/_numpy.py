@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ctypes
+import functools
 import operator
 import sys
 from collections.abc import Callable
@@ -55,8 +56,10 @@ def overrides(ns: ModuleType) -> dict[str, object]:
     return {
         "matmul": np.matmul,
         "sum": _sum,
-        "any": _any,
-        "all": _all,
+        # np.any and np.all are these reductions behind about 1 us of Python-level dispatch;
+        # the laziness probe of SciPy and scikit-learn calls any on every Array it is given.
+        "any": functools.partial(np.logical_or.reduce, dtype=np.bool_),
+        "all": functools.partial(np.logical_and.reduce, dtype=np.bool_),
         "clip": _clip(np, ns.clip),
         "floor_divide": _special_cases.floor_divide(ns, ns.floor_divide),
         "expm1": _special_cases.expm1(ns, ns.expm1, make_complex),
@@ -304,28 +307,6 @@ def _sum(
     if type(x) is not np.ndarray:
         return np.sum(x, axis=axis, dtype=dtype, keepdims=keepdims)
     return _add_reduce(x, axis=axis, dtype=dtype, keepdims=keepdims)
-
-
-_NUMPY_TYPES = (np.ndarray, np.generic)
-
-
-def _any(
-    x: np.ndarray, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False
-) -> np.ndarray | np.generic:
-    # np.any is the method (NumPy's scalars too: 0-d results hold them) behind about 1 us of
-    # Python-level dispatch; the laziness probe of SciPy and scikit-learn calls it on the
-    # first element of every Array they are given.
-    if not isinstance(x, _NUMPY_TYPES):
-        return np.any(x, axis=axis, keepdims=keepdims)
-    return x.any(axis=axis, keepdims=keepdims)
-
-
-def _all(
-    x: np.ndarray, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False
-) -> np.ndarray | np.generic:
-    if not isinstance(x, _NUMPY_TYPES):
-        return np.all(x, axis=axis, keepdims=keepdims)
-    return x.all(axis=axis, keepdims=keepdims)
 
 
 def places() -> list[str]:
