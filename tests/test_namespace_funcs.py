@@ -205,6 +205,8 @@ def test_any_and_all_of_numpy_arrays_and_scalars_are_numpys(name):
                 assert got.dtype is xp.bool
                 np.testing.assert_array_equal(_np(got), want)
                 assert _np(got).shape == np.shape(want), (native, axis, keepdims)
+        whole = _np(ours(xp.asarray(native)))  # no axis given: every axis
+        assert whole.shape == () and bool(whole) == bool(theirs(native)), native
     for value in (0.0, 2.5, np.nan):  # a 0-d element: NumPy's scalar inside
         element = xp.asarray([value, 1.0])[0]
         np.testing.assert_array_equal(_np(ours(element)), theirs(np.float64(value)))

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import ctypes
-import functools
 import operator
 import sys
 from collections.abc import Callable
@@ -56,10 +55,8 @@ def overrides(ns: ModuleType) -> dict[str, object]:
     return {
         "matmul": np.matmul,
         "sum": _sum,
-        # np.any and np.all are these reductions behind about 1 us of Python-level dispatch;
-        # the laziness probe of SciPy and scikit-learn calls any on every Array it is given.
-        "any": functools.partial(np.logical_or.reduce, dtype=np.bool_),
-        "all": functools.partial(np.logical_and.reduce, dtype=np.bool_),
+        "any": _any,
+        "all": _all,
         "clip": _clip(np, ns.clip),
         "floor_divide": _special_cases.floor_divide(ns, ns.floor_divide),
         "expm1": _special_cases.expm1(ns, ns.expm1, make_complex),
@@ -307,6 +304,25 @@ def _sum(
     if type(x) is not np.ndarray:
         return np.sum(x, axis=axis, dtype=dtype, keepdims=keepdims)
     return _add_reduce(x, axis=axis, dtype=dtype, keepdims=keepdims)
+
+
+# np.any and np.all are these reductions to bool behind about 1 us of Python-level dispatch;
+# the laziness probe of SciPy and scikit-learn calls any on every Array it is given. (A
+# ufunc's reduce takes axis 0 by default: None, every axis, is passed always.)
+_or_reduce: Callable[..., Any] = np.logical_or.reduce
+_and_reduce: Callable[..., Any] = np.logical_and.reduce
+
+
+def _any(
+    x: np.ndarray, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False
+) -> np.ndarray | np.generic:
+    return _or_reduce(x, axis=axis, dtype=bool, keepdims=keepdims)
+
+
+def _all(
+    x: np.ndarray, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False
+) -> np.ndarray | np.generic:
+    return _and_reduce(x, axis=axis, dtype=bool, keepdims=keepdims)
 
 
 def places() -> list[str]:
