@@ -294,7 +294,12 @@ def axis_kwargs(d: Draw, ndim: int, tuples: bool = False) -> dict[str, Any]:
         opts = opts | st.lists(
             st.integers(0, ndim - 1), unique=True, min_size=1, max_size=ndim
         ).map(tuple)
-    return {"axis": d.draw(opts, "axis"), "keepdims": d.draw(st.booleans(), "keepdims")}
+    kw = {"axis": d.draw(opts, "axis"), "keepdims": d.draw(st.booleans(), "keepdims")}
+    if d.draw(st.booleans(), "defaults left out"):
+        # A keyword at its default is also left out: the function's own default must be the
+        # standard's (a NumPy ufunc's reduce, for one, takes axis 0 where None is not passed).
+        kw = {k: v for k, v in kw.items() if v is not None and v is not False}
+    return kw
 
 
 # Dtype kinds the properties draw from.
