@@ -855,7 +855,7 @@ def test_strict_and_dask_draws_compute_on_numpy(name, monkeypatch):
         np.testing.assert_array_equal(_np(got), _np(want), err_msg=what)
     assert len(calls) >= len(draws)
     # a Generator draws its floats in C from its next key's words (8 normals: 10.7 ms -> 18 us
-    # on strict, 1.8 ms -> 150 us on Dask), across its blocks of keys, integers between
+    # on strict, 1.3 ms -> 0.1 ms on Dask), across its blocks of keys, integers between
     from arraymux.random import _generator
 
     g, h = xp.random.Generator(2, device=device), xp.random.Generator(2)
