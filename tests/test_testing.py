@@ -273,3 +273,23 @@ def test_conformance_command_rejects_unknown_names(capsys):
 def test_info_still_works(capsys):
     assert main(["info"]) == 0
     assert "default device" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("name", ["std", "var"])
+def test_conformance_runs_accept_the_backends_degrees_of_freedom_warnings(name):
+    """``correction >= N`` gives NaN with a warning on NumPy (a RuntimeWarning), Dask and torch
+    (a UserWarning): a property run ignores each, as it ignores floating-point warnings."""
+    import warnings
+
+    from arraymux.testing._conformance._run import _quiet
+
+    present = {d.backend for d in ax.devices()}
+    for d in [d for d in ("numpy", "torch:cpu", "dask") if d.split(":")[0] in present]:
+        x = ax.asarray([0.0], device=d)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            with _quiet():
+                r = ax.to_numpy(getattr(ax, name)(x, correction=1))
+        assert np.isnan(r), d
+    with pytest.warns(UserWarning, match="degrees of freedom"), _quiet():
+        warnings.warn("an unrelated degrees of freedom remark", UserWarning, stacklevel=1)

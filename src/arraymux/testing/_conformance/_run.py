@@ -37,6 +37,8 @@ def _quiet() -> Iterator[None]:
     # Floating-point warnings of the backends (divide by zero, invalid value) are expected here.
     with np.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
+        # torch's word for NumPy's "Degrees of freedom <= 0" (std and var with correction >= N)
+        warnings.filterwarnings("ignore", r"(std|var)\(\): degrees of freedom", UserWarning)
         yield
 
 
