@@ -609,7 +609,26 @@ def _index_bridge(device: Device, key: object) -> Bridge | None:
 
 def _unwrap_key(key: object, device: Device, fname: str, limit: float) -> object:
     if type(key) is tuple:
-        return tuple(_unwrap_key_item(k, device, fname, limit) for k in key)
+        # The common keys (``x[:, None]``, ``x[..., 0]``, ``x[i, j]``) pass unchanged: checked
+        # here without a call per item.
+        for k in key:
+            if k is None or k is Ellipsis:
+                continue
+            t = type(k)
+            if t is int:
+                if -limit <= k < limit:
+                    continue
+                raise _LargeInt
+            if t is slice:
+                a, b, c = k.start, k.stop, k.step
+                if (
+                    (a is None or (type(a) is int and -limit <= a < limit))
+                    and (b is None or (type(b) is int and -limit <= b < limit))
+                    and (c is None or (type(c) is int and -limit <= c < limit))
+                ):
+                    continue
+            return tuple([_unwrap_key_item(k, device, fname, limit) for k in key])
+        return key
     return _unwrap_key_item(key, device, fname, limit)
 
 
