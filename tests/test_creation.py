@@ -465,6 +465,48 @@ def test_jax_creation_with_a_device_is_compiled_and_committed():
     assert jax.devices("cpu")[0] == native
 
 
+def test_jax_full_compiles_a_few_fill_values_then_moves_them():
+    """``full`` with a new fill value at every call (a loop's parameter) compiles a creation for
+    a few values of a shape and dtype, then moves each value (an explicit transfer of one
+    element) and broadcasts it: the same committed arrays, without a compilation per value."""
+    jax = pytest.importorskip("jax")
+    from arraymux._backends import _jax
+
+    compiles = []
+
+    def listen(event: str, duration: float, **kwargs) -> None:
+        if event == "/jax/core/compile/backend_compile_duration":
+            compiles.append(event)
+
+    d = xp.Device("jax:cpu")
+    jax.monitoring.register_event_duration_secs_listener(listen)
+    try:
+        for shape in ((), (3, 2)):
+            for dt, values in (
+                (xp.float32, [0.5 + i / 1024 for i in range(40)] + [-0.0, float("nan")]),
+                (xp.int32, [1000 + i for i in range(40)]),
+                (xp.complex64, [complex(i, -i) for i in range(40)]),
+            ):
+                before = len(compiles)
+                for i, v in enumerate(values):
+                    a = xp.full(shape, v, dtype=dt, device=d)
+                    assert a.dtype == dt and a.shape == shape and a.device == d
+                    assert a.native._committed
+                    ref = np.full(shape, v, dtype=xp.to_numpy(a).dtype)
+                    assert xp.to_numpy(a).tobytes() == ref.tobytes(), (shape, v)
+                    if i == _jax.FILL_VALUES_COMPILED + 2:
+                        settled = len(compiles)
+                assert settled - before <= _jax.FILL_VALUES_COMPILED + 1  # and the broadcast
+                assert len(compiles) == settled, (shape, dt)
+        with jax.transfer_guard("disallow"):  # the move is explicit
+            assert xp.to_numpy(xp.full((2,), 123.25, dtype=xp.float32, device=d)).tolist() == [
+                123.25,
+                123.25,
+            ]
+    finally:
+        jax.monitoring.unregister_event_duration_listener(listen)
+
+
 def test_jax_compiled_creation_from_several_threads():
     # The compiled creations are shared by all threads: each thread gets its own arrays, of
     # the shapes and values it asked for, whether it compiles one or finds it made.

@@ -858,7 +858,20 @@ def test_new_generators_do_not_compile_again(fast):
         for seed in (4, 5, 6):
             g = xp.random.Generator(seed, device="jax:cpu", fast=fast)
             xp.synchronize(g.random(37))
-            xp.synchronize(g.exponential(3.0, size=37))  # another scale: no new compilation
+            xp.synchronize(g.exponential(2.0, size=37))
         assert len(compiles) == first, f"{len(compiles) - first} compilations for new generators"
+        # A new scale at every draw: its 0-d array is compiled for a few values at most (see
+        # the JAX adapter's full), then moved; the draws compile nothing.
+        from arraymux._backends._jax import FILL_VALUES_COMPILED
+
+        for i in range(FILL_VALUES_COMPILED + 6):
+            g = xp.random.Generator(10 + i, device="jax:cpu", fast=fast)
+            x = g.exponential(2.0 + (i + 1) / 1024, size=37)
+            assert x.dtype == xp.float32 and x.shape == (37,)
+        assert len(compiles) - first <= FILL_VALUES_COMPILED
+        last = len(compiles)
+        for i in range(5):
+            xp.synchronize(g.exponential(5.0 + (i + 1) / 1024, size=37))
+        assert len(compiles) == last, "new scales compile again"
     finally:
         jax.monitoring.unregister_event_duration_listener(listen)

@@ -121,8 +121,11 @@ def _compiled_creation(name: str, base: Callable[..., jax.Array]) -> Callable[..
             return base(*args, device=device, **kwargs)
         made = _CREATED.get(key)
         if made is None:
+            if name == "full" and _many_fill_values(key, args, kwargs):
+                return _full_of_value(args, kwargs, device)
             if len(_CREATED) >= _CREATED_MAX:
                 _CREATED.clear()
+                _FILL_VALUES.clear()
             sharding = jax.sharding.SingleDeviceSharding(device)
             made = _CREATED[key] = jax.jit(
                 functools.partial(base, *args, **kwargs), out_shardings=sharding
@@ -130,6 +133,51 @@ def _compiled_creation(name: str, base: Callable[..., jax.Array]) -> Callable[..
         return made()
 
     return functools.wraps(base)(create)
+
+
+#: The most fill values of ``full`` compiled into a creation for one shape, dtype and device;
+#: beyond them each call moves its value instead (see :func:`_full_of_value`).
+FILL_VALUES_COMPILED = 8
+#: The fill values compiled so far, by shape, dtype and device.
+_FILL_VALUES: dict[tuple[object, ...], int] = {}
+
+
+def _many_fill_values(
+    key: tuple[object, ...], args: tuple[object, ...], kwargs: dict[str, object]
+) -> bool:
+    """Whether ``full``'s creations of this shape, dtype and device have compiled
+    :data:`FILL_VALUES_COMPILED` fill values already (counting this one otherwise): a program
+    that fills with a new value at every step (a parameter of a loop, a random
+    distribution's scale) would compile at every step, 15 ms each."""
+    if len(args) != 2 or set(kwargs) != {"dtype"}:
+        return False  # the fill value's dtype decides: compiled as before
+    family = (key[1], args[0], kwargs["dtype"])
+    seen = _FILL_VALUES.get(family, 0)
+    if seen >= FILL_VALUES_COMPILED:
+        return True
+    _FILL_VALUES[family] = seen + 1
+    return False
+
+
+def _full_of_value(
+    args: tuple[object, ...], kwargs: dict[str, object], device: jax.Device
+) -> jax.Array:
+    """``full(shape, value, dtype=)`` with the value moved to ``device`` (an explicit transfer
+    of one element, as ``jax.numpy.full`` makes an implicit one), broadcast by a creation
+    compiled once per shape and dtype."""
+    import numpy as np
+
+    shape, value = args
+    one = jax.device_put(np.asarray(value, dtype=kwargs["dtype"]), device)
+    if shape == ():
+        return one
+    return _broadcast_to(cast("tuple[int, ...]", shape), device)(one)
+
+
+@functools.lru_cache(maxsize=256)
+def _broadcast_to(shape: tuple[int, ...], device: jax.Device) -> Callable[[jax.Array], jax.Array]:
+    sharding = jax.sharding.SingleDeviceSharding(device)
+    return jax.jit(lambda one: jnp.broadcast_to(one, shape), out_shardings=sharding)
 
 
 def _creation_key(
