@@ -24,6 +24,7 @@ from ._common import dtype_from_numpy, raise_unknown_place, sized_reshape
 
 if TYPE_CHECKING:
     import numpy as np
+    import numpy.typing as npt
 
 _R = TypeVar("_R")
 
@@ -168,7 +169,8 @@ def _full_of_value(
     import numpy as np
 
     shape, value = args
-    one = jax.device_put(np.asarray(value, dtype=kwargs["dtype"]), device)
+    dtype = cast("npt.DTypeLike", kwargs["dtype"])
+    one = jax.device_put(np.asarray(value, dtype=dtype), device)
     if shape == ():
         return one
     return _broadcast_to(cast("tuple[int, ...]", shape), device)(one)
