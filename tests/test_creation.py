@@ -498,6 +498,11 @@ def test_jax_full_compiles_a_few_fill_values_then_moves_them():
                         settled = len(compiles)
                 assert settled - before <= _jax.FILL_VALUES_COMPILED + 1  # and the broadcast
                 assert len(compiles) == settled, (shape, dt)
+        # a cast that changes the value stays jax.numpy's (the two paths agree)
+        got = xp.full((3, 2), 2.9, dtype=xp.int32, device=d)
+        assert (
+            xp.to_numpy(got).tolist() == np.asarray(jax.numpy.full((3, 2), 2.9, "int32")).tolist()
+        )
         with jax.transfer_guard("disallow"):  # the move is explicit
             assert xp.to_numpy(xp.full((2,), 123.25, dtype=xp.float32, device=d)).tolist() == [
                 123.25,

@@ -117,24 +117,28 @@ def _scalar_asarray(
         t = type(obj)
         if device is not None and copy is not False and t in _SCALAR_DTYPES:
             dt = _SCALAR_DTYPES[t]() if dtype is None else np.dtype(cast("npt.DTypeLike", dtype))
-            kind = dt.kind
-            if (
-                t is bool
-                or (t is float and kind in "fc")
-                or (t is complex and kind == "c")
-                or (t is int and (kind in "fc" or (kind in "iu" and _fits(cast(int, obj), dt))))
-            ):  # the value as it is, or widened (others: base's errors and warnings)
+            if _kept(obj, dt):  # (others: base's errors and warnings)
                 return full((), obj, dtype=dt, device=device)
         return base(obj, dtype=dtype, device=device, copy=copy)
 
     return asarray
 
 
-def _fits(value: int, dt: np.dtype) -> bool:
+def _kept(value: object, dt: np.dtype) -> bool:
+    """Whether the Python number ``value`` is held by ``dt`` as it is, or widened (a float in
+    an integer dtype, or an int out of its range, is not)."""
     import numpy as np
 
-    info = np.iinfo(dt)
-    return int(info.min) <= value <= int(info.max)
+    t, kind = type(value), dt.kind
+    if t is int and kind in "iu":
+        info = np.iinfo(dt)
+        return int(info.min) <= cast(int, value) <= int(info.max)
+    return (
+        t is bool
+        or (t is int and kind in "fc")
+        or (t is float and kind in "fc")
+        or (t is complex and kind == "c")
+    )
 
 
 def _default(kind: str) -> Callable[[], np.dtype]:
@@ -212,6 +216,10 @@ def _many_fill_values(
     distribution's scale) would compile at every step, 15 ms each."""
     if len(args) != 2 or set(kwargs) != {"dtype"}:
         return False  # the fill value's dtype decides: compiled as before
+    import numpy as np
+
+    if not _kept(args[1], np.dtype(cast("npt.DTypeLike", kwargs["dtype"]))):
+        return False  # a cast that changes the value: jax.numpy's, compiled as before
     family = (key[1], args[0], kwargs["dtype"])
     seen = _FILL_VALUES.get(family, 0)
     if seen >= FILL_VALUES_COMPILED:
