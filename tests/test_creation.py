@@ -512,6 +512,30 @@ def test_jax_full_compiles_a_few_fill_values_then_moves_them():
         jax.monitoring.unregister_event_duration_listener(listen)
 
 
+def test_jax_full_and_asarray_of_new_values_from_several_threads():
+    """Threads filling with values of their own, past the compiled ones and through the moved
+    ones, each get their own values (the count of compiled values is shared)."""
+    pytest.importorskip("jax")
+    from concurrent.futures import ThreadPoolExecutor
+
+    d = xp.Device("jax:cpu")
+
+    def work(t: int) -> list[tuple[float, list[float], float]]:
+        out = []
+        for i in range(24):
+            v = 1000.0 * t + i + 0.125
+            a = xp.full((5,), v, dtype=xp.float32, device=d)
+            b = xp.asarray(v, device=d)
+            out.append((v, xp.to_numpy(a).tolist(), float(b)))
+        return out
+
+    with ThreadPoolExecutor(4) as pool:
+        results = list(pool.map(work, range(4)))
+    for rows in results:
+        for v, a, b in rows:
+            assert a == [v] * 5 and b == v
+
+
 def test_jax_asarray_of_a_python_number_is_a_compiled_creation():
     """A Python number on a JAX device is made as ``full((), value)`` compiled (jax.numpy's
     own ``asarray(v, device=)`` converts on the default device and moves the result: 180 us

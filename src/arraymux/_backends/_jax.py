@@ -66,7 +66,7 @@ def overrides(ns: ModuleType) -> dict[str, Callable[..., object]]:
 
 
 def _fixed(ns: ModuleType) -> dict[str, Callable[..., object]]:
-    return {
+    fixed: dict[str, Callable[..., object]] = {
         "abs": _special_cases.complex_abs(ns, ns.abs),
         "any": _truth_of_complex(ns.any, ns),
         "all": _truth_of_complex(ns.all, ns),
@@ -91,9 +91,9 @@ def _fixed(ns: ModuleType) -> dict[str, Callable[..., object]]:
         **_full_precision_products(),
         # jaxlib aborts the process on a shape whose byte size overflows 64 bits.
         "reshape": sized_reshape(ns.reshape),
-        **{name: _compiled_creation(name, getattr(ns, name)) for name in _COMPILED_CREATION},
-        "asarray": _scalar_asarray(ns.asarray, _compiled_creation("full", ns.full)),
     }
+    creations = {name: _compiled_creation(name, getattr(ns, name)) for name in _COMPILED_CREATION}
+    return {**fixed, **creations, "asarray": _scalar_asarray(ns.asarray, creations["full"])}
 
 
 def _scalar_asarray(
@@ -127,12 +127,13 @@ def _scalar_asarray(
 def _kept(value: object, dt: np.dtype) -> bool:
     """Whether the Python number ``value`` is held by ``dt`` as it is, or widened (a float in
     an integer dtype, or an int out of its range, is not)."""
-    import numpy as np
-
     t, kind = type(value), dt.kind
     if t is int and kind in "iu":
-        info = np.iinfo(dt)
-        return int(info.min) <= cast(int, value) <= int(info.max)
+        standard = dtype_from_numpy(dt)
+        if standard is None:
+            return False
+        lo, hi = _dtypes.int_range(standard)
+        return lo <= cast(int, value) <= hi
     return (
         t is bool
         or (t is int and kind in "fc")
