@@ -6,6 +6,8 @@ import doctest
 import importlib
 import pkgutil
 import re
+import sys
+import types
 import warnings
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -116,9 +118,13 @@ def _run_page(path: Path, device: str, capsys: pytest.CaptureFixture[str]) -> li
     """Run the page's blocks for ``device`` (the default device) in one namespace, in order;
     return a line per failure."""
     failures: list[str] = []
-    globs: dict[str, Any] = {"__name__": "__docs__"}
+    # The blocks' namespace is a module's, importable by its name as a script's __main__ is
+    # (torch.compile imports the module of the functions it compiles).
+    page = types.ModuleType("__docs__")
+    globs: dict[str, Any] = page.__dict__
     parser = doctest.DocTestParser()
     arraymux.set_default_device(device)
+    sys.modules[page.__name__] = page
     try:
         for b in _page_blocks(path):
             if b.devices is not None and device not in [
@@ -150,6 +156,7 @@ def _run_page(path: Path, device: str, capsys: pytest.CaptureFixture[str]) -> li
                 )
     finally:
         arraymux.set_default_device(None)
+        del sys.modules[page.__name__]
     return failures
 
 

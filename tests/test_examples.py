@@ -102,6 +102,18 @@ def test_statistics_with_scipy(device):
     assert 0.3 < float(ratios[0]) < 0.5
 
 
+def test_statistics_with_scipy_without_float64(capsys):
+    """A device without float64 (array_api_strict's, as JAX without 64-bit mode): SciPy's
+    requests for float64 are narrowed inside the program, which says so; results in float32."""
+    pytest.importorskip("scipy")
+    pytest.importorskip("sklearn")
+    device = "array_api_strict:no_float64"
+    test, ratios = _load("statistics_with_scipy").run(device)
+    assert float(test.statistic) < -3 and float(test.pvalue) < 1e-3
+    assert ratios.device == xp.Device(device) and ratios.dtype == xp.float32
+    assert "(float32: no float64 on this device)" in capsys.readouterr().out
+
+
 @pytest.mark.parametrize("device", ENGINES)
 @pytest.mark.timeout(600)
 def test_ode_fit(device, capsys):

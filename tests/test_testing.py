@@ -23,8 +23,14 @@ EXAMPLE = Path(__file__).parent / "example_pkg"
 
 
 def _run_pytest(args: list[str], cwd: Path, env: dict[str, str] | None = None) -> str:
-    full_env = {**os.environ, **(env or {})}
-    full_env.pop("PYTEST_ADDOPTS", None)
+    # A session of its own: not the options of this one, nor its xdist worker's variables
+    # (which other plugins read as "xdist is active" in the child).
+    full_env = {
+        k: v
+        for k, v in os.environ.items()
+        if k != "PYTEST_ADDOPTS" and not k.startswith("PYTEST_XDIST_")
+    }
+    full_env.update(env or {})
     proc = subprocess.run(
         [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *args],
         cwd=cwd,

@@ -6,9 +6,11 @@ arraymux arrays directly and give their results back on the same device. SciPy r
 Array API only with ``SCIPY_ARRAY_API=1`` set before it is imported, which this program does.
 
 It runs on every CPU backend. On a GPU, parts of ``ttest_ind`` and ``PCA`` fall back to NumPy:
-torch and CuPy refuse that implicit host copy (arraymux says so, as the native arrays do), and
-JAX without 64-bit mode refuses the float64 these libraries ask for (run inside
-``arraymux.narrowing()`` to accept float32 there).
+torch and CuPy refuse that implicit host copy (arraymux says so, as the native arrays do). JAX
+without 64-bit mode cannot hold the float64 that SciPy asks for when it promotes integers
+(``ttest_ind`` does); arraymux refuses it rather than computing in float32 unasked, so on such a
+device this program calls the libraries inside ``arraymux.narrowing()``, which accepts float32
+there, and says so.
 
 Run it with ``python docs/examples/statistics_with_scipy.py [--device torch:cpu]
 [--plot stats.png]``; it prints the t statistic, the p-value and the variance ratios of the
@@ -19,7 +21,9 @@ principal components, and with ``--plot`` saves the groups and their principal c
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
+import warnings
 
 os.environ.setdefault("SCIPY_ARRAY_API", "1")
 
@@ -37,6 +41,18 @@ def groups(n: int, device: str, seed: int = 0):
     return xp.asarray(a, dtype=dtype, device=device), xp.asarray(b, dtype=dtype, device=device)
 
 
+@contextlib.contextmanager
+def _float32_where_needed(device: str):
+    """Inside the block, the float64 that SciPy and scikit-learn ask for becomes float32 on a
+    device that cannot hold float64 (JAX without 64-bit mode); elsewhere nothing changes."""
+    if xp.Device(device).supports(xp.float64):
+        yield False
+        return
+    with xp.narrowing(), warnings.catch_warnings():
+        warnings.simplefilter("ignore", xp.NarrowingWarning)
+        yield True
+
+
 def run(device: str = "numpy", n: int = 60):
     """``(t, p, explained variance ratio)``: the t-test of feature 0 between the groups and the
     PCA of the standardised pooled data."""
@@ -47,12 +63,13 @@ def run(device: str = "numpy", n: int = 60):
     a, b = groups(n, device)
     pooled = xp.concat([a, b], axis=0)
     standard = (pooled - xp.mean(pooled, axis=0)) / xp.std(pooled, axis=0, correction=1)
-    test = scipy.stats.ttest_ind(a[:, 0], b[:, 0], equal_var=False)
-    with config_context(array_api_dispatch=True):
+    with _float32_where_needed(device) as narrowed, config_context(array_api_dispatch=True):
+        test = scipy.stats.ttest_ind(a[:, 0], b[:, 0], equal_var=False)
         ratios = PCA(n_components=2, svd_solver="full").fit(standard).explained_variance_ratio_
     t, p = float(test.statistic), float(test.pvalue)
     shares = ", ".join(f"{v:.3f}" for v in xp.to_numpy(ratios).tolist())
-    print(f"on {device}: t = {t:.2f}, p = {p:.2g}; PCA variance ratios {shares}")
+    note = " (float32: no float64 on this device)" if narrowed else ""
+    print(f"on {device}{note}: t = {t:.2f}, p = {p:.2g}; PCA variance ratios {shares}")
     return test, ratios
 
 
@@ -65,7 +82,7 @@ def figure(device: str = "numpy", n: int = 60):
     a, b = groups(n, device)
     pooled = xp.concat([a, b], axis=0)
     standard = (pooled - xp.mean(pooled, axis=0)) / xp.std(pooled, axis=0, correction=1)
-    with config_context(array_api_dispatch=True):
+    with _float32_where_needed(device), config_context(array_api_dispatch=True):
         pca = PCA(n_components=2, svd_solver="full").fit(standard)
         projected = pca.transform(standard)
     ratios, projected, a0, b0 = xp.to_numpy(
