@@ -65,15 +65,20 @@ def jax_rows(device: str, steps: int, hidden: int, budget: float) -> list[dict[s
     w, xs, c0 = (jax.device_put(a, place) for a in data(steps, hidden))
     aw, axs, ac0 = xp.asarray(w), xp.asarray(xs), xp.asarray(c0)
 
+    # The products at full float32 precision, as arraymux computes them on every device (JAX's
+    # GPU default rounds their inputs to TF32: another computation, with other results).
+    def mm(a: Any, b: Any) -> Any:
+        return jnp.matmul(a, b, precision=lax.Precision.HIGHEST)
+
     def native_scan(w: Any, c0: Any, xs: Any) -> Any:
         def step(c: Any, x: Any) -> Any:
-            c = jnp.tanh(c @ w + x)
+            c = jnp.tanh(mm(c, w) + x)
             return c, c
 
         return lax.scan(step, c0, xs)
 
     def native_fori(w: Any, c0: Any) -> Any:
-        return lax.fori_loop(0, steps, lambda i, c: jnp.tanh(c @ w + c * 0.1), c0)
+        return lax.fori_loop(0, steps, lambda i, c: jnp.tanh(mm(c, w) + c * 0.1), c0)
 
     def sync(out: Any) -> None:
         jax.block_until_ready(
