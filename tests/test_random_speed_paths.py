@@ -363,3 +363,68 @@ def test_small_jax_draws_loop_over_elements_on_the_cpu_only(monkeypatch) -> None
     assert calls == [5]
     np.testing.assert_array_equal(_np(looped), np.arange(5))
     np.testing.assert_array_equal(_np(whole), np.arange(5))
+
+
+_ELEMENTWISE = {
+    "exponential": lambda g, n, dt: g.exponential(2.0, size=n, dtype=dt),
+    "laplace": lambda g, n, dt: g.laplace(1.0, 0.5, size=n, dtype=dt),
+    "logistic": lambda g, n, dt: g.logistic(-1.0, 3.0, size=n, dtype=dt),
+    "gumbel": lambda g, n, dt: g.gumbel(0.5, 2.0, size=n, dtype=dt),
+    "weibull": lambda g, n, dt: g.weibull(1.5, size=n, dtype=dt),
+    "lognormal": lambda g, n, dt: g.lognormal(0.2, 0.7, size=n, dtype=dt),
+    "normal": lambda g, n, dt: g.normal(1.5, 0.3, shape=n, dtype=dt),
+    "pareto": lambda g, n, dt: g.pareto(2.5, size=n, dtype=dt),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_ELEMENTWISE))
+def test_small_elementwise_draws_loop_whole_on_jax_cpu(name, monkeypatch) -> None:
+    """A distribution that is a function of each uniform float computes that function inside
+    the element loop of small JAX draws on the CPU (in one compiled call with the key and the
+    scaling): the same values as the whole-array path and as every other device, on either
+    side of the loop's limit."""
+    draw = _ELEMENTWISE[name]
+    calls = []
+    real = _core._one_by_one
+    monkeypatch.setattr(_core, "_one_by_one", lambda *a: calls.append(a[1]) or real(*a))
+    for dt in (xp.float32, xp.float64):
+        for n in (2, 8, _core.ONE_BY_ONE, _core.ONE_BY_ONE + 1):
+            _same(lambda d, n=n, dt=dt: draw(xp.random.Generator(7, device=d), n, dt), dt)
+    assert calls, "no small draw on jax:cpu looped over its elements"
+    g_loop, g_whole = (xp.random.Generator(11, device="jax:cpu") for _ in range(2))
+    looped = [_np(draw(g_loop, 8, xp.float32)) for _ in range(3)]
+    monkeypatch.setattr(_core, "_one_by_one_here", lambda device: False)
+    whole = [_np(draw(g_whole, 8, xp.float32)) for _ in range(3)]
+    for a, b in zip(looped, whole, strict=True):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_jax_number_parameters_are_filled_once_per_value() -> None:
+    """A distribution's Python-number parameters are filled on a JAX device once per value,
+    dtype and device (a dispatch each otherwise); -0.0 stays apart from 0.0, a tracer of a
+    transform's computation is never kept, and the store is bounded."""
+    from arraymux.random import _distributions as dist
+
+    dev = xp.Device("jax:cpu")
+
+    def filled(v, dt=xp.float32):
+        return dist.on_device(dist.Param("loc", v, True), dt, dev)
+
+    dist._FILLED.clear()
+    zero, negative_zero = filled(0.0), filled(-0.0)
+    assert filled(0.0) is zero and filled(-0.0) is negative_zero
+    assert not np.signbit(_np(zero)) and np.signbit(_np(negative_zero))
+    other = filled(0.0, xp.int32)  # a dtype of its own
+    assert other is not zero and filled(0.0, xp.int32) is other and other.dtype == xp.int32
+    assert dist.on_device(dist.Param("loc", 0.0, True), xp.float32, xp.Device("numpy")) is not (
+        dist.on_device(dist.Param("loc", 0.0, True), xp.float32, xp.Device("numpy"))
+    )  # elsewhere a fill each time (arrays there are mutable)
+    dist._FILLED.clear()
+    traced = jax.jit(lambda: filled(3.0).native)()
+    assert float(traced) == 3.0 and not dist._FILLED
+    for i in range(3 * dist._FILLED_MAX):
+        assert float(filled(float(i))) == i
+    assert len(dist._FILLED) <= dist._FILLED_MAX
+    g = xp.random.Generator(5, device="jax:cpu")
+    g.exponential(2.5, size=3)
+    assert ("0x1.4000000000000p+1", xp.float32, dev) in dist._FILLED

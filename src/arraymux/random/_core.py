@@ -548,6 +548,25 @@ def jax_draw_step(
     return _xp().jit(lambda k, c: (kernel(_fold_kernel(k, c), shp, dtype), c + 1))
 
 
+@functools.lru_cache(maxsize=64)
+def jax_kernel_step(
+    kernel: Callable[..., Array],
+    static: tuple[Hashable, ...],
+    nparams: int = 0,
+    then: Callable[..., Array] | None = None,
+) -> Callable[..., tuple[Array, Array]]:
+    """``kernel(fold_in(key, c), *params[:nparams], *static)``, then ``then(x,
+    *params[nparams:])`` where given, and ``c + 1``, in one compiled call: a JAX Generator's
+    draw of a distribution with its key's derivation and its last steps (the scale and
+    location) in the same computation, where three dispatches take several times as long."""
+
+    def step(k: Array, c: Array, *params: Array) -> tuple[Array, Array]:
+        x = kernel(_fold_kernel(k, c), *params[:nparams], *static)
+        return (x if then is None else then(x, *params[nparams:])), c + 1
+
+    return _xp().jit(step)
+
+
 def fold(k: Array, data: int) -> Array:
     """:func:`fold_in` of a checked key and word, computed on the key's device."""
     if k.device.backend == "jax":
@@ -608,17 +627,25 @@ def _bits_kernel(k: Array, shp: tuple[int, ...]) -> Array:
 _WORD_KERNELS = (*_KEY_KERNELS, _bits_kernel)
 
 
-def unit_floats(k: Array, n: int, dtype: DType) -> Array:
+def unit_floats(
+    k: Array, n: int, dtype: DType, then: Callable[[Array], Array] | None = None
+) -> Array:
     """``n`` floats in ``[0, 1)``, exact functions of the bits, as ``jax.random.uniform``
     makes them: the top 23 bits of a word for float32, the top 52 of a block's 64 for
-    float64."""
+    float64; ``then(floats)`` where given (an elementwise function).
+
+    Small draws on JAX's CPU compute ``then`` inside the loop over the elements (see
+    :func:`_one_by_one`): 8 exponential floats in 15 us there instead of 38."""
     xp = _xp()
+    if then is not None and 1 < n <= ONE_BY_ONE and _one_by_one_here(k.device):
+        return _one_by_one(k, n, lambda start, m: then(floats(*blocks(k, m, start), dtype)))
     if dtype == xp.float32:
-        fused = _kernels.draw("uniform", k, n, dtype)  # one kernel on a GPU
-        if fused is not None:
-            return fused
-        return xp.astype(shift_right(_words(k, n), 9), xp.float32) * (2.0**-23)
-    return floats(*blocks(k, n), dtype)
+        u = _kernels.draw("uniform", k, n, dtype)  # one kernel on a GPU
+        if u is None:
+            u = xp.astype(shift_right(_words(k, n), 9), xp.float32) * (2.0**-23)
+    else:
+        u = floats(*blocks(k, n), dtype)
+    return u if then is None else then(u)
 
 
 def floats(y0: Array, y1: Array, dtype: DType) -> Array:
