@@ -104,7 +104,7 @@ def __array_namespace_info__() -> Info:
     >>> import arraymux as xp
     >>> info = xp.__array_namespace_info__()
     >>> info.capabilities()
-    {'boolean indexing': True, 'data-dependent shapes': True, 'max dimensions': None}
+    {'boolean indexing': True, 'data-dependent shapes': True, 'max dimensions': 64}
     >>> info.default_dtypes(device="numpy")["integral"]
     arraymux.int64
     >>> info.dtypes(device="numpy", kind="complex floating")
