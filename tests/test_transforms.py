@@ -1460,22 +1460,25 @@ def test_torch_autograd_path_by_each_engine_call(monkeypatch):
     _same(g(b), want_g)
     assert len(direct) == 2
 
-    logger = logging.getLogger("torch.autograd.graph")
-    level = logger.level
-    logged = spying("_engine_run")
-    try:
-        logger.setLevel(logging.DEBUG)
+    # the engine's own call while torch logs, and the context handed to device threads: with
+    # the internals of torch 2.5 and later that the direct call needs (others: the part below)
+    if engine._DIRECT:
+        logger = logging.getLogger("torch.autograd.graph")
+        level = logger.level
+        logged = spying("_engine_run")
+        try:
+            logger.setLevel(logging.DEBUG)
+            _same(vg((a, b), b), want_vg)
+            _same(g(b), want_g)
+        finally:
+            logger.setLevel(level)
+        assert len(logged) == 2
+
+        stashed = spying("_stash")
+        monkeypatch.setattr(engine, "_accelerator", lambda: "an accelerator")
         _same(vg((a, b), b), want_vg)
         _same(g(b), want_g)
-    finally:
-        logger.setLevel(level)
-    assert len(logged) == 2
-
-    stashed = spying("_stash")
-    monkeypatch.setattr(engine, "_accelerator", lambda: "an accelerator")
-    _same(vg((a, b), b), want_vg)
-    _same(g(b), want_g)
-    assert len(stashed) == 2
+        assert len(stashed) == 2
     monkeypatch.undo()
 
     # a torch without the engine's internals (before 2.5): torch.autograd.grad itself
