@@ -120,6 +120,11 @@ def test_fft_freq(device):
     np.testing.assert_allclose(
         _np(xp.fft.rfftfreq(4, d=0.5, device=device)), np.fft.rfftfreq(4, 0.5)
     )
+    bound = xp.namespace(device=device).fft
+    for fn in (xp.fft.fftfreq, xp.fft.rfftfreq, bound.fftfreq, bound.rfftfreq):
+        with pytest.raises(TypeError, match=r"fftfreq: n must be an int, not NoneType"):
+            fn(None)  # required (the transforms' n=None is the input's length)
+    assert xp.fft.fft(xp.ones(4, device=device), n=None).shape == (4,)
 
 
 def test_default_device_routes_creation():

@@ -133,6 +133,39 @@ def test_the_python_twins_apply_the_same_rules(device):
         assert python_twin(fn)(*args).dtype == fn(*args).dtype
 
 
+# --- Python ints beyond int64 beside floating arrays ---------------------------------------
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex64"])
+def test_huge_python_ints_beside_floating_arrays(device, dtype):
+    """A Python int beyond int64 meets a floating array as NumPy takes it (the nearest float,
+    then the array's dtype) on every backend, on either side, through the operators, the
+    functions and their Python twins (torch and JAX refused it); one beyond float64 raises
+    OverflowError naming the function; integer arrays still refuse ints they cannot hold."""
+    dt = getattr(xp, dtype)
+    if not device.supports(dt):
+        pytest.skip(f"{device} cannot hold {dtype}")
+    x = xp.asarray([1.5, -2.0], dtype=dt, device=device)
+    host = xp.to_numpy(x)
+    for v in (2**70, -(2**80), 2**64, -(2**63) - 1):
+        for got, want in (
+            (x / v, host / v),
+            (v * x, v * host),
+            (x - v, host - v),
+            (xp.add(v, x), v + host),
+            (python_twin(xp.multiply)(x, v), host * v),
+            (x[0] + v, host[0] + v),  # a 0-d array
+        ):
+            assert got.dtype == dt and got.device == device
+            np.testing.assert_array_equal(xp.to_numpy(got), want.astype(host.dtype))
+    for call in (lambda: x + 2**1100, lambda: xp.multiply(-(2**1100), x)):
+        with pytest.raises(OverflowError, match=r"arraymux\.(add|multiply): the Python int"):
+            call()
+    i = xp.asarray([1, 2], dtype=xp.int32, device=device)
+    with pytest.raises(OverflowError, match=r"does not fit in arraymux\.int32"):
+        i + 2**70
+
+
 # --- complex sums with infinite parts --------------------------------------------------------
 
 _INF = math.inf

@@ -245,6 +245,24 @@ def test_fast_generator_uses_the_backend_and_keeps_labels(device):
     assert _np(again).tolist() == _np(a).tolist()
 
 
+def test_fast_generator_empty_draws_and_the_backends_value_checks(device):
+    """Nothing to draw gives an empty array of the dtype on the device (Dask's own draws fail
+    on empty parameters); the backend generator's refusal of an array parameter's values is
+    named as arraymux's."""
+    g = xp.random.Generator(1, device=device, fast=True)
+    empty = xp.ones((0,), device=device)
+    one = xp.asarray(1.0, device=device)
+    for draw in (lambda: g.gumbel(empty, one), lambda: g.normal(shape=(2, 0))):
+        out = draw()
+        assert out.size == 0 and out.device == device
+        assert xp.isdtype(out.dtype, "real floating")
+    if device.backend == "numpy":  # its generator reads the values: -2 is refused
+        with pytest.raises(
+            ValueError, match=r"arraymux\.random\.Generator\.lognormal: .*fast=True"
+        ):
+            g.lognormal(0.0, xp.asarray([-2.0], device=device))
+
+
 ENGINES = [d for d in DEVICES if d.backend in ("numpy", "torch", "jax")]
 
 

@@ -365,6 +365,13 @@ def test_tree_errors():
         xp.tree_unflatten(treedef, [1, 2, 3])
     with pytest.raises(TypeError, match="treedef must be a TreeDef"):
         xp.tree_unflatten([1, 2], [1, 2])
+    # is_leaf given something that is not a function (an array, by position): named at once
+    for fn in (xp.tree_flatten, xp.tree_leaves, xp.tree_structure):
+        with pytest.raises(TypeError, match=rf"arraymux\.{fn.__name__}: is_leaf must be a"):
+            fn([1, 2], xp.ones(2))
+    with pytest.raises(TypeError, match=r"arraymux\.tree_map: is_leaf .* not int"):
+        xp.tree_map(lambda a: a, [1], is_leaf=3)
+    assert xp.tree_leaves([1, (2, 3)], None) == [1, 2, 3]
 
 
 class Pair:

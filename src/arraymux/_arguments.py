@@ -584,8 +584,8 @@ def check_value(fname: str, pname: str, v: object, ndim: int | None) -> Any:
     if pname in ("k", "offset"):
         return check_int(fname, pname, v)
     if pname == "n":
-        if v is None and fname.startswith("fft."):
-            return None
+        if v is None and fname.startswith("fft.") and not fname.endswith("freq"):
+            return None  # the transforms' length: the input's (fftfreq's n is required)
         n = check_int(fname, pname, v)
         if fname == "diff" and n < 0:
             raise ValueError(f"arraymux.{fname}: n must be 0 or more, not {n}.")

@@ -62,6 +62,7 @@ __all__ = [
 
 
 _PROBE_VALUES: dict[type, complex] = {bool: True, int: 1, float: 1.0, complex: 1j}
+_INTEGER_KINDS = ("signed integer", "unsigned integer")
 
 
 def scalar_plan(
@@ -134,8 +135,8 @@ def _scalar_plan(
     if passes is None or not passes[0]:
         return None
     lo = hi = None
-    if kind is int and dt.kind in ("signed integer", "unsigned integer"):
-        lo, hi = _dtypes.int_range(dt)
+    if kind is int:  # beside floats, ints beyond int64 take the slow path (made floats there)
+        lo, hi = _dtypes.int_range(dt if dt.kind in _INTEGER_KINDS else _dtypes.int64)
     zero_d: Callable[..., object] | Literal[False] = (
         False if passes[1] else _zero_d(backend, name, fn, position == 1 or swap)
     )

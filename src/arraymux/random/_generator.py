@@ -421,7 +421,15 @@ class Generator:
         parameters in ``pdt`` (``dt`` if None)."""
         if self._native is None:
             return None
-        return self._native.dist(name, self._arrays(ps, pdt or dt), shp, dt, **kw)
+        if 0 in shp:  # nothing to draw (Dask's own draws fail on empty parameters)
+            return _xp().empty(shp, dtype=dt, device=self.device)
+        try:
+            return self._native.dist(name, self._arrays(ps, pdt or dt), shp, dt, **kw)
+        except ValueError as e:  # the backend's check of the parameters' values
+            raise ValueError(
+                f"arraymux.random.Generator.{name}: {e} (fast=True draws with the backend's own "
+                "generator, which checks the values of array parameters)"
+            ) from None
 
     def _scaled(self, x: Array, scale: Param | None, loc: Param | None, dt: DType) -> Array:
         """``loc + scale * x`` (NumPy's location and scale), each omitted where it is None."""

@@ -468,6 +468,17 @@ def tree_flatten(
     >>> xp.tree_unflatten(treedef, [3.0, 4.0, 5.0])
     {'w': [3.0, 4.0], 'b': 5.0}
     """
+    return _flat(tree, is_leaf, "tree_flatten")
+
+
+def _flat(
+    tree: object, is_leaf: Callable[[object], bool] | None, fname: str
+) -> tuple[list[Any], TreeDef]:
+    if is_leaf is not None and not callable(is_leaf):
+        raise TypeError(
+            f"arraymux.{fname}: is_leaf must be a function of a subtree or None, not "
+            f"{type(is_leaf).__name__}."
+        )
     leaves: list[Any] = []
     treedef = _flatten(tree, is_leaf, leaves)
     return leaves, treedef
@@ -538,9 +549,7 @@ def tree_leaves(tree: object, is_leaf: Callable[[object], bool] | None = None) -
     >>> sum(x.size for x in xp.tree_leaves(params))
     6
     """
-    leaves: list[Any] = []
-    _flatten(tree, is_leaf, leaves)
-    return leaves
+    return _flat(tree, is_leaf, "tree_leaves")[0]
 
 
 def tree_structure(tree: object, is_leaf: Callable[[object], bool] | None = None) -> TreeDef:
@@ -564,7 +573,7 @@ def tree_structure(tree: object, is_leaf: Callable[[object], bool] | None = None
     >>> xp.tree_structure([1.0, (2.0, 3.0)]) == xp.tree_structure([4.0, (5.0, 6.0)])
     True
     """
-    return tree_flatten(tree, is_leaf)[1]
+    return _flat(tree, is_leaf, "tree_structure")[1]
 
 
 def tree_map(
@@ -607,7 +616,7 @@ def tree_map(
     """
     if not callable(f):
         raise TypeError(f"arraymux.tree_map: expected a function, got {type(f).__name__}.")
-    leaves, treedef = tree_flatten(tree, is_leaf)
+    leaves, treedef = _flat(tree, is_leaf, "tree_map")
     others = []
     for i, other in enumerate(rest, 1):
         found: list[Any] = []
