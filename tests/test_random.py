@@ -919,3 +919,22 @@ def test_torch_cpu_draws_through_numpy_take_any_result_back():
     assert ints.dtype == xp.uint32 and str(ints.native.dtype) == "torch.uint32"
     numpys = xp.random.integers(xp.random.key(3), 0, 2**32, (4,), dtype=xp.uint32)
     assert _np(ints).tolist() == _np(numpys).tolist()
+
+
+def test_fast_generator_without_the_backends_distribution(device, monkeypatch):
+    """A fast Generator whose backend has no generator of a distribution (CuPy's lacks some)
+    draws it from a key of the backend's generator, through the reference kernels."""
+    g = xp.random.Generator(3, device=device, fast=True)
+    if g._native is None or device.backend == "jax":  # jax.random has every distribution
+        pytest.skip(f"no fast generator without a distribution on {device}")
+    monkeypatch.setattr(type(g._native), "dist", lambda self, *a, **k: None)
+    for draw in (
+        lambda: g.laplace(1.0, 2.0, size=5),
+        lambda: g.exponential(2.0, size=5),
+        lambda: g.lognormal(0.0, 0.5, size=5),
+        lambda: g.pareto(3.0, size=5),
+        lambda: g.weibull(1.5, size=5),
+    ):
+        out = draw()
+        assert out.shape == (5,) and out.device == device
+        assert np.isfinite(_np(out)).all()

@@ -196,6 +196,7 @@ class Generator:
         self._calls = 0
         self._lock = threading.Lock()
         self._native = _native_generator(self.device, self.seed) if self.fast else None
+        self._counter: Array | None = None  # on JAX, the reference state's counter
         if self._native is None:  # the key and, on JAX, the counter live on the device
             self._key0 = key_array(self._words, self.device)
             self._counter = (
