@@ -243,6 +243,21 @@ def test_index_refuses_floats(device):
         operator.index(xp.asarray(1.0, device=device))
 
 
+def test_index_takes_0d_integer_arrays_only_on_every_backend(device):
+    """Only a 0-d integer array is an index, checked before the backend sees it (Dask computed
+    an empty array and raised ValueError, and took a one-element array of one dimension)."""
+    for bad in (
+        xp.ones((0,), dtype=xp.int32, device=device),
+        xp.ones((1,), dtype=xp.int32, device=device),
+        xp.ones((1, 1), dtype=xp.int32, device=device),
+        xp.asarray(True, device=device),
+        xp.asarray(2.0, device=device),
+    ):
+        with pytest.raises(TypeError, match=r"arraymux\.Array\.__index__: only 0-d integer"):
+            operator.index(bad)
+    assert operator.index(xp.asarray(3, dtype=xp.uint8, device=device)) == 3
+
+
 def test_attributes(device):
     x = xp.reshape(xp.arange(6, dtype=xp.float32, device=device), (2, 3))
     assert x.shape == (2, 3)

@@ -229,19 +229,20 @@ class Array:
     def __index__(self) -> int:
         """``operator.index(x)`` of a 0-d integer array, so it can index a Python sequence;
         other arrays raise ``TypeError``."""
+        # Checked first, one answer on every backend (Dask computed the array, and took a
+        # one-element array of any shape).
+        if self.ndim != 0 or self.dtype.kind not in ("signed integer", "unsigned integer"):
+            raise TypeError(
+                f"arraymux.Array.__index__: only 0-d integer arrays are indices; this one "
+                f"has shape {self.shape} and dtype {self.dtype}."
+            )
         try:
             return operator.index(self._native)
         except RuntimeError:
             if not self._unsigned_scalar():
                 raise
             return self._to_python(int)
-        except TypeError:
-            # CuPy's 0-d arrays have no __index__; any backend's 0-d integer array is an index.
-            if self.ndim != 0 or self.dtype.kind not in ("signed integer", "unsigned integer"):
-                raise TypeError(
-                    f"arraymux.Array.__index__: only 0-d integer arrays are indices; this one "
-                    f"has shape {self.shape} and dtype {self.dtype}."
-                ) from None
+        except TypeError:  # CuPy's 0-d arrays have no __index__
             return int(self._native)
 
     def __len__(self) -> int:
