@@ -1054,5 +1054,7 @@ def test_synchronize_waits_and_returns_its_arguments(device):
 def test_synchronize_refuses_what_is_not_an_array():
     with pytest.raises(TypeError, match=r"synchronize: argument 1 is a list"):
         xp.synchronize(xp.ones(2), [1.0])
-    with pytest.raises(ValueError, match="malformed device"):
+    with pytest.raises(ValueError, match=r"arraymux\.synchronize: malformed device"):
         xp.synchronize("nosuch:thing")
+    with pytest.raises(ValueError, match=r"arraymux\.synchronize: malformed device"):
+        xp.block_until_ready(xp.ones(2), "abc")

@@ -684,7 +684,7 @@ def synchronize(*targets: object) -> object:
     groups: dict[Device, list[object]] = {}
     for i, t in enumerate(targets):
         if isinstance(t, Device | str):
-            groups.setdefault(Device(t), [])
+            groups.setdefault(device_arg(t, "synchronize"), [])
             continue
         op = operand(t)
         if op is None:
