@@ -165,3 +165,28 @@ def test_one_generator_shared_by_threads_gives_each_draw_its_own_key(device):
     want = [xp.to_numpy(alone.normal(size=5)).tobytes() for _ in range(80)]
     assert sorted(got) == sorted(want)
     assert len(set(got)) == 80
+
+    # the distributions' one-call route (on JAX: key, draw and scale in one compiled step,
+    # parameters filled once per value), each thread with its own scales
+    shared, alone = xp.random.Generator(22, device=device), xp.random.Generator(22, device=device)
+    start = threading.Barrier(4)
+
+    def scaled(i):
+        start.wait()
+        return [
+            (i, j, xp.to_numpy(shared.exponential(1.0 + i, size=3)).tobytes()) for j in range(10)
+        ]
+
+    with ThreadPoolExecutor(4) as pool:
+        got = [d for part in pool.map(scaled, range(4)) for d in part]
+    # each draw took one state in some order: it is one of the 40 draws of one thread, at the
+    # scale its thread asked for, and no two took the same state
+    unit = [xp.to_numpy(alone.exponential(1.0, size=3)) for _ in range(40)]
+
+    def state_of(i, b):
+        drawn = np.frombuffer(b, dtype=unit[0].dtype)
+        found = [k for k, u in enumerate(unit) if np.allclose(drawn, u * (1.0 + i), rtol=1e-6)]
+        assert found, (i, drawn)
+        return found[0]
+
+    assert len({state_of(i, b) for i, _, b in got}) == 40
