@@ -102,14 +102,21 @@ def _binary_elements(
         if ints:
             e1 = {"min_value": 0, "max_value": 5}
             e2 = {"min_value": 0, "max_value": 3}
-        elif dt1.kind == "real floating":
+        elif PROMOTION_TABLE[dt1, dt2].kind == "real floating":
             e1 = {"min_value": 0.0, "max_value": 10.0}
             e2 = {"min_value": -4.0, "max_value": 4.0}
         else:
-            # A zero base with a negative or complex exponent is left open by the standard:
-            # NumPy gives NaN + NaN j, exp(x2 * log(x1)) (PyTorch) inf + NaN j.
-            e1 = {"max_magnitude": 4.0, "min_magnitude": 0.25}
-            e2 = {"max_magnitude": 2.0}
+            # A zero base under a complex result is left open in practice: the standard's
+            # exp(x2 * log(x1)) gives inf + NaN j (PyTorch), NumPy NaN + NaN j. The base stays
+            # away from zero whether it is complex or a real beside a complex exponent.
+            complex1 = dt1.kind == "complex floating"
+            complex2 = dt2.kind == "complex floating"
+            e1 = (
+                {"max_magnitude": 4.0, "min_magnitude": 0.25}
+                if complex1
+                else {"min_value": 0.25, "max_value": 4.0}
+            )
+            e2 = {"max_magnitude": 2.0} if complex2 else {"min_value": -2.0, "max_value": 2.0}
     elif name == "multiply" and ints:
         e1 = e2 = {"min_value": 0, "max_value": 10}
     return e1, e2
