@@ -217,6 +217,76 @@ def test_setitem_jax_rebinds():
     assert xp.to_numpy(x).tolist() == [1.0, 6.0, 1.0]
 
 
+_BASIC_KEYS = [
+    (0, ...),
+    (-1, ...),
+    (1, 2),
+    (-2, slice(None, None, -1)),
+    (slice(3, 0, -2), ...),
+    (slice(None), -3),
+    (Ellipsis, 1),
+    (slice(-2, None), slice(None, None, 2)),
+    Ellipsis,
+    (None, Ellipsis, slice(1, 3)),
+    (slice(None), None, 4),
+]
+
+
+@pytest.mark.parametrize("key", _BASIC_KEYS, ids=repr)
+def test_basic_indexing_reads_and_writes_as_numpy(device, key):
+    # JAX runs these compiled, once per form of key; every backend gives NumPy's elements.
+    ref = np.arange(20, dtype=np.float32).reshape(4, 5)
+    x = xp.asarray(ref, device=device)
+    got = x[key]
+    assert got.device == device and got.shape == ref[key].shape
+    assert _np(got).tolist() == ref[key].tolist()
+    if device.backend == "dask" or None in (key if type(key) is tuple else (key,)):
+        return  # no writes into dask arrays; the standard's keys of a write have no None
+    want = ref.copy()
+    want[key] = -7.0
+    x[key] = -7.0
+    assert _np(x).tolist() == want.tolist()
+    y = xp.asarray(ref, device=device)
+    y[key] = xp.asarray(np.full(ref[key].shape, 3.0, dtype=np.float32), device=device)
+    want = ref.copy()
+    want[key] = 3.0
+    assert _np(y).tolist() == want.tolist()
+
+
+def test_jax_basic_indexing_compiles_once_per_form_of_key():
+    # An index that changes at each step of a loop must not compile at each step: its ints
+    # are arguments of one compiled form.
+    pytest.importorskip("jax")
+    from arraymux._backends import _jax
+
+    x = xp.asarray(np.arange(30, dtype=np.float32).reshape(6, 5), device="jax:cpu")
+    _jax._INDEXERS.clear()
+    rows = [float(x[i, 2]) for i in range(-6, 6)]
+    assert rows == [float(5 * (i % 6) + 2) for i in range(-6, 6)]
+    for i in range(6):
+        x[i, 1:3] = float(i)
+    assert len(_jax._INDEXERS) == 2  # one read, one write
+    assert xp.to_numpy(x)[:, 1].tolist() == [0.0, 1.0, 2.0, 3.0, 4.0, 5.0]
+    # Inside a trace the index is the trace's own (no compiled function within it).
+    assert float(xp.jit(lambda a: a[3, 4])(x)) == 19.0
+
+
+def test_setitem_of_a_python_int_beyond_int32(device):
+    # A float array takes any int as the nearest float (JAX without 64-bit mode took the int
+    # as an int32 and raised OverflowError); an unsigned array its whole range.
+    x = xp.zeros(3, dtype=xp.float32, device=device)
+    if device.backend == "dask":
+        pytest.skip("no writes into dask arrays")
+    x[0] = 2**40
+    x[1:] = 2**70
+    assert _np(x).tolist() == [float(2**40), float(np.float32(2**70)), float(np.float32(2**70))]
+    u = xp.zeros(2, dtype=xp.uint32, device=device)
+    u[1] = 2**32 - 1
+    assert _np(u).tolist() == [0, 2**32 - 1]
+    with pytest.raises(OverflowError, match=r"__setitem__.*beyond the range of every"):
+        x[0] = 2**1100
+
+
 def test_setitem_other_backend_raises():
     x = xp.zeros(3)
     with pytest.raises(xp.BackendMismatchError):

@@ -494,7 +494,7 @@ class Array:
         nkey = _native_key(self, key, "__setitem__")
         nvalue = _set_operand(d, value, "__setitem__", "value")
         if type(nvalue) is int:
-            _check_int_value(self.dtype, nvalue)
+            nvalue = _int_value(self.dtype, nvalue)
         backend = d._backend
         try:
             if backend.spec.mutable:
@@ -681,8 +681,10 @@ def _unwrap_key_item(k: Any, device: Device, fname: str, limit: float) -> Any:
     return native if fix is None else fix(native)
 
 
-def _check_int_value(dt: DType, value: int) -> None:
-    """A Python int stored into an integer array must fit its dtype (torch would wrap it)."""
+def _int_value(dt: DType, value: int) -> int | float:
+    """A Python int stored into an array of ``dt``: one stored into an integer array must fit
+    its dtype (torch would wrap it); one beyond int64 stored into a floating-point array is its
+    nearest float, as NumPy stores it (torch and array-api-strict refused it)."""
     if dt.kind in ("signed integer", "unsigned integer"):
         lo, hi = _dtypes.int_range(dt)
         if not lo <= value <= hi:
@@ -690,6 +692,15 @@ def _check_int_value(dt: DType, value: int) -> None:
                 f"arraymux.Array.__setitem__: the Python int {value} does not fit in {dt} "
                 f"(range {lo} to {hi})."
             )
+    elif dt.kind in ("real floating", "complex floating") and not -(2**63) <= value < 2**63:
+        try:
+            return float(value)
+        except OverflowError:
+            raise OverflowError(
+                f"arraymux.Array.__setitem__: the Python int {value} is beyond the range of "
+                f"every floating-point dtype; {dt} cannot hold it."
+            ) from None
+    return value
 
 
 def _conversion_error(x: Array, kind: str, e: Exception) -> Exception:

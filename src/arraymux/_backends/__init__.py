@@ -374,6 +374,9 @@ class Backend:
             self.fns = {k: placed(f) if callable(f) else f for k, f in self.fns.items()}
             self.getitem = placed(operator.getitem)
             self.setitem = placed(operator.setitem)
+        basic = self.hooks.basic_getitem
+        if basic is not None:  # faster than the backend's own indexing (JAX)
+            self.getitem = cast("Callable[[object, object], object]", basic)
         for dt, native in self.array_dtypes.items():
             self.from_native_dtype.setdefault(native, dt)  # x.dtype maps in one lookup
         # The same by name: torch.compile guards string keys cheaply, object keys not.

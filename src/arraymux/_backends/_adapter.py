@@ -237,7 +237,9 @@ class Hooks:
     byte boundary it imports host memory at without a copy; 0: any).
 
     Computing: ``getitem(x, key)`` / ``setitem(x, key, value)`` (indexing the backend lacks;
-    ``setitem`` is required of an immutable backend), ``fill(x, key, number) -> bool`` (write
+    ``setitem`` is required of an immutable backend), ``basic_getitem(x, key)`` (``x[key]``
+    for every key, where the backend's own indexing is slow for a basic one: ints, slices,
+    ``None`` and ``...``; JAX compiles each form of such a key once), ``fill(x, key, number) -> bool`` (write
     a Python number where the backend's own ``x[key] = number`` would copy it from host
     memory; False where it wrote nothing), ``synchronize(place, natives)`` (wait
     for queued work: asynchronous backends only), ``fuse(fun)`` (``fun``, written with
@@ -278,6 +280,7 @@ class Hooks:
     sets_current_gpu: bool = False
     import_alignment: int = 0
     getitem: Callable[[NativeArray, object], NativeArray] | None = None
+    basic_getitem: Callable[[NativeArray, object], NativeArray] | None = None
     setitem: Callable[[NativeArray, object, object], NativeArray] | None = None
     fill: Callable[[NativeArray, object, complex], bool] | None = None
     synchronize: Callable[[str, list[object]], None] | None = None
