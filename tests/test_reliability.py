@@ -340,6 +340,21 @@ def test_overflowing_shapes_raise(device):
             call()
 
 
+def test_reshape_resolves_minus_one_or_says_why(device):
+    # -1 beside a size 0 could be any size: NumPy and torch refused it, JAX and Dask divided
+    # by zero. One ValueError everywhere; the sizes -1 resolves stay as before.
+    x = xp.zeros((0, 3), dtype=xp.float32, device=device)
+    for shape in [(0, -1), (-1, 0), (3, 0, -1)]:
+        with pytest.raises(ValueError, match=r"arraymux.reshape: shape .* -1 beside a size 0"):
+            xp.reshape(x, shape)
+    assert xp.reshape(x, (3, 0)).shape == (3, 0)
+    y = xp.reshape(xp.arange(12, dtype=xp.float32, device=device), (2, -1, 3))
+    assert y.shape == (2, 2, 3)
+    assert xp.to_numpy(y).tolist() == np.arange(12.0).reshape(2, 2, 3).tolist()
+    with pytest.raises(ValueError, match=r"arraymux\.reshape.* 12"):
+        xp.reshape(y, (5, -1))
+
+
 # -- errors a user can act on -------------------------------------------------------------------
 
 

@@ -404,6 +404,11 @@ def check_shape(fname: str, pname: str, v: object, *, minus_one: bool = False) -
             )
     if unknown > 1:
         raise ValueError(f"arraymux.{fname}: {pname} {dims} has more than one -1.")
+    if unknown and 0 in dims:
+        raise ValueError(
+            f"arraymux.{fname}: {pname} {dims} has a -1 beside a size 0, which leaves the -1 "
+            "any size."
+        )
     check_size(fname, tuple(n for n in dims if n != -1), 1)
     return dims
 

@@ -6,9 +6,10 @@ floor (only the routes between two backends' arrays import another adapter, lazi
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, Protocol, Self, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, Self, TypeVar, cast
 
 import numpy as np
 
@@ -137,18 +138,47 @@ def check_extent(shape: Sequence[object], itemsize: int) -> None:
         )
 
 
-def sized_reshape(base: Callable[..., _R]) -> Callable[..., _R]:
+def sized_reshape(
+    base: Callable[..., _R], exact: Callable[[Any, tuple[int, ...]], _R] | None = None
+) -> Callable[..., _R]:
     """``reshape`` that refuses a shape whose byte size overflows 64 bits (see
     :func:`check_extent`), for the backends that fail on one only later or not at all: jaxlib
-    aborts the process, Dask makes an array that fails when computed. The fast path passes
-    shapes as they are; the boundary then explains, naming the function. Other functions that
-    take sizes check them at the boundary."""
+    aborts the process, Dask makes an array that fails when computed; and a shape of another
+    size with a ``ValueError``, as NumPy and torch refuse it (JAX raised ``TypeError``, Dask
+    ``IndexError: Bad index``). ``exact(x, dims)``, where given, reshapes to a tuple of sizes
+    that holds the array's elements (the ``-1`` resolved) faster than ``base``. The fast path
+    passes shapes as they are; the boundary then explains, naming the function. Other
+    functions that take sizes check them at the boundary."""
 
     def reshape(x: NumPyDtyped, /, shape: int | Sequence[int], *, copy: bool | None = None) -> _R:
-        check_extent(shape if isinstance(shape, tuple | list) else (shape,), x.dtype.itemsize)
+        dims = tuple(shape) if isinstance(shape, tuple | list) else (shape,)
+        check_extent(dims, x.dtype.itemsize)
+        resolved = _resolved(dims, getattr(x, "shape", None))
+        if resolved is not None and exact is not None:
+            return exact(x, resolved)
         return base(x, shape, copy=copy)
 
     return reshape
+
+
+def _resolved(dims: tuple[object, ...], shape: object) -> tuple[int, ...] | None:
+    """``dims`` with its ``-1`` resolved for an array of ``shape``; None where a size is not a
+    Python int (a lazy one, a traced one, an argument the boundary explains). A ``ValueError``
+    where no size would hold the array's elements."""
+    if type(shape) is not tuple or not all(type(n) is int for n in (*shape, *dims)):
+        return None
+    sizes = cast("tuple[int, ...]", dims)
+    if any(n < -1 for n in sizes) or sizes.count(-1) > 1:
+        return None
+    size = math.prod(cast("tuple[int, ...]", shape))
+    known = math.prod(n for n in sizes if n != -1)
+    if -1 in sizes and known and size % known == 0:
+        sizes = tuple(size // known if n == -1 else n for n in sizes)
+    if -1 in sizes or math.prod(sizes) != size:
+        raise ValueError(
+            f"cannot reshape an array of shape {shape} (size {size}) into shape {dims}."
+        )
+    return sizes
 
 
 def raise_unknown_place(backend: str, place: object, existing: list[str]) -> None:
