@@ -307,3 +307,21 @@ def test_absent_accelerator_without_ordinal(name, kind):
         pytest.skip(f"this machine has a {name} device")
     with pytest.raises(xp.BackendUnavailableError, match=r"arraymux\.devices\(\)|pip install"):
         xp.Device(name)
+
+
+def test_cupy_with_one_gpu_indexes_and_computes_unwrapped():
+    # CuPy computes on the current GPU, so arraymux runs its functions on their operands' GPU
+    # (test_multi_device.py); with one GPU, always current, they run as they are, without the
+    # 1-4 us per call of asking CUDA which GPU is current.
+    cupy = pytest.importorskip("cupy")
+    import operator
+
+    if not xp.devices(backend="cupy"):
+        pytest.skip("no CuPy GPU here")
+    backend = xp.Device("cupy:0")._backend
+    if cupy.cuda.runtime.getDeviceCount() != 1:
+        assert backend.getitem is not operator.getitem
+        return
+    assert backend.getitem is operator.getitem
+    x = xp.arange(4.0, device="cupy:0")
+    assert xp.to_numpy(x[1:] + x[:-1]).tolist() == [1.0, 3.0, 5.0]
