@@ -581,15 +581,21 @@ def test_complex_fixes_skipped_only_for_real_operands(device, name):
 def test_stacked_complex_fixes_resolve_to_the_backend_function():
     """Where fixes of complex cases stack (torch's and CuPy's ``tanh``: the infinity fix over
     the sign fix), real operands reach the backend's own function, not a fix that only hands
-    them on; ``pow`` with a real array and a real scalar plans the backend's own ``pow``."""
+    them on; ``pow`` of two real arrays is ``torch.pow``, and with a Python exponent the
+    adapter's scalar kernel (``torch.pow``, save for the exponents 0.5 and -0.5, which torch
+    takes as square roots, and the complex fix)."""
     torch = pytest.importorskip("torch")
+    from arraymux._backends import _torch
     from arraymux._compiled import scalar_plan
 
     d = xp.Device("torch:cpu")
     assert d._fns["tanh(x)"] is torch.tanh
-    for kind in (int, float):
-        assert scalar_plan("pow", d, torch.float32, kind, 1)[0] is torch.pow
-    assert scalar_plan("pow", d, torch.complex64, float, 1)[0] is d._fns["pow"]  # the fix
+    assert d._fns["pow(x1, x2)"] is torch.pow
+    for dtype in (torch.float32, torch.complex64):
+        for kind in (int, float):
+            assert scalar_plan("pow", d, dtype, kind, 1)[0] is _torch.SCALAR_KERNELS["pow"]
+    x = xp.asarray([-0.0, 4.0], device=d)
+    np.testing.assert_array_equal(np.signbit(_np(x**0.5)), [False, False])
     z = xp.asarray([0j, complex(float("inf"), 1.0)], dtype=xp.complex64, device=d)
     np.testing.assert_array_equal(_np(z**0), [1, 1])  # the fix: torch gives nan at 0
     np.testing.assert_array_equal(_np(xp.tanh(z))[1], 1 + 0j)

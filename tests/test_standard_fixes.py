@@ -263,6 +263,35 @@ def test_sign_of_zero_is_plus_zero(fixed_device):
     _same(xp.sign(z), [complex(0.0, 0.0)])
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_half_powers_of_signed_zero_and_minus_infinity(fixed_device, dtype):
+    # NumPy takes sqrt for an exponent 0.5 shared by every element (a scalar, a 0-d array, a
+    # stride of 0), torch sqrt and rsqrt for a Python 0.5 and -0.5: -0 and NaN where the
+    # standard says pow(-0, 0.5) = +0, pow(-inf, 0.5) = +inf, pow(-0, -0.5) = +inf and
+    # pow(-inf, -0.5) = +0.
+    dt = getattr(xp, dtype)
+    if not fixed_device.supports(dt):
+        pytest.skip(f"{fixed_device} does not hold {dtype}")
+    x = xp.asarray([-0.0, -INF, 0.0, INF, 4.0, -1.0, NAN], dtype=dt, device=fixed_device)
+    root = [0.0, INF, 0.0, INF, 2.0, NAN, NAN]
+    inverse = [INF, 0.0, INF, 0.0, 0.5, NAN, NAN]
+    half = xp.asarray(0.5, dtype=dt, device=fixed_device)
+    _same(x**0.5, root)
+    _same(xp.pow(x, 0.5), root)
+    _same(xp.pow(x, half), root)
+    _same(xp.pow(x, xp.full(x.shape, 0.5, dtype=dt, device=fixed_device)), root)
+    _same(xp.pow(x, xp.broadcast_to(half, x.shape)), root)
+    _same(x**-0.5, inverse)
+    _same(xp.pow(x, xp.asarray(-0.5, dtype=dt, device=fixed_device)), inverse)
+    y = xp.asarray([-0.0, -INF], dtype=dt, device=fixed_device)
+    if fixed_device.backend != "dask":
+        y **= 0.5
+        _same(y, [0.0, INF])
+    _same(xp.asarray(-0.0, dtype=dt, device=fixed_device) ** 0.5, 0.0)
+    # The squares NumPy now computes as numpy.square are the values numpy.power gave.
+    _same(x**2, [0.0, INF, 0.0, INF, 16.0, 1.0, NAN])
+
+
 def test_std_with_a_fractional_correction(device):
     x = xp.asarray([[1.0, 2.0, 4.0], [3.0, 5.0, 9.0]], dtype=xp.float32, device=device)
     ref = np.asarray([[1.0, 2.0, 4.0], [3.0, 5.0, 9.0]])

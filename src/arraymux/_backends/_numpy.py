@@ -54,6 +54,7 @@ def overrides(ns: ModuleType) -> dict[str, object]:
     # array-api-compat wraps matmul only to promote mixed dtypes; arraymux promotes first.
     return {
         "matmul": np.matmul,
+        "pow": _pow,
         "sum": _sum,
         "any": _any,
         "all": _all,
@@ -64,6 +65,46 @@ def overrides(ns: ModuleType) -> dict[str, object]:
         "repeat": _repeat,
         **_aligned_creation(ns),
     }
+
+
+def _pow(x1: Any, x2: Any, /) -> Any:
+    """``numpy.power`` with the standard's ``pow(-0, 0.5) = +0`` and ``pow(-inf, 0.5) = +inf``:
+    NumPy takes a square root (``-0`` and NaN there) for an exponent 0.5 shared by every
+    element (a Python scalar, a NumPy scalar, a 0-d array, an axis of stride 0). The square
+    root stands where ``x1`` has no element at or below zero (``x1.min()``: 650 ns, 18 % of a
+    square root of a million floats); see ``_special_cases.half_powers``."""
+    r = np.power(x1, x2)
+    t = type(x2)
+    if t is float:
+        if x2 == 0.5 and r.dtype.kind == "f" and x1.size and not x1.min() > 0:
+            return _special_cases.half_power_cases(np, x1, 0.5, r)
+        return r
+    if t is np.ndarray:
+        if x2.ndim and 0 not in x2.strides:
+            return r  # one exponent per element: NumPy's general loop
+    elif not isinstance(x2, np.floating):
+        return r
+    if r.dtype.kind != "f":
+        return r
+    half = x2 == 0.5
+    r = np.where(half & (x1 == -np.inf), np.inf, r)
+    return np.where(half & (x1 == 0), 0.0, r).astype(r.dtype, copy=False)
+
+
+def _pow_scalar(x: np.ndarray, s: complex) -> np.ndarray:
+    """``pow(x, s)`` of a Python scalar ``s``: ``x ** 2`` of a real or integer array as
+    ``numpy.square`` (370 ns against ``numpy.power``'s 850 for 1000 float32, the same values:
+    both round ``x * x`` once, as torch and JAX compute a square); :func:`_pow` otherwise."""
+    if s == 2:
+        if x.dtype.kind in "fiu":
+            return np.square(x)
+    elif s == 0.5:
+        return _pow(x, s)
+    return np.power(x, s)
+
+
+#: ``x ** 2`` as ``numpy.square`` (see :func:`_pow_scalar`).
+SCALAR_KERNELS = {"pow": _pow_scalar}
 
 
 # -- Aligned buffers ---------------------------------------------------------------------------

@@ -474,13 +474,64 @@ def complex_pow(
 
     def pow(x1: object, x2: object, /) -> _A:
         r = base(x1, x2)
-        if not is_complex(r):
-            return r
-        if isinstance(x2, bool | int | float | complex):
-            return ns.ones_like(r) if x2 == 0 else r
-        return ns.where(x2 == 0, ns.ones_like(r), r)
+        return r if not is_complex(r) else complex_pow_of_zero(ns, r, x2)
 
     return complex_only(pow, base)
+
+
+def complex_pow_of_zero(ns: ModuleType, r: _A, x2: object) -> _A:
+    """``r``, a complex ``pow(x1, x2)``, with ``1 + 0j`` where ``x2`` is 0 (see
+    :func:`complex_pow`)."""
+    if isinstance(x2, bool | int | float | complex):
+        return cast("_A", ns.ones_like(r)) if x2 == 0 else r
+    return cast("_A", ns.where(x2 == 0, ns.ones_like(r), r))
+
+
+def half_powers(
+    ns: ModuleType,
+    base: Callable[..., _A],
+    exponents: tuple[float, ...],
+    is_real: Callable[[_A], bool],
+    shared_exponent: Callable[[object], bool] | None = None,
+    may_need: Callable[[Any], bool] | None = None,
+) -> Callable[..., _A]:
+    """``pow`` with the standard's special cases where the backend takes a square root (or its
+    reciprocal) for an exponent of ``exponents``: NumPy computes ``x ** 0.5`` as ``sqrt(x)``
+    for an exponent shared by every element (a Python scalar, a 0-d array, a stride of 0),
+    torch ``x ** 0.5`` and ``x ** -0.5`` of a Python scalar as ``sqrt`` and ``rsqrt``, which
+    give ``-0`` for ``-0`` and NaN for ``-inf``. The standard: ``pow(-0, 0.5) = +0``,
+    ``pow(-inf, 0.5) = +inf``, ``pow(-0, -0.5) = +inf``, ``pow(-inf, -0.5) = +0`` (as JAX and
+    C's ``pow`` give). ``is_real(result)``: whether it is real floating;
+    ``shared_exponent(x2)``: whether an array exponent is one the backend reads as a scalar
+    (None: none is); ``may_need(x1)``: False where ``x1`` holds neither ``-0`` nor ``-inf``
+    (a cheap test; None: always fix)."""
+    inf = math.inf
+
+    def pow(x1: Any, x2: Any, /) -> _A:
+        r: Any = base(x1, x2)
+        if type(x2) is float:
+            if x2 not in exponents or not is_real(r):
+                return r
+            if may_need is not None and not may_need(x1):
+                return cast("_A", r)
+            return half_power_cases(ns, x1, x2, r)
+        if shared_exponent is None or isinstance(x2, bool | int) or not is_real(r):
+            return cast("_A", r)
+        if not shared_exponent(x2):
+            return cast("_A", r)
+        half = x2 == 0.5
+        r = ns.where(half & (x1 == -inf), inf, r)
+        return cast("_A", ns.where(half & (x1 == 0), 0.0, r))
+
+    return pow
+
+
+def half_power_cases(ns: ModuleType, x1: Any, x2: float, r: Any) -> Any:
+    """``r``, ``pow(x1, x2)`` for ``x2`` 0.5 or -0.5 computed as a square root or its
+    reciprocal, with the standard's values for ``x1`` of ``-0`` and ``-inf``."""
+    if x2 > 0:  # +0.0 turns -0 into +0 and leaves every other value
+        return ns.where(x1 == -math.inf, math.inf, r + 0.0)
+    return ns.where(x1 == 0, math.inf, ns.where(x1 == -math.inf, 0.0, r))
 
 
 def empty_selection(shape: tuple[int, ...], mask_shape: tuple[int, ...]) -> tuple[int, ...] | None:

@@ -79,6 +79,13 @@ def overrides(ns: ModuleType) -> dict[str, Callable[..., object]]:
         "expm1": _special_cases.expm1(ns, ns.expm1, _make_complex),
         "tanh": _special_cases.tanh(ns, ns.tanh, _make_complex),
         "sign": _special_cases.sign(ns, ns.sign),
+        "pow": _special_cases.half_powers(
+            ns,
+            ns.pow,
+            (0.5,),
+            lambda r: bool(ns.isdtype(r.dtype, "real floating")),
+            lambda x2: True,  # its NumPy arrays underneath may have a stride of 0
+        ),
     }
 
 
