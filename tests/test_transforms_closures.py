@@ -293,6 +293,14 @@ def test_stop_gradient_keeps_value_dtype_and_device(device):
         assert y is x
 
 
+def test_stop_gradient_refuses_a_native_array_of_no_standard_dtype():
+    # It wrapped a NumPy string array as an Array whose dtype no one could read.
+    with pytest.raises(TypeError, match=r"arraymux\.stop_gradient: an array of dtype <U1"):
+        xp.stop_gradient(np.array(["a"]))
+    with pytest.raises(TypeError, match=r"arraymux\.stop_gradient"):
+        xp.stop_gradient({"w": np.array([1.0], dtype=np.float16)})
+
+
 @NEEDS_TORCH
 def test_stop_gradient_of_a_tensor_that_requires_grad():
     import torch

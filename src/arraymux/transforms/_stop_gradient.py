@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .._array import Array, operand, wrap
+from .._dtype_rules import standard_dtype
 from ._pytrees import tree_map
 from ._tree import PyTree
 
@@ -59,6 +60,8 @@ def _stopped(leaf: object) -> object:
     if op is None:
         return leaf
     native, device = op
+    if type(leaf) is not Array:  # a native array: of a dtype of the standard, or refused
+        standard_dtype("stop_gradient", native, device)
     stop = device._backend.hooks.stop_gradient
     if stop is None:
         return leaf if type(leaf) is Array else wrap(native, device)
