@@ -658,3 +658,14 @@ def test_dask_eye_is_named_by_its_arguments_without_pickling(monkeypatch):
     )
     for (n, m, k, _), a in arrays.items():
         np.testing.assert_array_equal(xp.to_numpy(a), np.eye(n, m, k=k))
+
+
+def test_full_of_a_python_int_beyond_int64_in_a_floating_dtype(device):
+    # The nearest float on every backend, as NumPy fills it (torch raised "int too big").
+    for dtype in (xp.float32, xp.complex64):
+        x = xp.full((2,), 2**70, dtype=dtype, device=device)
+        assert xp.to_numpy(x).tolist() == [complex(np.float32(2**70))] * 2
+        y = xp.full_like(xp.zeros(1, dtype=dtype, device=device), -(2**65))
+        assert xp.to_numpy(y).tolist() == [complex(np.float32(-(2**65)))]
+    with pytest.raises(OverflowError, match=r"arraymux\.full"):
+        xp.full((2,), 2**70, device=device)  # the default integer holds no such int
