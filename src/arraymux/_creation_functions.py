@@ -7,7 +7,15 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from . import _default_dtypes, _docstrings, _dtypes, _narrowing
-from ._arguments import check_call, check_shape, check_size, check_value, params_of, python_scalar
+from ._arguments import (
+    MAX_BYTES,
+    check_call,
+    check_shape,
+    check_size,
+    check_value,
+    params_of,
+    python_scalar,
+)
 from ._array import Array, operand, wrap
 from ._backend_errors import BACKEND_ERRORS, raise_annotated
 from ._devices import Device, device_arg, device_of_native, get_default_device, resolve_device
@@ -293,13 +301,24 @@ def _of_arrays(name: str, d: Device, bound: dict[str, Any], dtype: object) -> Ar
 
 
 #: The creation functions with a fast path for their commonest call (see :func:`_common_call`).
-_COMMON = frozenset({"zeros", "ones", "empty", "arange"})
+_COMMON = frozenset({"zeros", "ones", "empty", "arange", "full"})
+#: The fill values ``full``'s common call takes (exact types).
+_FILLS = frozenset({bool, int, float, complex})
 
 
-def _common_call(name: str, a: Any, dtype: object, device: object) -> Array | None:
-    """``zeros``, ``ones`` or ``empty`` of a shape of Python ints, or ``arange`` of one
-    Python int, checked as the general path checks it (sizes, the values stored, the dtype);
-    None for any other call, which the general path takes."""
+def _common_call(name: str, args: tuple[Any, ...], dtype: object, device: object) -> Array | None:
+    """``zeros``, ``ones`` or ``empty`` of a shape of Python ints, ``full`` of one and a
+    Python number, or ``arange`` of one Python int, checked as the general path checks it
+    (sizes, the values stored, the dtype); None for any other call, which the general path
+    takes."""
+    if name == "full":
+        if len(args) != 2 or type(args[1]) not in _FILLS:
+            return None
+        a, fill = args
+    elif len(args) == 1:
+        a, fill = args[0], None
+    else:
+        return None
     if type(a) is int:
         if a < 0 or (name == "arange" and a >= 2**31):
             return None  # an empty shape's error, or values a default dtype may not hold
@@ -314,15 +333,22 @@ def _common_call(name: str, a: Any, dtype: object, device: object) -> Array | No
     d = resolve_device(device, name)
     kwargs = {"device": d.native}
     itemsize = 16
+    dt = None
     if dtype is not None:
-        kwargs["dtype"] = native_dtype(dtype, d, name)
         dt = as_dtype(dtype)
         itemsize = dt.itemsize
         if name == "arange" and a:
             check_stored(name, d, [0, a - 1], dt)
-    check_size(name, shape, itemsize)
+    if fill is not None and (dt is not None or type(fill) is int):
+        check_stored(name, d, [fill], dt)  # (in a default dtype, a bool or a float fits)
+    if dtype is not None:  # (after the values: one that narrowing cannot keep raises first)
+        kwargs["dtype"] = native_dtype(dtype, d, name)
+    if type(a) is not int or a * itemsize > MAX_BYTES:
+        check_size(name, shape, itemsize)
+    args = (a if name == "arange" else shape,) if fill is None else (shape, fill)
     try:
-        r = call_backend(name, d, (a if name == "arange" else shape,), kwargs)
+        # (a default dtype is never one the backend emulates)
+        r = d._fns[name](*args, **kwargs) if dtype is None else call_backend(name, d, args, kwargs)
     except BACKEND_ERRORS as e:
         raise_annotated(name, d, e)
     standard_dtype(name, r, d)
@@ -363,8 +389,8 @@ def creation(name: str) -> Callable[..., Array]:
         device: DeviceLike | None = None,
         **kwargs: object,
     ) -> Array:
-        if common and len(args) == 1 and not kwargs and not _default_dtypes.active:
-            r = _common_call(name, args[0], dtype, device)
+        if common and not kwargs and not _default_dtypes.active:
+            r = _common_call(name, args, dtype, device)
             if r is not None:
                 return r
         elif linspace and len(args) == 3 and dtype is None and not kwargs:
