@@ -156,8 +156,12 @@ def _asarray_on(fn: Callable[..., object], device: Device) -> Callable[..., obje
 
     @functools.wraps(fn)
     def asarray(obj: object, /, *, device: DeviceLike | None = None, **kwargs: object) -> object:
-        if device is None and type(obj) is not Array:
-            device = bound_device
+        if device is None:
+            if type(obj) is Array:
+                if not kwargs:
+                    return obj  # (as asarray gives it back: clients call this most)
+            else:
+                device = bound_device
         return fn(obj, device=device, **kwargs)
 
     bound_device = device
