@@ -292,6 +292,30 @@ def test_half_powers_of_signed_zero_and_minus_infinity(fixed_device, dtype):
     _same(x**2, [0.0, INF, 0.0, INF, 16.0, 1.0, NAN])
 
 
+def test_torch_half_powers_of_large_arrays_in_and_out_of_transforms():
+    # Above 2048 elements torch's CPU path keeps the square root where no sign bit is set and
+    # mends it otherwise: by a test of the values eagerly, branch-free under vmap and jit.
+    pytest.importorskip("torch")
+    n = 5000
+    x = xp.concat(
+        [
+            xp.linspace(1.0, 4.0, n, dtype=xp.float32, device="torch:cpu"),
+            xp.asarray([-0.0, -INF, 4.0], dtype=xp.float32, device="torch:cpu"),
+        ]
+    )
+    positive = xp.linspace(1.0, 4.0, n, dtype=xp.float32, device="torch:cpu")
+    roots = np.sqrt(xp.to_numpy(positive))  # (torch's pow is within an ulp of them)
+    for f in (lambda a: a**0.5, xp.jit(lambda a: a**0.5)):
+        got = f(x)
+        _same(got[-3:], [0.0, INF, 2.0])
+        np.testing.assert_allclose(_np(got[:n]), roots, rtol=2e-7)
+        np.testing.assert_allclose(_np(f(positive)), roots, rtol=2e-7)
+    rows = xp.reshape(xp.concat([x, x[-1:]]), (2, -1))
+    got = xp.vmap(lambda a: a**-0.5)(rows)
+    _same(got[1, -4:], [INF, 0.0, 0.5, 0.5])  # (n + 3 + 1) / 2 = 2502 elements a row
+    _same(xp.grad(lambda a: xp.sum(a**0.5))(positive)[:1], [0.5])
+
+
 def test_std_with_a_fractional_correction(device):
     x = xp.asarray([[1.0, 2.0, 4.0], [3.0, 5.0, 9.0]], dtype=xp.float32, device=device)
     ref = np.asarray([[1.0, 2.0, 4.0], [3.0, 5.0, 9.0]])
