@@ -316,6 +316,22 @@ def test_torch_half_powers_of_large_arrays_in_and_out_of_transforms():
     _same(xp.grad(lambda a: xp.sum(a**0.5))(positive)[:1], [0.5])
 
 
+def test_torch_half_powers_in_inference_mode_then_under_autograd():
+    # The exponent torch's half powers keep per device and dtype is made outside inference
+    # mode: one made inside could not be saved for a backward pass afterwards.
+    torch = pytest.importorskip("torch")
+    from arraymux._backends import _torch
+
+    _torch._EXPONENTS.clear()
+    with torch.inference_mode():
+        _same(xp.asarray([4.0, 9.0], device="torch:cpu") ** 0.5, [2.0, 3.0])
+    w = xp.asarray([4.0, 9.0], device="torch:cpu")
+    _same(xp.grad(lambda v: xp.sum(v**0.5))(w), [0.25, 1 / 6])
+    t = torch.tensor([4.0], requires_grad=True)
+    xp.sum(xp.asarray(t) ** -0.5).native.backward()
+    assert t.grad.tolist() == [-0.0625]
+
+
 def test_std_with_a_fractional_correction(device):
     x = xp.asarray([[1.0, 2.0, 4.0], [3.0, 5.0, 9.0]], dtype=xp.float32, device=device)
     ref = np.asarray([[1.0, 2.0, 4.0], [3.0, 5.0, 9.0]])

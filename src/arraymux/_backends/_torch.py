@@ -334,7 +334,9 @@ def _exponent(value: float, x: torch.Tensor) -> torch.Tensor:
     key = (value, x.device, x.dtype)
     t = _EXPONENTS.get(key)
     if t is None:
-        t = _EXPONENTS[key] = torch.full((), value, dtype=x.dtype, device=x.device)
+        # A tensor made in inference mode could never meet autograd again: made outside it.
+        with torch.inference_mode(False):
+            t = _EXPONENTS[key] = torch.full((), value, dtype=x.dtype, device=x.device)
     return t
 
 
