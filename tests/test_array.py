@@ -267,8 +267,47 @@ def test_jax_basic_indexing_compiles_once_per_form_of_key():
         x[i, 1:3] = float(i)
     assert len(_jax._INDEXERS) == 2  # one read, one write
     assert xp.to_numpy(x)[:, 1].tolist() == [0.0, 1.0, 2.0, 3.0, 4.0, 5.0]
+    for n in (1, 2, 3):  # integer arrays are arguments too (compiled again per shape only)
+        idx = xp.arange(n, dtype=xp.int32, device="jax:cpu")
+        assert xp.to_numpy(x[idx, 1]).tolist() == [0.0, 1.0, 2.0][:n]
+        x[idx, 0] = -1.0
+    assert len(_jax._INDEXERS) == 4
     # Inside a trace the index is the trace's own (no compiled function within it).
     assert float(xp.jit(lambda a: a[3, 4])(x)) == 19.0
+
+
+def test_integer_array_keys_and_masks_read_and_write_as_numpy(device):
+    # JAX runs these compiled (a mask written with one value as a selection that keeps its
+    # shape); every backend gives NumPy's elements.
+    ref = np.arange(12, dtype=np.float32).reshape(3, 4)
+    rows = np.array([2, 0, -1])
+    x = xp.asarray(ref, device=device)
+    i = xp.asarray(rows, dtype=xp.int32, device=device)
+    j = xp.asarray([1, 3, 0], dtype=xp.int32, device=device)
+    assert _np(x[i, j]).tolist() == ref[rows, [1, 3, 0]].tolist()
+    if device.backend == "array_api_strict":
+        return  # integer arrays only beside other integer indices there
+    assert _np(x[i, ...]).tolist() == ref[rows].tolist()
+    assert _np(x[i, 1:3]).tolist() == ref[rows, 1:3].tolist()
+    if device.backend == "dask":
+        return  # no writes into dask arrays; strict takes no integer arrays in writes
+    for key, value in [
+        ((i, ...), -1.0),
+        ((i, ...), xp.asarray(np.full((3, 4), 5.0, dtype=np.float32), device=device)),
+        (xp.asarray([True, False, True], device=device), 7.0),
+        (xp.asarray(ref > 5, device=device), 0.5),
+        (xp.asarray([False, False, False], device=device), 9.0),
+    ]:
+        y = xp.asarray(ref, device=device)
+        y[key] = value
+        want = ref.copy()
+        nkey = (
+            tuple(_np(k) if isinstance(k, xp.Array) else k for k in key)
+            if isinstance(key, tuple)
+            else _np(key)
+        )
+        want[nkey] = _np(value) if isinstance(value, xp.Array) else value
+        assert _np(y).tolist() == want.tolist() and y.dtype == xp.float32
 
 
 def test_setitem_of_a_python_int_beyond_int32(device):

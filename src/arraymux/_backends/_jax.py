@@ -514,7 +514,7 @@ def basic_getitem(x: jax.Array, key: object) -> jax.Array:
     form = _index_form(key)
     if form is None or isinstance(x, jax.core.Tracer):
         return cast("jax.Array", cast(Any, x)[key])
-    return _indexer("get", form, _take)(x, *_ints_of(key))
+    return _indexer("get", form, _take)(x, *_dynamic_of(key))
 
 
 def _indexer(
@@ -529,20 +529,32 @@ def _indexer(
     return indexer
 
 
-def _ints_of(key: object) -> list[int]:
-    return [k for k in (key if type(key) is tuple else (key,)) if type(k) is int]
+def _dynamic_of(key: object) -> list[object]:
+    """The ints and integer arrays of a key of a form (:func:`_index_form`), in order."""
+    return [
+        k for k in (key if type(key) is tuple else (key,)) if type(k) is int or type(k) is _ARRAY
+    ]
+
+
+#: The class of JAX's concrete arrays (a key's integer arrays must be of it to be arguments).
+_ARRAY = type(jnp.zeros(()))
 
 
 def _index_form(key: object) -> tuple[object, ...] | None:
-    """The form of a basic key: ``"int"`` for each int, ``(start, stop, step)`` for each slice,
-    ``None`` and ``...`` as they are; None for a key that is not basic, or that selects
-    nothing (``x[...]``, ``x[()]``: the array itself)."""
+    """The form of a key: ``"int"`` for each int, ``"array"`` for each concrete integer array,
+    ``(start, stop, step)`` for each slice, ``None`` and ``...`` as they are; None for a key
+    of another kind (a boolean mask, whose result's shape depends on its values; a traced
+    array), or one that selects nothing (``x[...]``, ``x[()]``: the array itself)."""
     form: list[object] = []
     selects = False
     for k in key if type(key) is tuple else (key,):
         t = type(k)
         if t is int:
             form.append("int")
+        elif t is _ARRAY:
+            if cast("jax.Array", k).dtype.kind not in "iu":
+                return None
+            form.append("array")
         elif t is slice:
             s = cast("slice", k)
             form.append((s.start, s.stop, s.step))
@@ -557,21 +569,36 @@ def _index_form(key: object) -> tuple[object, ...] | None:
     return tuple(form) if selects else None
 
 
-def _key_of(form: tuple[object, ...], ints: tuple[int, ...]) -> tuple[object, ...]:
-    """The key of ``form`` with ``ints`` in the places of its ints."""
-    given = iter(ints)
+def _key_of(form: tuple[object, ...], dynamic: tuple[object, ...]) -> tuple[object, ...]:
+    """The key of ``form`` with ``dynamic`` (its ints and arrays) in their places."""
+    given = iter(dynamic)
     return tuple(
-        next(given) if f == "int" else slice(*cast("tuple[Any, ...]", f)) if type(f) is tuple else f
+        next(given)
+        if f == "int" or f == "array"
+        else slice(*cast("tuple[Any, ...]", f))
+        if type(f) is tuple
+        else f
         for f in form
     )
 
 
-def _take(form: tuple[object, ...], x: jax.Array, *ints: int) -> jax.Array:
-    return cast("jax.Array", cast(Any, x)[_key_of(form, ints)])
+def _take(form: tuple[object, ...], x: jax.Array, *dynamic: object) -> jax.Array:
+    return cast("jax.Array", cast(Any, x)[_key_of(form, dynamic)])
 
 
-def _put(form: tuple[object, ...], x: jax.Array, value: object, *ints: int) -> jax.Array:
-    return x.at[_key_of(form, ints)].set(value)
+def _put(form: tuple[object, ...], x: jax.Array, value: object, *dynamic: object) -> jax.Array:
+    return x.at[_key_of(form, dynamic)].set(value)
+
+
+def _put_where(mask: jax.Array, x: jax.Array, value: object) -> jax.Array:
+    """``x[mask] = value`` of a boolean mask over the leading axes and one value, as a
+    selection that keeps its shape (compiled once per shape: the mask's own indexing would
+    read its values)."""
+    extra = (1,) * (x.ndim - mask.ndim)
+    return jnp.where(jnp.reshape(mask, mask.shape + extra), jnp.asarray(value, x.dtype), x)
+
+
+_PUT_WHERE = jax.jit(_put_where)
 
 
 #: The Python numbers :func:`setitem` hands a compiled update as they are.
@@ -591,14 +618,21 @@ def setitem(x: jax.Array, key: object, value: object) -> jax.Array:
         # floating-point array: 2**40 fits float32, not int32).
         dt = np.dtype(x.dtype)
         value = float(value) if dt.kind in "fc" else np.asarray(value, dtype=dt)
-    form = _index_form(key)
+    concrete = not isinstance(x, jax.core.Tracer) and (
+        type(value) in _NUMBERS or type(value) in (type(x), np.ndarray)
+    )
     if (
-        form is None
-        or isinstance(x, jax.core.Tracer)
-        or not (type(value) in _NUMBERS or type(value) in (type(x), np.ndarray))
+        concrete
+        and type(key) is _ARRAY
+        and key.dtype == np.bool_
+        and key.shape == x.shape[: key.ndim]
+        and np.ndim(cast("complex", value)) == 0
     ):
+        return cast("jax.Array", _PUT_WHERE(key, x, value))
+    form = _index_form(key)
+    if form is None or not concrete:
         return x.at[key].set(value)
-    return _indexer("set", form, _put)(x, value, *_ints_of(key))
+    return _indexer("set", form, _put)(x, value, *_dynamic_of(key))
 
 
 # Transfer hooks (see arraymux._transfer).
