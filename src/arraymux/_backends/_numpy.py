@@ -86,9 +86,7 @@ def _pow(x1: Any, x2: Any, /) -> Any:
         return r
     if r.dtype.kind != "f":
         return r
-    half = x2 == 0.5
-    r = np.where(half & (x1 == -np.inf), np.inf, r)
-    return np.where(half & (x1 == 0), 0.0, r).astype(r.dtype, copy=False)
+    return _special_cases.half_power_where(np, x1, x2, r).astype(r.dtype, copy=False)
 
 
 def _pow_scalar(x: np.ndarray, s: complex) -> np.ndarray:

@@ -488,42 +488,32 @@ def complex_pow_of_zero(ns: ModuleType, r: _A, x2: object) -> _A:
 
 
 def half_powers(
-    ns: ModuleType,
-    base: Callable[..., _A],
-    exponents: tuple[float, ...],
-    is_real: Callable[[_A], bool],
-    shared_exponent: Callable[[object], bool] | None = None,
-    may_need: Callable[[Any], bool] | None = None,
+    ns: ModuleType, base: Callable[..., _A], is_real: Callable[[_A], bool]
 ) -> Callable[..., _A]:
-    """``pow`` with the standard's special cases where the backend takes a square root (or its
-    reciprocal) for an exponent of ``exponents``: NumPy computes ``x ** 0.5`` as ``sqrt(x)``
-    for an exponent shared by every element (a Python scalar, a 0-d array, a stride of 0),
-    torch ``x ** 0.5`` and ``x ** -0.5`` of a Python scalar as ``sqrt`` and ``rsqrt``, which
-    give ``-0`` for ``-0`` and NaN for ``-inf``. The standard: ``pow(-0, 0.5) = +0``,
-    ``pow(-inf, 0.5) = +inf``, ``pow(-0, -0.5) = +inf``, ``pow(-inf, -0.5) = +0`` (as JAX and
-    C's ``pow`` give). ``is_real(result)``: whether it is real floating;
-    ``shared_exponent(x2)``: whether an array exponent is one the backend reads as a scalar
-    (None: none is); ``may_need(x1)``: False where ``x1`` holds neither ``-0`` nor ``-inf``
-    (a cheap test; None: always fix)."""
-    inf = math.inf
+    """``pow`` with the standard's ``pow(-0, 0.5) = +0`` and ``pow(-inf, 0.5) = +inf`` over a
+    backend that runs NumPy's kernels (Dask's chunks, array-api-strict): NumPy computes
+    ``x ** 0.5`` as ``sqrt(x)``, ``-0`` and NaN there, for an exponent shared by every element
+    (a Python scalar, a 0-d array, an axis of stride 0, which a chunk of a filled Dask array
+    is), so every array exponent is mended. ``is_real(result)``: whether it is real floating.
+    (torch and NumPy have their own ``pow``, which tests less.)"""
 
     def pow(x1: Any, x2: Any, /) -> _A:
         r: Any = base(x1, x2)
+        if isinstance(x2, bool | int) or not is_real(r):
+            return cast("_A", r)
         if type(x2) is float:
-            if x2 not in exponents or not is_real(r):
-                return r
-            if may_need is not None and not may_need(x1):
-                return cast("_A", r)
-            return half_power_cases(ns, x1, x2, r)
-        if shared_exponent is None or isinstance(x2, bool | int) or not is_real(r):
-            return cast("_A", r)
-        if not shared_exponent(x2):
-            return cast("_A", r)
-        half = x2 == 0.5
-        r = ns.where(half & (x1 == -inf), inf, r)
-        return cast("_A", ns.where(half & (x1 == 0), 0.0, r))
+            return cast("_A", half_power_cases(ns, x1, x2, r) if x2 == 0.5 else r)
+        return cast("_A", half_power_where(ns, x1, x2, r))
 
     return pow
+
+
+def half_power_where(ns: ModuleType, x1: Any, x2: Any, r: Any) -> Any:
+    """``r``, ``pow(x1, x2)`` of an array exponent, with the standard's values where ``x2`` is
+    0.5 and ``x1`` is ``-0`` or ``-inf`` (``+0``, ``+inf``)."""
+    half = x2 == 0.5
+    r = ns.where(half & (x1 == -math.inf), math.inf, r)
+    return ns.where(half & (x1 == 0), 0.0, r)
 
 
 def half_power_cases(ns: ModuleType, x1: Any, x2: float, r: Any) -> Any:
