@@ -667,5 +667,11 @@ def test_full_of_a_python_int_beyond_int64_in_a_floating_dtype(device):
         assert xp.to_numpy(x).tolist() == [complex(np.float32(2**70))] * 2
         y = xp.full_like(xp.zeros(1, dtype=dtype, device=device), -(2**65))
         assert xp.to_numpy(y).tolist() == [complex(np.float32(-(2**65)))]
+        z = xp.full(shape=(1,), fill_value=2**70, dtype=dtype, device=device)  # general path
+        assert xp.to_numpy(z).tolist() == [complex(np.float32(2**70))]
     with pytest.raises(OverflowError, match=r"arraymux\.full"):
         xp.full((2,), 2**70, device=device)  # the default integer holds no such int
+    with pytest.raises(OverflowError, match=r"arraymux\.full: .* beyond the range of every"):
+        xp.full((2,), 2**1100, dtype=xp.float32, device=device)
+    with pytest.raises(OverflowError, match=r"arraymux\.full_like: .* beyond the range"):
+        xp.full_like(xp.zeros(1, dtype=xp.float32, device=device), -(2**1100))

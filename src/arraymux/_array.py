@@ -694,14 +694,8 @@ def _int_value(dt: DType, value: int) -> int | float:
                 f"arraymux.Array.__setitem__: the Python int {value} does not fit in {dt} "
                 f"(range {lo} to {hi})."
             )
-    elif dt.kind in ("real floating", "complex floating") and not -(2**63) <= value < 2**63:
-        try:
-            return float(value)
-        except OverflowError:
-            raise OverflowError(
-                f"arraymux.Array.__setitem__: the Python int {value} is beyond the range of "
-                f"every floating-point dtype; {dt} cannot hold it."
-            ) from None
+    elif dt.kind in ("real floating", "complex floating"):
+        return _dtypes.int_for_floats("Array.__setitem__", value)
     return value
 
 

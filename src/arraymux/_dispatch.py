@@ -506,7 +506,7 @@ def binary_slow(name: str, x1: object, x2: object, operator: bool = False) -> An
         if BY_NAME[name].operands == "floating":
             target = floating_operands_dtype(target, d)
         if type(value) is int and target.kind in _FLOATING_KINDS:
-            value = _int_for_floats(name, value)
+            value = _dtypes.int_for_floats(name, value)
         if target is not dt:
             a = astype_native(a, target, d, name)
         kernel = d._backend.hooks.scalar_kernels.get(name)
@@ -530,22 +530,6 @@ def binary_slow(name: str, x1: object, x2: object, operator: bool = False) -> An
 
 
 _FLOATING_KINDS = frozenset({"real floating", "complex floating"})
-_INT64_LO, _INT64_HI = _dtypes.int_range(_dtypes.int64)
-
-
-def _int_for_floats(name: str, value: int) -> int | float:
-    """A Python int that meets a floating array: as it is where every backend takes it (within
-    int64), else the nearest float64, as NumPy converts it (torch and JAX refuse such ints
-    beside floats); an int beyond float64 raises ``OverflowError``, as in NumPy."""
-    if _INT64_LO <= value <= _INT64_HI:
-        return value
-    try:
-        return float(value)
-    except OverflowError:
-        raise OverflowError(
-            f"arraymux.{name}: the Python int of {value.bit_length()} bits is beyond the range "
-            "of every floating dtype."
-        ) from None
 
 
 # Types of the values that may go to a backend as they are (the hot paths pass nothing else:

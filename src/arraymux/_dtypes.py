@@ -227,3 +227,19 @@ def int_range(dt: DType) -> tuple[int, int]:
     if dt._kind == "unsigned integer":
         return 0, (1 << dt._bits) - 1
     return -(1 << (dt._bits - 1)), (1 << (dt._bits - 1)) - 1
+
+
+def int_for_floats(fname: str, value: int) -> int | float:
+    """A Python int that a floating-point or complex array takes (``arraymux.<fname>`` stores
+    it, or computes with it): as it is within int64, where every backend takes it; beyond, its
+    nearest float64, as NumPy converts it (torch, CuPy and array-api-strict refuse such ints);
+    an int beyond float64 raises ``OverflowError``, as in NumPy."""
+    if -(1 << 63) <= value < (1 << 63):
+        return value
+    try:
+        return float(value)
+    except OverflowError:
+        raise OverflowError(
+            f"arraymux.{fname}: the Python int of {value.bit_length()} bits is beyond the range "
+            "of every floating-point dtype."
+        ) from None

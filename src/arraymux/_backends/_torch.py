@@ -268,8 +268,6 @@ def overrides(ns: ModuleType) -> dict[str, Callable[..., object]]:
     # arraymux promotes where's operands first: torch.where itself, no compat wrapper.
     out["where"] = torch.where
     out["subtract"] = _SUBTRACT
-    out["full"] = _full(ns.full)
-    out["full_like"] = _full_like(ns.full_like)
     out["any"] = _whole_truth(ns.any, torch.any)
     out["all"] = _whole_truth(ns.all, torch.all)
     out["unique_all"] = _unique_all
@@ -346,44 +344,6 @@ def _plain(x: torch.Tensor) -> bool:
     return (
         not torch.compiler.is_compiling() and not torch._C._functorch.is_functorch_wrapped_tensor(x)
     )
-
-
-def _fill(value: object, dtype: torch.dtype | None) -> object:
-    """A fill value as torch takes it: a Python int beyond int64 for a floating-point or
-    complex dtype is its nearest float, as NumPy, JAX and Dask fill it (torch raised "int too
-    big to convert")."""
-    if (
-        type(value) is int
-        and not -(2**63) <= value < 2**63
-        and dtype is not None
-        and (dtype.is_floating_point or dtype.is_complex)
-    ):
-        return float(value)
-    return value
-
-
-def _full(base: Callable[..., torch.Tensor]) -> Callable[..., torch.Tensor]:
-    def full(
-        shape: object, fill_value: object, *, dtype: torch.dtype | None = None, **kwargs: object
-    ) -> torch.Tensor:
-        return base(shape, _fill(fill_value, dtype), dtype=dtype, **kwargs)
-
-    return full
-
-
-def _full_like(base: Callable[..., torch.Tensor]) -> Callable[..., torch.Tensor]:
-    def full_like(
-        x: torch.Tensor,
-        /,
-        fill_value: object,
-        *,
-        dtype: torch.dtype | None = None,
-        **kwargs: object,
-    ) -> torch.Tensor:
-        value = _fill(fill_value, x.dtype if dtype is None else dtype)
-        return base(x, value, dtype=dtype, **kwargs)
-
-    return full_like
 
 
 def _whole_truth(
