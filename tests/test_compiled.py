@@ -45,6 +45,7 @@ def test_functions_are_builtins_with_the_standards_names():
         (xp.sin, "sin", "arraymux"),
         (xp.sum, "sum", "arraymux"),
         (xp.linalg.matmul, "matmul", "arraymux.linalg"),
+        (xp.where, "where", "arraymux"),
     ]:
         assert isinstance(fn, types.BuiltinFunctionType)
         assert fn.__name__ == name
@@ -123,6 +124,78 @@ def test_array_and_scalar_match_the_twin(device, dtype):
                         assert xp.asarray(got.native).dtype == got.dtype, (name, args)
 
 
+_WHERE_DTYPES = ("bool", "int8", "uint8", "int64", "float32", "float64", "complex64")
+_WHERE_SCALARS = (True, 3, -2, 128, 2**63, 2**70, 1.5, float("nan"), 2j)
+
+
+@pytest.mark.parametrize("dtype", _WHERE_DTYPES)
+def test_where_matches_its_twin(device, dtype):
+    """``where`` (a builtin with its own fast path) gives the Python function's result, dtype
+    and errors: arrays of one dtype or of two, a Python scalar of each kind on either side
+    (ints in and out of the dtype's range), a condition that is not bool, native operands,
+    0-d and 1-d arrays."""
+    dt = getattr(xp, dtype)
+    if dt not in xp.__array_namespace_info__().dtypes(device=device).values():
+        pytest.skip(f"{device} does not hold {dtype}")
+    for shape in ((3,), ()):
+        n = shape[0] if shape else 1
+        c = xp.reshape(xp.asarray([True, False, True], device=device)[:n], shape)
+        a = xp.astype(xp.reshape(xp.asarray([1, 0, 2], device=device)[:n], shape), dt)
+        b = xp.astype(xp.reshape(xp.asarray([5, 6, 7], device=device)[:n], shape), dt)
+        other = xp.reshape(xp.asarray([5, 6, 7], dtype=xp.int16, device=device)[:n], shape)
+        calls = [(c, a, b), (c, a, other), (c, other, a), (a, a, b), (c, a.native, b)]
+        for value in _WHERE_SCALARS:
+            calls += [(c, a, value), (c, value, b), (c, value, value)]
+        for args in calls:
+            got, want = _outcome(xp.where, *args), _outcome(python_twin(xp.where), *args)
+            if isinstance(want, Exception):
+                assert type(got) is type(want), (args, got, want)
+                assert str(got) == str(want)
+            else:
+                assert not isinstance(got, Exception), (args, got)
+                np.testing.assert_array_equal(_np(got), _np(want))
+                assert got.dtype == want.dtype and got.device == want.device
+                assert xp.asarray(got.native).dtype == got.dtype, args  # the data's label
+
+
+@needs_ext
+def test_where_takes_the_compiled_path_and_follows_one_plan(monkeypatch):
+    """Arrays of one dtype and the scalars the plan admits never reach the Python function;
+    the plan says which scalars meet which dtype."""
+    from arraymux import _searching_functions
+
+    def slow(*args):
+        pytest.fail("the checking path ran")
+
+    monkeypatch.setattr(_searching_functions, "call", slow)
+    c = xp.asarray([True, False], device="numpy")
+    x = xp.asarray([1.0, 2.0], device="numpy")
+    assert xp.where(c, x, 0.5).dtype == xp.float64
+    assert xp.where(c, 3, x).dtype == xp.float64
+    i = xp.asarray([1, 2], dtype=xp.int8, device="numpy")
+    assert _np(xp.where(c, i, -128)).tolist() == [1, -128]
+    assert _np(xp.where(c, True, c)).tolist() == [True, False]
+    plan = _compiled.where_plan(c.device, c.native.dtype, i.native.dtype)
+    assert plan is not None and plan[1:] == (False, False, True, -128, 127)
+    assert _compiled.where_plan(c.device, i.native.dtype, i.native.dtype) is None  # not bool
+    with pytest.raises(pytest.fail.Exception):
+        xp.where(c, i, 128)  # beyond int8: the checking path decides
+
+
+def test_where_and_clip_of_python_ints_beyond_int64_beside_floats(device):
+    """The nearest float, as NumPy takes such an int (torch raised "int too big")."""
+    c = xp.asarray([True, False], device=device)
+    x = xp.asarray([1.0, 2.0], device=device)
+    big = float(np.asarray(2.0**70, dtype=_np(x).dtype))
+    assert _np(xp.where(c, x, 2**70)).tolist() == [1.0, big]
+    assert _np(xp.where(c, -(2**70), x)).tolist() == [-big, 2.0]
+    assert _np(xp.clip(x, 2**70)).tolist() == [big, big]
+    assert _np(xp.clip(x, max=-(2**70))).tolist() == [-big, -big]
+    with pytest.raises(OverflowError, match=r"arraymux\.where: .* beyond the range"):
+        xp.where(c, x, 2**1100)
+
+
+@needs_ext
 def test_array_and_scalar_operators_take_the_compiled_path():
     a = xp.asarray([1.0, 2.0], dtype=xp.float32)
     for f in (lambda: a * 2, lambda: 2 * a, lambda: a < 1, lambda: xp.add(a, 1.5), lambda: 3 - a):
@@ -701,3 +774,13 @@ def test_zero_d_arrays_with_python_scalars_match_the_checking_path(device):
     ]:
         for _ in range(2):  # the second call takes the cached plan
             _same(getattr(xp, name)(x1, x2), binary_slow(name, x1, x2))
+
+
+def test_where_refuses_a_condition_that_is_not_bool(device):
+    """The standard requires a bool condition: NumPy, JAX and Dask would take the truth of
+    numbers and torch refuses floats, so arraymux refuses them on every backend alike."""
+    x = xp.asarray([1.0, 0.0, 2.0], device=device)
+    for cond in (x, xp.asarray([1, 0, 2], dtype=xp.uint8, device=device), x.native):
+        with pytest.raises(TypeError, match=r"arraymux\.where: condition must have a bool"):
+            xp.where(cond, x, 0.0)
+    assert _np(xp.where(x != 0, x, 5.0)).tolist() == [1.0, 5.0, 2.0]

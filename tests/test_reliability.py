@@ -86,11 +86,39 @@ CRASHERS = {
             pass
         print("survived")
     """,
+    "where: a dtype property deletes the other operands' slots": """
+        import numpy as np, arraymux as xp
+        c = xp.asarray(np.array([True, False]))
+        x1 = xp.asarray(np.zeros(2)); x1.dtype
+        class Evil(np.ndarray):
+            @property
+            def dtype(self):
+                for a in (c, x1):
+                    try:
+                        del a._native
+                    except AttributeError:
+                        pass
+                return np.dtype("float64")
+        for args in ((x1, "evil"), ("evil", x1), ("evil", 0.5)):
+            x2 = xp.asarray(np.zeros(2).view(Evil))
+            try:
+                xp.where(c, *[x2 if a == "evil" else a for a in args])
+            except (AttributeError, TypeError):
+                pass
+            c = xp.asarray(np.array([True, False])); x1 = xp.asarray(np.zeros(2))
+        print("survived")
+    """,
     "Array._device rebound to a string": """
         import numpy as np, arraymux as xp
         a = xp.asarray(np.zeros(3))
         a._device = "numpy"
-        for f in (xp.sin, lambda a: xp.add(a, a), lambda a: xp.sum(a, axis=0), lambda a: a + 1):
+        for f in (
+            xp.sin,
+            lambda a: xp.add(a, a),
+            lambda a: xp.sum(a, axis=0),
+            lambda a: a + 1,
+            lambda a: xp.where(a > 0, a, a),
+        ):
             try:
                 f(a)
             except Exception:

@@ -24,6 +24,7 @@ __all__ = [
     "MAX_BYTES",
     "Params",
     "as_keywords",
+    "bound_diff",
     "check_bool",
     "check_call",
     "check_index",
@@ -649,3 +650,20 @@ def check_value(fname: str, pname: str, v: object, ndim: int | None) -> Any:
 # (their records' ``axis``).
 _MANY_AXES = frozenset(r.name for r in RECORDS if r.axis in ("tuple or None", "tuple"))
 _AXIS_NONE = frozenset(r.name for r in RECORDS if r.axis in ("tuple or None", "int or None"))
+
+
+def bound_diff(nargs: list[Any], nkwargs: dict[str, Any]) -> None:
+    """``diff``'s ``n`` capped at the length of its axis: beyond it the result is empty anyway,
+    and NumPy and JAX would loop ``n`` times (``n=2**40`` never returns)."""
+    n = nkwargs.get("n", 1)
+    if n <= 1:
+        return
+    x = nargs[0]
+    axis = nkwargs.get("axis", -1)
+    length = x.shape[axis]
+    if length is None or isinstance(length, float):
+        return
+    for extra in (nkwargs.get("prepend"), nkwargs.get("append")):
+        if extra is not None:
+            length += extra.shape[axis] if getattr(extra, "ndim", 0) else 1
+    nkwargs["n"] = min(n, int(length))

@@ -46,6 +46,8 @@ __all__ = [
     "register_for_dynamo",
     "register_for_dynamo_on_import",
     "scalar_plan",
+    "where_plan",
+    "where_plan_of",
     "threefry2x32",
     "normal_f32",
     "uniform_f32",
@@ -146,6 +148,53 @@ def _scalar_plan(
     return (fn, rt, lo, hi, zero_d, swap)
 
 
+#: How the fast path of ``where`` calls the device's function: ``(fn, float_ok, bool_ok,
+#: int_ok, lo, hi)`` (see :func:`where_plan`).
+WherePlan = tuple[Callable[..., object], bool, bool, bool, "int | None", "int | None"]
+_WHERE_PLANS: dict[tuple[Device, object, object], WherePlan | None] = {}
+
+
+def where_plan(device: Device, condition_dtype: object, dtype: object) -> WherePlan | None:
+    """How the fast path may call ``where`` on ``device`` with a condition of native dtype
+    ``condition_dtype`` and operands of native ``dtype``, or None where the Python function
+    must decide (a condition that is not bool, a dtype outside the standard).
+
+    A plan is ``(fn, float_ok, bool_ok, int_ok, lo, hi)``: ``fn`` is the device's ``where``,
+    called on the natives and on the Python scalars that keep ``dtype`` as it is, which the
+    flags name (a float beside floating-point arrays, a bool beside bool arrays, an int within
+    ``lo`` and ``hi`` beside numbers); the result has ``dtype``. Both fast paths, in C and in
+    Python, follow the plan, so they take the same calls."""
+    key = (device, condition_dtype, dtype)
+    if key in _WHERE_PLANS:
+        return _WHERE_PLANS[key]
+    plan = _WHERE_PLANS[key] = where_plan_of(device, condition_dtype, dtype)
+    return plan
+
+
+def _where_scalars(dt: _dtypes.DType) -> tuple[bool, bool, bool, int | None, int | None]:
+    floating = dt.kind in ("real floating", "complex floating")
+    integral = dt.kind in _INTEGER_KINDS
+    lo = hi = None
+    if floating or integral:  # beside floats, ints beyond int64 take the Python function
+        lo, hi = _dtypes.int_range(dt if integral else _dtypes.int64)
+    return (floating, dt.kind == "bool", floating or integral, lo, hi)
+
+
+#: Per dtype of ``where``'s operands, the plan's flags (see :func:`where_plan`): fixed, so that
+#: torch.compile, which traces :func:`where_plan_of`, reads a table that never changes.
+_WHERE_SCALARS = {dt: _where_scalars(dt) for dt in _dtypes.ALL_DTYPES}
+
+
+def where_plan_of(device: Device, condition_dtype: object, dtype: object) -> WherePlan | None:
+    """:func:`where_plan` made afresh, without its cache: what the Python function follows,
+    which torch.compile traces (a cache filled while tracing would make it trace again)."""
+    known = device._known
+    dt = known.get(dtype)
+    if dt is None or known.get(condition_dtype) is not _dtypes.bool:
+        return None
+    return (device._fns["where"], *_WHERE_SCALARS[dt])
+
+
 def _zero_d(
     backend: Backend, name: str, fn: Callable[..., object], array_first: bool
 ) -> Callable[..., object]:
@@ -184,7 +233,7 @@ def _load() -> ModuleType | None:
     from ._backend_errors import BACKEND_ERRORS
     from ._devices import Device
 
-    _speedups.setup(Array, Device, TYPE_CACHE, BACKEND_ERRORS, scalar_plan)
+    _speedups.setup(Array, Device, TYPE_CACHE, BACKEND_ERRORS, scalar_plan, where_plan)
     # torch.compile traces the Python twins of the builtins (registered once dynamo loads).
     on_load("torch", lambda backend: register_for_dynamo_on_import())
     return _speedups
@@ -258,15 +307,20 @@ def function(
     max_args: int = -1,
     keywords: frozenset[str] | None = None,
 ) -> _F:
-    """The builtin for the standard function ``name`` (kind ``"binary"``, ``"unary"`` or
-    ``"first"``) that falls back to ``slow``; ``slow`` itself where the extension is absent.
+    """The builtin for the standard function ``name`` (kind ``"binary"``, ``"unary"``,
+    ``"first"`` or ``"where"``) that falls back to ``slow``; ``slow`` itself where the extension is absent.
 
     A ``"first"`` builtin takes its fast path only for calls with at most ``max_args``
     positional arguments (-1: any), keywords among ``keywords`` and plain values after the
     array; every other call goes to ``slow``, which checks it."""
     if _ext is None:
         return slow
-    code = {"binary": _ext.BINARY, "unary": _ext.UNARY, "first": _ext.FIRST}[kind]
+    code = {
+        "binary": _ext.BINARY,
+        "unary": _ext.UNARY,
+        "first": _ext.FIRST,
+        "where": _ext.WHERE,
+    }[kind]
     doc = f"{slow.__name__}{_text_signature(slow, '$module')}\n--\n\n{slow.__doc__ or ''}"
     fn = _ext.function(
         code, name, slow.__name__, slow.__module__, doc, slow, keeps_dtype, max_args, keywords

@@ -8,12 +8,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from . import _compiled, _dtypes
-from ._arguments import (
-    check_call,
-    check_value,
-    params_of,
-    python_scalar,
-)
+from ._arguments import bound_diff, check_call, check_value, params_of, python_scalar
 from ._array import Array, operand, wrap
 from ._backend_errors import BACKEND_ERRORS, raise_annotated
 from ._devices import Bridge, Device, closure_constant, constant_bridge
@@ -235,7 +230,9 @@ def _call(fname: str, args: tuple[object, ...], kwargs: dict[str, object]) -> An
         if rounded is not None:
             return rounded
     if fname == "diff":
-        _bound_diff(nargs, nkwargs)
+        bound_diff(nargs, nkwargs)
+    elif fname == "clip":
+        _clip_bounds(device, nargs, nkwargs)
     try:
         result = call_backend(fname, device, nargs, nkwargs)
     except BACKEND_ERRORS as e:
@@ -263,21 +260,17 @@ def call_backend(
     return device._fns[fname](*args, **kwargs)
 
 
-def _bound_diff(nargs: list[Any], nkwargs: dict[str, Any]) -> None:
-    """``diff``'s ``n`` capped at the length of its axis: beyond it the result is empty anyway,
-    and NumPy and JAX would loop ``n`` times (``n=2**40`` never returns)."""
-    n = nkwargs.get("n", 1)
-    if n <= 1:
+def _clip_bounds(device: Device, nargs: list[Any], nkwargs: dict[str, Any]) -> None:
+    """``clip``'s Python int bounds beyond int64 beside a floating-point ``x``: the nearest
+    floats, as NumPy takes them (torch raised "int too big to convert")."""
+    if dtype_of(nargs[0], device).kind not in _FLOATING_KINDS:
         return
-    x = nargs[0]
-    axis = nkwargs.get("axis", -1)
-    length = x.shape[axis]
-    if length is None or isinstance(length, float):
-        return
-    for extra in (nkwargs.get("prepend"), nkwargs.get("append")):
-        if extra is not None:
-            length += extra.shape[axis] if getattr(extra, "ndim", 0) else 1
-    nkwargs["n"] = min(n, int(length))
+    for i, v in enumerate(nargs[1:3], 1):
+        if type(v) is int:
+            nargs[i] = _dtypes.int_for_floats("clip", v)
+    for k in ("min", "max"):
+        if type(nkwargs.get(k)) is int:
+            nkwargs[k] = _dtypes.int_for_floats("clip", nkwargs[k])
 
 
 def _checked_elementwise(
@@ -368,9 +361,10 @@ def _promote(entry: Record, device: Device, nargs: list[Any]) -> None:
             target = scalar_dtype(fname, v, target, device)
     for i in idx:
         v = items[i]
-        if isinstance(v, SCALARS):
-            continue
-        items[i] = astype_native(v, target, device, fname)
+        if not isinstance(v, SCALARS):
+            items[i] = astype_native(v, target, device, fname)
+        elif type(v) is int and target.kind in _FLOATING_KINDS:
+            items[i] = _dtypes.int_for_floats(fname, v)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -246,6 +246,8 @@ static PyObject *use_python = NULL;
 static PyObject *backend_errors = NULL;
 /* arraymux._compiled.scalar_plan(name, device, dtype, scalar_type, position) */
 static PyObject *scalar_planner = NULL;
+/* arraymux._compiled.where_plan(device, condition_dtype, dtype) */
+static PyObject *where_planner = NULL;
 
 /* Call `fn` (one of the cached functions, held by the caller) with `nargs` positional arguments
  * and `kwnames`, and wrap the result on device `d` (held by the caller): its dtype is `t`
@@ -519,7 +521,7 @@ unary_impl(entry_t *e, PyObject *x)
  * The holder is a module (a subtype of it, with the entry stored after the module's own
  * fields), so that the builtins print and introspect as plain functions of arraymux. */
 
-enum { KIND_BINARY, KIND_UNARY, KIND_FIRST };
+enum { KIND_BINARY, KIND_UNARY, KIND_FIRST, KIND_WHERE };
 
 static PyTypeObject holder_type = {PyVarObject_HEAD_INIT(NULL, 0)};
 
@@ -565,12 +567,23 @@ holder_clear(PyObject *self)
     return PyModule_Type.tp_clear(self);
 }
 
-static PyObject *
-binary_fn(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+/* The entry of a function's holder, or NULL (with RuntimeError) once the holder was cleared. */
+static inline entry_t *
+live_entry(PyObject *self)
 {
     entry_t *e = ENTRY(self);
     if (e->slow == NULL) {
         PyErr_SetString(PyExc_RuntimeError, "arraymux: this function was cleared");
+        return NULL;
+    }
+    return e;
+}
+
+static PyObject *
+binary_fn(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    entry_t *e = live_entry(self);
+    if (e == NULL) {
         return NULL;
     }
     if (nargs == 2 && kwnames == NULL) {
@@ -582,15 +595,143 @@ binary_fn(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwn
 static PyObject *
 unary_fn(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-    entry_t *e = ENTRY(self);
-    if (e->slow == NULL) {
-        PyErr_SetString(PyExc_RuntimeError, "arraymux: this function was cleared");
+    entry_t *e = live_entry(self);
+    if (e == NULL) {
         return NULL;
     }
     if (nargs == 1 && kwnames == NULL) {
         return unary_impl(e, args[0]);
     }
     return PyObject_Vectorcall(e->slow, args, nargs, kwnames);
+}
+
+/* The plan of where on device `d` for a condition of native dtype `tc` and operands of native
+ * dtype `t` (all held by the caller): the entry's cached one, else asked of where_planner (and
+ * cached in the entry's first scalar slots, which where has no other use for). A new
+ * reference: a tuple of six, or None. */
+static PyObject *
+where_plan(entry_t *e, PyObject *d, PyObject *tc, PyObject *t)
+{
+    if (e->s_plan[0] != NULL && e->s_device[0] == d && e->s_dtype[0] == t && e->s_type[0] == tc) {
+        return Py_NewRef(e->s_plan[0]);
+    }
+    if (where_planner == NULL) {
+        Py_RETURN_NONE;
+    }
+    PyObject *args[3] = {d, tc, t};
+    PyObject *plan = PyObject_Vectorcall(where_planner, args, 3, NULL);
+    if (plan == NULL
+        || !(plan == Py_None || (PyTuple_CheckExact(plan) && PyTuple_GET_SIZE(plan) == 6))) {
+        PyErr_Clear();
+        Py_XDECREF(plan);
+        Py_RETURN_NONE;
+    }
+    Py_XSETREF(e->s_device[0], Py_NewRef(d));
+    Py_XSETREF(e->s_dtype[0], Py_NewRef(t));
+    Py_XSETREF(e->s_type[0], Py_NewRef(tc));
+    Py_XSETREF(e->s_plan[0], Py_NewRef(plan));
+    return plan;
+}
+
+/* 1 if the Python scalar `x` meets arrays of the plan's dtype as it is (the flags and the int
+ * range of the plan, see _compiled.where_plan); 0 sends the call to the Python function. */
+static int
+where_scalar_ok(PyObject *plan, PyObject *x)
+{
+    PyTypeObject *type = Py_TYPE(x);
+    if (type == &PyFloat_Type) {
+        return PyTuple_GET_ITEM(plan, 1) == Py_True;
+    }
+    if (type == &PyBool_Type) {
+        return PyTuple_GET_ITEM(plan, 2) == Py_True;
+    }
+    if (type == &PyLong_Type) {
+        return PyTuple_GET_ITEM(plan, 3) == Py_True
+               && int_in_range(x, PyTuple_GET_ITEM(plan, 4), PyTuple_GET_ITEM(plan, 5));
+    }
+    return 0;
+}
+
+/* where(condition, x1, x2): Arrays of one device, a bool condition and operands of one native
+ * dtype (or a Python scalar that keeps it) go to the device's function as they are; anything
+ * else to the Python function, which checks, promotes and explains. */
+static PyObject *
+where_impl(entry_t *e, PyObject *const *args)
+{
+    PyObject *c = args[0];
+    PyObject *first = Py_TYPE(args[1]) == array_type ? args[1] : args[2];
+    if (Py_TYPE(c) != array_type || Py_TYPE(first) != array_type) {
+        return Py_NewRef(use_python);
+    }
+    PyObject *d = SLOT(c, off_device);
+    /* The natives of the condition and of the Array operands (NULL for a scalar), read before
+     * anything runs Python code (a dtype read), and held. */
+    PyObject *n[3] = {SLOT(c, off_native), NULL, NULL};
+    if (!is_device(d) || n[0] == NULL) {
+        return Py_NewRef(use_python);
+    }
+    for (int i = 1; i < 3; i++) {
+        PyObject *x = args[i];
+        if (Py_TYPE(x) == array_type) {
+            n[i] = SLOT(x, off_native);
+            if (SLOT(x, off_device) != d || n[i] == NULL) {
+                return Py_NewRef(use_python);
+            }
+        }
+        else if (!is_scalar(x)) {
+            return Py_NewRef(use_python);
+        }
+    }
+    Py_INCREF(d);
+    for (int i = 0; i < 3; i++) {
+        Py_XINCREF(n[i]);
+    }
+    PyObject *out = Py_NewRef(use_python);
+    PyObject *tc = cached_dtype(c, n[0]);
+    PyObject *t = tc == NULL ? NULL : cached_dtype(first, first == args[1] ? n[1] : n[2]);
+    int ok = t != NULL;
+    for (int i = 1; ok && i < 3; i++) {
+        if (n[i] != NULL && n[i] != (first == args[1] ? n[1] : n[2])) {
+            PyObject *ti = cached_dtype(args[i], n[i]);
+            ok = ti == t;
+            Py_XDECREF(ti);
+        }
+    }
+    PyObject *plan = ok ? where_plan(e, d, tc, t) : NULL;
+    if (plan != NULL && plan != Py_None) {
+        PyObject *nargs[3] = {n[0], n[1] != NULL ? n[1] : args[1], n[2] != NULL ? n[2] : args[2]};
+        ok = (n[1] != NULL || where_scalar_ok(plan, args[1]))
+             && (n[2] != NULL || where_scalar_ok(plan, args[2]));
+        if (ok) {
+            PyObject *fn = Py_NewRef(PyTuple_GET_ITEM(plan, 0));
+            Py_DECREF(out);
+            out = call_and_wrap(e, fn, d, nargs, 3, NULL, t, 0);
+            Py_DECREF(fn);
+        }
+    }
+    Py_XDECREF(plan);
+    Py_XDECREF(t);
+    Py_XDECREF(tc);
+    for (int i = 0; i < 3; i++) {
+        Py_XDECREF(n[i]);
+    }
+    Py_DECREF(d);
+    return out;
+}
+
+static PyObject *
+where_fn(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    entry_t *e = live_entry(self);
+    /* the fast path's result, its error (NULL), or use_python: the Python function's call */
+    PyObject *out = e == NULL                         ? NULL
+                    : nargs == 3 && kwnames == NULL ? where_impl(e, args)
+                                                    : Py_NewRef(use_python);
+    if (out == use_python) {
+        Py_DECREF(out);
+        out = PyObject_Vectorcall(e->slow, args, nargs, kwnames);
+    }
+    return out;
 }
 
 /* 1 if the keywords are all names the function allows (exact strings, no dtype=, which the
@@ -646,9 +787,8 @@ plain(PyObject *x)
 static PyObject *
 first_fn(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-    entry_t *e = ENTRY(self);
-    if (e->slow == NULL) {
-        PyErr_SetString(PyExc_RuntimeError, "arraymux: this function was cleared");
+    entry_t *e = live_entry(self);
+    if (e == NULL) {
         return NULL;
     }
     Py_ssize_t total = nargs + (kwnames == NULL ? 0 : PyTuple_GET_SIZE(kwnames));
@@ -762,6 +902,7 @@ make_function(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     PyCFunction impl = kind == KIND_BINARY  ? (PyCFunction)(void (*)(void))binary_fn
                        : kind == KIND_UNARY ? (PyCFunction)(void (*)(void))unary_fn
                        : kind == KIND_FIRST ? (PyCFunction)(void (*)(void))first_fn
+                       : kind == KIND_WHERE ? (PyCFunction)(void (*)(void))where_fn
                                             : NULL;
     if (impl == NULL) {
         PyErr_SetString(PyExc_ValueError, "unknown function kind");
@@ -1509,13 +1650,13 @@ missing:
 static PyObject *
 setup(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
-    /* setup(Array, Device, type_cache, backend_errors, scalar_planner): learn where the
-     * slots are. */
-    if (nargs != 5 || !PyType_Check(args[0]) || !PyType_Check(args[1])
+    /* setup(Array, Device, type_cache, backend_errors, scalar_planner, where_planner): learn
+     * where the slots are. */
+    if (nargs != 6 || !PyType_Check(args[0]) || !PyType_Check(args[1])
         || !PyDict_CheckExact(args[2]) || !PyTuple_CheckExact(args[3])
-        || !PyCallable_Check(args[4])) {
-        PyErr_SetString(PyExc_TypeError,
-                        "setup(Array, Device, type_cache, backend_errors, scalar_planner)");
+        || !PyCallable_Check(args[4]) || !PyCallable_Check(args[5])) {
+        PyErr_SetString(PyExc_TypeError, "setup(Array, Device, type_cache, backend_errors, "
+                                         "scalar_planner, where_planner)");
         return NULL;
     }
     PyTypeObject *arr = (PyTypeObject *)args[0], *dev = (PyTypeObject *)args[1];
@@ -1529,6 +1670,7 @@ setup(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     Py_XSETREF(type_cache, Py_NewRef(args[2]));
     Py_XSETREF(backend_errors, Py_NewRef(args[3]));
     Py_XSETREF(scalar_planner, Py_NewRef(args[4]));
+    Py_XSETREF(where_planner, Py_NewRef(args[5]));
     Py_XSETREF(device_type, (PyTypeObject *)Py_NewRef(dev));
     Py_XSETREF(array_type, (PyTypeObject *)Py_NewRef(arr));
     Py_RETURN_NONE;
@@ -2450,9 +2592,9 @@ done:
 
 static PyMethodDef methods[] = {
     {"setup", (PyCFunction)(void (*)(void))setup, METH_FASTCALL,
-     "setup(Array, Device, type_cache, backend_errors, scalar_planner): read the slot "
-     "offsets of the two classes; keep the type cache, the errors that the Python functions "
-     "explain and the function that plans array-and-scalar calls."},
+     "setup(Array, Device, type_cache, backend_errors, scalar_planner, where_planner): read "
+     "the slot offsets of the two classes; keep the type cache, the errors that the Python "
+     "functions explain and the functions that plan array-and-scalar calls and where."},
     {"function", (PyCFunction)(void (*)(void))make_function, METH_FASTCALL,
      "function(kind, name, short_name, module_name, doc, slow, keeps_dtype): a builtin that "
      "runs the fast path of `name` and hands every other call to `slow`."},
@@ -2535,7 +2677,8 @@ PyInit__speedups(void)
     }
     if (PyModule_AddIntConstant(m, "BINARY", KIND_BINARY) < 0
         || PyModule_AddIntConstant(m, "UNARY", KIND_UNARY) < 0
-        || PyModule_AddIntConstant(m, "FIRST", KIND_FIRST) < 0) {
+        || PyModule_AddIntConstant(m, "FIRST", KIND_FIRST) < 0
+        || PyModule_AddIntConstant(m, "WHERE", KIND_WHERE) < 0) {
         Py_DECREF(m);
         return NULL;
     }

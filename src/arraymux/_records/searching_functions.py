@@ -95,6 +95,11 @@ Array([2, 2], dtype=int64, device='numpy:cpu')
         signature="(condition, x1, x2, /)",
         summary="Elements of ``x1`` where ``condition`` is True, else of ``x2``.",
         parameters={
+            "condition": (
+                "Array",
+                "Where to take ``x1``; must have a bool dtype (compare a number array with "
+                "``condition != 0``).",
+            ),
             "x1": (
                 "Array or Python scalar",
                 "Values where ``condition`` is True, broadcast-compatible with ``condition`` and "
