@@ -56,6 +56,7 @@ def overrides(ns: ModuleType) -> dict[str, object]:
         "matmul": np.matmul,
         "pow": _pow,
         "sum": _sum,
+        "mean": _mean,
         "any": _any,
         "all": _all,
         "clip": _clip(np, ns.clip),
@@ -343,6 +344,16 @@ def _sum(
     if type(x) is not np.ndarray:
         return np.sum(x, axis=axis, dtype=dtype, keepdims=keepdims)
     return _add_reduce(x, axis=axis, dtype=dtype, keepdims=keepdims)
+
+
+def _mean(
+    x: np.ndarray, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False
+) -> np.ndarray | np.generic:
+    # np.mean on an ndarray is ndarray.mean (the same computation) behind about 0.8 us of
+    # Python-level dispatch.
+    if type(x) is not np.ndarray:
+        return np.mean(x, axis=axis, keepdims=keepdims)
+    return x.mean(axis=axis, keepdims=keepdims)
 
 
 # np.any and np.all are these reductions to bool behind about 1 us of Python-level dispatch;
