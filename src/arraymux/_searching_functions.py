@@ -23,18 +23,21 @@ __all__ = [
 # End of the generated lines.
 
 
+def _native_dtype(x: Array) -> object:
+    """The native dtype of ``x``, read once and kept on it."""
+    t = x._dtype
+    if t is None:
+        t = x._dtype = x._native.dtype
+    return t
+
+
 def _where_operand(x: Any, d: Device, t: object, plan: WherePlan) -> object:
     """``x``'s native array (or the Python scalar itself) where it meets the other operand of
     ``where``, of native dtype ``t`` on ``d``, without a cast (as ``plan`` allows, see
     :func:`arraymux._compiled.where_plan`); None where ``call`` decides."""
     tx = type(x)
     if tx is Array:
-        if x._device is not d:
-            return None
-        tn = x._dtype
-        if tn is None:
-            tn = x._dtype = x._native.dtype
-        return x._native if tn is t else None
+        return x._native if x._device is d and _native_dtype(x) is t else None
     if tx is float:
         return x if plan[1] else None
     if tx is bool:
@@ -68,13 +71,8 @@ def where_function() -> Callable[..., Array]:
             d = condition._device
             first_array = x1 if type(x1) is Array else x2
             if type(first_array) is Array and first_array._device is d:
-                tc = condition._dtype
-                if tc is None:
-                    tc = condition._dtype = condition._native.dtype
-                t = first_array._dtype
-                if t is None:
-                    t = first_array._dtype = first_array._native.dtype
-                plan = where_plan_of(d, tc, t)
+                t = _native_dtype(first_array)
+                plan = where_plan_of(d, _native_dtype(condition), t)
                 if plan is not None:
                     a = _where_operand(x1, d, t, plan)
                     b = _where_operand(x2, d, t, plan)
