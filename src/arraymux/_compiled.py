@@ -308,7 +308,8 @@ def function(
     keywords: frozenset[str] | None = None,
 ) -> _F:
     """The builtin for the standard function ``name`` (kind ``"binary"``, ``"unary"``,
-    ``"first"`` or ``"where"``) that falls back to ``slow``; ``slow`` itself where the extension is absent.
+    ``"first"`` or ``"where"``) that falls back to ``slow``; ``slow`` itself where the
+    extension is absent.
 
     A ``"first"`` builtin takes its fast path only for calls with at most ``max_args``
     positional arguments (-1: any), keywords among ``keywords`` and plain values after the
