@@ -784,3 +784,34 @@ def test_where_refuses_a_condition_that_is_not_bool(device):
         with pytest.raises(TypeError, match=r"arraymux\.where: condition must have a bool"):
             xp.where(cond, x, 0.0)
     assert _np(xp.where(x != 0, x, 5.0)).tolist() == [1.0, 5.0, 2.0]
+
+
+def test_where_from_many_threads_at_once(device):
+    """Threads that meet ``where``'s plans for the first time together (each dtype's plan is
+    made once per device and cached in Python and in the builtin) all get the right values
+    and labels."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    dtypes = [
+        dt
+        for dt in (xp.bool, xp.int8, xp.int32, xp.float32, xp.complex64)
+        if dt in xp.__array_namespace_info__().dtypes(device=device).values()
+    ]
+    c = xp.asarray([True, False, True], device=device)
+    arrays = [xp.astype(xp.asarray([1, 0, 1], device=device), dt) for dt in dtypes]
+    barrier = threading.Barrier(8)
+
+    def work(k: int) -> None:
+        barrier.wait()
+        for _ in range(50):
+            for i in range(len(arrays)):
+                a = arrays[(i + k) % len(arrays)]
+                r = xp.where(c, a, xp.zeros_like(a))
+                assert r.dtype == a.dtype
+                assert xp.asarray(r.native).dtype == r.dtype
+                assert _np(r).tolist() == _np(a).tolist()
+
+    with ThreadPoolExecutor(8) as pool:
+        for done in [pool.submit(work, k) for k in range(8)]:
+            done.result()  # (raises what the thread raised)

@@ -172,7 +172,7 @@ def where_plan(device: Device, condition_dtype: object, dtype: object) -> WhereP
 
 
 def _where_scalars(dt: _dtypes.DType) -> tuple[bool, bool, bool, int | None, int | None]:
-    floating = dt.kind in ("real floating", "complex floating")
+    floating = dt.kind in _dtypes.FLOATING_KINDS
     integral = dt.kind in _INTEGER_KINDS
     lo = hi = None
     if floating or integral:  # beside floats, ints beyond int64 take the Python function

@@ -152,9 +152,6 @@ def check_stored(name: str, d: Device, values: list[object], dt: _dtypes.DType |
         )
 
 
-_FLOATING_KINDS = frozenset({"real floating", "complex floating"})
-
-
 def _check_creation(name: str, d: Device, bound: dict[str, Any], dtype: object) -> None:
     """Check a creation call's values before the backend sees them (in place): shapes of
     non-negative ints, a byte size that fits 64 bits, and Python numbers that fit the dtype
@@ -172,9 +169,8 @@ def _check_creation(name: str, d: Device, bound: dict[str, Any], dtype: object) 
     values = _stored_values(name, bound)
     if values:
         check_stored(name, d, values, dt)
-    fill = bound.get("fill_value")
-    if type(fill) is int and dt is not None and dt.kind in _FLOATING_KINDS:
-        bound["fill_value"] = _dtypes.int_for_floats(name, fill)
+    if dt is not None and "fill_value" in bound:
+        bound["fill_value"] = _dtypes.number_for(name, bound["fill_value"], dt)
 
 
 #: The parameters whose values a creation function stores in its result. A 0-d array given
@@ -347,8 +343,8 @@ def _common_call(name: str, args: tuple[Any, ...], dtype: object, device: object
             check_stored(name, d, [0, a - 1], dt)
     if fill is not None and (dt is not None or type(fill) is int):
         check_stored(name, d, [fill], dt)  # (in a default dtype, a bool or a float fits)
-        if type(fill) is int and dt is not None and dt.kind in _FLOATING_KINDS:
-            fill = _dtypes.int_for_floats(name, fill)
+        if dt is not None:
+            fill = _dtypes.number_for(name, fill, dt)
     if dtype is not None:  # (after the values: one that narrowing cannot keep raises first)
         kwargs["dtype"] = native_dtype(dtype, d, name)
     if type(a) is not int or a * itemsize > MAX_BYTES:
@@ -716,8 +712,7 @@ def _like(name: str, make: str) -> Callable[..., Array]:
         if args:  # full_like: the fill value must fit the result's dtype
             dt = as_dtype(dtype) if dtype is not None else dtype_of(native, src)
             check_stored(name, d, [python_scalar(args[0])], dt)
-            if type(args[0]) is int and dt.kind in _FLOATING_KINDS:
-                args = (_dtypes.int_for_floats(name, args[0]),)
+            args = (_dtypes.number_for(name, args[0], dt),)
         if d._backend is not src._backend:
             made = dtype if dtype is not None else src._backend.dtype_from_native(native.dtype)
             shape = tuple(native.shape)

@@ -263,14 +263,11 @@ def call_backend(
 def _clip_bounds(device: Device, nargs: list[Any], nkwargs: dict[str, Any]) -> None:
     """``clip``'s Python int bounds beyond int64 beside a floating-point ``x``: the nearest
     floats, as NumPy takes them (torch raised "int too big to convert")."""
-    if dtype_of(nargs[0], device).kind not in _FLOATING_KINDS:
-        return
-    for i, v in enumerate(nargs[1:3], 1):
-        if type(v) is int:
-            nargs[i] = _dtypes.int_for_floats("clip", v)
+    dt = dtype_of(nargs[0], device)
+    nargs[1:3] = [_dtypes.number_for("clip", v, dt) for v in nargs[1:3]]
     for k in ("min", "max"):
-        if type(nkwargs.get(k)) is int:
-            nkwargs[k] = _dtypes.int_for_floats("clip", nkwargs[k])
+        if k in nkwargs:
+            nkwargs[k] = _dtypes.number_for("clip", nkwargs[k], dt)
 
 
 def _checked_elementwise(
@@ -363,8 +360,8 @@ def _promote(entry: Record, device: Device, nargs: list[Any]) -> None:
         v = items[i]
         if not isinstance(v, SCALARS):
             items[i] = astype_native(v, target, device, fname)
-        elif type(v) is int and target.kind in _FLOATING_KINDS:
-            items[i] = _dtypes.int_for_floats(fname, v)
+        else:
+            items[i] = _dtypes.number_for(fname, v, target)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -499,7 +496,7 @@ def binary_slow(name: str, x1: object, x2: object, operator: bool = False) -> An
         target = scalar_dtype(name, value, dt, d)
         if BY_NAME[name].operands == "floating":
             target = floating_operands_dtype(target, d)
-        if type(value) is int and target.kind in _FLOATING_KINDS:
+        if type(value) is int and target.kind in _dtypes.FLOATING_KINDS:
             value = _dtypes.int_for_floats(name, value)
         if target is not dt:
             a = astype_native(a, target, d, name)
@@ -521,9 +518,6 @@ def binary_slow(name: str, x1: object, x2: object, operator: bool = False) -> An
         if checked is not r:
             return checked
     return wrap(r, d, rt)
-
-
-_FLOATING_KINDS = frozenset({"real floating", "complex floating"})
 
 
 # Types of the values that may go to a backend as they are (the hot paths pass nothing else:

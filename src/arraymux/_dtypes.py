@@ -229,6 +229,18 @@ def int_range(dt: DType) -> tuple[int, int]:
     return -(1 << (dt._bits - 1)), (1 << (dt._bits - 1)) - 1
 
 
+#: The kinds of the floating-point dtypes, real and complex.
+FLOATING_KINDS: Final = frozenset({"real floating", "complex floating"})
+
+
+def number_for(fname: str, value: object, dt: DType) -> object:
+    """``value`` as an array of ``dt`` takes it: a Python int beside a floating-point ``dt``
+    through :func:`int_for_floats`, anything else as it is."""
+    if type(value) is int and dt._kind in FLOATING_KINDS:
+        return int_for_floats(fname, value)
+    return value
+
+
 def int_for_floats(fname: str, value: int) -> int | float:
     """A Python int that a floating-point or complex array takes (``arraymux.<fname>`` stores
     it, or computes with it): as it is within int64, where every backend takes it; beyond, its
