@@ -325,10 +325,14 @@ def _common_call(name: str, args: tuple[Any, ...], dtype: object, device: object
         if a < 0 or (name == "arange" and a >= 2**31):
             return None  # an empty shape's error, or values a default dtype may not hold
         shape: tuple[int, ...] = (a,)
+        extent = a
     elif type(a) is tuple and name != "arange":
+        extent = 1  # the product of the sizes, zeros left out (see check_size)
         for n in a:
             if type(n) is not int or n < 0:
                 return None
+            if n:
+                extent *= n
         shape = a
     else:
         return None
@@ -347,7 +351,7 @@ def _common_call(name: str, args: tuple[Any, ...], dtype: object, device: object
             fill = _dtypes.number_for(name, fill, dt)
     if dtype is not None:  # (after the values: one that narrowing cannot keep raises first)
         kwargs["dtype"] = native_dtype(dtype, d, name)
-    if type(a) is not int or a * itemsize > MAX_BYTES:
+    if extent * itemsize > MAX_BYTES:
         check_size(name, shape, itemsize)
     args = (a if name == "arange" else shape,) if fill is None else (shape, fill)
     try:

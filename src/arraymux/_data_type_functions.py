@@ -86,6 +86,16 @@ def astype(
     >>> xp.astype(xp.asarray([1.7, -2.5]), xp.int32)
     Array([ 1, -2], dtype=int32, device='numpy:cpu')
     """
+    if type(x) is Array and device is None and type(dtype) is DType:
+        # An Array cast to an arraymux dtype its device holds (no narrowing to check): the
+        # steps below without their lookups (1 us of 1.4 on a small NumPy array).
+        d = x._device
+        backend = d._backend
+        if backend.adapter.supports_dtype(dtype, d._place):
+            native = x._native
+            if copy and backend.dtype_from_native(native.dtype) is not dtype:
+                copy = False  # as _cast_copies
+            return wrap(d._fns["astype"](native, backend.to_native_dtype[dtype], copy=copy), d)
     op = operand(x)
     if op is None:
         raise not_an_array("astype", 0, x)

@@ -1,0 +1,124 @@
+"""NumPy's shorter paths give NumPy's own answers.
+
+On the numpy device, ``mean``, ``prod``, ``max``, ``min``, ``argmax``, ``argmin``,
+``permute_dims``, ``matrix_transpose`` and ``astype`` skip the Python steps of NumPy's functions
+(``numpy.mean`` computes in Python around ``np.add.reduce``; ``numpy.max`` is
+``np.maximum.reduce`` behind ``_wrapreduction``). These tests hold each against the NumPy
+function it replaces, value for value and dtype for dtype, including the inputs where the
+short path hands over to NumPy's own (empty slices, tuples of axes, errors).
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+import arraymux as xp
+
+
+def _same(got: xp.Array, want: np.ndarray | np.generic) -> None:
+    got_np = xp.to_numpy(got)
+    want = np.asarray(want)
+    assert got_np.dtype == want.dtype
+    assert got_np.shape == want.shape
+    np.testing.assert_array_equal(got_np, want, strict=True)
+
+
+def _axes(ndim: int) -> list[int | None]:
+    return [None, *range(-ndim, ndim)]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_mean_is_numpys_to_the_bit(dtype: str) -> None:
+    rng = np.random.default_rng(7)
+    for trial in range(150):
+        ndim = int(rng.integers(0, 4))
+        shape = tuple(int(n) for n in rng.integers(1, 30, ndim))
+        scale = 10.0 ** int(rng.integers(-3, 6))
+        a = (rng.standard_normal(shape) * scale + (1e4 if trial % 3 == 0 else 0)).astype(dtype)
+        x = xp.asarray(a)
+        for axis in _axes(ndim):
+            for keepdims in (False, True):
+                _same(xp.mean(x, axis=axis, keepdims=keepdims), a.mean(axis, keepdims=keepdims))
+
+
+def test_mean_of_special_values_and_empty_slices_is_numpys() -> None:
+    for values in ([np.inf, 1.0], [np.inf, -np.inf], [3e38, 3e38], [np.nan, 0.0]):
+        a = np.asarray(values, np.float32)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            _same(xp.mean(xp.asarray(a)), a.mean())
+    a = np.zeros((0, 3), np.float32)
+    x = xp.asarray(a)
+    _same(xp.mean(x, axis=1), a.mean(axis=1))  # an empty result, no division
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        got = xp.mean(x, axis=0)  # NumPy's own path: NaN and its warning
+    assert any("Mean of empty slice" in str(w.message) for w in caught)
+    assert np.isnan(xp.to_numpy(got)).all()
+    b = np.arange(24, dtype=np.float64).reshape(2, 3, 4)
+    _same(xp.mean(xp.asarray(b), axis=(0, 2)), b.mean(axis=(0, 2)))
+    with pytest.raises(xp.AxisError, match="axis 3 is out of range"):
+        xp.mean(xp.asarray(b), axis=3)
+
+
+@pytest.mark.parametrize(
+    "name", ["prod", "max", "min", "argmax", "argmin"], ids=lambda n: f"xp.{n}"
+)
+@pytest.mark.parametrize("dtype", ["int8", "int32", "uint8", "float32", "float64", "bool"])
+def test_reductions_are_numpys(name: str, dtype: str) -> None:
+    if name in ("prod",) and dtype == "bool":
+        pytest.skip("the standard's prod takes numbers")
+    rng = np.random.default_rng(3)
+    a = rng.integers(-3, 4, (4, 5)).astype(dtype)
+    if dtype.startswith("float"):
+        a[1, 2] = np.nan
+    x = xp.asarray(a)
+    want_fn = getattr(np, name)
+    for axis in (None, 0, 1, -1):
+        for keepdims in (False, True):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # integer overflow in prod, as NumPy's
+                _same(
+                    getattr(xp, name)(x, axis=axis, keepdims=keepdims),
+                    want_fn(a, axis=axis, keepdims=keepdims),
+                )
+
+
+def test_max_of_nothing_raises_as_numpy_does() -> None:
+    with pytest.raises(ValueError, match="zero-size array"):
+        xp.max(xp.asarray(np.zeros(0, np.float32)))
+    with pytest.raises(ValueError, match=r"arraymux\.argmin on numpy:cpu: .*empty"):
+        xp.argmin(xp.asarray(np.zeros(0, np.float32)))
+
+
+def test_transposes_are_views_and_check_their_input() -> None:
+    a = np.arange(24.0).reshape(2, 3, 4)
+    x = xp.asarray(a)
+    p = xp.permute_dims(x, (2, 0, 1))
+    _same(p, a.transpose(2, 0, 1))
+    assert np.shares_memory(xp.to_numpy(p), a)
+    _same(xp.matrix_transpose(x), np.swapaxes(a, -1, -2))
+    _same(x.mT, np.swapaxes(a, -1, -2))
+    with pytest.raises(ValueError, match="at least 2-dimensional"):
+        xp.matrix_transpose(xp.asarray(np.ones(3)))
+    with pytest.raises(ValueError, match="must name each of the 3 axes once"):
+        xp.permute_dims(x, (0, 1))
+
+
+def test_astype_copies_once_where_asked_and_never_where_not() -> None:
+    a = np.arange(6, dtype=np.float32)
+    x = xp.asarray(a)
+    same = xp.astype(x, xp.float32)  # copy=True: a new array of the same values
+    assert not np.shares_memory(xp.to_numpy(same), a)
+    _same(same, a)
+    view = xp.astype(x, xp.float32, copy=False)
+    assert xp.to_numpy(view) is a
+    wider = xp.astype(x, xp.float64)
+    _same(wider, a.astype(np.float64))
+    _same(xp.astype(x, "int16"), a.astype(np.int16))
+    assert xp.astype(x, xp.complex64).dtype == xp.complex64
+    with pytest.raises(ValueError, match="no dtype named 'not a dtype'"):
+        xp.astype(x, "not a dtype")
