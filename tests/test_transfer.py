@@ -1051,6 +1051,22 @@ def test_synchronize_waits_and_returns_its_arguments(device):
     assert xp.synchronize() is None
 
 
+def test_synchronize_waits_once_per_device_for_several_arrays(monkeypatch):
+    from arraymux import _transfer
+
+    calls = []
+    numpy_dev = xp.Device("numpy")
+    monkeypatch.setitem(
+        _transfer._WAITS, numpy_dev, lambda place, natives: calls.append((place, natives))
+    )
+    a, b, c = xp.ones(2), xp.zeros(3), xp.asarray(1.0)
+    assert xp.synchronize(a, b, c) == (a, b, c)
+    assert len(calls) == 1
+    place, natives = calls[0]
+    assert place == numpy_dev.place
+    assert all(n is m for n, m in zip(natives, (a._native, b._native, c._native), strict=True))
+
+
 def test_synchronize_refuses_what_is_not_an_array():
     with pytest.raises(TypeError, match=r"synchronize: argument 1 is a list"):
         xp.synchronize(xp.ones(2), [1.0])

@@ -672,17 +672,19 @@ def synchronize(*targets: object) -> object:
     if len(targets) == 1 and type(targets[0]) is Array:  # the common case: one Array
         x = targets[0]
         d = x._device
-        try:
-            wait = _WAITS[d]
-        except KeyError:
-            wait = _WAITS[d] = d._backend.hooks.synchronize
+        wait = _wait_of(d)
         if wait is not None:
             wait(d._place, [x._native])
         return x
-    from ._devices import devices
-
     groups: dict[Device, list[object]] = {}
     for i, t in enumerate(targets):
+        if type(t) is Array:  # (a training loop's state: several Arrays of one device)
+            natives = groups.get(t._device)
+            if natives is None:
+                groups[t._device] = [t._native]
+            else:
+                natives.append(t._native)
+            continue
         if isinstance(t, Device | str):
             groups.setdefault(device_arg(t, "synchronize"), [])
             continue
@@ -694,11 +696,13 @@ def synchronize(*targets: object) -> object:
             )
         groups.setdefault(op[1], []).append(op[0])
     if not targets:
+        from ._devices import devices
+
         groups = {
             d: [] for spec in _loaded_backends() for d in devices(spec.name) if not d.simulated
         }
     for device, natives in groups.items():
-        wait = device._backend.hooks.synchronize
+        wait = _wait_of(device)
         if wait is not None:
             wait(device._place, natives)
     if not targets:
@@ -708,6 +712,15 @@ def synchronize(*targets: object) -> object:
 
 #: Each device's synchronize hook (None: nothing to wait for), looked up once.
 _WAITS: dict[Device, Callable[[str, list[object]], None] | None] = {}
+
+
+def _wait_of(d: Device) -> Callable[[str, list[object]], None] | None:
+    try:
+        return _WAITS[d]
+    except KeyError:
+        wait = _WAITS[d] = d._backend.hooks.synchronize
+        return wait
+
 
 #: JAX's name for :func:`synchronize`.
 block_until_ready = synchronize
