@@ -36,6 +36,7 @@ def _operations(device: xp.Device) -> list[tuple[str, Callable[[], Any]]]:
     s = xp.asarray(1.5, dtype=xp.float32, device=device)  # 0-d
     i = xp.asarray([1, 2, 7], dtype=xp.int32, device=device)
     b = xp.asarray([True, False, True], device=device)
+    k = xp.asarray([1, -1], device=device)
     ops: list[tuple[str, Callable[[], Any]]] = [
         ("x * 2", lambda: f * 2),
         ("2 * x", lambda: 2 * f),
@@ -86,6 +87,11 @@ def _operations(device: xp.Device) -> list[tuple[str, Callable[[], Any]]]:
         ("linspace", lambda: xp.linspace(0.0, 1.0, 5, device=device)),
         ("eye", lambda: xp.eye(3, device=device)),
         ("astype", lambda: xp.astype(f, xp.int32)),
+        ("take(x, [1, -1], axis=1)", lambda: xp.take(f, k, axis=1)),
+        ("vecdot(x, x)", lambda: xp.vecdot(f, f)),
+        ("max(x, axis=1)", lambda: xp.max(f, axis=1)),
+        ("argmin(x, axis=0)", lambda: xp.argmin(f, axis=0)),
+        ("permute_dims(x, (1, 0))", lambda: xp.permute_dims(f, (1, 0))),
         ("to_device (same device)", lambda: xp.to_device(f, device)),
     ]
     if device.backend != "jax":  # JAX arrays are immutable

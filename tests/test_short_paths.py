@@ -1,4 +1,4 @@
-"""NumPy's shorter paths give NumPy's own answers.
+"""The shorter paths of the adapters give the answers of the functions they replace.
 
 On the numpy device, ``mean``, ``prod``, ``max``, ``min``, ``argmax``, ``argmin``,
 ``permute_dims``, ``matrix_transpose`` and ``astype`` skip the Python steps of NumPy's functions
@@ -6,6 +6,10 @@ On the numpy device, ``mean``, ``prod``, ``max``, ``min``, ``argmax``, ``argmin`
 ``np.maximum.reduce`` behind ``_wrapreduction``). These tests hold each against the NumPy
 function it replaces, value for value and dtype for dtype, including the inputs where the
 short path hands over to NumPy's own (empty slices, tuples of axes, errors).
+
+On torch, ``take`` of a 1-D index is torch's indexing (one gather that counts negative indices
+from the end) and ``vecdot`` is ``torch.linalg.vecdot``; their tests run on every device
+against NumPy's answers.
 """
 
 from __future__ import annotations
@@ -122,3 +126,40 @@ def test_astype_copies_once_where_asked_and_never_where_not() -> None:
     assert xp.astype(x, xp.complex64).dtype == xp.complex64
     with pytest.raises(ValueError, match="no dtype named 'not a dtype'"):
         xp.astype(x, "not a dtype")
+
+
+def test_take_counts_negative_indices_from_the_end(device: xp.Device) -> None:
+    a = np.arange(12.0, dtype=np.float32).reshape(3, 4)
+    x = xp.asarray(a, device=device)
+    for dtype in ("int8", "int32", "int64", "uint8"):
+        if not device.supports(getattr(xp, dtype)):
+            continue
+        values = [0, 2] if dtype == "uint8" else [1, -1, -4, 0]
+        k = xp.asarray(values, dtype=getattr(xp, dtype), device=device)
+        _same(xp.take(x, k, axis=1), np.take(a, values, axis=1))
+        _same(xp.take(x, k[:2] if dtype != "uint8" else k, axis=-2), np.take(a, values[:2], axis=0))
+    flat = xp.asarray(np.arange(5.0, dtype=np.float32), device=device)
+    _same(
+        xp.take(flat, xp.asarray([-1, 0, -5], device=device)), np.array([4.0, 0.0, 0.0], np.float32)
+    )
+    with pytest.raises(ValueError, match="give the axis to take along"):
+        xp.take(x, xp.asarray([0], device=device))
+
+
+@pytest.mark.parametrize("axis", [-1, -2])
+def test_vecdot_is_the_standards_on_every_device(device: xp.Device, axis: int) -> None:
+    rng = np.random.default_rng(2)
+    a = rng.standard_normal((3, 4)).astype(np.float32)
+    b = rng.standard_normal((4,) if axis == -1 else (3, 1)).astype(np.float32)
+    want = np.sum(a * b, axis=axis)
+    got = xp.vecdot(xp.asarray(a, device=device), xp.asarray(b, device=device), axis=axis)
+    np.testing.assert_allclose(xp.to_numpy(got), want, rtol=1e-5, atol=1e-6)
+    assert got.dtype == xp.float32
+    if device.supports(xp.complex64):
+        c = (a + 1j * a[::-1]).astype(np.complex64)
+        got = xp.vecdot(xp.asarray(c, device=device), xp.asarray(c, device=device))
+        np.testing.assert_allclose(xp.to_numpy(got), np.sum(np.conj(c) * c, axis=-1), rtol=1e-5)
+    ints = xp.asarray(np.arange(6, dtype=np.int32).reshape(2, 3), device=device)
+    assert xp.to_numpy(xp.vecdot(ints, ints)).tolist() == [5, 50]
+    with pytest.raises(ValueError, match=r"arraymux\.vecdot"):
+        xp.vecdot(xp.asarray(a, device=device), xp.asarray(a[:, :3], device=device))
