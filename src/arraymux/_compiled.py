@@ -1,7 +1,7 @@
 """The compiled hot path, where the optional ``_speedups`` extension is built.
 
 Each function of the hot path exists twice: the Python function made in
-:mod:`arraymux._dispatch` (the reference, and the fallback for every call off the fast path)
+:mod:`arraymux._factories` (the reference, and the fallback for every call off the fast path)
 and, when the extension is available, a builtin of the same name that does the fast path in C
 and hands everything else to the Python function. The operators of ``Array`` are one-line
 Python methods that call such builtins. ``ARRAYMUX_PURE_PYTHON=1`` turns the builtins off.
@@ -232,8 +232,11 @@ def _load() -> ModuleType | None:
     from ._array import Array
     from ._backend_errors import BACKEND_ERRORS
     from ._devices import Device
+    from ._signatures import BOOL_KEYWORDS
 
-    _speedups.setup(Array, Device, TYPE_CACHE, BACKEND_ERRORS, scalar_plan, where_plan)
+    _speedups.setup(
+        Array, Device, TYPE_CACHE, BACKEND_ERRORS, scalar_plan, where_plan, BOOL_KEYWORDS
+    )
     # torch.compile traces the Python twins of the builtins (registered once dynamo loads).
     on_load("torch", lambda backend: register_for_dynamo_on_import())
     return _speedups

@@ -19,7 +19,7 @@ from ._arguments import (
 from ._array import Array, operand, wrap
 from ._backend_errors import BACKEND_ERRORS, raise_annotated
 from ._devices import Device, device_arg, device_of_native, get_default_device, resolve_device
-from ._dispatch import call_backend, first, generic
+from ._dispatch import call_backend
 from ._docstrings import finish
 from ._dtype_rules import (
     as_dtype,
@@ -31,6 +31,7 @@ from ._dtype_rules import (
     standard_dtype,
 )
 from ._errors import mismatch, not_an_array, raise_error, unsupported
+from ._factories import first, generic
 from ._narrowing import check_data, check_values, narrowed, narrower, python_values
 from ._signatures import signature
 from ._typing import ArrayLike, DeviceLike, DTypeLike, SupportsDLPack

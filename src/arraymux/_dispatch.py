@@ -4,15 +4,14 @@ wrap. Every public function of the standard is made here from its entry in the f
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
-from . import _compiled, _dtypes
+from . import _dtypes
 from ._arguments import bound_diff, check_call, check_value, params_of, python_scalar
 from ._array import Array, operand, wrap
 from ._backend_errors import BACKEND_ERRORS, raise_annotated
 from ._devices import Bridge, Device, closure_constant, constant_bridge
-from ._docstrings import finish
 from ._dtype_rules import (
     NOT_FLOATING_KINDS,
     astype_native,
@@ -29,14 +28,9 @@ from ._function_table import BY_NAME, COMMUTATIVE, VARARGS, Record
 
 __all__ = [
     "SCALARS",
-    "binary",
     "binary_slow",
     "call",
     "call_backend",
-    "first",
-    "generic",
-    "reflected",
-    "unary",
     "wrap_result",
 ]
 
@@ -365,77 +359,7 @@ def _promote(entry: Record, device: Device, nargs: list[Any]) -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# function factories
-
-
-def unary(name: str) -> Callable[..., Array]:
-    def fn(x: object, /) -> Array:
-        if type(x) is Array:
-            d = x._device
-            t = x._dtype
-            if t is None:
-                t = x._dtype = x._native.dtype
-            try:
-                r = d._fns[name](x._native)
-            except BACKEND_ERRORS:
-                return call(name, (x,), {})  # explains the backend's error
-            rt = d._results[name].get(t)
-            if rt is None:
-                rt = r.dtype
-                if rt not in d._known:
-                    return call(name, (x,), {})
-            out = object.__new__(Array)
-            out._native = r
-            out._device = d
-            out._dtype = rt
-            return out
-        return call(name, (x,), {})
-
-    return _compiled.function("unary", name, finish(fn, name, "unary"))
-
-
-def binary(name: str, operator: bool = False) -> Callable[..., Array]:
-    """The function for a binary standard name; ``operator=True`` makes the method form,
-    which returns ``NotImplemented`` for operands it does not know (so Python can try the
-    other operand's reflected method)."""
-
-    def fn(x1: object, x2: object, /) -> Array:
-        if type(x1) is Array and type(x2) is Array:
-            d = x1._device
-            t = x1._dtype
-            if t is None:
-                t = x1._dtype = x1._native.dtype
-            t2 = x2._dtype
-            if t2 is None:
-                t2 = x2._dtype = x2._native.dtype
-            if t is t2 and x2._device is d:
-                try:
-                    r = d._fns[name](x1._native, x2._native)
-                except BACKEND_ERRORS:
-                    return binary_slow(name, x1, x2, operator)  # explains the backend's error
-                rt = d._results[name].get(t)
-                if rt is None:
-                    rt = r.dtype
-                    if rt not in d._known:
-                        return binary_slow(name, x1, x2, operator)
-                out = object.__new__(Array)
-                out._native = r
-                out._device = d
-                out._dtype = rt
-                return out
-        return binary_slow(name, x1, x2, operator)
-
-    fn = finish(fn, name, "binary")
-    return fn if operator else _compiled.function("binary", name, fn)  # operators: see _array
-
-
-def reflected(name: str) -> Callable[..., Array]:
-    """The reflected operator method (``__radd__``): ``other`` is the left operand."""
-
-    def fn(x2: object, x1: object, /) -> Array:
-        return binary_slow(name, x1, x2, True)
-
-    return finish(fn, name, "binary")
+# the general path of binary functions and operators
 
 
 def binary_slow(name: str, x1: object, x2: object, operator: bool = False) -> Any:
@@ -518,75 +442,3 @@ def binary_slow(name: str, x1: object, x2: object, operator: bool = False) -> An
         if checked is not r:
             return checked
     return wrap(r, d, rt)
-
-
-# Types of the values that may go to a backend as they are (the hot paths pass nothing else:
-# anything that could be or hold an array, a NumPy scalar included, is checked first).
-_PLAIN = frozenset({int, float, bool, complex, str, type(None)})
-_NUMBERS = frozenset({int, float, bool, complex, type(None)})
-
-
-def _plain(values: Any) -> bool:
-    for v in values:
-        t = type(v)
-        if t in _PLAIN:
-            continue
-        if (t is tuple or t is list) and all(type(i) in _NUMBERS for i in v):
-            continue
-        return False
-    return True
-
-
-def first(name: str) -> Callable[..., Any]:
-    params = params_of(name)
-    # The most positional arguments after x, and the keywords, that the hot path passes on
-    # (any other call goes through `call`, which checks it).
-    extra = len(params.positional) - 1 if params is not None and not params.varargs else 0
-    keywords = (params.keywords if params is not None else frozenset()) - {"dtype"}
-
-    def plain_call(args: tuple[object, ...], kwargs: dict[str, object]) -> bool:
-        return (not args or (len(args) <= extra and _plain(args))) and (
-            not kwargs or (kwargs.keys() <= keywords and _plain(kwargs.values()))
-        )
-
-    if BY_NAME[name].result is not None:
-
-        def fn_tuple(x: object, /, *args: object, **kwargs: object) -> Array | tuple[object, ...]:
-            if type(x) is Array and plain_call(args, kwargs):
-                d = x._device
-                try:
-                    r = d._fns[name](x._native, *args, **kwargs)
-                except BACKEND_ERRORS:
-                    return call(name, (x, *args), kwargs)  # explains the backend's error
-                return wrap_result(name, r, d)
-            return call(name, (x, *args), kwargs)
-
-        return finish(fn_tuple, name, "first")
-
-    keeps_dtype = BY_NAME[name].keeps_dtype
-
-    def fn(x: object, /, *args: object, **kwargs: object) -> Array:
-        if type(x) is Array and (not (args or kwargs) or plain_call(args, kwargs)):
-            d = x._device
-            try:
-                r = d._fns[name](x._native, *args, **kwargs)
-            except BACKEND_ERRORS:
-                return call(name, (x, *args), kwargs)  # explains the backend's error
-            out = object.__new__(Array)
-            out._native = r
-            out._device = d
-            out._dtype = x._dtype if keeps_dtype else None
-            return out
-        return call(name, (x, *args), kwargs)
-
-    max_args = extra + 1 if params is not None and not params.varargs else -1
-    return _compiled.function(
-        "first", name, finish(fn, name, "first"), keeps_dtype, max_args, frozenset(keywords)
-    )
-
-
-def generic(name: str) -> Callable[..., Any]:
-    def fn(*args: object, **kwargs: object) -> Any:
-        return call(name, args, kwargs)
-
-    return finish(fn, name, BY_NAME[name].rule)

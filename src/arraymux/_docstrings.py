@@ -1,6 +1,6 @@
-"""The docstrings of the functions that :mod:`arraymux._dispatch` makes.
+"""The docstrings of the functions that :mod:`arraymux._factories` makes.
 
-A generated function's docstring (made in :mod:`arraymux._dispatch` and, for the ``*_like``
+A generated function's docstring (made in :mod:`arraymux._factories` and, for the ``*_like``
 functions, :mod:`arraymux._creation_functions`) is assembled here by :func:`finish` from the
 function's record (:mod:`arraymux._records`: its summary, the parameters that mean something
 of their own there, the dtype its array operands should have, its result and its example)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ._dispatch import generic
+from ._factories import generic
 
 if TYPE_CHECKING:
     from ._array import Array

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from ._arguments import MAX_BYTES, check_size, read_zero_d
 from ._array import Array, operand
 from ._compiled import python_twin
-from ._dispatch import first, generic
+from ._factories import first, generic
 
 if TYPE_CHECKING:
     from ._typing import ArrayLike

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from types import ModuleType
 from typing import TYPE_CHECKING
 
-from . import _array, _compiled, _dispatch, _namespace, _transfer
+from . import _array, _compiled, _factories, _namespace, _transfer
 from ._arguments import python_scalar
 from ._array import Array, operand
 from ._devices import closure_constant
@@ -98,7 +98,7 @@ _UNARY = {"negative": "neg", "positive": "pos", "abs": "abs", "bitwise_invert": 
 
 
 def install(namespace: ModuleType) -> None:
-    """Bind the operators of ``Array`` to the hot-path functions of ``_dispatch``, and give
+    """Bind the operators of ``Array`` to the hot-path functions of ``_factories``, and give
     ``_array`` the ``namespace`` (arraymux) it calls back."""
     global _namespace_module
     _namespace_module = namespace
@@ -111,14 +111,14 @@ def install(namespace: ModuleType) -> None:
     builtins: dict[str, Callable[..., object]] = {}
     for name, op in (_OPERATORS | _COMPARISONS).items():
         # The operator form returns NotImplemented for operands it does not know.
-        fn = _compiled.function("binary", name, _dispatch.binary(name, operator=True))
+        fn = _compiled.function("binary", name, _factories.binary(name, operator=True))
         builtins[op] = fn
         setattr(Array, f"__{op}__", _compiled.operator(f"__{op}__", fn))
     for name, op in _OPERATORS.items():
-        setattr(Array, f"__r{op}__", _dispatch.reflected(name))
+        setattr(Array, f"__r{op}__", _factories.reflected(name))
         setattr(Array, f"__i{op}__", _inplace(name))
     for name, op in _UNARY.items():
-        builtins[op] = fn = _dispatch.unary(name)
+        builtins[op] = fn = _factories.unary(name)
         setattr(Array, f"__{op}__", _compiled.operator(f"__{op}__", fn, True))
     # Unhashable, as == gives an array (set through setattr: object declares a method there).
     setattr(Array, "__hash__", None)  # noqa: B010

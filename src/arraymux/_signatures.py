@@ -9,14 +9,23 @@ Unary and binary elementwise functions are left out: their real signatures alrea
 from __future__ import annotations
 
 import inspect
+import re
 from typing import Final
 
 from ._records import RECORDS
 
-__all__ = ["ALSO_POSITIONAL", "SIGNATURES", "ZERO_D", "signature"]
+__all__ = ["ALSO_POSITIONAL", "BOOL_KEYWORDS", "SIGNATURES", "ZERO_D", "signature"]
 
 #: The standard's signature of each function that is not unary or binary, from its record.
 SIGNATURES: Final[dict[str, str]] = {r.name: r.signature for r in RECORDS if r.signature}
+#: The parameters that take a bool in the standard's signatures (their default is True or
+#: False: keepdims, stable, copy...). The hot paths pass a Python bool as it is only to them:
+#: JAX and Dask read ``axis=True`` as axis 1, which the standard refuses.
+BOOL_KEYWORDS: Final[frozenset[str]] = frozenset(
+    m
+    for sig in SIGNATURES.values()
+    for m in re.findall(r"(\w+)\s*(?::[^=,)]*)?=\s*(?:True|False)", sig)
+)
 
 # ---------------------------------------------------------------------------------------------
 # What every backend accepts beyond the standard's signatures

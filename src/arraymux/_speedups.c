@@ -18,6 +18,7 @@ static PyTypeObject *array_type = NULL, *device_type = NULL;
 static Py_ssize_t off_native, off_device, off_dtype; /* slots of Array */
 static Py_ssize_t off_fns, off_results, off_backend, off_known; /* slots of Device */
 static PyObject *type_cache = NULL; /* arraymux._backends.TYPE_CACHE: native type -> backend */
+static PyObject *bool_keywords = NULL; /* arraymux._signatures.BOOL_KEYWORDS: a frozenset */
 static PyObject *str_dtype = NULL;
 static PyObject *str_ndim = NULL;
 
@@ -760,12 +761,16 @@ keywords_ok(entry_t *e, PyObject *kwnames)
     return 1;
 }
 
-/* 1 if `x` cannot hide an array: None, a Python number, a string, or a tuple or list of
- * Python numbers and None (a shape, axes). Anything else (arrays, NumPy scalars, nested
- * sequences) goes to the Python function, which checks and converts it. */
+/* 1 if `x` cannot hide an array: None, a Python number other than a bool, a string, or a
+ * tuple or list of those numbers and None (a shape, axes). Anything else (arrays, NumPy
+ * scalars, nested sequences, bools: JAX and Dask read axis=True as the axis 1) goes to the
+ * Python function, which checks and converts it. */
 static int
 plain(PyObject *x)
 {
+    if (PyBool_Check(x)) {
+        return 0;
+    }
     if (passes_through(x) || PyUnicode_CheckExact(x)) {
         return 1;
     }
@@ -773,13 +778,28 @@ plain(PyObject *x)
         Py_ssize_t n = Py_SIZE(x); /* nothing below runs Python code */
         for (Py_ssize_t i = 0; i < n; i++) {
             PyObject *item = PyTuple_CheckExact(x) ? PyTuple_GET_ITEM(x, i) : PyList_GET_ITEM(x, i);
-            if (!passes_through(item)) {
+            if (PyBool_Check(item) || !passes_through(item)) {
                 return 0;
             }
         }
         return 1;
     }
     return 0;
+}
+
+/* 1 if keyword argument `value` named `name` (an exact str) may go to the backend as it is:
+ * a plain value, or a bool for one of the standard's bool parameters (keepdims, stable...). */
+static int
+plain_keyword(PyObject *name, PyObject *value)
+{
+    if (PyBool_Check(value)) {
+        int found = bool_keywords == NULL ? 0 : PySet_Contains(bool_keywords, name);
+        if (found < 0) {
+            PyErr_Clear();
+        }
+        return found == 1;
+    }
+    return plain(value);
 }
 
 #define FIRST_STACK 8
@@ -795,7 +815,7 @@ first_fn(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwna
     int fast = nargs >= 1 && Py_TYPE(args[0]) == array_type
                && (e->max_args < 0 || nargs <= e->max_args) && keywords_ok(e, kwnames);
     for (Py_ssize_t i = 1; fast && i < total; i++) {
-        fast = plain(args[i]);
+        fast = i < nargs ? plain(args[i]) : plain_keyword(PyTuple_GET_ITEM(kwnames, i - nargs), args[i]);
     }
     if (fast) {
         PyObject *x = args[0];
@@ -1650,13 +1670,14 @@ missing:
 static PyObject *
 setup(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
-    /* setup(Array, Device, type_cache, backend_errors, scalar_planner, where_planner): learn
-     * where the slots are. */
-    if (nargs != 6 || !PyType_Check(args[0]) || !PyType_Check(args[1])
+    /* setup(Array, Device, type_cache, backend_errors, scalar_planner, where_planner,
+     * bool_keywords): learn where the slots are. */
+    if (nargs != 7 || !PyType_Check(args[0]) || !PyType_Check(args[1])
         || !PyDict_CheckExact(args[2]) || !PyTuple_CheckExact(args[3])
-        || !PyCallable_Check(args[4]) || !PyCallable_Check(args[5])) {
+        || !PyCallable_Check(args[4]) || !PyCallable_Check(args[5])
+        || !PyFrozenSet_CheckExact(args[6])) {
         PyErr_SetString(PyExc_TypeError, "setup(Array, Device, type_cache, backend_errors, "
-                                         "scalar_planner, where_planner)");
+                                         "scalar_planner, where_planner, bool_keywords)");
         return NULL;
     }
     PyTypeObject *arr = (PyTypeObject *)args[0], *dev = (PyTypeObject *)args[1];
@@ -1671,6 +1692,7 @@ setup(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     Py_XSETREF(backend_errors, Py_NewRef(args[3]));
     Py_XSETREF(scalar_planner, Py_NewRef(args[4]));
     Py_XSETREF(where_planner, Py_NewRef(args[5]));
+    Py_XSETREF(bool_keywords, Py_NewRef(args[6]));
     Py_XSETREF(device_type, (PyTypeObject *)Py_NewRef(dev));
     Py_XSETREF(array_type, (PyTypeObject *)Py_NewRef(arr));
     Py_RETURN_NONE;

@@ -11,7 +11,7 @@ made from them:
 - the argument checks: signatures, what every backend also takes (by position, as 0-d
   arrays), the axes a function takes (:mod:`arraymux._signatures`, :mod:`arraymux._arguments`);
 - the dispatch: promotion, the arrays among the arguments, commutativity, operand dtypes
-  (:mod:`arraymux._function_table`, :mod:`arraymux._dispatch`) and the result dtypes the
+  (:mod:`arraymux._function_table`, :mod:`arraymux._factories`) and the result dtypes the
   hot paths cache (:mod:`arraymux._result_dtypes`);
 - the docstrings (:mod:`arraymux._docstrings`) and the conformance suite's dtypes and special
   cases (:mod:`arraymux.testing`).

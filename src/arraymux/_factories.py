@@ -1,0 +1,346 @@
+"""The functions of the standard, made from their entries in the function table: each takes
+its commonest calls straight to the device's function and hands every other call to the
+general path of :mod:`arraymux._dispatch`, which checks, promotes and explains. The compiled
+module (:mod:`arraymux._compiled`) replaces the unary, binary and first-array ones by builtins
+that do the same in C.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from . import _compiled
+from ._arguments import Params, params_of
+from ._array import Array, wrap
+from ._backend_errors import BACKEND_ERRORS
+from ._dispatch import binary_slow, call, call_backend, wrap_result
+from ._docstrings import finish
+from ._function_table import BY_NAME, VARARGS, Record
+from ._signatures import BOOL_KEYWORDS
+
+__all__ = ["binary", "first", "generic", "reflected", "unary"]
+
+
+def unary(name: str) -> Callable[..., Array]:
+    def fn(x: object, /) -> Array:
+        if type(x) is Array:
+            d = x._device
+            t = x._dtype
+            if t is None:
+                t = x._dtype = x._native.dtype
+            try:
+                r = d._fns[name](x._native)
+            except BACKEND_ERRORS:
+                return call(name, (x,), {})  # explains the backend's error
+            rt = d._results[name].get(t)
+            if rt is None:
+                rt = r.dtype
+                if rt not in d._known:
+                    return call(name, (x,), {})
+            out = object.__new__(Array)
+            out._native = r
+            out._device = d
+            out._dtype = rt
+            return out
+        return call(name, (x,), {})
+
+    return _compiled.function("unary", name, finish(fn, name, "unary"))
+
+
+def binary(name: str, operator: bool = False) -> Callable[..., Array]:
+    """The function for a binary standard name; ``operator=True`` makes the method form,
+    which returns ``NotImplemented`` for operands it does not know (so Python can try the
+    other operand's reflected method)."""
+
+    def fn(x1: object, x2: object, /) -> Array:
+        if type(x1) is Array and type(x2) is Array:
+            d = x1._device
+            t = x1._dtype
+            if t is None:
+                t = x1._dtype = x1._native.dtype
+            t2 = x2._dtype
+            if t2 is None:
+                t2 = x2._dtype = x2._native.dtype
+            if t is t2 and x2._device is d:
+                try:
+                    r = d._fns[name](x1._native, x2._native)
+                except BACKEND_ERRORS:
+                    return binary_slow(name, x1, x2, operator)  # explains the backend's error
+                rt = d._results[name].get(t)
+                if rt is None:
+                    rt = r.dtype
+                    if rt not in d._known:
+                        return binary_slow(name, x1, x2, operator)
+                out = object.__new__(Array)
+                out._native = r
+                out._device = d
+                out._dtype = rt
+                return out
+        return binary_slow(name, x1, x2, operator)
+
+    fn = finish(fn, name, "binary")
+    return fn if operator else _compiled.function("binary", name, fn)  # operators: see _array
+
+
+def reflected(name: str) -> Callable[..., Array]:
+    """The reflected operator method (``__radd__``): ``other`` is the left operand."""
+
+    def fn(x2: object, x1: object, /) -> Array:
+        return binary_slow(name, x1, x2, True)
+
+    return finish(fn, name, "binary")
+
+
+# Types of the values that may go to a backend as they are (the hot paths pass nothing else:
+# anything that could be or hold an array, a NumPy scalar included, is checked first).
+_PLAIN = frozenset({int, float, complex, str, type(None)})
+_NUMBERS = frozenset({int, float, complex, type(None)})
+
+
+def _plain(values: Any) -> bool:
+    """Whether positional ``values`` may go to a backend as they are. Not bools: the standard
+    takes none by position after the arrays, and JAX and Dask read ``True`` as the axis 1."""
+    for v in values:
+        t = type(v)
+        if t in _PLAIN:
+            continue
+        if (t is tuple or t is list) and all(type(i) in _NUMBERS for i in v):
+            continue
+        return False
+    return True
+
+
+def _plain_kwargs(kwargs: dict[str, object], keywords: frozenset[str]) -> bool:
+    """Whether keyword arguments may go to a backend as they are: names among ``keywords``,
+    values as :func:`_plain`'s, and bools only for the standard's bool parameters."""
+    if not kwargs:
+        return True
+    if not kwargs.keys() <= keywords:
+        return False
+    for k, v in kwargs.items():
+        if type(v) is bool:
+            if k not in BOOL_KEYWORDS:
+                return False
+        elif not _plain((v,)):
+            return False
+    return True
+
+
+def first(name: str) -> Callable[..., Any]:
+    params = params_of(name)
+    # The most positional arguments after x, and the keywords, that the hot path passes on
+    # (any other call goes through `call`, which checks it).
+    extra = len(params.positional) - 1 if params is not None and not params.varargs else 0
+    keywords = (params.keywords if params is not None else frozenset()) - {"dtype"}
+
+    def plain_call(args: tuple[object, ...], kwargs: dict[str, object]) -> bool:
+        return (not args or (len(args) <= extra and _plain(args))) and _plain_kwargs(
+            kwargs, keywords
+        )
+
+    if BY_NAME[name].result is not None:
+
+        def fn_tuple(x: object, /, *args: object, **kwargs: object) -> Array | tuple[object, ...]:
+            if type(x) is Array and plain_call(args, kwargs):
+                d = x._device
+                try:
+                    r = d._fns[name](x._native, *args, **kwargs)
+                except BACKEND_ERRORS:
+                    return call(name, (x, *args), kwargs)  # explains the backend's error
+                return wrap_result(name, r, d)
+            return call(name, (x, *args), kwargs)
+
+        return finish(fn_tuple, name, "first")
+
+    keeps_dtype = BY_NAME[name].keeps_dtype
+
+    def fn(x: object, /, *args: object, **kwargs: object) -> Array:
+        if type(x) is Array and (not (args or kwargs) or plain_call(args, kwargs)):
+            d = x._device
+            try:
+                r = d._fns[name](x._native, *args, **kwargs)
+            except BACKEND_ERRORS:
+                return call(name, (x, *args), kwargs)  # explains the backend's error
+            out = object.__new__(Array)
+            out._native = r
+            out._device = d
+            out._dtype = x._dtype if keeps_dtype else None
+            return out
+        return call(name, (x, *args), kwargs)
+
+    max_args = extra + 1 if params is not None and not params.varargs else -1
+    return _compiled.function(
+        "first", name, finish(fn, name, "first"), keeps_dtype, max_args, frozenset(keywords)
+    )
+
+
+def generic(name: str) -> Callable[..., Any]:
+    """The function for a standard name that takes several arrays (``take(x, indices)``,
+    ``vecdot(x1, x2)``, ``concat(arrays)``, ``broadcast_arrays(*arrays)``): a plain call (its
+    arrays Arrays of one device, those that the function promotes of one dtype, its other
+    arguments Python values by keyword) goes to the device's function as it is, as
+    :func:`first` does for one array, and anything else, or anything the backend refuses, to
+    :func:`call`, which checks and explains."""
+    entry = BY_NAME[name]
+    params = params_of(name)
+    if name == "clip":
+        plain = _plain_clip()
+    elif params is None or entry.operands != "any" or name in _CHECKED_GENERIC:
+        plain = None
+    elif entry.rule == "sequence":
+        plain = _plain_sequence(name, params)
+    elif entry.arrays is VARARGS:
+        plain = _plain_varargs(name)
+    else:
+        plain = _plain_arrays(name, entry, params)
+
+    if plain is None:
+
+        def fn(*args: object, **kwargs: object) -> Any:
+            return call(name, args, kwargs)
+
+    else:
+        fn = plain
+    return finish(fn, name, entry.rule)
+
+
+# Functions whose general path does more than check: diff's bound and meshgrid's creation
+# rules.
+_CHECKED_GENERIC = frozenset({"diff", "meshgrid"})
+
+
+def _plain_arrays(name: str, entry: Record, params: Params) -> Callable[..., Any] | None:
+    """:func:`generic`'s function where the arrays lead the positional parameters."""
+    arrays = entry.arrays or {}
+    n = 0
+    while n < len(params.positional) and params.positional[n] in arrays:
+        n += 1
+    if n < 2 or n != len(params.positional):
+        return None
+    keywords = frozenset(params.keywords - arrays.keys() - {"dtype", "device"})
+    promoted = tuple(i for i in entry.promote if i < n)
+
+    def fn(*args: object, **kwargs: object) -> Any:
+        if len(args) == n and type(args[0]) is Array and _plain_kwargs(kwargs, keywords):
+            d = args[0]._device
+            natives = _natives_on(d, args)
+            if natives is None:
+                return call(name, args, kwargs)
+            if promoted:
+                t = natives[promoted[0]].dtype
+                for i in promoted[1:]:
+                    u = natives[i].dtype
+                    if u is not t and u != t:  # (array-api-strict's dtypes: equal, not one)
+                        return call(name, args, kwargs)
+            try:
+                r = call_backend(name, d, natives, kwargs)
+            except BACKEND_ERRORS:
+                return call(name, args, kwargs)  # explains the backend's error
+            return wrap_result(name, r, d)
+        return call(name, args, kwargs)
+
+    return fn
+
+
+def _natives_on(d: object, arrays: tuple[object, ...]) -> list[Any] | None:
+    """The native arrays of ``arrays`` if all are Arrays of device ``d``, else None."""
+    natives: list[Any] = []
+    for a in arrays:
+        if type(a) is not Array or a._device is not d:
+            return None
+        natives.append(a._native)
+    return natives
+
+
+def _plain_clip() -> Callable[..., Any]:
+    """:func:`generic`'s function for ``clip``: bounds that are None, Python floats, Python
+    ints within int64 (which the general path passes as they are) or Arrays of the device and
+    dtype of ``x``."""
+
+    def clip(*args: object, **kwargs: object) -> Any:
+        n = len(args)
+        if (
+            1 <= n <= 3
+            and type(args[0]) is Array
+            and kwargs.keys() <= _BOUNDS
+            and not ((n > 1 and "min" in kwargs) or (n > 2 and "max" in kwargs))
+        ):
+            x = args[0]
+            d = x._device
+            t = x._native.dtype
+            lo = _plain_bound(args[1] if n > 1 else kwargs.get("min"), d, t)
+            hi = _plain_bound(args[2] if n > 2 else kwargs.get("max"), d, t)
+            if lo is not _NOT_PLAIN and hi is not _NOT_PLAIN:
+                try:
+                    r = call_backend("clip", d, [x._native, lo, hi], {})
+                except BACKEND_ERRORS:
+                    return call("clip", args, kwargs)  # explains the backend's error
+                return wrap(r, d)
+        return call("clip", args, kwargs)
+
+    return clip
+
+
+_BOUNDS = frozenset({"min", "max"})
+_INT64 = 2**63
+_NOT_PLAIN = object()
+
+
+def _plain_bound(b: Any, d: object, t: object) -> object:
+    """A bound of ``clip`` as the device's function takes it, or ``_NOT_PLAIN``."""
+    kind = type(b)
+    if b is None or kind is float or (kind is int and -_INT64 <= b < _INT64):
+        return b
+    if kind is Array and b._device is d and (b._native.dtype is t or b._native.dtype == t):
+        return b._native
+    return _NOT_PLAIN
+
+
+def _plain_sequence(name: str, params: Params) -> Callable[..., Any]:
+    """:func:`generic`'s function for ``concat`` and ``stack``: a list or tuple of Arrays of one
+    device and one dtype (0-d ones aside, which concat refuses with its own message)."""
+    keywords = frozenset(params.keywords - {"arrays"})
+
+    def fn(*args: object, **kwargs: object) -> Any:
+        if len(args) == 1 and _plain_kwargs(kwargs, keywords):
+            seq = args[0]
+            if (type(seq) is list or type(seq) is tuple) and seq and type(seq[0]) is Array:
+                d = seq[0]._device
+                t = seq[0]._native.dtype
+                natives = []
+                for a in seq:
+                    if type(a) is not Array or a._device is not d:
+                        return call(name, args, kwargs)
+                    u = a._native.dtype
+                    if u is not t and u != t:
+                        return call(name, args, kwargs)
+                    natives.append(a._native)
+                if name != "concat" or len(natives[0].shape):
+                    try:
+                        r = call_backend(name, d, [natives], kwargs)
+                    except BACKEND_ERRORS:
+                        return call(name, args, kwargs)  # explains the backend's error
+                    return wrap(r, d)
+        return call(name, args, kwargs)
+
+    return fn
+
+
+def _plain_varargs(name: str) -> Callable[..., Any]:
+    """:func:`generic`'s function for ``broadcast_arrays``: Arrays of one device."""
+
+    def fn(*args: object, **kwargs: object) -> Any:
+        if args and not kwargs and type(args[0]) is Array:
+            d = args[0]._device
+            natives = _natives_on(d, args)
+            if natives is None:
+                return call(name, args, kwargs)
+            try:
+                r = call_backend(name, d, natives, {})
+            except BACKEND_ERRORS:
+                return call(name, args, kwargs)  # explains the backend's error
+            return wrap_result(name, r, d)
+        return call(name, args, kwargs)
+
+    return fn
