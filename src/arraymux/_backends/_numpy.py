@@ -345,10 +345,12 @@ def _reduction(ufunc: np.ufunc, general: Callable[..., Any]) -> Callable[..., An
     since a ufunc's reduce takes axis 0 by default, not every axis."""
     reduce = ufunc.reduce
 
-    def fn(x: Any, /, *, axis: Any = None, keepdims: bool = False, **dtype: Any) -> Any:
+    def fn(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Any:
         if type(x) is not np.ndarray:
-            return general(x, axis=axis, keepdims=keepdims, **dtype)
-        return reduce(x, axis=axis, keepdims=keepdims, **dtype)
+            if dtype is None:  # (np.max and np.min take none)
+                return general(x, axis=axis, keepdims=keepdims)
+            return general(x, axis=axis, dtype=dtype, keepdims=keepdims)
+        return reduce(x, axis=axis, dtype=dtype, keepdims=keepdims)
 
     fn.__name__ = fn.__qualname__ = general.__name__
     return fn
