@@ -352,3 +352,27 @@ def test_a_mismatch_explained_inside_a_transform_is_the_public_class():
         xp.grad(lambda w: xp.sum(xp.grad(lambda v: xp.sum(v * a))(w)))(w)
     assert type(outer.value) is xp.BackendMismatchError
     assert str(outer.value).count("closure") == 1
+
+
+@pytest.mark.parametrize(
+    ("fname", "call"),
+    [
+        ("zeros", lambda: xp.zeros(2, dtype="nope")),
+        ("full", lambda: xp.full((2,), 1.0, dtype="nope")),
+        ("ones", lambda: xp.ones((2, 2), dtype="float")),
+        ("linspace", lambda: xp.linspace(0, 1, 3, dtype="x")),
+        ("astype", lambda: xp.astype(np.asarray(1.0), "numpy")),
+        ("astype", lambda: xp.astype(xp.asarray(1.0), "numpy")),
+    ],
+)
+def test_a_dtype_name_that_names_none_names_the_function(fname, call):
+    with pytest.raises(ValueError, match=rf"^arraymux\.{fname}: arraymux has no dtype named"):
+        call()
+
+
+def test_random_choices_given_as_arrays_are_refused_with_the_function_name():
+    key = xp.random.key(0)
+    with pytest.raises(ValueError, match=r"arraymux\.random\.gumbel: mode must be"):
+        xp.random.gumbel(key, (2,), mode=np.array([1, None]))
+    with pytest.raises(ValueError, match=r"arraymux\.random\.multivariate_normal: method must"):
+        xp.random.multivariate_normal(key, xp.zeros(2), xp.eye(2), method=np.array(["a", "b"]))

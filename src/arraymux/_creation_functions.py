@@ -25,6 +25,7 @@ from ._dtype_rules import (
     as_dtype,
     default_dtype,
     default_kind,
+    dtype_arg,
     dtype_of,
     native_dtype,
     policy_dtype,
@@ -161,7 +162,7 @@ def _check_creation(name: str, d: Device, bound: dict[str, Any], dtype: object) 
         bound[key] = (
             check_shape(name, key, v) if key == "shape" else check_value(name, key, v, None)
         )
-    dt = None if dtype is None else as_dtype(dtype)
+    dt = None if dtype is None else dtype_arg(dtype, name)
     shape_of = _SHAPE_OF.get(name)
     if shape_of is not None:
         check_size(name, tuple(shape_of(bound)), 16 if dt is None else dt.itemsize)
@@ -342,7 +343,7 @@ def _common_call(name: str, args: tuple[Any, ...], dtype: object, device: object
     itemsize = 16
     dt = None
     if dtype is not None:
-        dt = as_dtype(dtype)
+        dt = dtype_arg(dtype, name)
         itemsize = dt.itemsize
         if name == "arange" and a:
             check_stored(name, d, [0, a - 1], dt)

@@ -21,6 +21,7 @@ __all__ = [
     "astype_native",
     "default_dtype",
     "default_kind",
+    "dtype_arg",
     "dtype_of",
     "floating_operands_dtype",
     "native_dtype",
@@ -70,18 +71,26 @@ def as_dtype(dtype: DTypeLike) -> _dtypes.DType:
     raise TypeError(f"{dtype!r} is not a dtype arraymux knows.")
 
 
+def dtype_arg(dtype: DTypeLike, fname: str) -> _dtypes.DType:
+    """:func:`as_dtype` of the ``dtype=`` argument of ``arraymux.<fname>``, whose errors name
+    the function (an object that is no dtype, a name that names none)."""
+    try:
+        return as_dtype(dtype)
+    except TypeError as e:
+        if str(e).startswith("arraymux."):
+            raise
+        raise TypeError(f"arraymux.{fname}: dtype={e}") from None
+    except ValueError as e:  # a name that names no dtype
+        raise ValueError(f"arraymux.{fname}: {e}") from None
+
+
 def native_dtype(
     dtype: DTypeLike, device: Device, fname: str, data: NativeArray | None = None
 ) -> Any:
     """The backend's dtype for ``dtype`` on ``device``; raises if the device cannot hold it.
     Where narrowing gives a narrower dtype, the values of ``data`` (a native array of
     ``device`` to be cast, if any) must fit it."""
-    try:
-        dt = as_dtype(dtype)
-    except TypeError as e:
-        if str(e).startswith("arraymux."):
-            raise
-        raise TypeError(f"arraymux.{fname}: dtype={e}") from None
+    dt = dtype_arg(dtype, fname)
     if not device._backend.adapter.supports_dtype(dt, device._place):
         to = _narrowing.narrower(dt, device)
         if to is not None and data is not None:

@@ -331,7 +331,7 @@ def _standard(
 def _mode(mode: object, fname: str) -> str:
     if mode is None:
         return "low"
-    if mode not in ("low", "high"):
+    if type(mode) is not str or mode not in ("low", "high"):  # (an array compares per element)
         raise ValueError(
             f'arraymux.random.{fname}: mode must be "low", "high" or None, got {mode!r}.'
         )
@@ -1541,7 +1541,7 @@ def mvn_arguments(
 ) -> tuple[tuple[int, ...], DType, Param, Param]:
     """The shape, dtype, mean and covariance of :func:`multivariate_normal` (and of
     ``Generator.multivariate_normal``: ``fname``), checked before anything is drawn."""
-    if method not in ("cholesky", "eigh", "svd"):
+    if type(method) is not str or method not in ("cholesky", "eigh", "svd"):
         raise ValueError(
             f'arraymux.random.{fname}: method must be "cholesky", "eigh" or "svd", got {method!r}.'
         )
