@@ -157,10 +157,7 @@ class Array:
     def size(self) -> int | None:
         """Number of elements, or ``None`` if some dimension is unknown."""
         shape = self.shape
-        known = [n for n in shape if n is not None]
-        if len(known) < len(shape):
-            return None
-        return math.prod(known)
+        return None if None in shape else math.prod(cast("tuple[int, ...]", shape))
 
     @property
     def T(self) -> Array:
