@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from . import _compiled
+from . import _compiled, _dtypes
 from ._arguments import Params, params_of
 from ._array import Array, wrap
 from ._backend_errors import BACKEND_ERRORS
@@ -227,12 +227,8 @@ def _plain_arrays(name: str, entry: Record, params: Params) -> Callable[..., Any
             natives = _natives_on(d, args)
             if natives is None:
                 return call(name, args, kwargs)
-            if promoted:
-                t = natives[promoted[0]].dtype
-                for i in promoted[1:]:
-                    u = natives[i].dtype
-                    if u is not t and u != t:  # (array-api-strict's dtypes: equal, not one)
-                        return call(name, args, kwargs)
+            if promoted and not _one_dtype([natives[i] for i in promoted]):
+                return call(name, args, kwargs)
             try:
                 r = call_backend(name, d, natives, kwargs)
             except BACKEND_ERRORS:
@@ -243,7 +239,7 @@ def _plain_arrays(name: str, entry: Record, params: Params) -> Callable[..., Any
     return fn
 
 
-def _natives_on(d: object, arrays: tuple[object, ...]) -> list[Any] | None:
+def _natives_on(d: object, arrays: tuple[object, ...] | list[object]) -> list[Any] | None:
     """The native arrays of ``arrays`` if all are Arrays of device ``d``, else None."""
     natives: list[Any] = []
     for a in arrays:
@@ -251,6 +247,17 @@ def _natives_on(d: object, arrays: tuple[object, ...]) -> list[Any] | None:
             return None
         natives.append(a._native)
     return natives
+
+
+def _one_dtype(natives: list[Any]) -> bool:
+    """Whether the native arrays ``natives`` share one dtype (array-api-strict's dtypes are
+    equal objects, not one object)."""
+    t = natives[0].dtype
+    for a in natives[1:]:
+        u = a.dtype
+        if u is not t and u != t:
+            return False
+    return True
 
 
 def _plain_clip() -> Callable[..., Any]:
@@ -268,9 +275,8 @@ def _plain_clip() -> Callable[..., Any]:
         ):
             x = args[0]
             d = x._device
-            t = x._native.dtype
-            lo = _plain_bound(args[1] if n > 1 else kwargs.get("min"), d, t)
-            hi = _plain_bound(args[2] if n > 2 else kwargs.get("max"), d, t)
+            lo = _plain_bound(args[1] if n > 1 else kwargs.get("min"), x)
+            hi = _plain_bound(args[2] if n > 2 else kwargs.get("max"), x)
             if lo is not _NOT_PLAIN and hi is not _NOT_PLAIN:
                 try:
                     r = call_backend("clip", d, [x._native, lo, hi], {})
@@ -283,16 +289,16 @@ def _plain_clip() -> Callable[..., Any]:
 
 
 _BOUNDS = frozenset({"min", "max"})
-_INT64 = 2**63
+_INT64_LO, _INT64_HI = _dtypes.int_range(_dtypes.int64)
 _NOT_PLAIN = object()
 
 
-def _plain_bound(b: Any, d: object, t: object) -> object:
-    """A bound of ``clip`` as the device's function takes it, or ``_NOT_PLAIN``."""
+def _plain_bound(b: Any, x: Array) -> object:
+    """A bound of ``clip(x, ...)`` as the device's function takes it, or ``_NOT_PLAIN``."""
     kind = type(b)
-    if b is None or kind is float or (kind is int and -_INT64 <= b < _INT64):
+    if b is None or kind is float or (kind is int and _INT64_LO <= b <= _INT64_HI):
         return b
-    if kind is Array and b._device is d and (b._native.dtype is t or b._native.dtype == t):
+    if kind is Array and b._device is x._device and _one_dtype([x._native, b._native]):
         return b._native
     return _NOT_PLAIN
 
@@ -306,16 +312,10 @@ def _plain_sequence(name: str, params: Params) -> Callable[..., Any]:
         if len(args) == 1 and _plain_kwargs(kwargs, keywords):
             seq = args[0]
             if (type(seq) is list or type(seq) is tuple) and seq and type(seq[0]) is Array:
+                natives = _natives_on(seq[0]._device, seq)
+                if natives is None or not _one_dtype(natives):
+                    return call(name, args, kwargs)
                 d = seq[0]._device
-                t = seq[0]._native.dtype
-                natives = []
-                for a in seq:
-                    if type(a) is not Array or a._device is not d:
-                        return call(name, args, kwargs)
-                    u = a._native.dtype
-                    if u is not t and u != t:
-                        return call(name, args, kwargs)
-                    natives.append(a._native)
                 if name != "concat" or len(natives[0].shape):
                     try:
                         r = call_backend(name, d, [natives], kwargs)
