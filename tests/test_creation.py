@@ -80,6 +80,117 @@ def test_arange_with_step_by_keyword_and_no_stop(device):
     assert _np(xp.arange(883022, step=2**40, device=device)).tolist() == [0]
 
 
+@pytest.mark.parametrize(
+    ("args", "dtype"),
+    [
+        ((3.5,), "int32"),
+        ((3.5,), "uint32"),
+        ((0.5, 5, 1.3), "int16"),
+        ((5.5, 0, -1.5), "int32"),
+        ((2.7, 300.2, 7.9), "uint16"),
+        ((1, 7.0, 2), "int8"),
+        ((0, 1, 0.25), "int32"),
+        ((-0.5, 3.0), "int8"),
+    ],
+)
+def test_arange_of_floats_in_an_integer_dtype_counts_as_numpy(device, args, dtype):
+    """``arange`` with a float bound or step in an integer dtype: ``ceil((stop - start) /
+    step)`` values, NumPy's (torch cut the bounds to ints first: ``arange(3.5, dtype=int32)``
+    had three values and ``arange(0.5, 5, 1.3, dtype=int16)`` was ``[0, 1, 3, 4]``; JAX cut
+    the step). Where the first two values truncate to one int, NumPy repeats it."""
+    if not device.supports(getattr(xp, dtype)):
+        pytest.skip(f"{device} has no {dtype}")
+    got = _np(xp.arange(*args, dtype=getattr(xp, dtype), device=device))
+    assert got.dtype == np.dtype(dtype)
+    assert got.tolist() == np.arange(*args, dtype=dtype).tolist()
+
+
+def test_arange_of_floats_below_an_unsigned_dtype_is_refused(device):
+    """Negative float bounds in an unsigned dtype: the error that int bounds give, naming
+    the function, on every device (torch and JAX wrapped them around, Dask's error named no
+    function)."""
+    with pytest.raises(OverflowError, match=r"arraymux\.arange: .*-3 does not fit in"):
+        xp.arange(-3.5, 2.0, 0.5, dtype=xp.uint8, device=device)
+    with pytest.raises(OverflowError, match=r"arraymux\.arange: .*259 does not fit in"):
+        xp.arange(250.5, 260.0, dtype=xp.uint8, device=device)
+
+
+@pytest.mark.parametrize("endpoint", [True, False])
+@pytest.mark.parametrize(
+    ("args", "dtype"),
+    [
+        ((-3.7, 3.7, 5), "int16"),
+        ((-2.5, 2.5, 7), "int32"),
+        ((0.5, 3.5, 4), "int8"),
+        ((0, 10, 4), "int32"),
+        ((0, 256, 4), "uint16"),
+        ((0.5, 250.9, 3), "uint8"),
+    ],
+)
+def test_linspace_in_an_integer_dtype_rounds_down_as_numpy(device, args, dtype, endpoint):
+    """NumPy's float64 values rounded toward -inf (NumPy 2, JAX, Dask, array-api-strict);
+    torch truncated its own values (``[-3, -1, 0, 1, 3]`` for ``[-4, -2, 0, 1, 3]``, and
+    ``-1`` in the middle of ``linspace(-2.5, 2.5, 7)``)."""
+    if not device.supports(getattr(xp, dtype)):
+        pytest.skip(f"{device} has no {dtype}")
+    got = _np(xp.linspace(*args, dtype=getattr(xp, dtype), device=device, endpoint=endpoint))
+    assert got.dtype == np.dtype(dtype)
+    assert got.tolist() == np.linspace(*args, dtype=dtype, endpoint=endpoint).tolist()
+
+
+def test_linspace_ends_beyond_an_integer_dtype_are_refused(device):
+    """The first and last values (rounded down) must fit the dtype, as ints given for the
+    ends must (NumPy wrapped ``-4`` to 252 in uint8, JAX clipped it to 0)."""
+    with pytest.raises(OverflowError, match=r"arraymux\.linspace: .*-4 does not fit in"):
+        xp.linspace(-3.7, 3.7, 5, dtype=xp.uint8, device=device)
+    with pytest.raises(OverflowError, match=r"arraymux\.linspace: .*256 does not fit in"):
+        xp.linspace(0, 256, 4, dtype=xp.uint8, device=device)
+    # without the end point, the last value is 192
+    assert _np(xp.linspace(0, 256, 4, dtype=xp.uint8, device=device, endpoint=False)).tolist() == [
+        0,
+        64,
+        128,
+        192,
+    ]
+
+
+def test_a_float_fill_value_in_an_integer_dtype(device):
+    """``full``/``full_like`` truncate a float fill value toward zero where it fits, and
+    refuse NaN, infinities and values beyond the dtype on every device (NumPy filled
+    ``-2**31`` for ``1e10`` in int32 and 44 for ``300.0`` in uint8; torch refused ``-0.5`` in
+    uint8 with a RuntimeError)."""
+    assert _np(xp.full((2,), 2.7, dtype=xp.int32, device=device)).tolist() == [2, 2]
+    assert _np(xp.full((2,), -0.5, dtype=xp.uint8, device=device)).tolist() == [0, 0]
+    assert _np(xp.full((2,), -2.9, dtype=xp.int8, device=device)).tolist() == [-2, -2]
+    u8 = xp.asarray([1, 2], dtype=xp.uint8, device=device)
+    assert _np(xp.full_like(u8, 2.9)).tolist() == [2, 2]
+    with pytest.raises(ValueError, match=r"arraymux\.full: cannot store the float nan"):
+        xp.full((2,), float("nan"), dtype=xp.int32, device=device)
+    with pytest.raises(ValueError, match=r"arraymux\.full: cannot store the float inf"):
+        xp.full((2,), float("inf"), dtype=xp.int16, device=device)
+    with pytest.raises(
+        OverflowError, match=r"arraymux\.full: the Python float 10000000000\.0 does"
+    ):
+        xp.full((2,), 1e10, dtype=xp.int32, device=device)
+    with pytest.raises(OverflowError, match=r"arraymux\.full: the Python float 300\.0 does"):
+        xp.full((3,), 300.0, dtype=xp.uint8, device=device)
+    with pytest.raises(OverflowError, match=r"arraymux\.full_like: the Python float -1\.5"):
+        xp.full_like(u8, -1.5)
+
+
+@pytest.mark.parametrize(
+    ("data", "dtype"),
+    [([-1], "uint8"), (-1, "uint8"), ([[1], [-1]], "uint16"), ([300], "uint8"), ([128], "int8")],
+)
+def test_asarray_of_python_ints_beyond_an_integer_dtype_is_refused(device, data, dtype):
+    """``OverflowError`` on every device (torch wrapped ``-1`` to 255 in uint8 and uint16,
+    and said ``RuntimeError`` of 300)."""
+    if not device.supports(getattr(xp, dtype)):
+        pytest.skip(f"{device} has no {dtype}")
+    with pytest.raises(OverflowError, match=r"arraymux\.asarray.*out of bounds for"):
+        xp.asarray(data, dtype=getattr(xp, dtype), device=device)
+
+
 @pytest.mark.parametrize("copy", [None, False])
 def test_asarray_of_its_own_dtype_is_the_same_array(device, copy):
     """``asarray(x, dtype=x.dtype, copy=False)`` is ``x`` itself, so a later ``x[...] = v``

@@ -118,12 +118,51 @@ def _stored_values(name: str, a: dict[str, Any]) -> list[object]:
     if name == "full":
         return [a.get("fill_value")]
     if name == "arange":
-        start, _, step = _arange_range(a)
+        start, stop, step = _arange_range(a)
         count = _arange_count(a)
-        return [start, start + (count - 1) * step] if count else []
+        if not count:
+            return []
+        if isinstance(start, float) or isinstance(stop, float) or isinstance(step, float):
+            # In an integer dtype, NumPy's values (see _integer_range); in a floating one,
+            # none of these ints is checked.
+            first = int(start)
+            return [first, first + (count - 1) * (int(start + step) - first)]
+        return [start, start + (count - 1) * step]
     if name == "linspace":
-        return [a.get("start"), a.get("stop")] if a.get("endpoint", True) else [a.get("start")]
+        # In an integer dtype, NumPy's values rounded toward -inf: the first and the last.
+        start, stop, num = a["start"], a["stop"], a["num"]
+        if not num:
+            return []
+        ends = [start, stop]
+        if not a.get("endpoint", True):
+            ends[1] = start + (num - 1) * ((stop - start) / num) if _real(start, stop) else start
+        return [math.floor(v) if type(v) is float and math.isfinite(v) else v for v in ends]
     return []
+
+
+def _real(*values: object) -> bool:
+    return all(type(v) in (int, float) for v in values)
+
+
+def _integer_range(bound: dict[str, Any], dt: _dtypes.DType) -> dict[str, Any]:
+    """``arange``'s bound arguments for an integer dtype ``dt`` with a float bound or step,
+    as Python ints that every backend reads alike: NumPy's values, which Dask and
+    array-api-strict give too, ``ceil((stop - start) / step)`` of them from the first two
+    truncated, ``int(start) + i * (int(start + step) - int(start))``. torch cut the bounds to
+    ints first (``arange(3.5, dtype=int32)`` had three values, not four) and JAX the step
+    (``arange(2.7, 300.2, 7.9, dtype=uint16)`` went up by 7, not 8). Where the first two
+    values are one int, ``{"shape": (n,), "fill_value": first}``: ``full``'s arguments."""
+    start, stop, step = _arange_range(bound)
+    if dt.kind not in ("signed integer", "unsigned integer") or not any(
+        isinstance(v, float) for v in (start, stop, step)
+    ):
+        return bound
+    n = _arange_count(bound)
+    first = int(start)
+    delta = int(start + step) - first
+    if delta == 0:
+        return {"shape": (n,), "fill_value": first}
+    return {"start": first, "stop": first + n * delta, "step": delta}
 
 
 def check_stored(name: str, d: Device, values: list[object], dt: _dtypes.DType | None) -> None:
@@ -168,11 +207,11 @@ def _check_creation(name: str, d: Device, bound: dict[str, Any], dtype: object) 
         check_size(name, tuple(shape_of(bound)), 16 if dt is None else dt.itemsize)
     if dt is None and _creation_kind(name, bound) != "integral":
         return  # Python floats in a floating-point result
+    if dt is not None and "fill_value" in bound:
+        bound["fill_value"] = _dtypes.fill_for(name, bound["fill_value"], dt)
     values = _stored_values(name, bound)
     if values:
         check_stored(name, d, values, dt)
-    if dt is not None and "fill_value" in bound:
-        bound["fill_value"] = _dtypes.number_for(name, bound["fill_value"], dt)
 
 
 #: The parameters whose values a creation function stores in its result. A 0-d array given
@@ -348,9 +387,9 @@ def _common_call(name: str, args: tuple[Any, ...], dtype: object, device: object
         if name == "arange" and a:
             check_stored(name, d, [0, a - 1], dt)
     if fill is not None and (dt is not None or type(fill) is int):
-        check_stored(name, d, [fill], dt)  # (in a default dtype, a bool or a float fits)
         if dt is not None:
-            fill = _dtypes.number_for(name, fill, dt)
+            fill = _dtypes.fill_for(name, fill, dt)
+        check_stored(name, d, [fill], dt)  # (in a default dtype, a bool or a float fits)
     if dtype is not None:  # (after the values: one that narrowing cannot keep raises first)
         kwargs["dtype"] = native_dtype(dtype, d, name)
     if extent * itemsize > MAX_BYTES:
@@ -417,6 +456,10 @@ def creation(name: str) -> Callable[..., Array]:
                 return _of_arrays(name, at, bound, dtype)
             d = at if at is not None else resolve_device(device, name)
             _check_creation(name, d, bound, dtype)
+            if name == "arange" and dtype is not None:
+                bound = _integer_range(bound, dtype_arg(dtype, name))
+                if "shape" in bound:
+                    return full(bound["shape"], bound["fill_value"], dtype=dtype, device=d)
             # The leading run of parameters given goes by position; one after a gap (``step``
             # without ``stop``) stays a keyword, or it would take the gap's place.
             positional = []
@@ -717,8 +760,8 @@ def _like(name: str, make: str) -> Callable[..., Array]:
             args = (check_value(name, "fill_value", args[0], None),)
         if args:  # full_like: the fill value must fit the result's dtype
             dt = as_dtype(dtype) if dtype is not None else dtype_of(native, src)
-            check_stored(name, d, [python_scalar(args[0])], dt)
-            args = (_dtypes.number_for(name, args[0], dt),)
+            args = (_dtypes.fill_for(name, python_scalar(args[0]), dt),)
+            check_stored(name, d, [args[0]], dt)
         if d._backend is not src._backend:
             made = dtype if dtype is not None else src._backend.dtype_from_native(native.dtype)
             shape = tuple(native.shape)

@@ -241,6 +241,32 @@ def number_for(fname: str, value: object, dt: DType) -> object:
     return value
 
 
+def fill_for(fname: str, value: object, dt: DType) -> object:
+    """``value`` as ``arraymux.<fname>`` stores it in every element of an array of ``dt``
+    (``full``'s and ``full_like``'s fill value): :func:`number_for`, and a Python float in an
+    integer dtype truncated toward zero, as every backend casts it, once it is finite and its
+    integer fits ``dt``. (NumPy filled ``full((2,), 1e10, dtype=int32)`` with ``-2**31`` and
+    ``full((2,), 300.0, dtype=uint8)`` with 44; torch refused ``-0.5`` in uint8.)"""
+    if type(value) is float and dt._kind in INTEGER_KINDS:
+        if value != value or value in (float("inf"), float("-inf")):
+            raise ValueError(
+                f"arraymux.{fname}: cannot store the float {value} in {dt}, which holds "
+                "integers only."
+            )
+        lo, hi = int_range(dt)
+        if not lo <= int(value) <= hi:
+            raise OverflowError(
+                f"arraymux.{fname}: the Python float {value!r} does not fit in {dt} (range "
+                f"{lo} to {hi}). Pass a wider dtype, or a floating-point one."
+            )
+        return int(value)
+    return number_for(fname, value, dt)
+
+
+#: The kinds of the integer dtypes, signed and unsigned.
+INTEGER_KINDS: Final = frozenset({"signed integer", "unsigned integer"})
+
+
 def int_for_floats(fname: str, value: int) -> int | float:
     """A Python int that a floating-point or complex array takes (``arraymux.<fname>`` stores
     it, or computes with it): as it is within int64, where every backend takes it; beyond, its

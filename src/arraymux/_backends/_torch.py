@@ -203,6 +203,88 @@ def _vecdot(general: Callable[..., torch.Tensor]) -> Callable[..., torch.Tensor]
     return vecdot
 
 
+_compat_arange = _xp.arange
+_torch_arange = torch.arange
+
+
+def _arange(
+    start: float,
+    /,
+    stop: float | None = None,
+    step: float = 1,
+    *,
+    dtype: torch.dtype | None = None,
+    device: torch.device | None = None,
+) -> torch.Tensor:
+    """``arange``: ``torch.arange(n)`` itself for a positive count of Python ints in the
+    default dtype (compat's wrapper, which mends empty ranges and the dtypes torch's arange
+    refuses, costs a third more there)."""
+    if dtype is None and stop is None and step == 1 and type(start) is int and start > 0:
+        return _torch_arange(start, dtype=dtype, device=device)
+    return _compat_arange(start, stop, step, dtype=dtype, device=device)
+
+
+_compat_asarray = _xp.asarray
+#: torch's integer dtypes, by the NumPy dtype of the same name.
+_INTS = (torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8, torch.uint16)
+_NUMPY_INTS = {
+    t: _np.dtype(str(t).removeprefix("torch.")) for t in (*_INTS, torch.uint32, torch.uint64)
+}
+
+
+def _asarray(
+    obj: object,
+    /,
+    *,
+    dtype: torch.dtype | None = None,
+    device: torch.device | None = None,
+    copy: bool | None = None,
+) -> torch.Tensor:
+    """``asarray``, refusing Python numbers that an integer ``dtype`` cannot hold as NumPy,
+    JAX, Dask and array-api-strict refuse them (``OverflowError``): torch wrapped ``-1`` to
+    255 in uint8 and said ``RuntimeError`` of 300."""
+    if dtype in _NUMPY_INTS and type(obj) in (list, tuple, int, float):
+        _np.asarray(obj, dtype=_NUMPY_INTS[dtype])  # NumPy's errors, NumPy's conversions
+    return _compat_asarray(obj, dtype=dtype, device=device, copy=copy)
+
+
+_compat_linspace = _xp.linspace
+
+
+def _linspace(
+    start: float,
+    stop: float,
+    /,
+    num: int,
+    *,
+    dtype: torch.dtype | None = None,
+    device: torch.device | None = None,
+    endpoint: bool = True,
+) -> torch.Tensor:
+    """``linspace``; in an integer dtype, NumPy's float64 values, ``start + i * step`` (the
+    last ``stop`` where ``endpoint``), rounded toward -inf, as NumPy (since 2.0), JAX, Dask and
+    array-api-strict give them: torch truncated its own values
+    (``linspace(-3.7, 3.7, 5, dtype=int16)`` gave ``[-3, -1, 0, 1, 3]`` for
+    ``[-4, -2, 0, 1, 3]``, and the middle of ``linspace(-2.5, 2.5, 7)`` was just below 0)."""
+    if dtype in _NUMPY_INTS:
+        return _floored(start, stop, num, endpoint, device).to(dtype)
+    return _compat_linspace(start, stop, num, dtype=dtype, device=device, endpoint=endpoint)
+
+
+def _floored(
+    start: float, stop: float, num: int, endpoint: bool, device: torch.device | None
+) -> torch.Tensor:
+    """NumPy's ``floor(linspace(start, stop, num, endpoint))`` in float64."""
+    y = _torch_arange(num, dtype=torch.float64, device=device)
+    div = num - 1 if endpoint else num
+    if div > 0:
+        y = y * ((stop - start) / div)
+    y = y + start
+    if endpoint and num > 1:
+        y[-1] = stop
+    return torch.floor(y)
+
+
 def single_operand() -> dict[str, object]:
     """Functions called with the array alone, where torch's own is the standard's (sum: not for
     unsigned integers, whose sums torch gives as int64; mean: floating operands only, the others
@@ -288,6 +370,9 @@ def namespace() -> ModuleType:
 def overrides(ns: ModuleType) -> dict[str, Callable[..., object]]:
     out: dict[str, Callable[..., object]] = dict(_SAME_DTYPE_BINARY)
     out["sum"] = _sum
+    out["arange"] = _arange
+    out["asarray"] = _asarray
+    out["linspace"] = _linspace
     for name in ("prod", "cumulative_sum", "cumulative_prod"):
         out[name] = _accumulating(name, getattr(ns, name))
     out["linalg.trace"] = _accumulating("linalg.trace", ns.linalg.trace)

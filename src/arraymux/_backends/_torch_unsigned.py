@@ -189,13 +189,36 @@ EMULATED = _MODULAR | _ORDERED | _REDUCTIONS | _CREATION | _OWN
 
 def _unsigned_of(args: Iterable[object], kwargs: dict[str, object]) -> torch.dtype | None:
     """The dtype of the first unsigned tensor among the operands (in lists too), or None."""
-    for v in (*args, *kwargs.values()):
-        if isinstance(v, list | tuple):
-            for item in v:
-                if isinstance(item, torch.Tensor) and item.dtype in UNSIGNED:
-                    return item.dtype
-        elif isinstance(v, torch.Tensor) and v.dtype in UNSIGNED:
-            return v.dtype
+    for v in args:
+        u = _unsigned_in(v)
+        if u is not None:
+            return u
+    for v in kwargs.values():
+        u = _unsigned_in(v)
+        if u is not None:
+            return u
+    return None
+
+
+#: Operand types that are never tensors (``isinstance`` against ``torch.Tensor`` costs ~100 ns
+#: for anything else, and this runs before every call of the Python paths on torch).
+_NO_TENSOR = frozenset({bool, int, float, complex, str, type(None), slice})
+
+
+def _unsigned_in(v: object) -> torch.dtype | None:
+    """The dtype of ``v``, or of the first unsigned tensor of a list or tuple ``v``, if
+    unsigned."""
+    kind = type(v)
+    if kind in _NO_TENSOR:
+        return None
+    if kind is list or kind is tuple:
+        for item in v:  # type: ignore[attr-defined]
+            if isinstance(item, torch.Tensor) and item.dtype in UNSIGNED:
+                return item.dtype
+        return None
+    if isinstance(v, torch.Tensor):
+        dt = v.dtype
+        return dt if dt in UNSIGNED else None
     return None
 
 
@@ -270,6 +293,8 @@ def emulate(name: str, fns: Fns, args: tuple[object, ...], kwargs: dict[str, obj
     """``name`` computed on unsigned operands through signed kernels, or ``NotImplemented``
     where no operand (nor ``dtype=``) is uint16, uint32 or uint64, or where ``name`` runs on
     torch's own kernels as it is."""
+    if name not in EMULATED:
+        return NotImplemented
     if name in _CREATION:
         return _creation(name, fns, args, kwargs)
     u = _unsigned_of(args, kwargs)
@@ -377,8 +402,9 @@ def _creation(name: str, fns: Fns, args: tuple[Any, ...], kwargs: dict[str, Any]
     if name in ("full", "zeros", "ones", "empty"):
         return NotImplemented  # torch fills unsigned tensors itself
     # eye, linspace, arange of floats: made in int64 (float64 for linspace), then cast.
-    work = torch.float64 if name == "linspace" else torch.int64
-    return fns[name](*args, **dict(kwargs, dtype=work)).to(u)
+    if name == "linspace":  # in int64 (see _torch._linspace), then cast
+        return fns[name](*args, **dict(kwargs, dtype=torch.int64)).to(u)
+    return fns[name](*args, **dict(kwargs, dtype=torch.int64)).to(u)
 
 
 # --- division, powers, shifts, abs, sign --------------------------------------------------
