@@ -344,6 +344,33 @@ def test_std_with_a_fractional_correction(device):
     np.testing.assert_allclose(_np(xp.std(x, correction=1)), np.std(ref, ddof=1), rtol=1e-6)
 
 
+@pytest.mark.parametrize("name", ["std", "var"])
+def test_std_and_var_are_nan_where_the_correction_leaves_no_degree_of_freedom(device, name):
+    """The standard: NaN where ``N - correction <= 0`` (NumPy, CuPy, torch, Dask and
+    array-api-strict gave infinity where it is 0, and NumPy, torch and array-api-strict where
+    it is below 0); other counts unchanged."""
+    fn = getattr(xp, name)
+    x = xp.asarray([[1.0, 2.0, 4.0], [3.0, 3.0, 3.0]], dtype=xp.float32, device=device)
+    for kwargs in (
+        {"correction": 6},
+        {"correction": 7},
+        {"correction": 6.5},
+        {"axis": 1, "correction": 3},
+        {"axis": (0, 1), "correction": 6},
+        {"axis": 0, "correction": 2, "keepdims": True},
+    ):
+        r = fn(x, **kwargs)
+        assert r.dtype == xp.float32
+        assert np.isnan(_np(r)).all(), (name, kwargs, _np(r))
+    ref = np.asarray([[1.0, 2.0, 4.0], [3.0, 3.0, 3.0]])
+    np.testing.assert_allclose(
+        _np(fn(x, axis=0, correction=1)), getattr(np, name)(ref, 0, ddof=1), rtol=1e-6
+    )
+    np.testing.assert_allclose(
+        _np(fn(x, axis=1, correction=2.5)), getattr(np, name)(ref, 1, ddof=2.5), rtol=1e-6
+    )
+
+
 def test_dlpack_below_version_1_gives_a_legacy_capsule(device):
     if device.backend not in FIXED_BACKENDS:
         pytest.skip("checked on numpy, torch and jax")
@@ -1171,3 +1198,39 @@ def test_results_too_large_to_address_raise(device, pure):
     every backend (jaxlib aborted the process on them: run in a child process, so that a
     regression fails this test only)."""
     assert_child_ok(_HUGE_SIZES, str(device), env=mode_env(pure))
+
+
+def test_isin_inverts_on_every_device(device):
+    """``invert=True`` negates the membership (array-api-strict 2.6 left it unread)."""
+    x = xp.asarray([1, 2, 3, 4], device=device)
+    test = xp.asarray([1, 3], device=device)
+    assert _np(xp.isin(x, test)).tolist() == [True, False, True, False]
+    assert _np(xp.isin(x, test, invert=True)).tolist() == [False, True, False, True]
+    assert _np(xp.isin(x, 2, invert=True)).tolist() == [True, False, True, True]
+
+
+def test_unique_takes_each_nan_as_a_value_of_its_own(device):
+    """The standard: NaNs compare unequal, so each is a unique value, counted once, with an
+    inverse index of its own. Dask took them as one value, counted it 0 times, gave it the
+    first value's index in the inverse and failed in ``unique_all``."""
+    data = [NAN, 1.0, NAN, 1.0, 0.5]
+    x = xp.asarray(data, dtype=xp.float32, device=device)
+    ref = np.asarray(data, dtype=np.float32)
+
+    def same(a, b):
+        np.testing.assert_array_equal(_np(a), b)  # (NaNs equal here)
+
+    values = np.asarray([0.5, 1.0, NAN, NAN], dtype=np.float32)
+    same(xp.unique_values(x), values)
+    u = xp.unique_counts(x)
+    same(u.values, values)
+    same(u.counts, [1, 2, 1, 1])
+    u = xp.unique_inverse(x)
+    same(u.values, values)
+    same(xp.take(u.values, u.inverse_indices), ref)  # x rebuilt, NaNs where they were
+    u = xp.unique_all(x)
+    same(u.values, values)
+    same(u.counts, [1, 2, 1, 1])
+    same(xp.take(u.values, u.inverse_indices), ref)
+    same(xp.take(x, u.indices), values)
+    assert u.values.shape == (4,) and u.values.device == device

@@ -46,6 +46,8 @@ def overrides(ns: ModuleType) -> dict[str, Callable[..., object]]:
         "expm1": _special_cases.expm1(ns, ns.expm1, _make_complex),
         "floor_divide": _special_cases.floor_divide(ns, ns.floor_divide),
         "repeat": _repeat,
+        "std": _special_cases.corrected(ns.std),
+        "var": _special_cases.corrected(ns.var),
         # The bounds as scalars of the kernel: no upload, no boolean-mask synchronisation.
         "clip": _clip(cupy, ns.clip),
         "linalg.solve": _special_cases.solve(ns, ns.linalg.solve),

@@ -148,9 +148,14 @@ def overrides(ns: ModuleType) -> dict[str, Callable[..., object]]:
         "expm1": _special_cases.expm1(ns, ns.expm1, _make_complex),
         "tanh": _special_cases.tanh(ns, ns.tanh, _make_complex),
         "pow": _special_cases.half_powers(ns, ns.pow, lambda r: r.dtype.kind == "f"),
+        "std": _special_cases.corrected(ns.std),
+        "var": _special_cases.corrected(ns.var),
     }
-    for name in ("unique_values", "unique_counts", "unique_inverse", "unique_all", "nonzero"):
-        table[name] = _with_known_lengths(getattr(ns, name))
+    import array_api_compat.numpy as cnp
+
+    for name in ("unique_values", "unique_counts", "unique_inverse", "unique_all"):
+        table[name] = _with_known_lengths(getattr(ns, name), getattr(cnp, name))
+    table["nonzero"] = _with_known_lengths(ns.nonzero)
     for name in ("zeros", "ones", "empty", "full"):
         table[name] = _empty_in_one_chunk(getattr(ns, name))
     table["asarray"] = _asarray(ns.asarray)
@@ -201,6 +206,7 @@ def _make_complex(re: da.Array, im: da.Array) -> da.Array:
 
 def _with_known_lengths(
     unique: Callable[..., da.Array | tuple[da.Array, ...]],
+    with_nans: Callable[..., np.ndarray | tuple[np.ndarray, ...]] | None = None,
 ) -> Callable[..., da.Array | tuple[da.Array, ...]]:
     """``unique`` (or ``nonzero``), whose results have a known length.
 
@@ -209,11 +215,26 @@ def _with_known_lengths(
     ``type_of_target`` asks ``unique_values(y).shape[0] > 2``; with ``nan`` it takes three
     classes for two), so arraymux computes the result once here, keeps it in memory
     (``dask.persist``) and gives its chunks their sizes; later work on it stays lazy.
+
+    Dask's unique functions take the NaNs of an array as one value, count it 0 times, give
+    its inverse index as 0 (the first value's) and fail in ``unique_all``; the standard
+    takes each NaN as a value of its own. A floating array with a NaN is computed and given
+    to ``with_nans`` (NumPy's, through array-api-compat), whose results come back as Dask
+    arrays of one chunk: the check costs a pass over the data of floating arrays.
     """
     import dask
+    import dask.array
+
+    def whole(a: np.ndarray) -> da.Array:
+        return dask.array.from_array(a, chunks=-1)
 
     @functools.wraps(unique)
     def known(x: da.Array, /) -> da.Array | tuple[da.Array, ...]:
+        if with_nans is not None and x.dtype.kind in "fc" and bool(dask.array.isnan(x).any()):
+            got = with_nans(x.compute())
+            if isinstance(got, tuple):
+                return cast("tuple[da.Array, ...]", type(got)(*map(whole, got)))
+            return whole(got)
         out = unique(x)
         parts = out if isinstance(out, tuple) else (out,)
         parts = tuple(p.compute_chunk_sizes() for p in dask.persist(*parts))

@@ -72,6 +72,8 @@ def overrides(ns: ModuleType) -> dict[str, object]:
         "expm1": _special_cases.expm1(ns, ns.expm1, make_complex),
         "tanh": _special_cases.tanh(ns, ns.tanh, make_complex),
         "repeat": _repeat,
+        "std": _special_cases.corrected(ns.std),
+        "var": _special_cases.corrected(ns.var),
         **_aligned_creation(ns),
     }
 

@@ -42,6 +42,15 @@ class _Adding(NativeArray, Protocol):
 _S = TypeVar("_S", bound=_Adding)
 
 
+class _Scaling(NativeArray, Protocol):
+    """A native array as ``corrected`` reads it: times a number, an array of its kind."""
+
+    def __mul__(self, other: float, /) -> Self: ...
+
+
+_M = TypeVar("_M", bound=_Scaling)
+
+
 class _Stack(Protocol):
     """A stack of matrices (or vectors) as ``solve`` reads it."""
 
@@ -296,6 +305,38 @@ def sign(ns: ModuleType, base: Callable[..., _S]) -> Callable[..., _S]:
         return r
 
     return sign
+
+
+def corrected(base: Callable[..., _M]) -> Callable[..., _M]:
+    """``std`` or ``var`` with the standard's special case: NaN where ``N - correction <= 0``
+    (``N`` the number of elements reduced). NumPy, CuPy, torch and array-api-strict divide by
+    zero or by a negative count there, giving infinity (NaN for equal values); JAX and Dask
+    give NaN. The count is read from the shape: no data is read."""
+
+    def fn(
+        x: _M,
+        /,
+        *,
+        axis: int | tuple[int, ...] | None = None,
+        correction: float = 0.0,
+        keepdims: bool = False,
+    ) -> _M:
+        if correction > 0 and _count(x.shape, axis) <= correction:
+            # (the backend's own warning of no degrees of freedom left out)
+            return base(x, axis=axis, keepdims=keepdims) * _NAN
+        return base(x, axis=axis, correction=correction, keepdims=keepdims)
+
+    fn.__name__ = fn.__qualname__ = getattr(base, "__name__", "std_or_var")
+    return fn
+
+
+def _count(shape: tuple[int | float | None, ...], axis: int | tuple[int, ...] | None) -> float:
+    """The number of elements that a reduction over ``axis`` of an array of ``shape`` reads
+    (NaN where a length is unknown: Dask's)."""
+    sizes = (
+        shape if axis is None else [shape[a] for a in ((axis,) if isinstance(axis, int) else axis)]
+    )
+    return math.prod(math.nan if n is None else n for n in sizes)
 
 
 # -- complex special cases from a table ---------------------------------------------------------

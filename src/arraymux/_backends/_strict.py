@@ -79,10 +79,24 @@ def overrides(ns: ModuleType) -> dict[str, Callable[..., object]]:
         "expm1": _special_cases.expm1(ns, ns.expm1, _make_complex),
         "tanh": _special_cases.tanh(ns, ns.tanh, _make_complex),
         "sign": _special_cases.sign(ns, ns.sign),
+        "std": _special_cases.corrected(ns.std),
+        "var": _special_cases.corrected(ns.var),
+        "isin": _isin(ns),
         "pow": _special_cases.half_powers(
             ns, ns.pow, lambda r: bool(ns.isdtype(r.dtype, "real floating"))
         ),
     }
+
+
+def _isin(ns: ModuleType) -> Callable[..., _Array]:
+    """``isin`` with ``invert``: array-api-strict 2.6 takes the keyword and leaves it unread
+    (``isin([1, 2], [1], invert=True)`` gave ``[True, False]``)."""
+
+    def isin(x1: _Array, x2: _Array, /, *, invert: bool = False) -> _Array:
+        r = ns.isin(x1, x2)
+        return ns.logical_not(r) if invert else r
+
+    return isin
 
 
 def _make_complex(re: _Array, im: _Array) -> _Array:

@@ -379,7 +379,8 @@ def overrides(ns: ModuleType) -> dict[str, Callable[..., object]]:
     for name in ("take_along_axis", "repeat"):
         out[name] = _indexed(getattr(ns, name))
     out["take"] = _take(_indexed(ns.take))
-    out["std"] = _std
+    out["std"] = _special_cases.corrected(_std)
+    out["var"] = _special_cases.corrected(ns.var)
     out["floor_divide"] = _special_cases.floor_divide(ns, ns.floor_divide)
     out["expm1"] = _special_cases.expm1(ns, ns.expm1, torch.complex)
     # tanh(+0 + inf j), tanh(+0 + nan j), acosh(+0 + nan j): wrong on CUDA.
