@@ -159,3 +159,31 @@ def test_a_bool_is_no_axis_on_any_path(device: xp.Device, pure: bool) -> None:
     assert xp.sum(x, axis=1, keepdims=True).shape == (2, 1)  # a bool where one belongs
     if device.backend != "array_api_strict":  # (its isin ignores invert: see conformance)
         assert xp.to_numpy(xp.isin(k, k, invert=True)).tolist() == [False]
+
+
+@pytest.mark.parametrize("dtype", ["uint16", "uint32", "uint64"])
+def test_plain_calls_of_emulated_dtypes_are_emulated(dtype):
+    """torch holds uint16/32/64 without kernels for most functions: a plain call with such an
+    array goes through the adapter's emulation (other plain calls skip its look through the
+    arguments); the values are NumPy's."""
+    dt = getattr(xp, dtype)
+    top = int(np.iinfo(dtype).max)
+    a = np.asarray([top, 3, 0, top - 1], dtype=dtype)
+    b = np.asarray([1, top, 2, 5], dtype=dtype)
+    x = xp.asarray(a, device="torch:cpu")
+    y = xp.asarray(b, device="torch:cpu")
+    idx = xp.asarray(np.asarray([3, 0], dtype=dtype), device="torch:cpu")
+    assert x.dtype == dt
+    cases = [
+        (xp.concat([x, y]), np.concatenate([a, b])),
+        (xp.stack([x, y], axis=1), np.stack([a, b], axis=1)),
+        (xp.clip(x, 2, top - 1), np.clip(a, 2, top - 1)),
+        (xp.clip(x, y), np.clip(a, b, None)),
+        (xp.take(x, idx), a[[3, 0]]),
+        (xp.take(xp.asarray(np.arange(5.0), device="torch:cpu"), idx[1:]), np.arange(5.0)[[0]]),
+        (xp.searchsorted(xp.sort(x), y), np.searchsorted(np.sort(a), b)),
+    ]
+    for got, want in cases:
+        assert got.device == xp.Device("torch:cpu")
+        np.testing.assert_array_equal(xp.to_numpy(got), want)
+        assert xp.to_numpy(got).dtype == want.dtype

@@ -7,8 +7,8 @@ that do the same in C.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from . import _compiled, _dtypes
 from ._arguments import Params, params_of
@@ -18,6 +18,9 @@ from ._dispatch import binary_slow, call, call_backend, wrap_result
 from ._docstrings import finish
 from ._function_table import BY_NAME, VARARGS, Record
 from ._signatures import BOOL_KEYWORDS
+
+if TYPE_CHECKING:
+    from ._devices import Device
 
 __all__ = ["binary", "first", "generic", "reflected", "unary"]
 
@@ -230,7 +233,7 @@ def _plain_arrays(name: str, entry: Record, params: Params) -> Callable[..., Any
             if promoted and not _one_dtype([natives[i] for i in promoted]):
                 return call(name, args, kwargs)
             try:
-                r = call_backend(name, d, natives, kwargs)
+                r = _call_plain(name, d, natives, kwargs, natives)
             except BACKEND_ERRORS:
                 return call(name, args, kwargs)  # explains the backend's error
             return wrap_result(name, r, d)
@@ -247,6 +250,25 @@ def _natives_on(d: object, arrays: tuple[object, ...] | list[object]) -> list[An
             return None
         natives.append(a._native)
     return natives
+
+
+def _call_plain(
+    name: str, d: Device, args: Sequence[object], kwargs: dict[str, object], natives: list[Any]
+) -> Any:
+    """:func:`call_backend` of a plain call whose native arrays are ``natives``: the device's
+    function itself where none of them has a dtype that the backend emulates (torch's
+    uint16/32/64), without the emulation's look through every argument."""
+    emulated = d._backend.emulated_dtypes
+    if emulated:
+        for a in natives:
+            if a.dtype in emulated:
+                return call_backend(name, d, args, kwargs)
+    return d._fns[name](*args, **kwargs)
+
+
+def _native(v: object) -> bool:
+    """Whether ``v`` is a native array (not None, a Python number)."""
+    return v is not None and type(v) not in (int, float)
 
 
 def _one_dtype(natives: list[Any]) -> bool:
@@ -279,7 +301,8 @@ def _plain_clip() -> Callable[..., Any]:
             hi = _plain_bound(args[2] if n > 2 else kwargs.get("max"), x)
             if lo is not _NOT_PLAIN and hi is not _NOT_PLAIN:
                 try:
-                    r = call_backend("clip", d, [x._native, lo, hi], {})
+                    nargs = [x._native, lo, hi]
+                    r = _call_plain("clip", d, nargs, {}, [a for a in nargs if _native(a)])
                 except BACKEND_ERRORS:
                     return call("clip", args, kwargs)  # explains the backend's error
                 return wrap(r, d)
@@ -318,7 +341,7 @@ def _plain_sequence(name: str, params: Params) -> Callable[..., Any]:
                 d = seq[0]._device
                 if name != "concat" or len(natives[0].shape):
                     try:
-                        r = call_backend(name, d, [natives], kwargs)
+                        r = _call_plain(name, d, [natives], kwargs, natives)
                     except BACKEND_ERRORS:
                         return call(name, args, kwargs)  # explains the backend's error
                     return wrap(r, d)
@@ -337,7 +360,7 @@ def _plain_varargs(name: str) -> Callable[..., Any]:
             if natives is None:
                 return call(name, args, kwargs)
             try:
-                r = call_backend(name, d, natives, {})
+                r = _call_plain(name, d, natives, {}, natives)
             except BACKEND_ERRORS:
                 return call(name, args, kwargs)  # explains the backend's error
             return wrap_result(name, r, d)

@@ -312,6 +312,7 @@ class Backend:
         # Functions computed for dtypes the backend stores but has no kernels for (torch's
         # uint16/32/64): called on the checking path only.
         self.emulate: Callable[..., object] | None = self.hooks.emulate
+        self.emulated_dtypes: frozenset[object] = self.hooks.emulated_dtypes
         # The dtype objects that arrays report (``x.dtype``): JAX's namespace holds scalar
         # types (jnp.float32) where its arrays report NumPy dtypes.
         as_array_dtype = self.adapter.array_dtype

@@ -248,6 +248,8 @@ class Hooks:
     string of the engine's device that computes for arrays on ``place``, ``"torch:cpu"`` for
     NumPy), ``emulate(name, fns, args, kwargs)`` (the result of standard function ``name`` for
     operands of a dtype the backend holds but lacks kernels for, or ``NotImplemented``),
+    ``emulated_dtypes`` (the native dtypes of the operands ``emulate`` computes for: a call
+    whose arrays have none of them, and no ``dtype=``, goes to the backend's function itself),
     ``index_array(native)`` (an integer index array as the backend indexes with it: torch
     takes int64 only), ``reversed`` (standard names mapped to functions that compute
     ``name(scalar, x)`` when called as ``f(x, scalar)``: torch's ``rsub``), ``scalar_kernels``
@@ -289,6 +291,7 @@ class Hooks:
     emulate: (
         Callable[[str, Mapping[str, object], tuple[object, ...], dict[str, object]], object] | None
     ) = None
+    emulated_dtypes: frozenset[object] = frozenset()
     index_array: Callable[[object], object] | None = None
     reversed: Mapping[str, Callable[..., object]] = field(default_factory=dict)
     scalar_kernels: Mapping[str, Callable[[NativeArray, complex], NativeArray]] = field(

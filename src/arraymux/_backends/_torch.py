@@ -32,6 +32,7 @@ _Key: TypeAlias = "_Index | tuple[_Index, ...]"
 # uint16/32/64 functions torch has no kernels for, computed through signed ones (the
 # dispatcher's checking path asks this hook first).
 emulate = _unsigned.emulate
+EMULATED_DTYPES: frozenset[object] = frozenset(_unsigned.UNSIGNED)
 
 # Binary functions whose torch callable matches the standard once both operands are tensors of
 # one dtype on one device. arraymux promotes before calling, so it can skip array-api-compat's
