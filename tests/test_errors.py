@@ -376,3 +376,18 @@ def test_random_choices_given_as_arrays_are_refused_with_the_function_name():
         xp.random.gumbel(key, (2,), mode=np.array([1, None]))
     with pytest.raises(ValueError, match=r"arraymux\.random\.multivariate_normal: method must"):
         xp.random.multivariate_normal(key, xp.zeros(2), xp.eye(2), method=np.array(["a", "b"]))
+
+
+def test_a_value_stored_into_an_array_of_a_lesser_kind_is_refused(device):
+    """``x[k] = 1.5`` into an integer array, a float into a bool one, a complex into a real
+    one: a TypeError naming ``Array.__setitem__`` on every device (NumPy, torch and JAX
+    dropped the fraction or the imaginary part; array-api-strict refused it)."""
+    for dtype, value in ((xp.int32, 1.5), (xp.int8, 2.0), (xp.bool, 0.5), (xp.float32, 1j)):
+        x = xp.zeros(3, dtype=dtype, device=device)
+        with pytest.raises(TypeError, match=r"arraymux\.Array\.__setitem__: cannot store"):
+            x[1] = value
+        assert not bool(xp.any(x != 0))  # nothing written
+    x = xp.zeros(2, dtype=xp.float32, device=device)
+    x[0] = 2  # an int into a float array, a float into a float or complex one: as before
+    x[1] = 0.5
+    assert xp.to_numpy(x).tolist() == [2.0, 0.5]

@@ -494,6 +494,8 @@ class Array:
         nvalue = _set_operand(d, value, "__setitem__", "value")
         if type(nvalue) is int:
             nvalue = _int_value(self.dtype, nvalue)
+        elif type(nvalue) is float or type(nvalue) is complex:
+            _check_kind(self.dtype, nvalue)
         backend = d._backend
         try:
             if backend.spec.mutable:
@@ -694,6 +696,20 @@ def _int_value(dt: DType, value: int) -> int | float:
     elif dt.kind in ("real floating", "complex floating"):
         return _dtypes.int_for_floats("Array.__setitem__", value)
     return value
+
+
+def _check_kind(dt: DType, value: complex) -> None:
+    """Refuse a Python float stored into an integer or bool array, or a complex into a real
+    one: the standard leaves such writes open, array-api-strict refuses them, and NumPy,
+    torch and JAX drop the fraction (or the imaginary part) without a word."""
+    kind = dt.kind
+    if kind == "complex floating" or (kind == "real floating" and type(value) is float):
+        return
+    raise TypeError(
+        f"arraymux.Array.__setitem__: cannot store the Python {type(value).__name__} {value!r} "
+        f"in an array of {dt} without losing part of it. Convert it first (int(value), "
+        "value.real), or cast the array (arraymux.astype)."
+    )
 
 
 def _conversion_error(x: Array, kind: str, e: Exception) -> Exception:

@@ -1,0 +1,216 @@
+"""Edge inputs on every device give the NumPy device's answer: the same dtype, the same values
+(NaNs and the signs of zeros included), or the same kind of error.
+
+Each case was a place where some backend answered otherwise (torch's ``arange`` and
+``linspace`` in integer dtypes, ``std``/``var`` without degrees of freedom, Dask's ``unique``
+with NaNs, array-api-strict's ``isin(invert=True)``) or could: the standard's special cases,
+empty and 0-d arrays, integer wrap-around, signed zeros, NaNs in sorts and reductions. The
+places where the standard leaves the answer to each library and the backends differ are listed
+at the end of this module, with the reason arraymux keeps each backend's own answer there.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+
+import arraymux as xp
+
+NAN, INF = float("nan"), float("inf")
+F32, I32, I8, U8, BOOL, C64 = xp.float32, xp.int32, xp.int8, xp.uint8, xp.bool, xp.complex64
+
+
+def _a(v: Any, dt: xp.DType, d: xp.Device) -> xp.Array:
+    return xp.asarray(v, dtype=dt, device=d)
+
+
+def _set(x: xp.Array, key: Any, value: Any) -> xp.Array:
+    x[key] = value
+    return x
+
+
+# name -> function of the device. Every dtype is given: default dtypes differ by design.
+CASES: dict[str, Callable[[xp.Device], Any]] = {
+    # creation in integer dtypes
+    "arange float stop int32": lambda d: xp.arange(3.5, dtype=I32, device=d),
+    "arange float step int16": lambda d: xp.arange(0.5, 5, 1.3, dtype=xp.int16, device=d),
+    "arange negative float step": lambda d: xp.arange(5.5, 0, -1.5, dtype=I32, device=d),
+    "arange float below uint8": lambda d: xp.arange(-3.5, 2.0, 0.5, dtype=U8, device=d),
+    "linspace int16 rounds down": lambda d: xp.linspace(-3.7, 3.7, 5, dtype=xp.int16, device=d),
+    "linspace int32 no end": lambda d: xp.linspace(
+        -2.5, 2.5, 7, dtype=I32, device=d, endpoint=False
+    ),
+    "linspace beyond uint8": lambda d: xp.linspace(0, 256, 4, dtype=U8, device=d),
+    "full float in int8": lambda d: xp.full((2,), -2.9, dtype=I8, device=d),
+    "full nan in int32": lambda d: xp.full((2,), NAN, dtype=I32, device=d),
+    "full 300.0 in uint8": lambda d: xp.full((2,), 300.0, dtype=U8, device=d),
+    "full_like -1 in uint8": lambda d: xp.full_like(_a([1, 2], U8, d), -1),
+    "asarray -1 in uint8": lambda d: xp.asarray([-1], dtype=U8, device=d),
+    "asarray floats in int32": lambda d: xp.asarray([1.7, -2.2], dtype=I32, device=d),
+    "eye k beyond": lambda d: xp.eye(2, 3, k=5, dtype=F32, device=d),
+    "tril k below": lambda d: xp.tril(xp.ones((3, 3), dtype=I8, device=d), k=-5),
+    # statistics
+    "std correction = N": lambda d: xp.std(_a([1, 2, 4], F32, d), correction=3),
+    "var correction > N": lambda d: xp.var(_a([[1, 2], [3, 3]], F32, d), axis=1, correction=2.5),
+    "var of empty": lambda d: xp.var(_a([], F32, d)),
+    "mean of empty": lambda d: xp.mean(_a([], F32, d)),
+    "sum over an empty axis": lambda d: xp.sum(xp.zeros((0, 3), dtype=F32, device=d), axis=0),
+    "prod of empty": lambda d: xp.prod(_a([], F32, d)),
+    "sum int8 wraps to int64": lambda d: xp.sum(_a([100, 100], I8, d), dtype=I32),
+    "cumulative_sum include_initial": lambda d: xp.cumulative_sum(
+        _a([[1, 2], [3, 4]], F32, d), axis=0, include_initial=True
+    ),
+    "max with nan": lambda d: xp.max(_a([1, NAN, 3], F32, d)),
+    "argmax with nan": lambda d: xp.astype(xp.argmax(_a([1, NAN, 3], F32, d)), I32),
+    "argmin ties": lambda d: xp.astype(xp.argmin(_a([2, 1, 1, 0, 0], F32, d)), I32),
+    "count_nonzero nan and -0": lambda d: xp.astype(
+        xp.count_nonzero(_a([NAN, 0.0, -0.0], F32, d)), I32
+    ),
+    "min over axis ()": lambda d: xp.min(_a([[1, 5], [3, 4]], F32, d), axis=()),
+    # sorting, sets, searching
+    "sort with nan and -inf": lambda d: xp.sort(_a([3, NAN, 1, -INF], F32, d)),
+    "argsort nan descending": lambda d: xp.astype(
+        xp.argsort(_a([3, NAN, 1, NAN], F32, d), descending=True), I32
+    ),
+    "argsort stable descending ties": lambda d: xp.astype(
+        xp.argsort(_a([1, 2, 1, 2], F32, d), descending=True, stable=True), I32
+    ),
+    "unique_values with nans": lambda d: xp.unique_values(_a([NAN, 1, NAN, 1], F32, d)),
+    "unique_counts with nans": lambda d: xp.astype(
+        xp.unique_counts(_a([NAN, 1, NAN, 1], F32, d)).counts, I32
+    ),
+    "isin invert": lambda d: xp.isin(_a([1, 2, 3], I32, d), _a([1, 3], I32, d), invert=True),
+    "searchsorted right": lambda d: xp.astype(
+        xp.searchsorted(_a([1, 2, 2, 3], F32, d), _a([2, 0, 4], F32, d), side="right"), I32
+    ),
+    "nonzero of 2-d": lambda d: xp.astype(xp.nonzero(_a([[0, 1], [2, 0]], I32, d))[1], I32),
+    # elementwise special cases and integer arithmetic
+    "round half to even": lambda d: xp.round(_a([0.5, 1.5, 2.5, -0.5, -1.5], F32, d)),
+    "sign of -0 and nan": lambda d: xp.sign(_a([-0.0, 0.0, NAN], F32, d)),
+    "floor_divide signed zeros": lambda d: xp.floor_divide(
+        _a([-0.0, 1.0, -1.0], F32, d), _a([1.0, INF, INF], F32, d)
+    ),
+    "remainder signs": lambda d: xp.remainder(
+        _a([5, -5, 5, -5], I32, d), _a([3, 3, -3, -3], I32, d)
+    ),
+    "float remainder signs": lambda d: xp.remainder(
+        _a([5.5, -5.5, 5.5, -5.5], F32, d), _a([3, 3, -3, -3], F32, d)
+    ),
+    "int floor division of negatives": lambda d: _a([-7, 7], I32, d) // _a([2, -2], I32, d),
+    "int8 overflow wraps": lambda d: _a([127], I8, d) + _a([1], I8, d),
+    "abs of int8 min": lambda d: xp.abs(_a([-128], I8, d)),
+    "uint8 square wraps": lambda d: xp.square(_a([200], U8, d)),
+    "uint8 minus one wraps": lambda d: _a([0], U8, d) - 1,
+    "shift beyond the width": lambda d: xp.bitwise_right_shift(
+        _a([-8, 8], I32, d), _a([40, 40], I32, d)
+    ),
+    "uint8 shift": lambda d: xp.bitwise_right_shift(_a([200], U8, d), _a([9], U8, d)),
+    "invert uint8": lambda d: xp.bitwise_invert(_a([0, 255], U8, d)),
+    "pow 0 ** 0": lambda d: xp.pow(_a([0.0], F32, d), _a([0.0], F32, d)),
+    "sqrt of -1": lambda d: xp.sqrt(_a([-1.0], F32, d)),
+    "log of signed zeros": lambda d: xp.log(_a([0.0, -0.0], F32, d)),
+    "atan2 of signed zeros": lambda d: xp.atan2(
+        _a([0.0, -0.0, 0.0, -0.0], F32, d), _a([-0.0, -0.0, 0.0, 0.0], F32, d)
+    ),
+    "logaddexp of infinities": lambda d: xp.logaddexp(
+        _a([INF, -INF], F32, d), _a([INF, -INF], F32, d)
+    ),
+    "hypot inf nan": lambda d: xp.hypot(_a([INF], F32, d), _a([NAN], F32, d)),
+    "ceil to -0": lambda d: xp.signbit(xp.ceil(_a([-0.5], F32, d))),
+    "complex sqrt of -4 with signed zeros": lambda d: xp.sqrt(_a([-4 + 0j, -4 - 0j], C64, d)),
+    "complex log of 0": lambda d: xp.log(_a([0j], C64, d)),
+    "complex sign": lambda d: xp.sign(_a([3 + 4j, 0j], C64, d)),
+    "clip by int arrays": lambda d: xp.clip(_a([1, 5, 9], I32, d), _a([2, 2, 2], I32, d), 6),
+    "where with a Python float": lambda d: xp.where(
+        _a([True, False], BOOL, d), 1.5, _a([1, 2], F32, d)
+    ),
+    "int8 matmul wraps": lambda d: xp.matmul(_a([[1, 2]], I8, d), _a([[100], [100]], I8, d)),
+    "int8 vecdot wraps": lambda d: xp.vecdot(_a([100, 100], I8, d), _a([1, 1], I8, d)),
+    "uint8 plus -1 refused": lambda d: _a([1, 2], U8, d) + (-1),
+    "int8 times 200 refused": lambda d: _a([1, 2], I8, d) * 200,
+    "uint8 compared with -1": lambda d: _a([1, 255], U8, d) == -1,
+    "a float stored into an int32 array": lambda d: _set(_a([1, 2], I32, d), slice(None), 1.5),
+    "a complex stored into a float32 array": lambda d: _set(_a([1, 2], F32, d), 0, 1j),
+    "a float stored into a bool array": lambda d: _set(_a([True], BOOL, d), 0, 0.5),
+    # manipulation and indexing
+    "roll by more than the length": lambda d: xp.roll(_a([1, 2, 3, 4], F32, d), -5),
+    "roll two axes": lambda d: xp.roll(_a([[1, 2], [3, 4]], F32, d), (1, 1), axis=(0, 1)),
+    "expand_dims two axes": lambda d: xp.expand_dims(_a([1, 2], F32, d), axis=(0, 2)),
+    "concat of None axis": lambda d: xp.concat(
+        [_a([[1, 2]], F32, d), _a([[3]], F32, d)], axis=None
+    ),
+    "repeat by an array": lambda d: xp.repeat(_a([1, 2, 3], F32, d), _a([1, 0, 2], I32, d)),
+    "diff n=2 with prepend": lambda d: xp.diff(_a([1, 4, 9], I32, d), n=2, prepend=_a([0], I32, d)),
+    "take negative index": lambda d: xp.take(_a([1, 2, 3], I32, d), _a([-1], I32, d)),
+    "take_along_axis negative": lambda d: xp.take_along_axis(
+        _a([[1, 2, 3]], I32, d), _a([[-1, 0]], I32, d), axis=1
+    ),
+    "broadcast to a zero length": lambda d: xp.broadcast_to(_a([1], I32, d), (0, 1)),
+    "getitem negative step": lambda d: _a([1, 2, 3, 4], F32, d)[::-2],
+    "getitem ellipsis and None": lambda d: _a([[1, 2], [3, 4]], F32, d)[..., None, 0],
+    "getitem int array": lambda d: _a([1, 2, 3, 4], F32, d)[_a([-1, 0], I32, d)],
+    "getitem 0-d bool": lambda d: _a([1, 2], F32, d)[xp.asarray(True, device=d)],
+    "setitem mask": lambda d: (lambda x: _set(x, x > 1, 0.0))(_a([1, 2, 3], F32, d)),
+    "setitem strided slice": lambda d: _set(_a([1, 2, 3], F32, d), slice(None, None, 2), 9.0),
+    # linear algebra and fft
+    "matrix_norm nuclear": lambda d: xp.linalg.matrix_norm(_a([[1, 2], [3, 4]], F32, d), ord="nuc"),
+    "matrix_norm -inf": lambda d: xp.linalg.matrix_norm(_a([[1, 2], [3, 4]], F32, d), ord=-INF),
+    "vector_norm order 0": lambda d: xp.linalg.vector_norm(_a([1, 0, 3], F32, d), ord=0),
+    "vector_norm -inf": lambda d: xp.linalg.vector_norm(_a([1, -5, 3], F32, d), ord=-INF),
+    "slogdet of a singular matrix": lambda d: xp.linalg.slogdet(_a([[1, 2], [2, 4]], F32, d))[1],
+    "matrix_power -2": lambda d: xp.linalg.matrix_power(_a([[1, 2], [3, 4]], F32, d), -2),
+    "matrix_rank": lambda d: xp.astype(xp.linalg.matrix_rank(_a([[1, 2], [2, 4]], F32, d)), I32),
+    "trace offset": lambda d: xp.linalg.trace(_a([[1, 2], [3, 4]], F32, d), offset=1),
+    "fft padded": lambda d: xp.abs(xp.fft.fft(_a([1, 2, 3], C64, d), n=5)),
+    "irfft odd length": lambda d: xp.fft.irfft(_a([1, 2, 3], C64, d), n=5),
+    "hfft": lambda d: xp.fft.hfft(_a([1, 2, 3], C64, d)),
+    "fftfreq with spacing": lambda d: xp.fft.fftfreq(5, d=0.5, dtype=F32, device=d),
+    "fftshift one axis": lambda d: xp.fft.fftshift(_a([[1, 2, 3], [4, 5, 6]], F32, d), axes=1),
+}
+
+# The standard leaves these to each library, and the backends answer differently; arraymux
+# keeps each backend's answer (making them agree would read the data, a synchronisation on
+# GPUs, or change values that a library's users rely on):
+#
+# - integer division and remainder by zero (NumPy: 0; torch on the CPU raises; JAX: -1 - x);
+# - casts of NaN, infinities and out-of-range floats to integers (JAX saturates);
+# - the sign of the zero that maximum/minimum give for -0 and +0;
+# - searchsorted in an array with NaNs (torch puts values after the NaNs);
+# - integers to negative integer powers (NumPy, Dask and array-api-strict raise);
+# - array-api-strict refuses what the standard leaves open: clip with min > max, shifts by a
+#   negative count, slices starting beyond the end, sums of bools, isin of floats.
+
+
+def _outcome(call: Callable[[xp.Device], Any], device: xp.Device) -> tuple[str, Any]:
+    with warnings.catch_warnings():  # (NumPy's, and Dask's where it computes)
+        warnings.simplefilter("ignore")
+        try:
+            r = call(device)
+        except (TypeError, ValueError, OverflowError, IndexError) as e:
+            return "raises", type(e)
+        assert r.device == device, r
+        return str(r.dtype), xp.to_numpy(r)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_every_device_gives_the_numpy_devices_answer(device, name):
+    if device.backend == "numpy":
+        pytest.skip("the reference")
+    want = _outcome(CASES[name], xp.Device("numpy"))
+    got = _outcome(CASES[name], device)
+    if want[0] == "raises" or got[0] == "raises":
+        assert got == want, f"{name}: {got} on {device}, {want} on numpy"
+        return
+    assert got[0] == want[0], f"{name}: dtype {got[0]} on {device}, {want[0]} on numpy"
+    g, w = np.asarray(got[1]), np.asarray(want[1])
+    assert g.shape == w.shape, f"{name}: shape {g.shape} on {device}, {w.shape} on numpy"
+    if w.dtype.kind in "fc":
+        np.testing.assert_allclose(g, w, rtol=2e-6, atol=1e-6, equal_nan=True, err_msg=name)
+        exact = np.isfinite(w) & (w.real == 0) if w.dtype.kind == "c" else w == 0
+        assert (np.signbit(g.real)[exact] == np.signbit(w.real)[exact]).all(), name
+    else:
+        assert g.tolist() == w.tolist(), f"{name}: {g.tolist()} on {device}, {w.tolist()}"
