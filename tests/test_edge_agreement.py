@@ -136,6 +136,13 @@ CASES: dict[str, Callable[[xp.Device], Any]] = {
     "a float stored into an int32 array": lambda d: _set(_a([1, 2], I32, d), slice(None), 1.5),
     "a complex stored into a float32 array": lambda d: _set(_a([1, 2], F32, d), 0, 1j),
     "a float stored into a bool array": lambda d: _set(_a([True], BOOL, d), 0, 0.5),
+    "a float array stored into an int8 array": lambda d: _set(
+        _a([1, 2], I8, d), 0, _a(1.5, F32, d)
+    ),
+    "an int32 array stored into an int8 array": lambda d: _set(
+        _a([1, 2], I8, d), slice(None), _a([1, 300], I32, d)
+    ),
+    "an int array stored into a float32 array": lambda d: _set(_a([1, 2], F32, d), 1, _a(7, I8, d)),
     # manipulation and indexing
     "roll by more than the length": lambda d: xp.roll(_a([1, 2, 3, 4], F32, d), -5),
     "roll two axes": lambda d: xp.roll(_a([[1, 2], [3, 4]], F32, d), (1, 1), axis=(0, 1)),

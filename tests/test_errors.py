@@ -391,3 +391,22 @@ def test_a_value_stored_into_an_array_of_a_lesser_kind_is_refused(device):
     x[0] = 2  # an int into a float array, a float into a float or complex one: as before
     x[1] = 0.5
     assert xp.to_numpy(x).tolist() == [2.0, 0.5]
+
+
+def test_an_array_stored_into_an_array_of_a_lesser_kind_is_refused(device):
+    """NumPy's ``same_kind`` rule for ``x[k] = array``: a float array into an integer one, an
+    integer array into a bool one, raise; an array of the same or a lesser kind is cast to
+    ``x``'s dtype on every device (array-api-strict refused every other dtype; NumPy, torch,
+    JAX and Dask cast floats into integers without a word)."""
+    x = xp.zeros(2, dtype=xp.int32, device=device)
+    with pytest.raises(TypeError, match=r"arraymux\.Array\.__setitem__: cannot store an array"):
+        x[:] = xp.asarray([1.5, 2.5], dtype=xp.float32, device=device)
+    b = xp.zeros(2, dtype=xp.bool, device=device)
+    with pytest.raises(TypeError, match=r"arraymux\.Array\.__setitem__: cannot store an array"):
+        b[:] = xp.asarray([1, 0], dtype=xp.int8, device=device)
+    f = xp.zeros(2, dtype=xp.float32, device=device)
+    f[:] = xp.asarray([1, 2], dtype=xp.int32, device=device)
+    assert f.dtype == xp.float32 and xp.to_numpy(f).tolist() == [1.0, 2.0]
+    i = xp.zeros(2, dtype=xp.int8, device=device)
+    i[:] = xp.asarray([1, 300], dtype=xp.int32, device=device)  # wraps, as astype does
+    assert i.dtype == xp.int8 and xp.to_numpy(i).tolist() == [1, 44]

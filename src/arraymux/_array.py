@@ -496,6 +496,8 @@ class Array:
             nvalue = _int_value(self.dtype, nvalue)
         elif type(nvalue) is float or type(nvalue) is complex:
             _check_kind(self.dtype, nvalue)
+        elif type(nvalue) is not bool and hasattr(nvalue, "dtype"):
+            nvalue = _same_kind_value(self.dtype, cast("NativeArray", nvalue), d)
         backend = d._backend
         try:
             if backend.spec.mutable:
@@ -710,6 +712,26 @@ def _check_kind(dt: DType, value: complex) -> None:
         f"in an array of {dt} without losing part of it. Convert it first (int(value), "
         "value.real), or cast the array (arraymux.astype)."
     )
+
+
+def _same_kind_value(dt: DType, value: NativeArray, d: Device) -> NativeArray:
+    """An array written into an array of ``dt``, cast to ``dt``; one of a greater kind
+    (floats into integers, ints into bools, complex into real) is refused: NumPy's
+    ``same_kind`` rule, which JAX announces it will enforce. NumPy, torch and Dask cast
+    without a word; array-api-strict refused every other dtype."""
+    try:
+        have = d._backend.dtype_from_native(value.dtype)
+    except TypeError:
+        return value  # a dtype of no standard: the backend's own answer
+    if have is dt:
+        return value
+    if _dtypes.kind_rank(have.kind) > _dtypes.kind_rank(dt.kind):
+        raise TypeError(
+            f"arraymux.Array.__setitem__: cannot store an array of {have} in an array of "
+            f"{dt} without losing part of its values. Cast the value first "
+            f"(arraymux.astype(value, {dt}))."
+        )
+    return d._fns["astype"](value, d._backend.to_native_dtype[dt])
 
 
 def _conversion_error(x: Array, kind: str, e: Exception) -> Exception:
