@@ -1671,3 +1671,34 @@ def test_torch_gradients_under_inference_mode(monkeypatch, zero_in_inference):
     assert float(value) == 14.0
     if zero_in_inference:
         assert modes == [False, False]  # differentiated outside inference mode
+
+
+# docs/transforms.md, "Where a function has no derivative": each engine's value there.
+NAN = float("nan")
+_KINKS = {
+    "abs at 0": (lambda x: xp.sum(xp.abs(x)), [0.0], [0.0], [1.0]),
+    "maximum at c": (lambda x: xp.sum(xp.maximum(x, 1.0)), [1.0], [1.0], [0.5]),
+    "minimum at c": (lambda x: xp.sum(xp.minimum(x, 1.0)), [1.0], [1.0], [0.5]),
+    "clip at the bounds": (
+        lambda x: xp.sum(xp.clip(x, 0.0, 1.0)),
+        [0.0, 1.0],
+        [1.0, 1.0],
+        [0.5, 0.5],
+    ),
+    "vector_norm at 0": (lambda x: xp.linalg.vector_norm(x), [0.0, 0.0], [0.0, 0.0], [NAN, NAN]),
+    "std of equal values": (lambda x: xp.std(x), [1.0, 1.0], [0.0, 0.0], [NAN, NAN]),
+    "hypot at (0, 0)": (lambda x: xp.sum(xp.hypot(x, xp.zeros_like(x))), [0.0], [NAN], [0.5]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_KINKS))
+def test_derivatives_where_a_function_has_none_are_the_engines(name):
+    """The table of docs/transforms.md: torch's value on NumPy and torch, JAX's on JAX."""
+    f, at, torch_value, jax_value = _KINKS[name]
+    for device, want in (
+        ("numpy", torch_value),
+        ("torch:cpu", torch_value),
+        ("jax:cpu", jax_value),
+    ):
+        g = xp.grad(f)(xp.asarray(at, dtype=xp.float32, device=device))
+        np.testing.assert_array_equal(xp.to_numpy(g), np.asarray(want, np.float32), err_msg=device)
