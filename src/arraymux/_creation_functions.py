@@ -125,8 +125,8 @@ def _stored_values(name: str, a: dict[str, Any]) -> list[object]:
         if isinstance(start, float) or isinstance(stop, float) or isinstance(step, float):
             # In an integer dtype, NumPy's values (see _integer_range); in a floating one,
             # none of these ints is checked.
-            first = int(start)
-            return [first, first + (count - 1) * (int(start + step) - first)]
+            first, delta = _first_and_step(start, step)
+            return [first, first + (count - 1) * delta]
         return [start, start + (count - 1) * step]
     if name == "linspace":
         # In an integer dtype, NumPy's values rounded toward -inf: the first and the last.
@@ -138,6 +138,13 @@ def _stored_values(name: str, a: dict[str, Any]) -> list[object]:
             ends[1] = start + (num - 1) * ((stop - start) / num) if _real(start, stop) else start
         return [math.floor(v) if type(v) is float and math.isfinite(v) else v for v in ends]
     return []
+
+
+def _first_and_step(start: float, step: float) -> tuple[int, int]:
+    """The first value and the step of NumPy's ``arange`` of float bounds in an integer
+    dtype: the first two values truncated, and their difference."""
+    first = int(start)
+    return first, int(start + step) - first
 
 
 def _real(*values: object) -> bool:
@@ -158,8 +165,7 @@ def _integer_range(bound: dict[str, Any], dt: _dtypes.DType) -> dict[str, Any]:
     ):
         return bound
     n = _arange_count(bound)
-    first = int(start)
-    delta = int(start + step) - first
+    first, delta = _first_and_step(start, step)
     if delta == 0:
         return {"shape": (n,), "fill_value": first}
     return {"start": first, "stop": first + n * delta, "step": delta}

@@ -6,6 +6,7 @@ so that ``int8 + uint8`` gives ``int16`` whichever backend computes it.
 
 from __future__ import annotations
 
+import math
 from typing import Final
 
 __all__ = [
@@ -248,7 +249,7 @@ def fill_for(fname: str, value: object, dt: DType) -> object:
     integer fits ``dt``. (NumPy filled ``full((2,), 1e10, dtype=int32)`` with ``-2**31`` and
     ``full((2,), 300.0, dtype=uint8)`` with 44; torch refused ``-0.5`` in uint8.)"""
     if type(value) is float and dt._kind in INTEGER_KINDS:
-        if value != value or value in (float("inf"), float("-inf")):
+        if not math.isfinite(value):
             raise ValueError(
                 f"arraymux.{fname}: cannot store the float {value} in {dt}, which holds "
                 "integers only."
