@@ -217,7 +217,11 @@ def test_every_device_gives_the_numpy_devices_answer(device, name):
     assert g.shape == w.shape, f"{name}: shape {g.shape} on {device}, {w.shape} on numpy"
     if w.dtype.kind in "fc":
         np.testing.assert_allclose(g, w, rtol=2e-6, atol=1e-6, equal_nan=True, err_msg=name)
-        exact = np.isfinite(w) & (w.real == 0) if w.dtype.kind == "c" else w == 0
-        assert (np.signbit(g.real)[exact] == np.signbit(w.real)[exact]).all(), name
+        # Where both give a zero, its sign too. A value within the tolerance of NumPy's zero
+        # is a matter of accuracy, not of a special case (the standard has none for the
+        # square root of a negative real: torch's CUDA kernel differs from NumPy there in the
+        # sign of the real part).
+        zeros = (w.real == 0) & (g.real == 0)
+        assert (np.signbit(g.real)[zeros] == np.signbit(w.real)[zeros]).all(), name
     else:
         assert g.tolist() == w.tolist(), f"{name}: {g.tolist()} on {device}, {w.tolist()}"
