@@ -40,3 +40,20 @@ def _reset_default_device():
     xp.set_default_device(None)
     yield
     xp.set_default_device(None)
+
+
+@pytest.fixture
+def staged_deviation(monkeypatch: pytest.MonkeyPatch) -> str:
+    """A known deviation to report: array-api-strict's own ``isin``, which ignores
+    ``invert=True``, put back in place of the adapter's mended one and listed as a
+    deviation (none is listed at present). Returns its reason."""
+    import array_api_strict
+
+    from arraymux.testing import _deviations
+
+    reason = "array-api-strict 2.6: isin ignores invert=True"
+    fns = xp.Device("array_api_strict")._fns
+    monkeypatch.setitem(fns, "isin", array_api_strict.isin)
+    dev = _deviations.Deviation("isin", ("array_api_strict",), reason)
+    monkeypatch.setattr(_deviations, "DEVIATIONS", (dev,))
+    return reason

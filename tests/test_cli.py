@@ -207,7 +207,7 @@ def test_info_fits_the_terminal(width):
         assert any(_whole(name, line) for line in lines), (name, "\n".join(lines))
 
 
-def test_conformance_report_fits_the_terminal_and_shows_progress():
+def test_conformance_report_fits_the_terminal_and_shows_progress(staged_deviation):
     from arraymux._console import console
     from arraymux.testing._report import print_report, run_report
 

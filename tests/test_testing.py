@@ -233,7 +233,7 @@ def test_conformance_command_json(capsys):
     assert [r["status"] for r in out["results"]] == ["pass", "pass", "pass"]
 
 
-def test_conformance_command_table_and_known_deviation(capsys):
+def test_conformance_command_table_and_known_deviation(capsys, staged_deviation):
     rc = main(
         [
             "conformance",
