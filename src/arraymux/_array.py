@@ -492,12 +492,23 @@ class Array:
         d = self._device
         nkey = _native_key(self, key, "__setitem__")
         nvalue = _set_operand(d, value, "__setitem__", "value")
-        if type(nvalue) is int:
-            nvalue = _int_value(self.dtype, nvalue)
-        elif type(nvalue) is float or type(nvalue) is complex:
-            _check_kind(self.dtype, nvalue)
-        elif type(nvalue) is not bool and hasattr(nvalue, "dtype"):
-            nvalue = _same_kind_value(self.dtype, cast("NativeArray", nvalue), d)
+        kind = type(nvalue)
+        if kind is int:
+            nvalue = _int_value(self.dtype, cast("int", nvalue))
+        elif kind is float or kind is complex:
+            mine = self._dtype
+            if mine is None:
+                mine = self._dtype = self._native.dtype
+            dt = d._backend.from_native_dtype.get(mine) or self.dtype
+            held = dt._kind
+            if held != "complex floating" and (held != "real floating" or kind is complex):
+                _refuse_kind(dt, cast("complex", nvalue))
+        elif kind is not bool and hasattr(nvalue, "dtype"):
+            mine = self._dtype
+            if mine is None:
+                mine = self._dtype = self._native.dtype
+            if nvalue.dtype is not mine:  # (the common case, one dtype, costs one look)
+                nvalue = _same_kind_value(self.dtype, cast("NativeArray", nvalue), d)
         backend = d._backend
         try:
             if backend.spec.mutable:
@@ -700,13 +711,10 @@ def _int_value(dt: DType, value: int) -> int | float:
     return value
 
 
-def _check_kind(dt: DType, value: complex) -> None:
+def _refuse_kind(dt: DType, value: complex) -> NoReturn:
     """Refuse a Python float stored into an integer or bool array, or a complex into a real
     one: the standard leaves such writes open, array-api-strict refuses them, and NumPy,
     torch and JAX drop the fraction (or the imaginary part) without a word."""
-    kind = dt.kind
-    if kind == "complex floating" or (kind == "real floating" and type(value) is float):
-        return
     raise TypeError(
         f"arraymux.Array.__setitem__: cannot store the Python {type(value).__name__} {value!r} "
         f"in an array of {dt} without losing part of it. Convert it first (int(value), "
