@@ -186,3 +186,25 @@ def test_plain_calls_of_emulated_dtypes_are_emulated(dtype):
         assert got.device == xp.Device("torch:cpu")
         np.testing.assert_array_equal(xp.to_numpy(got), want)
         assert xp.to_numpy(got).dtype == want.dtype
+
+
+def test_plain_calls_look_for_emulated_dtypes_only_where_an_array_has_one(monkeypatch):
+    """The plain path hands a call with a uint16/32/64 array to torch's emulation (through
+    ``call_backend``) and every other call to the device's function itself."""
+    calls: list[str] = []
+    real = _factories.call_backend
+
+    def counted(name: str, *args: Any, **kwargs: Any) -> Any:
+        calls.append(name)
+        return real(name, *args, **kwargs)
+
+    monkeypatch.setattr(_factories, "call_backend", counted)
+    f = xp.asarray(np.arange(4, dtype=np.float32), device="torch:cpu")
+    u = xp.asarray(np.arange(4, dtype=np.uint32), device="torch:cpu")
+    xp.concat([f, f])
+    xp.clip(f, 0.5, 2.0)
+    xp.stack([f, f])
+    assert calls == []
+    xp.concat([u, u])
+    xp.clip(u, 1, 2)
+    assert calls == ["concat", "clip"]
