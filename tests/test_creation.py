@@ -786,3 +786,15 @@ def test_full_of_a_python_int_beyond_int64_in_a_floating_dtype(device):
         xp.full((2,), 2**1100, dtype=xp.float32, device=device)
     with pytest.raises(OverflowError, match=r"arraymux\.full_like: .* beyond the range"):
         xp.full_like(xp.zeros(1, dtype=xp.float32, device=device), -(2**1100))
+
+
+def test_torch_asarray_of_tensors_in_an_integer_dtype_is_torchs():
+    """The check of Python numbers against an integer dtype leaves lists of tensors to torch
+    (NumPy cannot read CUDA tensors; on the CPU the values are the same either way)."""
+    import torch
+
+    t = [torch.tensor(1), torch.tensor(2)]
+    r = xp.asarray(t, dtype=xp.int16, device="torch:cpu")
+    assert r.dtype == xp.int16 and _np(r).tolist() == [1, 2]
+    with pytest.raises(OverflowError, match="out of bounds"):
+        xp.asarray([[1, 2], [3, 40000]], dtype=xp.int16, device="torch:cpu")

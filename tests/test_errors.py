@@ -410,3 +410,17 @@ def test_an_array_stored_into_an_array_of_a_lesser_kind_is_refused(device):
     i = xp.zeros(2, dtype=xp.int8, device=device)
     i[:] = xp.asarray([1, 300], dtype=xp.int32, device=device)  # wraps, as astype does
     assert i.dtype == xp.int8 and xp.to_numpy(i).tolist() == [1, 44]
+
+
+def test_a_float_subclass_stored_into_an_integer_array_is_refused(device):
+    """A subclass of float (the value of a user's own type) is a float for the rule too."""
+
+    class Weight(float):
+        pass
+
+    x = xp.zeros(2, dtype=xp.int32, device=device)
+    with pytest.raises(TypeError, match=r"arraymux\.Array\.__setitem__: cannot store"):
+        x[0] = Weight(1.5)
+    f = xp.zeros(2, dtype=xp.float32, device=device)
+    f[0] = Weight(1.5)
+    assert xp.to_numpy(f).tolist() == [1.5, 0.0]

@@ -509,6 +509,8 @@ class Array:
                 mine = self._dtype = self._native.dtype
             if nvalue.dtype is not mine:  # (the common case, one dtype, costs one look)
                 nvalue = _same_kind_value(self.dtype, cast("NativeArray", nvalue), d)
+        elif isinstance(nvalue, float | complex) and not self.dtype._kind.endswith("floating"):
+            _refuse_kind(self.dtype, cast("complex", nvalue))  # a subclass of float
         backend = d._backend
         try:
             if backend.spec.mutable:

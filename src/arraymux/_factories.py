@@ -266,11 +266,6 @@ def _call_plain(
     return d._fns[name](*args, **kwargs)
 
 
-def _native(v: object) -> bool:
-    """Whether ``v`` is a native array (not None, a Python number)."""
-    return v is not None and type(v) not in (int, float)
-
-
 def _one_dtype(natives: list[Any]) -> bool:
     """Whether the native arrays ``natives`` share one dtype (array-api-strict's dtypes are
     equal objects, not one object)."""
@@ -301,8 +296,8 @@ def _plain_clip() -> Callable[..., Any]:
             hi = _plain_bound(args[2] if n > 2 else kwargs.get("max"), x)
             if lo is not _NOT_PLAIN and hi is not _NOT_PLAIN:
                 try:
-                    nargs = [x._native, lo, hi]
-                    r = _call_plain("clip", d, nargs, {}, [a for a in nargs if _native(a)])
+                    # (an Array bound has x's dtype: x's alone says whether to emulate)
+                    r = _call_plain("clip", d, [x._native, lo, hi], {}, [x._native])
                 except BACKEND_ERRORS:
                     return call("clip", args, kwargs)  # explains the backend's error
                 return wrap(r, d)
@@ -341,7 +336,8 @@ def _plain_sequence(name: str, params: Params) -> Callable[..., Any]:
                 d = seq[0]._device
                 if name != "concat" or len(natives[0].shape):
                     try:
-                        r = _call_plain(name, d, [natives], kwargs, natives)
+                        # (one dtype: the first array says whether to emulate)
+                        r = _call_plain(name, d, [natives], kwargs, natives[:1])
                     except BACKEND_ERRORS:
                         return call(name, args, kwargs)  # explains the backend's error
                     return wrap(r, d)

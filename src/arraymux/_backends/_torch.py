@@ -245,7 +245,12 @@ def _asarray(
     JAX, Dask and array-api-strict refuse them (``OverflowError``): torch wrapped ``-1`` to
     255 in uint8 and said ``RuntimeError`` of 300."""
     if dtype in _NUMPY_INTS and type(obj) in (list, tuple, int, float):
-        _np.asarray(obj, dtype=_NUMPY_INTS[dtype])  # NumPy's errors, NumPy's conversions
+        try:
+            _np.asarray(obj, dtype=_NUMPY_INTS[dtype])  # NumPy's check of each number
+        except OverflowError:
+            raise
+        except Exception:  # tensors in the list (CUDA ones NumPy cannot read), ...: torch's
+            pass
     return _compat_asarray(obj, dtype=dtype, device=device, copy=copy)
 
 
