@@ -815,3 +815,103 @@ def test_where_from_many_threads_at_once(device):
     with ThreadPoolExecutor(8) as pool:
         for done in [pool.submit(work, k) for k in range(8)]:
             done.result()  # (raises what the thread raised)
+
+
+#: Keys the subscript slot runs itself on a device that indexes plainly, and keys it leaves to
+#: ``Array.__getitem__`` (negative steps, bools, ints beyond INDEX_CHECKED, out of bounds,
+#: arrays, lists, a step of 0).
+_BASIC_KEYS = [
+    0,
+    -1,
+    slice(None),
+    slice(1, None),
+    slice(None, None, 2),
+    slice(-3, 5, 1),
+    (slice(None), None),
+    (None, Ellipsis),
+    (Ellipsis, 0),
+    (0, slice(1, 3)),
+    (),
+    Ellipsis,
+    None,
+]
+_OTHER_KEYS = [
+    slice(None, None, -1),
+    (slice(None), slice(3, 0, -2)),
+    True,
+    (0, False),
+    2**31,
+    -(2**31) - 1,
+    (0, 2**40),
+    7,
+    (0, 9),
+    slice(0, 2**63),
+    slice(None, None, 0),
+    [0, 1],
+    1.0,
+]
+
+
+@needs_ext
+@pytest.mark.parametrize("key", _BASIC_KEYS + _OTHER_KEYS, ids=repr)
+def test_indexing_slot_matches_the_method(device, key):
+    """``x[key]`` (the subscript slot) gives what ``Array.__getitem__`` gives, or its error."""
+    x = xp.reshape(xp.arange(12, device=device), (3, 4))
+    try:
+        expected = xp.Array.__getitem__(x, key)
+    except Exception as e:
+        with pytest.raises(type(e)) as info:
+            x[key]
+        assert str(info.value) == str(e)
+        return
+    got = x[key]
+    assert got._dtype is expected._dtype
+    _same(got, expected)
+
+
+@needs_ext
+def test_basic_indexing_runs_no_python_frame():
+    a = xp.reshape(xp.arange(12.0, device="numpy"), (3, 4))
+    t = xp.reshape(xp.arange(12.0, device="torch:cpu"), (3, 4)) if _has("torch") else a
+    assert a.device._plain_index
+    frames = []
+    sys.setprofile(lambda frame, event, arg: event == "call" and frames.append(frame))
+    try:
+        got = [a[:, None], a[1:3], a[0, -1], a[..., 1], t[:, None]]
+    finally:
+        sys.setprofile(None)
+    assert frames == []
+    _same(got[0], xp.expand_dims(a, axis=1))
+    assert got[2].shape == () and float(got[2]) == 3.0
+    # A key the slot leaves to the method runs it.
+    sys.setprofile(lambda frame, event, arg: event == "call" and frames.append(frame))
+    try:
+        a[::-1]
+    finally:
+        sys.setprofile(None)
+    assert any(f.f_code.co_name == "__getitem__" for f in frames)
+
+
+def _has(backend):
+    return any(d.backend == backend for d in _devices())
+
+
+def test_devices_that_index_plainly():
+    """The slot's flag: backends that are mutable, eager and index on their own."""
+    for d in _devices():
+        b = d._backend
+        expected = b.spec.mutable and not b.spec.lazy and b.getitem is None
+        assert d._plain_index is expected
+    assert xp.Device("numpy")._plain_index
+    if _has("jax"):
+        assert not xp.Device("jax:cpu")._plain_index  # bounds are checked against the shape
+    if _has("dask"):
+        assert not xp.Device("dask")._plain_index  # lengths of results indexed by arrays
+
+
+def test_getitem_takes_one_key():
+    x = xp.asarray([1.0, 2.0, 3.0])
+    assert list(inspect.signature(xp.Array.__getitem__).parameters) == ["self", "key"]
+    with pytest.raises(TypeError, match="takes one key, got 2"):
+        x.__getitem__(0, 1)
+    _same(x.__getitem__(slice(1, None)), x[1:])

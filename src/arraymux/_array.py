@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import math
 import operator
 from collections.abc import Callable, Iterator
@@ -426,7 +427,11 @@ class Array:
 
     # -- indexing -----------------------------------------------------------------------------
 
-    def __getitem__(self, key: object, /) -> Array:
+    # ``*_more`` keeps CPython (3.11+) from calling this method straight from ``x[key]`` (its
+    # specialisation takes functions of two positional parameters only), so that ``x[key]``
+    # goes through the subscript slot, where the compiled hot path runs basic keys (see
+    # ``_compiled``); its signature shows one key.
+    def __getitem__(self, key: object, /, *_more: object) -> Array:
         """``x[key]``: the standard's indexing on every backend.
 
         ``key`` is an int, a slice (negative steps too), ``...``, ``None`` (a new axis), a
@@ -445,6 +450,8 @@ class Array:
         >>> x[:, None, 0].shape
         (2, 1)
         """
+        if _more:
+            raise TypeError(f"Array.__getitem__ takes one key, got {1 + len(_more)}")
         d = self._device
         try:
             nkey = _native_key(self, key, "__getitem__")
@@ -475,6 +482,14 @@ class Array:
         except BACKEND_ERRORS as e:
             raise_annotated("Array.__getitem__", d, e)
         return _wrap(r, d, self._dtype)
+
+    setattr(  # noqa: B010 (a function's attribute, set in the class body)
+        __getitem__,
+        "__signature__",
+        inspect.signature(__getitem__).replace(
+            parameters=list(inspect.signature(__getitem__).parameters.values())[:2]
+        ),
+    )
 
     def __setitem__(self, key: object, value: object, /) -> None:
         """``x[key] = value``: write in place (``key`` as for ``x[key]``; ``value`` a Python

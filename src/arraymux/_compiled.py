@@ -237,6 +237,9 @@ def _load() -> ModuleType | None:
     _speedups.setup(
         Array, Device, TYPE_CACHE, BACKEND_ERRORS, scalar_plan, where_plan, BOOL_KEYWORDS
     )
+    # ``x[key]`` of a basic key on a device that indexes plainly runs from Array's subscript
+    # slot; ``Array.__getitem__`` stays the reference (and what torch.compile traces).
+    _speedups.index_slot()
     # torch.compile traces the Python twins of the builtins (registered once dynamo loads).
     on_load("torch", lambda backend: register_for_dynamo_on_import())
     return _speedups

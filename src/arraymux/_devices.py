@@ -80,6 +80,7 @@ class Device:
         "_name",
         "_native",
         "_place",
+        "_plain_index",
         "_results",
         "_scalar_plans",
         "_str",
@@ -95,6 +96,9 @@ class Device:
     _str: str
     _hash: int
     _native: object  # the backend's device object, once asked for
+    # True where ``x[key]`` of a basic key (ints, slices of positive steps, None, ...) is the
+    # backend's own ``x[key]``, unchanged (read by the C hot path of ``Array.__getitem__``).
+    _plain_index: bool
 
     def __new__(cls, spec: DeviceLike) -> Device:
         if type(spec) is Device:
@@ -132,6 +136,9 @@ class Device:
         object.__setattr__(self, "_str", text)
         object.__setattr__(self, "_hash", hash(text))
         object.__setattr__(self, "_native", None)
+        spec = backend.spec
+        plain = spec.mutable and not spec.lazy and backend.getitem is None
+        object.__setattr__(self, "_plain_index", plain)
         _INTERNED[text] = self
         return self
 

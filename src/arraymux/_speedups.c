@@ -17,6 +17,7 @@
 static PyTypeObject *array_type = NULL, *device_type = NULL;
 static Py_ssize_t off_native, off_device, off_dtype; /* slots of Array */
 static Py_ssize_t off_fns, off_results, off_backend, off_known; /* slots of Device */
+static Py_ssize_t off_plain_index;                                /* slot of Device */
 static PyObject *type_cache = NULL; /* arraymux._backends.TYPE_CACHE: native type -> backend */
 static PyObject *bool_keywords = NULL; /* arraymux._signatures.BOOL_KEYWORDS: a frozenset */
 static PyObject *str_dtype = NULL;
@@ -1667,6 +1668,118 @@ missing:
     return NULL;
 }
 
+/* -- Indexing ---------------------------------------------------------------------------------
+ *
+ * x[key] of an exact Array whose device indexes plainly (Device._plain_index: a mutable, eager
+ * backend that indexes on its own) and a basic key (ints below INDEX_CHECKED, slices of such
+ * ints with a positive step, None and ..., alone or in a tuple) is the native x[key], wrapped
+ * with the Array's device and dtype: what Array.__getitem__ does for that key, without its
+ * frame and its look at the key item by item. Every other call, and every call whose native
+ * indexing raises, goes to Array.__getitem__ (which runs it again and explains the error). */
+
+static binaryfunc op_subscript; /* the class's own slot: Array.__getitem__ */
+
+#define INDEX_CHECKED (1LL << 31) /* _arguments.INDEX_CHECKED */
+
+static int
+small_index(PyObject *k)
+{
+    if (!PyLong_CheckExact(k)) {
+        return 0;
+    }
+    int overflow;
+    long long v = PyLong_AsLongLongAndOverflow(k, &overflow);
+    return !overflow && v >= -INDEX_CHECKED && v < INDEX_CHECKED;
+}
+
+static int
+basic_item(PyObject *k)
+{
+    if (k == Py_None || k == Py_Ellipsis) {
+        return 1;
+    }
+    if (PyLong_CheckExact(k)) {
+        return small_index(k);
+    }
+    if (PySlice_Check(k)) {
+        PySliceObject *s = (PySliceObject *)k;
+        if (s->step != Py_None && !(small_index(s->step) && PyLong_AsLongLong(s->step) > 0)) {
+            return 0; /* (torch takes no negative step: its adapter does) */
+        }
+        return (s->start == Py_None || small_index(s->start))
+               && (s->stop == Py_None || small_index(s->stop));
+    }
+    return 0;
+}
+
+static int
+basic_key(PyObject *key)
+{
+    if (!PyTuple_CheckExact(key)) {
+        return basic_item(key);
+    }
+    Py_ssize_t n = PyTuple_GET_SIZE(key);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (!basic_item(PyTuple_GET_ITEM(key, i))) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static PyObject *
+slot_subscript(PyObject *self, PyObject *key)
+{
+    if (Py_TYPE(self) != array_type || !basic_key(key)) {
+        return op_subscript(self, key);
+    }
+    PyObject *d = SLOT(self, off_device), *native = SLOT(self, off_native);
+    PyObject *dtype = SLOT(self, off_dtype);
+    if (d == NULL || native == NULL || SLOT(d, off_plain_index) != Py_True) {
+        return op_subscript(self, key);
+    }
+    /* Strong references: the native indexing may run Python code. */
+    Py_INCREF(d);
+    Py_INCREF(native);
+    dtype = Py_NewRef(dtype == NULL ? Py_None : dtype);
+    PyObject *r = PyObject_GetItem(native, key);
+    Py_DECREF(native);
+    PyObject *out;
+    if (r != NULL) {
+        out = wrap(r, d, dtype);
+    }
+    else if (PyErr_ExceptionMatches(PyExc_Exception)) {
+        PyErr_Clear();
+        out = op_subscript(self, key);
+    }
+    else {
+        out = NULL; /* KeyboardInterrupt, SystemExit: as they came */
+    }
+    Py_DECREF(d);
+    Py_DECREF(dtype);
+    return out;
+}
+
+static PyObject *
+index_slot(PyObject *module, PyObject *Py_UNUSED(ignored))
+{
+    if (array_type == NULL) {
+        PyErr_SetString(PyExc_TypeError, "index_slot() after setup()");
+        return NULL;
+    }
+    PyMappingMethods *mp = array_type->tp_as_mapping;
+    if (mp == NULL || mp->mp_subscript == NULL
+        || !(array_type->tp_flags & Py_TPFLAGS_HEAPTYPE)) {
+        PyErr_SetString(PyExc_TypeError, "Array has no __getitem__ of its own");
+        return NULL;
+    }
+    if (mp->mp_subscript != slot_subscript) {
+        op_subscript = mp->mp_subscript;
+        mp->mp_subscript = slot_subscript;
+    }
+    Py_RETURN_NONE;
+}
+
 static PyObject *
 setup(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
@@ -1685,7 +1798,8 @@ setup(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         || slot_offset(arr, "_dtype", &off_dtype) < 0 || slot_offset(dev, "_fns", &off_fns) < 0
         || slot_offset(dev, "_results", &off_results) < 0
         || slot_offset(dev, "_backend", &off_backend) < 0
-        || slot_offset(dev, "_known", &off_known) < 0) {
+        || slot_offset(dev, "_known", &off_known) < 0
+        || slot_offset(dev, "_plain_index", &off_plain_index) < 0) {
         return NULL;
     }
     Py_XSETREF(type_cache, Py_NewRef(args[2]));
@@ -2663,6 +2777,9 @@ static PyMethodDef methods[] = {
     {"number_slots", (PyCFunction)number_slots, METH_O,
      "number_slots({'add': builtin, ..., 'eq': builtin, 'neg': builtin}): run the fast path "
      "of each builtin from Array's operator slots for exact Arrays."},
+    {"index_slot", (PyCFunction)index_slot, METH_NOARGS,
+     "index_slot(): run x[key] of exact Arrays and basic keys on devices that index plainly "
+     "from Array's subscript slot (every other call goes to Array.__getitem__)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -113,8 +113,13 @@ def _sum(
         return _unsigned.reduction("sum", _SIGNED_SUM, x, axis=axis, dtype=dtype, keepdims=keepdims)
     # A full reduction with no dtype is already the standard's: floats keep their dtype,
     # bool and signed integers give int64.
-    if axis is None and dtype is None and not keepdims:
-        return _torch_sum(x)
+    if dtype is None:
+        # A full reduction, or one axis (an int), is already the standard's: floats keep
+        # their dtype, bool and signed integers give int64.
+        if axis is None and not keepdims:
+            return _torch_sum(x)
+        if type(axis) is int:
+            return _torch_sum(x, axis, keepdim=keepdims)
     return _compat_sum(x, axis=axis, dtype=dtype, keepdims=keepdims)
 
 
@@ -123,10 +128,19 @@ _SIGNED_SUM = {"sum": _compat_sum}
 
 def _accumulating(name: str, base: Callable[..., torch.Tensor]) -> Callable[..., torch.Tensor]:
     """``base`` (``prod``, ``cumulative_sum``, ...), accumulating unsigned integers in uint64
-    as the standard asks (torch's kernels give int64)."""
+    as the standard asks (torch's kernels give int64). Along one axis (an int) of a floating
+    array, with no other argument but ``keepdims`` (``prod``), torch's own kernel: what
+    ``base`` calls there, without array-api-compat's wrapper (``cumulative_sum`` looks up
+    the array's namespace on every call)."""
     fns = {name: base}
+    kernel = _ALONG_ONE_AXIS.get(name)
 
     def fn(x: torch.Tensor, /, *args: object, **kwargs: object) -> torch.Tensor:
+        if kernel is not None and not args and x.dtype in _FLOATING:
+            axis = kwargs.get("axis")
+            if type(axis) is int and kwargs.keys() <= _AXIS_ONLY:
+                keepdims = kwargs.get("keepdims")
+                return kernel(x, axis) if keepdims is None else kernel(x, axis, keepdim=keepdims)
         if x.dtype in _UNSIGNED or kwargs.get("dtype") in _UNSIGNED:
             return _unsigned.reduction(name, fns, x, *args, **kwargs)
         return base(x, *args, **kwargs)
@@ -134,6 +148,17 @@ def _accumulating(name: str, base: Callable[..., torch.Tensor]) -> Callable[...,
     fn.__name__ = fn.__qualname__ = name.rpartition(".")[2]
     return fn
 
+
+#: torch's kernels of the accumulating functions along one axis (see :func:`_accumulating`).
+_ALONG_ONE_AXIS: dict[str, Callable[..., torch.Tensor]] = {
+    "prod": torch.prod,
+    "cumulative_sum": torch.cumsum,
+    "cumulative_prod": torch.cumprod,
+}
+_AXIS_ONLY = frozenset({"axis", "keepdims"})
+_FLOATING = frozenset(
+    {torch.float16, torch.bfloat16, torch.float32, torch.float64, torch.complex64, torch.complex128}
+)
 
 _INDEX_DTYPES = frozenset({torch.int64, torch.bool})
 
@@ -314,7 +339,31 @@ def _std(
     # torch's std takes only integral corrections; its var (through array-api-compat) takes any.
     if isinstance(correction, float) and not correction.is_integer():
         return torch.sqrt(_xp.var(x, axis=axis, correction=correction, keepdims=keepdims))
+    if type(axis) is int:
+        return torch.std(x, axis, correction=int(correction), keepdim=keepdims)
     return _xp.std(x, axis=axis, correction=correction, keepdims=keepdims)
+
+
+def _var(
+    x: torch.Tensor,
+    /,
+    *,
+    axis: int | tuple[int, ...] | None = None,
+    correction: float = 0.0,
+    keepdims: bool = False,
+) -> torch.Tensor:
+    if type(axis) is int:
+        return torch.var(x, axis, correction=correction, keepdim=keepdims)
+    return _xp.var(x, axis=axis, correction=correction, keepdims=keepdims)
+
+
+def _mean(
+    x: torch.Tensor, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False
+) -> torch.Tensor:
+    """``mean``: torch's own along one axis (an int), array-api-compat's otherwise."""
+    if type(axis) is int:
+        return torch.mean(x, axis, keepdim=keepdims)
+    return _xp.mean(x, axis=axis, keepdims=keepdims)
 
 
 def _parts(v: torch.Tensor | complex) -> tuple[torch.Tensor | float, torch.Tensor | float]:
@@ -386,7 +435,8 @@ def overrides(ns: ModuleType) -> dict[str, Callable[..., object]]:
         out[name] = _indexed(getattr(ns, name))
     out["take"] = _take(_indexed(ns.take))
     out["std"] = _special_cases.corrected(_std)
-    out["var"] = _special_cases.corrected(ns.var)
+    out["var"] = _special_cases.corrected(_var)
+    out["mean"] = _mean
     out["floor_divide"] = _special_cases.floor_divide(ns, ns.floor_divide)
     out["expm1"] = _special_cases.expm1(ns, ns.expm1, torch.complex)
     # tanh(+0 + inf j), tanh(+0 + nan j), acosh(+0 + nan j): wrong on CUDA.
