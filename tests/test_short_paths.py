@@ -163,3 +163,56 @@ def test_vecdot_is_the_standards_on_every_device(device: xp.Device, axis: int) -
     assert xp.to_numpy(xp.vecdot(ints, ints)).tolist() == [5, 50]
     with pytest.raises(ValueError, match=r"arraymux\.vecdot"):
         xp.vecdot(xp.asarray(a, device=device), xp.asarray(a[:, :3], device=device))
+
+
+def test_mT_is_matrix_transpose_on_every_device(device: xp.Device) -> None:
+    """``x.mT`` takes the backend's own ``.mT`` where it has one: matrix_transpose's values,
+    dtype and device, and its error for fewer than two axes."""
+    x = xp.reshape(xp.arange(24, dtype=xp.int16, device=device), (2, 3, 4))
+    got, want = x.mT, xp.matrix_transpose(x)
+    assert (got.shape, got.dtype, got.device) == (want.shape, want.dtype, want.device)
+    np.testing.assert_array_equal(xp.to_numpy(got), xp.to_numpy(want))
+    m = xp.reshape(xp.arange(6.0, device=device), (2, 3))
+    np.testing.assert_array_equal(xp.to_numpy(m.mT), xp.to_numpy(m.T))
+    with pytest.raises(ValueError, match=r"arraymux\.matrix_transpose on .*at least (2|two)"):
+        _ = xp.arange(3, device=device).mT
+
+
+@pytest.mark.parametrize(
+    "name, kwargs",
+    [
+        ("sum", {"axis": 1}),
+        ("sum", {"axis": -1, "keepdims": True}),
+        ("mean", {"axis": 0}),
+        ("mean", {"axis": -2, "keepdims": True}),
+        ("prod", {"axis": 1}),
+        ("prod", {"axis": 0, "keepdims": True}),
+        ("std", {"axis": 1}),
+        ("std", {"axis": 0, "correction": 1}),
+        ("var", {"axis": 1, "correction": 0.5, "keepdims": True}),
+        ("var", {"axis": 0, "correction": 3}),  # N - correction <= 0: NaN
+        ("cumulative_sum", {"axis": 1}),
+        ("cumulative_sum", {"axis": 0, "include_initial": True}),
+        ("cumulative_prod", {"axis": -1}),
+    ],
+)
+@pytest.mark.parametrize("dtype", ["float32", "int16", "uint8"])
+def test_reductions_along_one_axis_agree_with_numpy(
+    device: xp.Device, name: str, kwargs: dict, dtype: str
+) -> None:
+    """Reductions along one int axis (torch's own kernels there) give the NumPy device's
+    values and dtypes, integer and bool operands included."""
+    if dtype != "float32" and name in ("mean", "std", "var"):
+        pytest.skip("the standard's mean, std and var take floating-point arrays")
+    if not device.supports(getattr(xp, dtype)) or not device.supports(xp.float32):
+        pytest.skip(f"{device} does not hold {dtype}")
+    a = (np.arange(12).reshape(3, 4) % 5).astype(dtype)
+    fn = getattr(xp, name)
+    want = fn(xp.asarray(a), **kwargs)
+    got = fn(xp.asarray(a, device=device), **kwargs)
+    assert got.device == device
+    if device.supports(want.dtype):
+        assert got.dtype == want.dtype
+    else:  # JAX without 64-bit mode: its default integers, 32 bits
+        assert got.dtype.kind == want.dtype.kind
+    np.testing.assert_allclose(xp.to_numpy(got), xp.to_numpy(want), rtol=1e-6)

@@ -179,6 +179,12 @@ class Array:
     @property
     def mT(self) -> Array:
         """Transpose of the last two axes."""
+        native = self._native
+        if len(native.shape) >= 2:
+            # The backend's own ``.mT``, where it has one, is matrix_transpose's view.
+            mt = getattr(native, "mT", None)
+            if mt is not None:
+                return _wrap(mt, self._device, self._dtype)
         return _ops.matrix_transpose(self)
 
     def __array_namespace__(self, /, *, api_version: str | None = None) -> ModuleType:
