@@ -776,6 +776,26 @@ def test_zero_d_arrays_with_python_scalars_match_the_checking_path(device):
             _same(getattr(xp, name)(x1, x2), binary_slow(name, x1, x2))
 
 
+@needs_ext
+def test_zero_d_torch_arrays_take_python_scalars_as_they_are(monkeypatch):
+    """Outside torch.func's transforms the compiled path passes a Python scalar to torch
+    beside a 0-d tensor as beside larger ones: no 0-d tensor is filled for it (on a GPU, a
+    kernel launch more); inside ``jvp`` it is filled (the float64 tangent, see above)."""
+    torch = pytest.importorskip("torch")
+    s = xp.asarray(1.5, dtype=xp.float32, device="torch:cpu")
+    for f in (lambda s: s * 0.5, lambda s: 1 - s, lambda s: s / 2, lambda s: 0.5 * s):
+        f(s)  # the plan, made once
+    filled = []
+    real_full = torch.full
+    monkeypatch.setattr(torch, "full", lambda *a, **k: filled.append(a) or real_full(*a, **k))
+    outs = [s * 0.5, 1 - s, s / 2, 0.5 * s]
+    assert filled == []
+    assert [float(o) for o in outs] == [0.75, -0.5, 0.75, 0.75]
+    assert all(o.dtype == xp.float32 for o in outs)
+    _, tangent = xp.jvp(lambda s: s * 0.5, (s,), (xp.ones_like(s),))
+    assert filled and tangent.dtype == xp.float32
+
+
 def test_where_refuses_a_condition_that_is_not_bool(device):
     """The standard requires a bool condition: NumPy, JAX and Dask would take the truth of
     numbers and torch refuses floats, so arraymux refuses them on every backend alike."""

@@ -139,13 +139,13 @@ def _scalar_plan(
     lo = hi = None
     if kind is int:  # beside floats, ints beyond int64 take the slow path (made floats there)
         lo, hi = _dtypes.int_range(dt if dt.kind in _INTEGER_KINDS else _dtypes.int64)
-    zero_d: Callable[..., object] | Literal[False] = (
-        False if passes[1] else _zero_d(backend, name, fn, position == 1 or swap)
-    )
+    # The backend's function takes arrays only where a kernel takes the scalar itself.
     kernel = backend.hooks.scalar_kernels.get(name)
-    if kernel is not None:
-        fn = kernel  # the backend's function takes arrays only; this one, the scalar itself
-    return (fn, rt, lo, hi, zero_d, swap)
+    plain = fn if kernel is None else kernel
+    zero_d: Callable[..., object] | Literal[False] = (
+        False if passes[1] else _zero_d(backend, name, fn, plain, position == 1 or swap)
+    )
+    return (plain, rt, lo, hi, zero_d, swap)
 
 
 #: How the fast path of ``where`` calls the device's function: ``(fn, float_ok, bool_ok,
@@ -196,14 +196,25 @@ def where_plan_of(device: Device, condition_dtype: object, dtype: object) -> Whe
 
 
 def _zero_d(
-    backend: Backend, name: str, fn: Callable[..., object], array_first: bool
+    backend: Backend,
+    name: str,
+    fn: Callable[..., object],
+    plain: Callable[..., object],
+    array_first: bool,
 ) -> Callable[..., object]:
     """The plan's function for 0-d arrays, where the adapter makes an array of the scalar
-    beside them (torch: a 0-d tensor filled on the device), in the plan's argument order."""
+    beside them (torch: a 0-d tensor filled on the device) and calls ``fn``, in the plan's
+    argument order; where the adapter's ``scalars_beside_0d`` says so at the call, ``plain``
+    (what the plan calls beside larger arrays) with the scalar itself."""
     made = backend.adapter.scalar_operand
+    now = backend.hooks.scalars_beside_0d
+    if now is None:
+        if array_first:
+            return lambda a, s: fn(a, made(name, s, a, 1))
+        return lambda s, a: fn(made(name, s, a, 0), a)
     if array_first:
-        return lambda a, s: fn(a, made(name, s, a, 1))
-    return lambda s, a: fn(made(name, s, a, 0), a)
+        return lambda a, s: plain(a, s) if now() else fn(a, made(name, s, a, 1))
+    return lambda s, a: plain(s, a) if now() else fn(made(name, s, a, 0), a)
 
 
 def _scalar_passes(

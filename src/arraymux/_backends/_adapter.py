@@ -255,7 +255,10 @@ class Hooks:
     ``name(scalar, x)`` when called as ``f(x, scalar)``: torch's ``rsub``), ``scalar_kernels``
     (standard names mapped to functions that compute ``name(x, scalar)`` from the Python
     scalar itself, where the backend's own function takes arrays only: ``torch.maximum`` as
-    ``torch.clamp``; the adapter's ``scalar_operand`` then passes the scalar as it is), ``placed(fn)``
+    ``torch.clamp``; the adapter's ``scalar_operand`` then passes the scalar as it is),
+    ``scalars_beside_0d()`` (whether, at this moment, a Python scalar that ``scalar_operand``
+    makes an array beside a 0-d array, and passes as it is beside larger ones, may pass as it
+    is beside 0-d ones too: torch, outside torch.func's transforms), ``placed(fn)``
     (``fn`` made to run on the device of its operands, for a backend that computes on a
     current device: CuPy) and ``stop_gradient(native)`` (``native`` as a constant of the
     backend's autodiff engine).
@@ -297,6 +300,7 @@ class Hooks:
     scalar_kernels: Mapping[str, Callable[[NativeArray, complex], NativeArray]] = field(
         default_factory=dict
     )
+    scalars_beside_0d: Callable[[], bool] | None = None
     placed: Callable[[Callable[..., object]], Callable[..., object]] | None = None
     stop_gradient: Callable[[NativeArray], NativeArray] | None = None
 

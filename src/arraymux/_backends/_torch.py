@@ -677,12 +677,25 @@ def _unique_inverse(x: torch.Tensor, /) -> tuple[torch.Tensor, torch.Tensor]:
     return values, inverse.reshape(x.shape)
 
 
+_peek_interpreter = torch._C._functorch.peek_interpreter_stack
+
+
+def scalars_beside_0d() -> bool:
+    """Whether a Python scalar may meet a 0-d tensor as it is now (as it meets larger ones):
+    outside torch.func's transforms, whose ``jvp`` gives the product of a 0-d tensor and a
+    Python float a float64 tangent (torch 2.11 to 2.13). Elsewhere :func:`scalar_operand`
+    makes the scalar a 0-d tensor of the other's dtype (on a GPU, a fill kernel more). Only
+    the compiled fast path asks (torch.compile traces the Python functions, which do not)."""
+    return _peek_interpreter() is None
+
+
 def scalar_operand(name: str, value: complex, other: torch.Tensor, position: int) -> object:
     """A Python scalar made ready to meet ``other`` (a tensor) in ``name``: the number itself
     where the kernel takes one, else a 0-d tensor filled on ``other``'s device (never one
     built from host memory: on a GPU that copy synchronises the stream)."""
     # Not for 0-d tensors: torch.func.jvp gives their product with a Python float a float64
-    # tangent (torch 2.11 to 2.13), while a tensor of their dtype keeps it.
+    # tangent (torch 2.11 to 2.13), while a tensor of their dtype keeps it (the fast paths
+    # pass the scalar as it is where scalars_beside_0d says so).
     if other.dim() and name in (_SCALAR_RIGHT if position else _SCALAR_LEFT):
         return value
     if (
