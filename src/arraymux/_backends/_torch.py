@@ -328,33 +328,29 @@ _NOT_FLOATING = frozenset(
 ) | frozenset(_unsigned.UNSIGNED)
 
 
-def _std(
-    x: torch.Tensor,
-    /,
-    *,
-    axis: int | tuple[int, ...] | None = None,
-    correction: float = 0.0,
-    keepdims: bool = False,
-) -> torch.Tensor:
-    # torch's std takes only integral corrections; its var (through array-api-compat) takes any.
-    if isinstance(correction, float) and not correction.is_integer():
-        return torch.sqrt(_xp.var(x, axis=axis, correction=correction, keepdims=keepdims))
-    if type(axis) is int:
-        return torch.std(x, axis, correction=int(correction), keepdim=keepdims)
-    return _xp.std(x, axis=axis, correction=correction, keepdims=keepdims)
+def _spread(name: str) -> Callable[..., torch.Tensor]:
+    """``std`` or ``var``: torch's own along one axis (an int), array-api-compat's otherwise.
+    torch's std takes only integral corrections: another is the square root of the variance
+    (torch's var takes any)."""
+    root = name == "std"
+    kernel, compat = (torch.std, _xp.std) if root else (torch.var, _xp.var)
 
+    def fn(
+        x: torch.Tensor,
+        /,
+        *,
+        axis: int | tuple[int, ...] | None = None,
+        correction: float = 0.0,
+        keepdims: bool = False,
+    ) -> torch.Tensor:
+        if root and isinstance(correction, float) and not correction.is_integer():
+            return torch.sqrt(_xp.var(x, axis=axis, correction=correction, keepdims=keepdims))
+        if type(axis) is int:
+            return kernel(x, axis, correction=correction, keepdim=keepdims)
+        return compat(x, axis=axis, correction=correction, keepdims=keepdims)
 
-def _var(
-    x: torch.Tensor,
-    /,
-    *,
-    axis: int | tuple[int, ...] | None = None,
-    correction: float = 0.0,
-    keepdims: bool = False,
-) -> torch.Tensor:
-    if type(axis) is int:
-        return torch.var(x, axis, correction=correction, keepdim=keepdims)
-    return _xp.var(x, axis=axis, correction=correction, keepdims=keepdims)
+    fn.__name__ = fn.__qualname__ = name
+    return fn
 
 
 def _mean(
@@ -434,8 +430,8 @@ def overrides(ns: ModuleType) -> dict[str, Callable[..., object]]:
     for name in ("take_along_axis", "repeat"):
         out[name] = _indexed(getattr(ns, name))
     out["take"] = _take(_indexed(ns.take))
-    out["std"] = _special_cases.corrected(_std)
-    out["var"] = _special_cases.corrected(_var)
+    out["std"] = _special_cases.corrected(_spread("std"))
+    out["var"] = _special_cases.corrected(_spread("var"))
     out["mean"] = _mean
     out["floor_divide"] = _special_cases.floor_divide(ns, ns.floor_divide)
     out["expm1"] = _special_cases.expm1(ns, ns.expm1, torch.complex)
