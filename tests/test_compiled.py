@@ -935,3 +935,29 @@ def test_getitem_takes_one_key():
     with pytest.raises(TypeError, match="takes one key, got 2"):
         x.__getitem__(0, 1)
     _same(x.__getitem__(slice(1, None)), x[1:])
+
+
+@needs_ext
+def test_first_functions_with_keywords_skip_the_refusing_wrapper(device):
+    """``mean(x, axis=...)`` of a floating array calls the function inside the device's
+    refusing wrapper (no frame of the wrapper runs); an integer array still meets the wrapper,
+    whose refusal hands the call to the checking path, as in the Python function."""
+    if not device.supports(xp.float32):
+        pytest.skip(f"{device} holds no float32")
+    x = xp.reshape(xp.arange(6.0, dtype=xp.float32, device=device), (2, 3))
+    fn = device._fns["mean"]
+    if getattr(fn, "refused", None) is None:
+        pytest.skip("this device's mean refuses no dtype")
+    xp.mean(x, axis=1)  # the cache, filled
+    names = []
+    sys.setprofile(lambda frame, event, arg: event == "call" and names.append(frame.f_code.co_name))
+    try:
+        got = xp.mean(x, axis=1)
+    finally:
+        sys.setprofile(None)
+    assert "refusing" not in names
+    _same(got, python_twin(xp.mean)(x, axis=1))
+    i = xp.reshape(xp.arange(6, device=device), (2, 3))
+    for kwargs in ({"axis": 1}, {"axis": 0, "keepdims": True}):
+        _same(xp.mean(i, **kwargs), python_twin(xp.mean)(i, **kwargs))
+        _same(xp.var(i, **kwargs), python_twin(xp.var)(i, **kwargs))

@@ -22,6 +22,8 @@ static PyObject *type_cache = NULL; /* arraymux._backends.TYPE_CACHE: native typ
 static PyObject *bool_keywords = NULL; /* arraymux._signatures.BOOL_KEYWORDS: a frozenset */
 static PyObject *str_dtype = NULL;
 static PyObject *str_ndim = NULL;
+static PyObject *str_refused = NULL;
+static PyObject *str_wrapped = NULL;
 
 #define SLOT(obj, off) (*(PyObject **)((char *)(obj) + (off)))
 
@@ -72,6 +74,9 @@ typedef struct {
     PyObject *keywords;  /* "first" functions: a frozenset of the keyword names it allows */
     PyObject *device, *fn, *fn1, *rules; /* cache: the device, its functions, result rules */
     PyObject *fn1_skip;            /* cache: the device's "name(x) not for" set, or NULL */
+    PyObject *fn_inner, *refused;  /* cache: where the device's function refuses operands of
+                                    * some dtypes (a Python wrapper, _backends._refusing), the
+                                    * function it wraps and those dtypes; else NULL */
     PyObject *known;               /* cache: the device's native dtype -> arraymux dtype map */
     PyObject *t_in, *t_out;        /* cache: the last operand dtype and its result dtype */
     PyObject *t_ok;                /* cache: the last result dtype found in `known` */
@@ -148,11 +153,24 @@ load(entry_t *e, PyObject *d)
     if (fn1 == NULL) {
         fn1 = Py_NewRef(fn);
     }
+    /* A refusing wrapper: its set and the function inside it (read once per device). */
+    PyObject *refused = PyObject_GetAttr(fn, str_refused);
+    PyObject *inner = NULL;
+    if (refused != NULL && PyFrozenSet_CheckExact(refused)) {
+        inner = PyObject_GetAttr(fn, str_wrapped);
+    }
+    if (inner == NULL || !PyCallable_Check(inner)) {
+        Py_CLEAR(inner);
+        Py_CLEAR(refused);
+    }
+    PyErr_Clear();
     Py_INCREF(d);
     Py_XSETREF(e->device, d);
     Py_XSETREF(e->fn, fn);
     Py_XSETREF(e->fn1, fn1);
     Py_XSETREF(e->fn1_skip, skip);
+    Py_XSETREF(e->fn_inner, inner);
+    Py_XSETREF(e->refused, refused);
     Py_XSETREF(e->rules, rules);
     Py_XSETREF(e->known, known);
     Py_CLEAR(e->t_in);
@@ -532,7 +550,7 @@ static PyTypeObject holder_type = {PyVarObject_HEAD_INIT(NULL, 0)};
 /* Every object an entry holds: the garbage collector visits and clears the same ones. */
 #define ENTRY_OBJECTS(X) \
     X(name) X(name1) X(name1_skip) X(slow) X(keywords) X(device) \
-    X(fn) X(fn1) X(fn1_skip) X(rules) X(known) X(t_in) \
+    X(fn) X(fn1) X(fn1_skip) X(fn_inner) X(refused) X(rules) X(known) X(t_in) \
     X(t_out) X(t_ok) X(s_device[0]) X(s_device[1]) X(s_dtype[0]) X(s_dtype[1]) \
     X(s_type[0]) X(s_type[1]) X(s_plan[0]) X(s_plan[1])
 
@@ -866,6 +884,24 @@ first_fn(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwna
                     }
                     else {
                         fn = Py_NewRef(e->fn);
+                        if (e->refused != NULL) {
+                            /* The wrapped function itself where the operand's dtype is not
+                             * refused (the wrapper's check, without its frame). Held first:
+                             * the dtype's hash may run Python code. */
+                            PyObject *inner = Py_NewRef(e->fn_inner);
+                            PyObject *refused = Py_NewRef(e->refused);
+                            PyObject *xt = cached_dtype(x, native);
+                            int found = xt == NULL ? 1 : PySet_Contains(refused, xt);
+                            Py_XDECREF(xt);
+                            if (found == 0) {
+                                Py_SETREF(fn, inner);
+                            }
+                            else {
+                                PyErr_Clear();
+                                Py_DECREF(inner);
+                            }
+                            Py_DECREF(refused);
+                        }
                     }
                     r = call_and_wrap(e, fn, d, stack, nargs, kwnames, t, 0);
                     Py_DECREF(fn);
@@ -2793,10 +2829,13 @@ PyMODINIT_FUNC
 PyInit__speedups(void)
 {
     str_dtype = PyUnicode_InternFromString("dtype");
+    str_refused = PyUnicode_InternFromString("refused");
+    str_wrapped = PyUnicode_InternFromString("__wrapped__");
     str_ndim = PyUnicode_InternFromString("ndim");
     slow_marker = PyObject_CallNoArgs((PyObject *)&PyBaseObject_Type);
     use_python = PyObject_CallNoArgs((PyObject *)&PyBaseObject_Type);
-    if (str_dtype == NULL || str_ndim == NULL || slow_marker == NULL || use_python == NULL) {
+    if (str_dtype == NULL || str_ndim == NULL || str_refused == NULL || str_wrapped == NULL
+        || slow_marker == NULL || use_python == NULL) {
         return NULL;
     }
     holder_type.tp_name = "arraymux._speedups.function_holder";
