@@ -21,7 +21,7 @@ import numpy as np
 import pytest
 
 import arraymux as xp
-from arraymux.random import _core, _kernels
+from arraymux.random import _kernels
 
 SEEDS = [0, 7, 2**40 + 3]
 
@@ -227,56 +227,6 @@ def test_the_kernels_stay_off_the_host_devices() -> None:
         except (xp.DeviceUnavailableError, ImportError):
             continue
         assert _kernels.draw("normal", k, 10, xp.float32) is None, device
-
-
-@pytest.mark.parametrize("n", [0, 1, 5, 1000])
-def test_jax_uniform_draws_are_jax_randoms_with_numpys_floats(
-    device: xp.Device, n: int, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """On JAX, float32 uniform draws are ``jax.random.uniform`` of the key's words (one
-    primitive): the NumPy device's floats, those of the general route, in ``xp.jit`` and
-    ``xp.vmap`` over keys too; with ``jax_threefry_partitionable`` off, where JAX draws other
-    numbers, the general route."""
-    if device.backend != "jax":
-        pytest.skip("JAX's devices")
-    import jax
-
-    for seed in SEEDS:
-        k = xp.random.key(seed, device=device)
-        got = xp.random.uniform(k, (n,), xp.float32)
-        assert got.device == device and got.dtype == xp.float32
-        want = _numpys("uniform", seed, n)
-        np.testing.assert_array_equal(_bits(_np(got)), _bits(want))
-        if seed < 2**31:  # (larger seeds: JAX without 64-bit mode keeps their low word)
-            theirs = jax.random.uniform(jax.random.key(seed), (n,), dtype=jax.numpy.float32)
-            np.testing.assert_array_equal(_bits(np.asarray(theirs)), _bits(want))
-    k = xp.random.key(SEEDS[1], device=device)
-
-    def primitives(enabled: bool) -> str:
-        monkeypatch.setattr(_kernels, "ENABLED", enabled)
-        draw = lambda k: _core._uniform_kernel(xp.asarray(k), (n,), xp.float32).native  # noqa: E731
-        return str(jax.make_jaxpr(draw)(k.native))
-
-    if n:  # JAX's own Threefry primitive, not arraymux's operations
-        assert "random_bits" in primitives(True)
-        assert "random_bits" not in primitives(False)
-    # The general route (arraymux's operations, uncompiled) gives the same floats.
-    monkeypatch.setattr(_kernels, "ENABLED", False)
-    general = _core._uniform_kernel(k, (n,), xp.float32)
-    np.testing.assert_array_equal(_bits(_np(general)), _bits(_numpys("uniform", SEEDS[1], n)))
-    monkeypatch.setattr(_kernels, "ENABLED", True)
-    jitted = xp.jit(lambda k: xp.random.uniform(k, (n,), xp.float32))(k)
-    np.testing.assert_array_equal(_bits(_np(jitted)), _bits(_numpys("uniform", SEEDS[1], n)))
-    keys = xp.random.split(k, 3)
-    mapped = xp.vmap(lambda k: xp.random.uniform(k, (n,), xp.float32))(keys)
-    for i in range(3):
-        one = xp.random.uniform(keys[i], (n,), xp.float32)
-        np.testing.assert_array_equal(_bits(_np(mapped[i])), _bits(_np(one)))
-    jax.config.update("jax_threefry_partitionable", False)
-    try:
-        assert _kernels._jax_uniform(xp.random.key(1, device=device), 4) is None
-    finally:
-        jax.config.update("jax_threefry_partitionable", True)
 
 
 def _kernel_device(device: xp.Device) -> None:

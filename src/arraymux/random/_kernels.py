@@ -227,14 +227,11 @@ def c_source() -> str:
 
 def draw(kind: str, k: Array, n: int, dtype: DType) -> Array | None:
     """The ``n`` ``kind`` floats (see :data:`KINDS`) of key ``k`` for the counters ``0, ...,
-    n - 1``, by one kernel on the key's GPU (on JAX, uniform floats by ``jax.random``'s own
-    primitive, on every JAX device), or None where no kernel draws them (off, not float32,
-    another device, no Triton, a key that a torch.func transform wraps)."""
+    n - 1``, by one kernel on the key's GPU, or None where no kernel draws them (off, not
+    float32, another device, no Triton, a key that a torch.func transform wraps)."""
     backend = k.device.backend
-    if not ENABLED or backend not in ("cupy", "torch", "jax") or dtype.name != "float32":
+    if not ENABLED or backend not in ("cupy", "torch") or dtype.name != "float32":
         return None
-    if backend == "jax":
-        return _jax_uniform(k, n) if kind == "uniform" else None
     if backend == "cupy":
         if not _usable(k.device):
             return None
@@ -245,23 +242,6 @@ def draw(kind: str, k: Array, n: int, dtype: DType) -> Array | None:
     if _compiling():  # one node of the graph
         return _wrap(kernels.floats_op(k.native, n, kind), k.device)
     return _launched(k.device, kernels.floats, kind, k.native, n)  # no dispatch: ~25 us less
-
-
-def _jax_uniform(k: Array, n: int) -> Array | None:
-    """``jax.random.uniform`` itself for a key of arraymux's (its words are a ``threefry2x32``
-    key's data, and its uniform floats those bits, by construction): XLA's own Threefry,
-    one primitive, where arraymux's operations would trace ~100 (on a GPU, ``xp.jit`` of a
-    Monte Carlo step took 1.7x ``jax.jit`` of the same step with ``jax.random``). None where
-    JAX draws otherwise than arraymux (``jax_threefry_partitionable`` off)."""
-    import jax
-
-    if not getattr(jax.config, "jax_threefry_partitionable", False):
-        return None
-    native = k.native
-    if native.shape != (2,) or native.dtype != jax.numpy.uint32:
-        return None
-    key = jax.random.wrap_key_data(native, impl="threefry2x32")
-    return _wrap(jax.random.uniform(key, (n,), dtype=jax.numpy.float32), k.device)
 
 
 def blocks(k: Array, n: int, start: int) -> tuple[Array, Array] | None:
