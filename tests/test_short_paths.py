@@ -216,3 +216,28 @@ def test_reductions_along_one_axis_agree_with_numpy(
     else:  # JAX without 64-bit mode: its default integers, 32 bits
         assert got.dtype.kind == want.dtype.kind
     np.testing.assert_allclose(xp.to_numpy(got), xp.to_numpy(want), rtol=1e-6)
+
+
+def test_negative_steps_take_no_exception_on_the_way(device: xp.Device) -> None:
+    """Slices with negative steps give NumPy's values on every device; on torch, which
+    refuses them, the adapter flips the axes at once (no exception raised and caught)."""
+    import sys
+
+    a = np.arange(24.0, dtype=np.float32).reshape(2, 3, 4)
+    x = xp.asarray(a, device=device)
+    keys = [
+        (slice(None, None, -1), Ellipsis),
+        (slice(None), slice(None, None, -2), Ellipsis),
+        (1, Ellipsis, slice(3, 0, -1)),
+    ]
+    events: list[str] = []
+    sys.setprofile(lambda frame, event, arg: events.append(event))
+    try:
+        got = [x[k] for k in keys]
+    finally:
+        sys.setprofile(None)
+    for k, g in zip(keys, got):
+        np.testing.assert_array_equal(xp.to_numpy(g), a[k])
+        assert g.device == device
+    if device.backend == "torch":
+        assert "c_exception" not in events and "exception" not in events
