@@ -961,3 +961,42 @@ def test_first_functions_with_keywords_skip_the_refusing_wrapper(device):
     for kwargs in ({"axis": 1}, {"axis": 0, "keepdims": True}):
         _same(xp.mean(i, **kwargs), python_twin(xp.mean)(i, **kwargs))
         _same(xp.var(i, **kwargs), python_twin(xp.var)(i, **kwargs))
+
+
+def test_indexing_and_keyword_reductions_from_many_threads_at_once(device):
+    """Threads that index with basic and other keys, and call ``mean``/``var`` with keywords
+    on arrays of several dtypes and devices' caches at once, all get the values and labels of
+    the Python methods (the subscript slot and the refusing wrapper's check keep no state
+    between calls but the per-function cache of the device)."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    a = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
+    x = xp.asarray(a, device=device)
+    i = xp.reshape(xp.arange(24, device=device), (2, 3, 4))
+    keys = [
+        (slice(None), None, Ellipsis),
+        (1, Ellipsis, 2),
+        (slice(None, None, -1), Ellipsis),
+        (0, Ellipsis),
+        Ellipsis,
+    ]
+    barrier = threading.Barrier(8)
+
+    def work(k: int) -> None:
+        barrier.wait()
+        for n in range(40):
+            key = keys[(n + k) % len(keys)]
+            got = x[key]
+            assert got.dtype == xp.float32 and got.device == device
+            np.testing.assert_array_equal(_np(got), a[key])
+            arr = x if (n + k) % 2 else i  # a floating operand, then one the wrapper refuses
+            _same(xp.mean(arr, axis=1), python_twin(xp.mean)(arr, axis=1))
+            _same(
+                xp.var(arr, axis=-1, keepdims=True),
+                python_twin(xp.var)(arr, axis=-1, keepdims=True),
+            )
+
+    with ThreadPoolExecutor(8) as pool:
+        for done in [pool.submit(work, k) for k in range(8)]:
+            done.result()  # (raises what the thread raised)

@@ -111,8 +111,6 @@ def _sum(
 ) -> torch.Tensor:
     if x.dtype in _UNSIGNED or dtype in _UNSIGNED:
         return _unsigned.reduction("sum", _SIGNED_SUM, x, axis=axis, dtype=dtype, keepdims=keepdims)
-    # A full reduction with no dtype is already the standard's: floats keep their dtype,
-    # bool and signed integers give int64.
     if dtype is None:
         # A full reduction, or one axis (an int), is already the standard's: floats keep
         # their dtype, bool and signed integers give int64.
@@ -136,7 +134,7 @@ def _accumulating(name: str, base: Callable[..., torch.Tensor]) -> Callable[...,
     kernel = _ALONG_ONE_AXIS.get(name)
 
     def fn(x: torch.Tensor, /, *args: object, **kwargs: object) -> torch.Tensor:
-        if kernel is not None and not args and x.dtype in _FLOATING:
+        if kernel is not None and not args and x.dtype not in _NOT_FLOATING:
             axis = kwargs.get("axis")
             if type(axis) is int and kwargs.keys() <= _AXIS_ONLY:
                 keepdims = kwargs.get("keepdims")
@@ -156,9 +154,6 @@ _ALONG_ONE_AXIS: dict[str, Callable[..., torch.Tensor]] = {
     "cumulative_prod": torch.cumprod,
 }
 _AXIS_ONLY = frozenset({"axis", "keepdims"})
-_FLOATING = frozenset(
-    {torch.float16, torch.bfloat16, torch.float32, torch.float64, torch.complex64, torch.complex128}
-)
 
 _INDEX_DTYPES = frozenset({torch.int64, torch.bool})
 
