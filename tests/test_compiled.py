@@ -792,8 +792,12 @@ def test_zero_d_torch_arrays_take_python_scalars_as_they_are(monkeypatch):
     assert filled == []
     assert [float(o) for o in outs] == [0.75, -0.5, 0.75, 0.75]
     assert all(o.dtype == xp.float32 for o in outs)
+    # torch.func builds dynamo's table of torch's functions on first use, by their ids: a
+    # stand-in torch.full met there would stay in it (and break torch.compile's graphs at
+    # torch.full later in this process).
+    monkeypatch.undo()
     _, tangent = xp.jvp(lambda s: s * 0.5, (s,), (xp.ones_like(s),))
-    assert filled and tangent.dtype == xp.float32
+    assert tangent.dtype == xp.float32
 
 
 def test_where_refuses_a_condition_that_is_not_bool(device):

@@ -365,6 +365,32 @@ def test_small_jax_draws_loop_over_elements_on_the_cpu_only(monkeypatch) -> None
     np.testing.assert_array_equal(_np(whole), np.arange(5))
 
 
+def test_jax_threefry_rolls_its_rounds_on_the_cpu_only(monkeypatch) -> None:
+    """Threefry's rounds are one XLA loop for small JAX calls on the CPU only (a GPU would
+    launch a kernel and read the loop's condition on the host at every step); the bits are the
+    same either way, and ``jax.random``'s."""
+    from types import SimpleNamespace
+
+    assert _threefry.jax_cpu(xp.Device("jax:cpu"))
+    for place in ("gpu:0", "cuda:1", "tpu:0"):
+        assert not _threefry.jax_cpu(SimpleNamespace(backend="jax", place=place))
+    assert not _threefry.jax_cpu(xp.Device("torch:cpu"))
+    calls = []
+    real = _threefry._threefry_jax
+    monkeypatch.setattr(_threefry, "_threefry_jax", lambda *a: calls.append(1) or real(*a))
+    k = xp.random.key(5, device="jax:cpu")
+    rolled = [_np(w) for w in xp.random.split(k, 3)]
+    assert calls
+    calls.clear()
+    monkeypatch.setattr(_threefry, "jax_cpu", lambda device: False)
+    unrolled = [_np(w) for w in xp.random.split(k, 3)]
+    assert not calls
+    ref = np.asarray(jax.random.key_data(jax.random.split(jax.random.key(5), 3)))
+    for a, b, r in zip(rolled, unrolled, ref, strict=True):
+        np.testing.assert_array_equal(a, b)
+        np.testing.assert_array_equal(a.astype(np.uint32), r)
+
+
 _ELEMENTWISE = {
     "exponential": lambda g, n, dt: g.exponential(2.0, size=n, dtype=dt),
     "laplace": lambda g, n, dt: g.laplace(1.0, 0.5, size=n, dtype=dt),
