@@ -409,6 +409,21 @@ SCALAR_KERNELS: dict[str, Callable[..., torch.Tensor]] = {
 }
 
 
+def _astype(
+    x: torch.Tensor,
+    dtype: torch.dtype,
+    /,
+    *,
+    copy: bool = True,
+    device: torch.device | None = None,
+) -> torch.Tensor:
+    """``astype``: array-api-compat's, without its wrapper's frame (a cast of a small tensor
+    costs about 0.8 us; the wrapper added 0.3)."""
+    if device is None:
+        return x.to(dtype=dtype, copy=copy)
+    return x.to(device, dtype=dtype, copy=copy)
+
+
 def namespace() -> ModuleType:
     return _xp
 
@@ -416,6 +431,7 @@ def namespace() -> ModuleType:
 def overrides(ns: ModuleType) -> dict[str, Callable[..., object]]:
     out: dict[str, Callable[..., object]] = dict(_SAME_DTYPE_BINARY)
     out["sum"] = _sum
+    out["astype"] = _astype
     out["arange"] = _arange
     out["asarray"] = _asarray
     out["linspace"] = _linspace
