@@ -120,6 +120,14 @@ def test_fori_loop(cpu):
     assert all(isinstance(i, xp.Array) and i.ndim == 0 for i in seen)
     assert xp.isdtype(seen[0].dtype, "integral")
     assert float(xp.fori_loop(3, 3, lambda i, t: t + 1, arr(7.0, cpu))) == 7.0
+    # Static bounds from another lower bound: the indices in order, in the default integer
+    # dtype of the carry's device, on it (JAX traces the body once: its index has no value).
+    total = xp.fori_loop(-2, 3, lambda i, t: t * 10 + xp.astype(i, xp.float32), arr(0.0, cpu))
+    assert float(total) == -2 * 10**4 - 10**3 + 10 + 2
+    seen = []
+    xp.fori_loop(-2, 3, lambda i, t: seen.append(i) or t, arr(0.0, cpu))
+    integral = xp.__array_namespace_info__().default_dtypes(device=xp.Device(cpu))["integral"]
+    assert all(i.dtype == integral and i.device == xp.Device(cpu) for i in seen)
 
 
 def _python_scan(f, init, xs, reverse=False):

@@ -442,7 +442,10 @@ def fori_loop(
         from .._manipulation_functions import unstack
 
         val = init
-        for i in unstack(arange(lo, hi, device=dev)):
+        indices = arange(hi - lo, device=dev)  # the creation's common call, arange(n)
+        if lo:
+            indices = indices + lo
+        for i in unstack(indices):
             val = body_fun(i, val)
             carry.check(val, "body_fun")
         return val
