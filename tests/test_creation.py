@@ -81,6 +81,44 @@ def test_arange_with_step_by_keyword_and_no_stop(device):
 
 
 @pytest.mark.parametrize(
+    ("start", "stop"),
+    [(0, 20), (5, 2), (-3, 4), (7, 7), (-(2**31), -(2**31) + 3), (2**31 - 2, 2**31)],
+)
+def test_arange_of_two_ints_takes_the_default_integer_dtype(device, start, stop):
+    """``arange(start, stop)`` of two Python ints (its own short path): NumPy's values in the
+    device's default integer dtype, empty ranges included, beside the general path's answer
+    (``step=1`` by keyword takes it)."""
+    got = xp.arange(start, stop, device=device)
+    general = xp.arange(start, stop, step=1, device=device)
+    integral = xp.__array_namespace_info__().default_dtypes(device=device)["integral"]
+    assert got.device == device and got.dtype == integral == general.dtype
+    assert _np(got).tolist() == _np(general).tolist() == np.arange(start, stop).tolist()
+
+
+def test_arange_of_two_ints_skips_the_general_checks(device, monkeypatch):
+    from arraymux import _creation_functions
+
+    def general(*args: object) -> None:
+        raise AssertionError("arange(start, stop) of small ints took the general path")
+
+    monkeypatch.setattr(_creation_functions, "_check_creation", general)
+    assert _np(xp.arange(-2, 3, device=device)).tolist() == [-2, -1, 0, 1, 2]
+    with pytest.raises(AssertionError, match="general path"):
+        xp.arange(0, 3, step=1, device=device)
+
+
+def test_arange_of_two_ints_beyond_int32_takes_the_general_path(device):
+    """Bounds that a 32-bit default integer dtype may not hold go through the general checks:
+    the same values where the device's default holds them, its error where not."""
+    integral = xp.__array_namespace_info__().default_dtypes(device=device)["integral"]
+    if integral == xp.int64:
+        assert _np(xp.arange(2**31, 2**31 + 2, device=device)).tolist() == [2**31, 2**31 + 1]
+    else:
+        with pytest.raises((OverflowError, xp.UnsupportedDTypeError), match=r"arraymux\.arange"):
+            xp.arange(2**31, 2**31 + 2, device=device)
+
+
+@pytest.mark.parametrize(
     ("args", "dtype"),
     [
         ((3.5,), "int32"),
