@@ -442,10 +442,7 @@ def fori_loop(
         from .._manipulation_functions import unstack
 
         val = init
-        indices = arange(hi - lo, device=dev)  # the creation's common call, arange(n)
-        if lo:
-            indices = indices + lo
-        for i in unstack(indices):
+        for i in unstack(arange(lo, hi, device=dev)):
             val = body_fun(i, val)
             carry.check(val, "body_fun")
         return val
