@@ -81,21 +81,38 @@ def test_arange_with_step_by_keyword_and_no_stop(device):
 
 
 @pytest.mark.parametrize(
-    ("start", "stop"),
-    [(0, 20), (5, 2), (-3, 4), (7, 7), (-(2**31), -(2**31) + 3), (2**31 - 2, 2**31)],
+    ("start", "stop", "step"),
+    [
+        (0, 20, 1),
+        (5, 2, 1),
+        (-3, 4, 1),
+        (7, 7, 1),
+        (0, 10, 2),
+        (10, 0, -3),
+        (0, 10, -1),
+        (-(2**31), -(2**31) + 3, 1),
+        (2**31 - 2, 2**31, 1),
+        (2**31 - 1, 2**31 - 10, -4),
+        (3, -(2**31), -(2**30)),
+    ],
 )
-def test_arange_of_two_ints_takes_the_default_integer_dtype(device, start, stop):
-    """``arange(start, stop)`` of two Python ints (its own short path): NumPy's values in the
-    device's default integer dtype, empty ranges included, beside the general path's answer
-    (``step=1`` by keyword takes it)."""
-    got = xp.arange(start, stop, device=device)
-    general = xp.arange(start, stop, step=1, device=device)
+def test_arange_of_ints_takes_the_default_integer_dtype(device, start, stop, step):
+    """``arange(start, stop)`` and ``arange(start, stop, step)`` of Python ints (their own
+    short path): NumPy's values in the device's default integer dtype, empty ranges included,
+    beside the general path's answer (``step=`` by keyword takes it)."""
+    calls = [xp.arange(start, stop, step, device=device)]
+    if step == 1:
+        calls.append(xp.arange(start, stop, device=device))
+    general = xp.arange(start, stop, step=step, device=device)
     integral = xp.__array_namespace_info__().default_dtypes(device=device)["integral"]
-    assert got.device == device and got.dtype == integral == general.dtype
-    assert _np(got).tolist() == _np(general).tolist() == np.arange(start, stop).tolist()
+    for got in calls:
+        assert got.device == device and got.dtype == integral == general.dtype
+        assert _np(got).tolist() == _np(general).tolist() == np.arange(start, stop, step).tolist()
+    with pytest.raises(ValueError, match=r"arraymux\.arange: step must not be 0"):
+        xp.arange(start, stop, 0, device=device)
 
 
-def test_arange_of_two_ints_skips_the_general_checks(device, monkeypatch):
+def test_arange_of_ints_skips_the_general_checks(device, monkeypatch):
     from arraymux import _creation_functions
 
     def general(*args: object) -> None:
@@ -103,6 +120,7 @@ def test_arange_of_two_ints_skips_the_general_checks(device, monkeypatch):
 
     monkeypatch.setattr(_creation_functions, "_check_creation", general)
     assert _np(xp.arange(-2, 3, device=device)).tolist() == [-2, -1, 0, 1, 2]
+    assert _np(xp.arange(6, -2, -3, device=device)).tolist() == [6, 3, 0]
     with pytest.raises(AssertionError, match="general path"):
         xp.arange(0, 3, step=1, device=device)
 

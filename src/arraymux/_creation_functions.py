@@ -366,8 +366,8 @@ def _common_call(name: str, args: tuple[Any, ...], dtype: object, device: object
         a, fill = args
     elif len(args) == 1:
         a, fill = args[0], None
-    elif name == "arange" and len(args) == 2 and dtype is None:
-        return _arange_between(args[0], args[1], device)
+    elif name == "arange" and len(args) in (2, 3) and dtype is None:
+        return _arange_between(args, device)
     else:
         return None
     if type(a) is int:
@@ -412,21 +412,25 @@ def _common_call(name: str, args: tuple[Any, ...], dtype: object, device: object
     return wrap(r, d)
 
 
-def _arange_between(start: object, stop: object, device: object) -> Array | None:
-    """``arange(start, stop)`` of two Python ints in the default dtype, whose values every
-    default integer dtype holds (int32 included): the general path's checks have nothing to
-    find there (six times faster for 20 values on torch). None for any other call."""
+def _arange_between(args: tuple[Any, ...], device: object) -> Array | None:
+    """``arange(start, stop)`` or ``arange(start, stop, step)`` of Python ints in the default
+    dtype, whose values every default integer dtype holds (int32 included): the general
+    path's checks have nothing to find there (20 values on torch: 15 -> 3.6 us). None for any
+    other call."""
+    start, stop, step = args if len(args) == 3 else (*args, 1)
     if (
         type(start) is not int
         or type(stop) is not int
-        or start < -(2**31)
-        or stop > 2**31
-        or (stop - start) * 16 > MAX_BYTES
+        or type(step) is not int
+        or step == 0
+        or not -(2**31) <= start < 2**31
+        or not -(2**31) <= stop <= 2**31
+        or abs(stop - start) * 16 > MAX_BYTES
     ):
         return None
     d = resolve_device(device, "arange")
     try:
-        r = d._fns["arange"](start, stop, device=d.native)
+        r = d._fns["arange"](start, stop, step, device=d.native)
     except BACKEND_ERRORS as e:
         raise_annotated("arange", d, e)
     standard_dtype("arange", r, d)
