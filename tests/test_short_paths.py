@@ -241,3 +241,18 @@ def test_negative_steps_take_no_exception_on_the_way(device: xp.Device) -> None:
         assert g.device == device
     if device.backend == "torch":
         assert "c_exception" not in events and "exception" not in events
+
+
+@pytest.mark.parametrize(
+    "dtype",
+    ["bool", "int8", "int64", "uint8", "uint16", "uint32", "uint64", "float32", "complex64"],
+)
+def test_eye_is_numpys_on_every_device(device: xp.Device, dtype: str) -> None:
+    """torch's ``eye`` is ``torch.eye`` for the main diagonal (one kernel), and the zeros
+    with a filled diagonal elsewhere and for the unsigned dtypes torch.eye refuses."""
+    if not device.supports(getattr(xp, dtype)):
+        pytest.skip(f"{device} has no {dtype}")
+    for args, k in [((3,), 0), ((3, 5), 0), ((5, 3), 0), ((4, 2), 1), ((4, 2), -3), ((0,), 0)]:
+        got = xp.eye(*args, k=k, dtype=getattr(xp, dtype), device=device)
+        assert got.device == device
+        _same(got, np.eye(*args, k=k, dtype=dtype))

@@ -432,6 +432,29 @@ def _unstack(x: torch.Tensor, /, *, axis: int = 0) -> tuple[torch.Tensor, ...]:
     return x.unbind(axis)
 
 
+_compat_eye = _xp.eye
+#: The dtypes torch.eye refuses (torch 2.13: "eye" not implemented for them).
+_NO_EYE = frozenset({torch.uint16, torch.uint32, torch.uint64})
+
+
+def _eye(
+    n_rows: int,
+    n_cols: int | None = None,
+    /,
+    *,
+    k: int = 0,
+    dtype: torch.dtype | None = None,
+    device: torch.device | None = None,
+) -> torch.Tensor:
+    """``eye``: ``torch.eye`` itself for the main diagonal (one kernel on a GPU);
+    array-api-compat's zeros and diagonal fill for the others, and the dtypes torch.eye
+    refuses."""
+    if k == 0 and dtype not in _NO_EYE:
+        cols = n_rows if n_cols is None else n_cols
+        return torch.eye(n_rows, cols, dtype=dtype, device=device)
+    return _compat_eye(n_rows, n_cols, k=k, dtype=dtype, device=device)
+
+
 def namespace() -> ModuleType:
     return _xp
 
@@ -441,6 +464,7 @@ def overrides(ns: ModuleType) -> dict[str, Callable[..., object]]:
     out["sum"] = _sum
     out["astype"] = _astype
     out["unstack"] = _unstack
+    out["eye"] = _eye
     out["arange"] = _arange
     out["asarray"] = _asarray
     out["linspace"] = _linspace
