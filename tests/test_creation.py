@@ -125,6 +125,30 @@ def test_arange_of_ints_skips_the_general_checks(device, monkeypatch):
         xp.arange(0, 3, step=1, device=device)
 
 
+def test_arange_of_other_numbers_keeps_the_general_answers(device):
+    """NumPy ints and floats among ``arange``'s numbers take the general path, with NumPy's
+    values; bad numbers raise errors naming the function, as before the short path."""
+    assert _np(xp.arange(np.int64(1), 4, device=device)).tolist() == [1, 2, 3]
+    assert _np(xp.arange(0, 3, np.int16(1), device=device)).tolist() == [0, 1, 2]
+    assert _np(xp.arange(0.5, 3, 1, device=device)).tolist() == [0.5, 1.5, 2.5]
+    for bad in [(0, 3, 0), (0, float("nan")), (0, 3, float("inf")), (0j, 3), (0, "3")]:
+        with pytest.raises((ValueError, TypeError), match=r"arraymux\.arange"):
+            xp.arange(*bad, device=device)
+
+
+def test_arange_of_ints_from_many_threads_at_once(device):
+    from concurrent.futures import ThreadPoolExecutor
+
+    cases = [(a, b, s) for a in (-5, 0, 7) for b in (-4, 3, 20) for s in (1, 2, -3)]
+
+    def run(case: tuple[int, int, int]) -> bool:
+        got = xp.arange(*case, device=device)
+        return got.device == device and _np(got).tolist() == np.arange(*case).tolist()
+
+    with ThreadPoolExecutor(8) as pool:
+        assert all(pool.map(run, cases * 8))
+
+
 def test_arange_of_two_ints_beyond_int32_takes_the_general_path(device):
     """Bounds that a 32-bit default integer dtype may not hold go through the general checks:
     the same values where the device's default holds them, its error where not."""
