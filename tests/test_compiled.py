@@ -1004,3 +1004,140 @@ def test_indexing_and_keyword_reductions_from_many_threads_at_once(device):
     with ThreadPoolExecutor(8) as pool:
         for done in [pool.submit(work, k) for k in range(8)]:
             done.result()  # (raises what the thread raised)
+
+
+def _python_reaches(monkeypatch, out, kept, leaves):
+    """``_reaches_beyond`` by its Python walk."""
+    from arraymux.transforms import _torch as engine
+
+    with monkeypatch.context() as m:
+        m.setattr(_compiled, "graph_reaches", lambda *args: None)
+        return engine._reaches_beyond(out, kept, leaves)
+
+
+@needs_ext
+def test_graph_reaches_matches_the_python_walk(monkeypatch):
+    """The compiled walk of an autograd graph tells what the Python walk tells: for graphs of
+    the leaves alone, with a tensor from outside that requires grad (a leaf, or through an
+    operation), with shared subgraphs (walked once), with leaves of an inner gradient
+    (marked) and with aux tensors."""
+    torch = pytest.importorskip("torch")
+    from arraymux.transforms import _torch as engine
+
+    calls = []
+    real = _compiled.graph_reaches
+    monkeypatch.setattr(_compiled, "graph_reaches", lambda *args: calls.append(1) or real(*args))
+    a, b = torch.randn(3, requires_grad=True), torch.randn(3, requires_grad=True)
+    outside = torch.randn(3, requires_grad=True)
+    inner = torch.randn(3, requires_grad=True)
+    setattr(inner, engine._INNER, True)
+    falsy = torch.randn(3, requires_grad=True)
+    setattr(falsy, engine._INNER, 0)
+    shared = torch.tanh(a * b)
+    graphs = {
+        "ours": (torch.sum(torch.sin(a) * b), [], [a, b]),
+        "a constant": (torch.sum(a * torch.ones(3)), [], [a]),
+        "a leaf from outside": (torch.sum(a * outside), [], [a, b]),
+        "outside through an operation": (torch.sum(a + torch.exp(outside) ** 2), [], [a]),
+        "shared nodes": (torch.sum(shared * shared + shared.sum() * a), [], [a, b]),
+        "an inner gradient's leaf": (torch.sum(a * inner), [], [a]),
+        "a falsy mark": (torch.sum(a * falsy), [], [a]),
+        "outside in aux": (torch.sum(a), [torch.cos(outside)], [a]),
+        "ours in aux": (torch.sum(a), [a * 2.0], [a]),
+        "only b of two": (torch.sum(a * b), [], [b]),
+    }
+    want = {
+        "ours": False,
+        "a constant": False,
+        "a leaf from outside": True,
+        "outside through an operation": True,
+        "shared nodes": False,
+        "an inner gradient's leaf": False,
+        "a falsy mark": True,
+        "outside in aux": True,
+        "ours in aux": False,
+        "only b of two": True,
+    }
+    for name, (out, kept, leaves) in graphs.items():
+        before = len(calls)
+        got = engine._reaches_beyond(out, kept, leaves)
+        assert len(calls) == before + 1, name  # the compiled walk ran
+        assert got is want[name], name
+        assert _python_reaches(monkeypatch, out, kept, leaves) is want[name], name
+
+
+class _Node:
+    """A stand-in for an autograd node: its edges are whatever a test gives."""
+
+    def __init__(self, edges):
+        self._edges = edges
+
+    @property
+    def next_functions(self):
+        edges = self._edges
+        if isinstance(edges, BaseException):
+            raise edges
+        return edges() if callable(edges) else edges
+
+
+class _Leaf:
+    def __init__(self, variable):
+        self._variable = variable
+
+    @property
+    def variable(self):
+        if isinstance(self._variable, BaseException):
+            raise self._variable
+        return self._variable
+
+
+class _Marked:
+    """A variable whose mark raises when it is read for its truth."""
+
+    def __bool__(self):
+        raise ValueError("no truth here")
+
+
+@needs_ext
+def test_graph_reaches_survives_hostile_nodes():
+    """Bad arguments raise TypeError; a node whose edges or leaf raise, or whose edges are not
+    pairs, raises that error; a node that drops the last reference to the graph while it is
+    read leaves the walk holding what it reads (no crash); what is reached is answered as by
+    the Python walk."""
+    walk = _compiled.graph_reaches
+    for bad in [
+        ((), set(), _Leaf, "m"),
+        ([], [], _Leaf, "m"),
+        ([], set(), "not a type", "m"),
+        ([], set(), _Leaf, 3),
+        ([], set()),
+    ]:
+        with pytest.raises(TypeError, match="graph_reaches"):
+            walk(*bad)
+    mine = object()
+    ours = {id(mine)}
+    assert walk([], ours, _Leaf, "m") is False
+    assert walk([_Node(((_Leaf(mine), 0), (None, 0)))], ours, _Leaf, "m") is False
+    assert walk([_Node(((_Leaf(object()), 0),))], ours, _Leaf, "m") is True
+    with pytest.raises(KeyError):
+        walk([_Node(KeyError("edges"))], ours, _Leaf, "m")
+    with pytest.raises(TypeError, match="not a pair"):
+        walk([_Node((3,))], ours, _Leaf, "m")
+    with pytest.raises(TypeError, match="not a pair"):
+        walk([_Node(((1, 2, 3),))], ours, _Leaf, "m")
+    with pytest.raises(TypeError):
+        walk([_Node(5)], ours, _Leaf, "m")
+    with pytest.raises(RuntimeError, match="variable"):
+        walk([_Node(((_Leaf(RuntimeError("variable")), 0),))], ours, _Leaf, "m")
+    marked = types.SimpleNamespace(m=_Marked())
+    with pytest.raises(ValueError, match="no truth"):
+        walk([_Node(((_Leaf(marked), 0),))], ours, _Leaf, "m")
+    # A node's edges made fresh on each read, and dropped as soon as the walk moves on; a
+    # cycle (which autograd never makes) is walked once.
+    deep = _Node(((_Leaf(mine), 0),))
+    assert walk([_Node(lambda: ((_Node(lambda: ((deep, 0),)), 0),))], ours, _Leaf, "m") is False
+    ring = _Node(())
+    ring._edges = ((ring, 0), (_Leaf(mine), 0))
+    assert walk([ring], ours, _Leaf, "m") is False
+    roots = [_Node(((_Leaf(object()), 0),))]
+    assert walk(roots, ours, _Leaf, "m") is True and len(roots) == 1  # the list stays as it is

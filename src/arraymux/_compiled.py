@@ -40,6 +40,7 @@ __all__ = [
     "dtypes_in",
     "wrap_tree",
     "convert_tree",
+    "graph_reaches",
     "operator",
     "operator_slots",
     "python_twin",
@@ -424,6 +425,13 @@ def convert_tree(
     return None
 
 
+def graph_reaches(roots: list[object], mine: set[int], accumulate: type, inner: str) -> bool | None:
+    """Whether the autograd graph below the nodes ``roots`` reaches a leaf node (of type
+    ``accumulate``) whose variable's id is not in ``mine`` and whose attribute ``inner`` is
+    not true; None without the extension (the caller walks the graph in Python)."""
+    return None
+
+
 if _ext is not None:
     # The extension's functions themselves: on the transforms' hot paths a Python call around
     # each would cost more than the walk.
@@ -432,6 +440,7 @@ if _ext is not None:
     dtypes_in = _ext.dtypes_in
     wrap_tree = _ext.wrap_tree
     convert_tree = _ext.convert_tree
+    graph_reaches = _ext.graph_reaches
 
 
 def python_twin(fn: Callable[..., object]) -> Callable[..., object]:

@@ -22,6 +22,7 @@ static PyObject *type_cache = NULL; /* arraymux._backends.TYPE_CACHE: native typ
 static PyObject *bool_keywords = NULL; /* arraymux._signatures.BOOL_KEYWORDS: a frozenset */
 static PyObject *str_dtype = NULL;
 static PyObject *str_ndim = NULL;
+static PyObject *str_variable = NULL, *str_next_functions = NULL; /* autograd nodes */
 static PyObject *str_refused = NULL;
 static PyObject *str_wrapped = NULL;
 
@@ -2762,6 +2763,119 @@ done:
 #undef ROTL32
 #undef VECTORISED
 
+/* graph_reaches(roots, mine, accumulate, inner): whether the autograd graph below the nodes
+ * of the list `roots` reaches a leaf (a node of exactly the type `accumulate`) whose
+ * `variable` is not in `mine` (a set of ids) and has no true attribute `inner`. The Python
+ * twin, and the reference, is the walk of arraymux.transforms._torch._reaches_beyond; a
+ * training step calls it once, after its forward pass, where torch's own work has taken the
+ * CPU's caches and the Python loop costs several microseconds. Every node is held (by the
+ * stack, the set of nodes seen or the tuple of its parent's edges) while it is read, and the
+ * arguments for the whole call: reading a node's edges or a leaf's attribute may run Python
+ * code. */
+#if PY_VERSION_HEX >= 0x030D0000
+#define LOOKUP_ATTR PyObject_GetOptionalAttr
+#else
+#define LOOKUP_ATTR _PyObject_LookupAttr
+#endif
+
+/* 1 if the leaf node `node` stands for a tensor that is not ours, 0 if not, -1 on error. */
+static int
+foreign_leaf(PyObject *node, PyObject *mine, PyObject *inner)
+{
+    PyObject *v = PyObject_GetAttr(node, str_variable);
+    if (v == NULL) {
+        return -1;
+    }
+    PyObject *id = PyLong_FromVoidPtr(v);
+    int ours = id == NULL ? -1 : PySet_Contains(mine, id);
+    Py_XDECREF(id);
+    if (ours != 0) {
+        Py_DECREF(v);
+        return ours < 0 ? -1 : 0;
+    }
+    PyObject *flag = NULL;
+    int has = LOOKUP_ATTR(v, inner, &flag);
+    Py_DECREF(v);
+    if (has <= 0) {
+        return has < 0 ? -1 : 1;
+    }
+    int marked = PyObject_IsTrue(flag);
+    Py_DECREF(flag);
+    return marked < 0 ? -1 : !marked;
+}
+
+static PyObject *
+graph_reaches(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 4 || !PyList_Check(args[0]) || !PyAnySet_Check(args[1])
+        || !PyType_Check(args[2]) || !PyUnicode_Check(args[3])) {
+        PyErr_SetString(PyExc_TypeError,
+                        "graph_reaches(roots: list, mine: set, accumulate: type, inner: str)");
+        return NULL;
+    }
+    PyObject *mine = Py_NewRef(args[1]), *accumulate = Py_NewRef(args[2]);
+    PyObject *inner = Py_NewRef(args[3]);
+    PyObject *stack = PySequence_List(args[0]); /* a copy: the caller's list stays as it is */
+    PyObject *seen = stack == NULL ? NULL : PySet_New(stack);
+    PyObject *result = NULL;
+    if (seen == NULL) {
+        goto done;
+    }
+    while (PyList_GET_SIZE(stack) > 0) {
+        Py_ssize_t n = PyList_GET_SIZE(stack);
+        PyObject *node = Py_NewRef(PyList_GET_ITEM(stack, n - 1));
+        if (PyList_SetSlice(stack, n - 1, n, NULL) < 0) {
+            Py_DECREF(node);
+            goto done;
+        }
+        PyObject *edges = PyObject_GetAttr(node, str_next_functions);
+        Py_DECREF(node);
+        PyObject *fast = edges == NULL ? NULL : PySequence_Fast(edges, "next_functions");
+        Py_XDECREF(edges);
+        if (fast == NULL) {
+            goto done;
+        }
+        Py_ssize_t m = PySequence_Fast_GET_SIZE(fast);
+        for (Py_ssize_t i = 0; i < m; i++) {
+            PyObject *edge = PySequence_Fast_GET_ITEM(fast, i); /* held by `fast` */
+            if (!PyTuple_Check(edge) || PyTuple_GET_SIZE(edge) != 2) {
+                PyErr_SetString(PyExc_TypeError, "an edge of next_functions is not a pair");
+                Py_DECREF(fast);
+                goto done;
+            }
+            PyObject *next = PyTuple_GET_ITEM(edge, 0); /* held by `edge` */
+            if (Py_TYPE(next) == (PyTypeObject *)accumulate) {
+                int foreign = foreign_leaf(next, mine, inner);
+                if (foreign != 0) {
+                    Py_DECREF(fast);
+                    result = foreign < 0 ? NULL : Py_NewRef(Py_True);
+                    goto done;
+                }
+                continue;
+            }
+            if (next == Py_None) {
+                continue;
+            }
+            int known = PySet_Contains(seen, next);
+            if (known < 0 || (!known && (PySet_Add(seen, next) < 0
+                                         || PyList_Append(stack, next) < 0))) {
+                Py_DECREF(fast);
+                goto done;
+            }
+        }
+        Py_DECREF(fast);
+    }
+    result = Py_NewRef(Py_False);
+done:
+    Py_XDECREF(stack);
+    Py_XDECREF(seen);
+    Py_DECREF(mine);
+    Py_DECREF(accumulate);
+    Py_DECREF(inner);
+    return result;
+}
+#undef LOOKUP_ATTR
+
 static PyMethodDef methods[] = {
     {"setup", (PyCFunction)(void (*)(void))setup, METH_FASTCALL,
      "setup(Array, Device, type_cache, backend_errors, scalar_planner, where_planner): read "
@@ -2810,6 +2924,10 @@ static PyMethodDef methods[] = {
     {"integers", (PyCFunction)(void (*)(void))integers, METH_FASTCALL,
      "integers(k0, k1, start, out, span, low): low + the offsets in [0, span) of "
      "jax.random.randint for the counters start + i, into out (integers of 1 to 8 bytes)."},
+    {"graph_reaches", (PyCFunction)(void (*)(void))graph_reaches, METH_FASTCALL,
+     "graph_reaches(roots, mine, accumulate, inner) -> whether the autograd graph below the "
+     "nodes `roots` reaches a leaf node of type `accumulate` whose variable's id is not in the "
+     "set `mine` and whose attribute `inner` is not true."},
     {"number_slots", (PyCFunction)number_slots, METH_O,
      "number_slots({'add': builtin, ..., 'eq': builtin, 'neg': builtin}): run the fast path "
      "of each builtin from Array's operator slots for exact Arrays."},
@@ -2832,9 +2950,12 @@ PyInit__speedups(void)
     str_refused = PyUnicode_InternFromString("refused");
     str_wrapped = PyUnicode_InternFromString("__wrapped__");
     str_ndim = PyUnicode_InternFromString("ndim");
+    str_variable = PyUnicode_InternFromString("variable");
+    str_next_functions = PyUnicode_InternFromString("next_functions");
     slow_marker = PyObject_CallNoArgs((PyObject *)&PyBaseObject_Type);
     use_python = PyObject_CallNoArgs((PyObject *)&PyBaseObject_Type);
-    if (str_dtype == NULL || str_ndim == NULL || str_refused == NULL || str_wrapped == NULL
+    if (str_dtype == NULL || str_ndim == NULL || str_variable == NULL
+        || str_next_functions == NULL || str_refused == NULL || str_wrapped == NULL
         || slow_marker == NULL || use_python == NULL) {
         return NULL;
     }

@@ -358,6 +358,11 @@ def _reaches_beyond(out: Tensor, kept: list[Tensor], leaves: list[Tensor]) -> bo
             stack.append(fn)
         elif t.requires_grad and id(t) not in mine:
             return True
+    if not stack:
+        return False
+    fast = _compiled.graph_reaches(stack, mine, _ACCUMULATE, _INNER)
+    if fast is not None:
+        return fast
     seen = set(stack)
     pop, push, add, accumulate = stack.pop, stack.append, seen.add, _ACCUMULATE
     while stack:
