@@ -425,7 +425,7 @@ def convert_tree(
     return None
 
 
-def graph_reaches(roots: list[object], mine: set[int], accumulate: type, inner: str) -> bool | None:
+def graph_reaches(roots: list[Any], mine: set[int], accumulate: type, inner: str) -> bool | None:
     """Whether the autograd graph below the nodes ``roots`` reaches a leaf node (of type
     ``accumulate``) whose variable's id is not in ``mine`` and whose attribute ``inner`` is
     not true; None without the extension (the caller walks the graph in Python)."""
