@@ -1921,12 +1921,15 @@ counter_arg(PyObject *obj, Py_buffer *view, uint32_t *start, int *held, const ch
 #define ROTL32(v, r) (((v) << (r)) | ((v) >> (32 - (r))))
 #define MIX(r) do { x0 += x1; x1 = ROTL32(x1, r) ^ x0; } while (0)
 
-/* The rounds of independent counters vectorise (4 or 8 words per instruction) where GCC
- * optimises this loop fully; the rest of the module keeps the default level. */
+/* The rounds of independent counters vectorise (4, 8 or 16 words per instruction) where GCC
+ * optimises this loop fully; the rest of the module keeps the default level. Their
+ * operations are integer ones and one exact product (no sum to fuse): every copy gives the
+ * same bits. */
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__GLIBC__)
-/* one copy for AVX2 machines (8 words an instruction) and one for the others, chosen when
- * the module loads */
-#define VECTORISED __attribute__((optimize("O3"), target_clones("avx2", "default")))
+/* one copy for AVX-512 machines (16 words an instruction, and a rotation in one: 131072
+ * uniform floats 277 -> 103 us on a 2-core Xeon), one for AVX2 machines (8 words) and one
+ * for the others, chosen when the module loads */
+#define VECTORISED __attribute__((optimize("O3"), target_clones("avx512f", "avx2", "default")))
 #elif defined(__GNUC__) && !defined(__clang__)
 #define VECTORISED __attribute__((optimize("O3")))
 #else
@@ -2085,7 +2088,7 @@ done:
 #define INLINED
 #endif
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__GLIBC__)
-#define CLONED __attribute__((target_clones("avx2", "default")))
+#define CLONED __attribute__((target_clones("avx512f", "avx2", "default")))
 #else
 #define CLONED
 #endif
