@@ -1141,3 +1141,36 @@ def test_graph_reaches_survives_hostile_nodes():
     assert walk([ring], ours, _Leaf, "m") is False
     roots = [_Node(((_Leaf(object()), 0),))]
     assert walk(roots, ours, _Leaf, "m") is True and len(roots) == 1  # the list stays as it is
+
+
+@needs_ext
+def test_an_interrupt_in_a_dtype_lookup_is_not_dropped():
+    """Ctrl-C met while the compiled path looks a dtype up (its __hash__ runs Python code)
+    reaches the caller as KeyboardInterrupt, as it does on the Python path; the lookup's
+    other errors send the call to the Python path, which answers."""
+    calls = []
+
+    class Interrupted:
+        def __hash__(self):
+            calls.append(1)
+            raise KeyboardInterrupt
+
+        def __eq__(self, other):
+            return False
+
+    class Unhashable:
+        __hash__ = None
+
+    for call in (lambda a: xp.sin(a), lambda a: a * 2.0, lambda a: xp.add(a, a)):
+        a = xp.asarray([1.0, 2.0])
+        a._dtype = Interrupted()
+        before = len(calls)
+        with pytest.raises(KeyboardInterrupt):
+            call(a)
+            for _ in range(100):  # the interrupt is raised at the next check for signals
+                pass
+        assert len(calls) > before  # the lookup ran
+        b = xp.asarray([1.0, 2.0])
+        b._dtype = Unhashable()
+        want = call(xp.asarray([1.0, 2.0]))
+        np.testing.assert_array_equal(_np(call(b)), _np(want))

@@ -45,6 +45,20 @@ slot_offset(PyTypeObject *type, const char *name, Py_ssize_t *out)
     return 0;
 }
 
+/* Clear the error of a lookup whose failure sends the call to the Python path (an unknown or
+ * unhashable dtype, a plan that could not be made). An interrupt met there, while a dtype's
+ * __hash__ or a planner ran Python code, is not dropped with it: it is signalled again, and
+ * raised at the next check for signals, as soon as Python code runs. */
+static void
+clear_error(void)
+{
+    int interrupted = PyErr_ExceptionMatches(PyExc_KeyboardInterrupt);
+    PyErr_Clear();
+    if (interrupted) {
+        PyErr_SetInterrupt();
+    }
+}
+
 /* A new Array of device `d` wrapping `native` (a new reference, stolen). */
 static PyObject *
 wrap(PyObject *native, PyObject *d, PyObject *dtype)
@@ -141,7 +155,7 @@ load(entry_t *e, PyObject *d)
             rules = NULL;
         }
     }
-    PyErr_Clear(); /* a missing or unhashable entry is no entry */
+    clear_error(); /* a missing or unhashable entry is no entry */
     Py_DECREF(fns);
     Py_XDECREF(results);
     if (fn == NULL) {
@@ -164,7 +178,7 @@ load(entry_t *e, PyObject *d)
         Py_CLEAR(inner);
         Py_CLEAR(refused);
     }
-    PyErr_Clear();
+    clear_error();
     Py_INCREF(d);
     Py_XSETREF(e->device, d);
     Py_XSETREF(e->fn, fn);
@@ -193,7 +207,7 @@ plain_fn(entry_t *e, PyObject *t)
     if (skip != NULL) {
         PyObject *fn_all = Py_NewRef(e->fn);
         if (PySet_Contains(skip, t) != 0) {
-            PyErr_Clear();
+            clear_error();
             Py_SETREF(fn, Py_NewRef(fn_all));
         }
         Py_DECREF(fn_all);
@@ -216,7 +230,7 @@ result_dtype(entry_t *e, PyObject *t)
     PyObject *rules = Py_NewRef(e->rules); /* hashing `t` may run Python code */
     PyObject *r = PyDict_GetItemWithError(rules, t);
     if (r == NULL) {
-        PyErr_Clear(); /* unknown or unhashable: no rule */
+        clear_error(); /* unknown or unhashable: no rule */
         r = Py_None;
     }
     Py_INCREF(r);
@@ -235,7 +249,7 @@ checked_dtype(entry_t *e, PyObject *d, PyObject *r)
 {
     PyObject *rt = PyObject_GetAttr(r, str_dtype);
     if (rt == NULL) {
-        PyErr_Clear();
+        clear_error();
         return NULL;
     }
     if (rt == e->t_ok && e->device == d) {
@@ -249,7 +263,7 @@ checked_dtype(entry_t *e, PyObject *d, PyObject *r)
     int found = PyDict_Contains(known, rt);
     Py_DECREF(known);
     if (found != 1) {
-        PyErr_Clear();
+        clear_error();
         Py_DECREF(rt);
         return NULL;
     }
@@ -320,7 +334,7 @@ cached_dtype(PyObject *x, PyObject *native)
     }
     t = PyObject_GetAttr(native, str_dtype);
     if (t == NULL) {
-        PyErr_Clear();
+        clear_error();
         return NULL;
     }
     if (SLOT(x, off_native) == native) {
@@ -352,7 +366,7 @@ scalar_plan(entry_t *e, PyObject *d, PyObject *t, PyTypeObject *type, int pos)
     }
     PyObject *pos_obj = PyLong_FromLong(pos);
     if (pos_obj == NULL) {
-        PyErr_Clear();
+        clear_error();
         Py_RETURN_NONE;
     }
     PyObject *args[5] = {e->name, d, t, (PyObject *)type, pos_obj};
@@ -360,7 +374,7 @@ scalar_plan(entry_t *e, PyObject *d, PyObject *t, PyTypeObject *type, int pos)
     Py_DECREF(pos_obj);
     if (plan == NULL
         || !(plan == Py_None || (PyTuple_CheckExact(plan) && PyTuple_GET_SIZE(plan) == 6))) {
-        PyErr_Clear();
+        clear_error();
         Py_XDECREF(plan);
         Py_RETURN_NONE;
     }
@@ -382,7 +396,7 @@ int_in_range(PyObject *value, PyObject *lo, PyObject *hi)
     int overflow = 0;
     long long v = PyLong_AsLongLongAndOverflow(value, &overflow);
     if (v == -1 && PyErr_Occurred()) {
-        PyErr_Clear();
+        clear_error();
         return 0;
     }
     if (overflow) {
@@ -392,14 +406,14 @@ int_in_range(PyObject *value, PyObject *lo, PyObject *hi)
     if (lo != Py_None) {
         bound = PyLong_AsLongLongAndOverflow(lo, &overflow);
         if ((bound == -1 && PyErr_Occurred()) || overflow || v < bound) {
-            PyErr_Clear();
+            clear_error();
             return 0;
         }
     }
     if (hi != Py_None) {
         bound = PyLong_AsLongLongAndOverflow(hi, &overflow);
         if (bound == -1 && PyErr_Occurred()) {
-            PyErr_Clear();
+            clear_error();
             return 0;
         }
         if (!overflow && v > bound) { /* overflow: hi beyond long long, v within it */
@@ -436,7 +450,7 @@ scalar_impl(entry_t *e, PyObject *array, PyObject *value, int pos)
             PyObject *ndim = PyObject_GetAttr(native, str_ndim);
             long nd = ndim != NULL && PyLong_CheckExact(ndim) ? PyLong_AsLong(ndim) : -1;
             Py_XDECREF(ndim);
-            PyErr_Clear();
+            clear_error();
             if (nd == 0 && zero_d != Py_True && PyCallable_Check(zero_d)) {
                 fn = zero_d;
             }
@@ -643,7 +657,7 @@ where_plan(entry_t *e, PyObject *d, PyObject *tc, PyObject *t)
     PyObject *plan = PyObject_Vectorcall(where_planner, args, 3, NULL);
     if (plan == NULL
         || !(plan == Py_None || (PyTuple_CheckExact(plan) && PyTuple_GET_SIZE(plan) == 6))) {
-        PyErr_Clear();
+        clear_error();
         Py_XDECREF(plan);
         Py_RETURN_NONE;
     }
@@ -774,7 +788,7 @@ keywords_ok(entry_t *e, PyObject *kwnames)
         }
         int found = PySet_Contains(e->keywords, k); /* exact str: no Python code runs */
         if (found != 1) {
-            PyErr_Clear();
+            clear_error();
             return 0;
         }
     }
@@ -815,7 +829,7 @@ plain_keyword(PyObject *name, PyObject *value)
     if (PyBool_Check(value)) {
         int found = bool_keywords == NULL ? 0 : PySet_Contains(bool_keywords, name);
         if (found < 0) {
-            PyErr_Clear();
+            clear_error();
         }
         return found == 1;
     }
@@ -876,7 +890,7 @@ first_fn(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwna
                             int found = xt == NULL ? 1 : PySet_Contains(skip, xt);
                             Py_XDECREF(xt);
                             if (found != 0) {
-                                PyErr_Clear();
+                                clear_error();
                                 Py_SETREF(fn, Py_NewRef(fn_all));
                             }
                             Py_DECREF(skip);
@@ -898,7 +912,7 @@ first_fn(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwna
                                 Py_SETREF(fn, inner);
                             }
                             else {
-                                PyErr_Clear();
+                                clear_error();
                                 Py_DECREF(inner);
                             }
                             Py_DECREF(refused);
@@ -1231,7 +1245,7 @@ walk_dtypes(PyObject *tree, PyObject *dtypes, int depth)
         int found = PySet_Contains(dtypes, dt);
         Py_DECREF(dt);
         if (found < 0) {
-            PyErr_Clear(); /* an unhashable dtype: not known here */
+            clear_error(); /* an unhashable dtype: not known here */
             return 0;
         }
         return found;
