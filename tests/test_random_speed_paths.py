@@ -204,8 +204,26 @@ def test_torch_small_draws_skip_the_general_route(monkeypatch: pytest.MonkeyPatc
         lambda: xp.random.uniform(k, (2, 4), xp.float64),
         lambda: xp.random.integers(k, 0, 10, (8,)),
         lambda: xp.random.integers(k, -5, 5, (3,), xp.int8),
+        lambda: xp.random.split(k),
+        lambda: xp.random.split(k, 7),
     ):
         assert draw().device == xp.Device("torch:cpu")
+
+
+@pytest.mark.parametrize("num", [0, 1, 2, 3, 1000])
+def test_torch_split_on_the_cpu_gives_numpys_keys(num: int) -> None:
+    """split on torch's CPU (its words computed on the host) gives NumPy's keys as torch's
+    int32 words, whose draws are NumPy's; splitting a split key too."""
+    k, ref = xp.random.key(11, device="torch:cpu"), xp.random.key(11)
+    for _ in range(2):
+        got, want = xp.random.split(k, num), xp.random.split(ref, num)
+        assert (got.shape, got.dtype, got.device) == ((num, 2), xp.int32, k.device)
+        np.testing.assert_array_equal(_np(got).view(np.uint32), _np(want))
+        if num:
+            k, ref = got[num - 1, ...], want[num - 1, ...]
+    np.testing.assert_array_equal(
+        _np(xp.random.uniform(k, (5,), xp.float32)), _np(xp.random.uniform(ref, (5,), xp.float32))
+    )
 
 
 def test_torch_draws_compute_on_words_torch_has_kernels_for(

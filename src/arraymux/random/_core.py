@@ -1026,12 +1026,24 @@ def _torch_integers(
     return _wrap(torch.from_numpy(out), k.device)
 
 
+def _torch_split(k: Array, num: int) -> Array:
+    """``split``'s keys of a key on torch's CPU, from its two words (in C where the compiled
+    extension is on), handed to torch over the same memory as its int32 words."""
+    import numpy as np
+    import torch
+
+    w0, w1 = k.native.tolist()
+    keys = threefry_keys(w0 & MASK32, w1 & MASK32, 0, num)
+    return _wrap(torch.from_numpy(keys.view(np.int32)), k.device)
+
+
 #: The kernels that a key on torch's CPU runs in C (see :func:`run`): each takes the key and
 #: the kernel's static arguments and returns the draw, or None to take the general route.
 _TORCH_C_DRAWS: dict[Callable[..., Array], Callable[..., Array | None]] = {
     normal_kernel: functools.partial(_torch_floats, "normal"),
     _uniform_kernel: functools.partial(_torch_floats, "uniform"),
     _integers_kernel: _torch_integers,
+    split_kernel: _torch_split,
 }
 
 
