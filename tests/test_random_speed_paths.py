@@ -144,6 +144,32 @@ def test_inside_jax_transforms() -> None:
         np.testing.assert_array_equal(np.asarray(batched[i]), ref)
 
 
+def test_jax_draws_of_a_key_call_one_compiled_function(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A key's draws on JAX call their compiled function directly (not through arraymux.jit),
+    one per kernel, static arguments and device, made once; their numbers are NumPy's, eagerly
+    and inside a user's jit and grad."""
+    d = xp.Device("jax:cpu")
+    k, ref = xp.random.key(4, device=d), xp.random.key(4)
+    monkeypatch.setattr(_core, "_JAX_DRAWS", {})
+    calls = []
+    real_jit = xp.jit
+    monkeypatch.setattr(xp, "jit", lambda f, **kw: calls.append(f) or real_jit(f, **kw))
+    for _ in range(3):
+        for draw in (
+            lambda key: xp.random.normal(key, (6,), xp.float32),
+            lambda key: xp.random.uniform(key, (2, 3), xp.float32),
+            lambda key: xp.random.split(key, 3),
+            lambda key: xp.random.bits(key, (4,)),
+        ):
+            np.testing.assert_array_equal(_np(draw(k)), _np(draw(ref)).astype(_np(draw(k)).dtype))
+    assert calls == []  # no arraymux.jit made for them
+    assert len(_core._JAX_DRAWS) == 4
+    traced = real_jit(lambda key: xp.random.normal(key, (3,)) * 2.0)
+    np.testing.assert_array_equal(_np(traced(k)), 2 * _np(xp.random.normal(ref, (3,))))
+    g = xp.grad(lambda s: xp.sum(xp.random.normal(k, (3,)) * s))(xp.asarray(1.0, device=d))
+    assert float(g) == pytest.approx(float(np.sum(_np(xp.random.normal(ref, (3,))))), rel=1e-6)
+
+
 @pytest.mark.parametrize("device", DEVICES)
 def test_the_same_errors(device: str) -> None:
     k = xp.random.key(0, device=device)

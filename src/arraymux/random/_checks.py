@@ -18,7 +18,7 @@ from .._arguments import check_int, check_number, check_shape, check_size, pytho
 from .._array import Array
 from .._devices import Device
 from .._dtype_rules import as_dtype
-from .._dtypes import DType
+from .._dtypes import DType, float32, float64
 from .._errors import (
     BackendMismatchError,
     DeviceMismatchError,
@@ -117,9 +117,15 @@ def draw_dtype(device: Device, dtype: DTypeLike | None, kind: str, fname: str) -
     """The dtype of the numbers: ``dtype`` or :func:`default_dtype`'s of ``kind`` ("real floating"
     or "integral"), checked to be of that kind and held by ``device`` (narrowed only where
     narrowing is on)."""
-    xp = _xp()
     if dtype is None:
         return default_dtype(device, kind)
+    if (
+        (dtype is float32 or dtype is float64)
+        and kind == "real floating"
+        and device.supports(dtype)
+    ):
+        return dtype  # the common case: a float dtype the device holds
+    xp = _xp()
     try:
         dt = as_dtype(dtype)
     except (TypeError, ValueError, KeyError) as e:
@@ -233,6 +239,8 @@ def seed_words(seed: object, fname: str) -> tuple[int, int]:
 
 
 def check_key(k: object, fname: str) -> Array:
+    if type(k) is Array and k.dtype is word_dtype(k.device) and k.shape == (2,):
+        return k  # the common case: a key of the device's words
     xp = _xp()
     if not isinstance(k, Array):
         raise TypeError(
