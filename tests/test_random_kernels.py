@@ -266,6 +266,131 @@ def test_gpu_draws_are_one_kernel_with_numpys_floats(
     )
 
 
+def test_torch_gpu_kernels_launched_directly_give_the_same_numbers(
+    device: xp.Device, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After its first launch a Triton kernel runs directly from its compiled form; each
+    specialisation Triton makes (sizes of 1 or multiples of 16, keys at addresses that 16
+    divides or not: a row of split keys) gets a compiled kernel of its own."""
+    _kernel_device(device)
+    if device.backend != "torch":
+        pytest.skip("the Triton kernels are torch's")
+    from arraymux.random import _triton
+
+    keys = xp.random.split(xp.random.key(8, device=device), 3)
+    cases = [(keys[i, ...], n) for i in range(3) for n in (1, 16, 1000, 4099)]
+    want = [
+        _bits(_np(xp.random.normal(xp.to_device(k, "numpy"), (n,), xp.float32))) for k, n in cases
+    ]
+    words = [_np(xp.random.split(xp.to_device(k, "numpy"), 5)) for k, _ in cases]
+    monkeypatch.setattr(_triton, "_COMPILED", {})
+    for _ in range(3):  # the first round compiles or finds the kernels, the next launch them
+        for (k, n), w, ws in zip(cases, want, words, strict=True):
+            np.testing.assert_array_equal(_bits(_np(xp.random.normal(k, (n,), xp.float32))), w)
+            np.testing.assert_array_equal(_np(xp.random.split(k, 5)).view(np.uint32), ws)
+    assert len(_triton._COMPILED) >= 4
+
+
+@pytest.mark.skipif(importlib.util.find_spec("triton") is None, reason="Triton is not installed")
+def test_direct_launches_follow_the_launcher_of_the_compiled_kernel(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The launch path of the compiled kernels, on the CPU, with stand-ins for Triton's JIT
+    function, compiled kernel and driver: the first launch of a specialisation goes through
+    the JIT function and keeps its kernel; later ones call the kernel's launcher with the grid,
+    the stream, the kernel's handles and metadata, Triton's hooks and every argument (its
+    constants last); another specialisation (an int of 1, a tensor at another alignment, other
+    constants) goes through the JIT function again; a compiled kernel laid out otherwise turns
+    the direct launches off, and the JIT function launches."""
+    torch = pytest.importorskip("torch")
+    from arraymux.random import _triton
+
+    log: list[tuple[object, ...]] = []
+
+    class Kernel:  # a compiled kernel
+        function, packed_metadata = "function", "packed"
+
+        def launch_metadata(self, grid, stream, *args):
+            return ("metadata", grid, stream, len(args))
+
+        def run(self, *args):
+            log.append(("direct", *args))
+
+    class Jit:  # a JIT function: fn[grid](*args, **options) compiles and launches
+        def __getitem__(self, grid):
+            def launch(*args, **options):
+                log.append(("jit", grid, args, options))
+                return made
+
+            return launch
+
+    made = Kernel()
+    stream_of = {7: "stream of 7"}
+    driver = type("Driver", (), {})()
+    driver.active = type(
+        "Active",
+        (),
+        {"get_current_device": lambda self: 7, "get_current_stream": lambda self, d: stream_of[d]},
+    )()
+    hooks = type("Knobs", (), {})()
+    hooks.runtime = type(
+        "Runtime", (), {"launch_enter_hook": "enter", "launch_exit_hook": "leave"}
+    )()
+    monkeypatch.setattr(_triton, "CompiledKernel", Kernel)
+    monkeypatch.setattr(_triton, "driver", driver)
+    monkeypatch.setattr(_triton, "knobs", hooks)
+    monkeypatch.setattr(_triton, "DIRECT", True)
+    monkeypatch.setattr(_triton, "_COMPILED", {})
+    fn = Jit()
+    key = torch.zeros(4, dtype=torch.int32)
+    args = (key, 1, key, 1000, 5)
+
+    _triton._run(fn, 3, args, {"NORMAL": True})
+    assert log[-1] == (
+        "jit",
+        (3,),
+        args,
+        {
+            "NORMAL": True,
+            "BLOCK": _triton.BLOCK,
+            "num_warps": _triton.WARPS,
+            "enable_fp_fusion": False,
+        },
+    )
+    _triton._run(fn, 3, args, {"NORMAL": True})
+    every = (*args, True, _triton.BLOCK)
+    assert log[-1] == (
+        "direct",
+        3,
+        1,
+        1,
+        "stream of 7",
+        "function",
+        "packed",
+        ("metadata", (3,), "stream of 7", len(every)),
+        "enter",
+        "leave",
+        *every,
+    )
+    for other, constants in [
+        ((key, 2, key, 1000, 5), {"NORMAL": True}),  # a stride of 2, not 1
+        ((key, 1, key, 1000, 5), {"NORMAL": False}),
+        ((key[1:], 1, key, 1000, 5), {"NORMAL": True}),  # an address 16 does not divide
+        ((key, 1, key, 2**40, 5), {"NORMAL": True}),  # a 64-bit int
+    ]:
+        _triton._run(fn, 3, other, constants)
+        assert log[-1][0] == "jit", (other, constants)
+        _triton._run(fn, 3, other, constants)
+        assert log[-1][0] == "direct", (other, constants)
+    assert len(_triton._COMPILED) == 5
+
+    del Kernel.packed_metadata  # another Triton's layout
+    _triton._run(fn, 3, args, {"NORMAL": True})
+    assert log[-1][0] == "jit" and _triton.DIRECT is False and not _triton._COMPILED
+    _triton._run(fn, 3, args, {"NORMAL": True})
+    assert log[-1][0] == "jit" and not _triton._COMPILED
+
+
 def test_gpu_kernels_serve_shapes_the_generator_and_distributions(device: xp.Device) -> None:
     _kernel_device(device)
     k = xp.random.key(5, device=device)
