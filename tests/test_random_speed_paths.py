@@ -150,7 +150,7 @@ def test_jax_draws_of_a_key_call_one_compiled_function(monkeypatch: pytest.Monke
     and inside a user's jit and grad."""
     d = xp.Device("jax:cpu")
     k, ref = xp.random.key(4, device=d), xp.random.key(4)
-    monkeypatch.setattr(_core, "_JAX_DRAWS", {})
+    monkeypatch.setattr(_core, "_ON_JAX", {})
     calls = []
     real_jit = xp.jit
     monkeypatch.setattr(xp, "jit", lambda f, **kw: calls.append(f) or real_jit(f, **kw))
@@ -163,11 +163,20 @@ def test_jax_draws_of_a_key_call_one_compiled_function(monkeypatch: pytest.Monke
         ):
             np.testing.assert_array_equal(_np(draw(k)), _np(draw(ref)).astype(_np(draw(k)).dtype))
     assert calls == []  # no arraymux.jit made for them
-    assert len(_core._JAX_DRAWS) == 4
+    assert len(_core._ON_JAX) == 4
     traced = real_jit(lambda key: xp.random.normal(key, (3,)) * 2.0)
     np.testing.assert_array_equal(_np(traced(k)), 2 * _np(xp.random.normal(ref, (3,))))
     g = xp.grad(lambda s: xp.sum(xp.random.normal(k, (3,)) * s))(xp.asarray(1.0, device=d))
     assert float(g) == pytest.approx(float(np.sum(_np(xp.random.normal(ref, (3,))))), rel=1e-6)
+    # a Generator's step (its key's derivation and the draw in one call) likewise
+    gen, gen_ref = xp.random.Generator(6, device=d), xp.random.Generator(6)
+    for _ in range(3):
+        for draw in (
+            lambda g: g.normal(shape=(5,), dtype=xp.float32),
+            lambda g: g.random((2, 2), dtype=xp.float32),
+        ):
+            np.testing.assert_array_equal(_np(draw(gen)), _np(draw(gen_ref)))
+    assert calls == [] and len(_core._ON_JAX) == 7  # and one for the traced draws of (3,)
 
 
 @pytest.mark.parametrize("device", DEVICES)

@@ -180,7 +180,7 @@ def run(
             return kernel(k, *params, *static)
         if backend == "jax":
             if not params:
-                return _on_jax(kernel, static, device)(k.native)
+                return _on_jax(kernel, k, static)
             return _compiled(kernel, static)(k, *params)
         if backend == "torch" and device.place == "cpu" and _readable(k):
             return _on_torch_cpu(kernel, k, params, static)
@@ -292,37 +292,38 @@ def _compiled(kernel: Callable[..., Array], static: tuple[Hashable, ...]) -> Cal
     return _xp().jit(lambda k, *params: kernel(k, *params, *static))
 
 
-#: The compiled draws of keys on JAX, by kernel, static arguments and device (see
-#: :func:`_on_jax`).
-_JAX_DRAWS: dict[
-    tuple[Callable[..., Array], tuple[Hashable, ...], Device], Callable[..., Array]
-] = {}
+#: The compiled functions of :func:`on_jax`, by what the caller names them with and device.
+_ON_JAX: dict[tuple[Hashable, Device], Callable[..., object]] = {}
 
 
-def _on_jax(
-    kernel: Callable[..., Array], static: tuple[Hashable, ...], device: Device
-) -> Callable[[NativeArray], Array]:
-    """``kernel(k, *static)`` compiled by ``jax.jit`` for keys on the JAX ``device``, as a
-    function of the key's native array that returns an Array: what :func:`_compiled` runs,
-    without ``arraymux.jit``'s walk of its arguments and results around the call (8 normals
-    from a key on ``jax:cpu``: 10.6 -> 9.5 us, of which ``jax.jit``'s own call is 6-7)."""
-    entry = (kernel, static, device)
-    draw = _JAX_DRAWS.get(entry)
-    if draw is None:
+def on_jax(name: Hashable, fn: Callable[..., object], device: Device) -> Callable[..., object]:
+    """``fn`` (a function of Arrays that returns an Array or a tuple of them) compiled by
+    ``jax.jit`` for the JAX ``device``, as a function of native arrays that returns natives,
+    made once per ``name`` and device: what ``arraymux.jit`` compiles, called without its
+    walks of the arguments and results (a draw of 8 numbers spends most of its time in the
+    call: 8 normals from a key on ``jax:cpu`` 10.6 -> 9.5 us, of which ``jax.jit``'s own call
+    is 6-7)."""
+    entry = (name, device)
+    compiled = _ON_JAX.get(entry)
+    if compiled is None:
         from ..transforms._engine import Engine, for_tracing
 
         engine = Engine.get("jit", device)
-        compiled = engine.mod.jit(for_tracing(engine, lambda k: kernel(k, *static)))
+        compiled = engine.mod.jit(for_tracing(engine, fn))
         if engine.placement is not None:
             compiled = engine.mod.placed(compiled, engine.placement)
+        if len(_ON_JAX) >= 256:  # as many as _compiled keeps
+            _ON_JAX.clear()
+        _ON_JAX[entry] = compiled
+    return compiled
 
-        def draw(native: NativeArray) -> Array:
-            return _wrap(compiled(native), device)
 
-        if len(_JAX_DRAWS) >= 256:  # as many as _compiled keeps
-            _JAX_DRAWS.clear()
-        _JAX_DRAWS[entry] = draw
-    return draw
+def _on_jax(kernel: Callable[..., Array], k: Array, static: tuple[Hashable, ...]) -> Array:
+    """``kernel(k, *static)`` for a key on JAX, compiled once per kernel, ``static`` and
+    device (see :func:`on_jax`)."""
+    device = k.device
+    run = on_jax((kernel, static), lambda key: kernel(key, *static), device)
+    return _wrap(run(k.native), device)
 
 
 def key(seed: int, *, device: DeviceLike | None = None) -> Array:
@@ -581,7 +582,16 @@ def jax_draw_step(
     """The ``kind`` floats (``"normal"``, ``"uniform"``) of ``fold_in(key, c)``, and ``c + 1``,
     in one compiled call: a JAX Generator's draw without a second dispatch for its key."""
     kernel = normal_kernel if kind == "normal" else _uniform_kernel
-    return _xp().jit(lambda k, c: (kernel(_fold_kernel(k, c), shp, dtype), c + 1))
+
+    def step(k: Array, c: Array) -> tuple[Array, Array]:
+        return kernel(_fold_kernel(k, c), shp, dtype), c + 1
+
+    def call(k: Array, c: Array) -> tuple[Array, Array]:
+        device = k.device
+        x, c1 = on_jax(("draw", kind, shp, dtype), step, device)(k.native, c.native)
+        return _wrap(x, device), _wrap(c1, device)
+
+    return call
 
 
 @functools.lru_cache(maxsize=64)
