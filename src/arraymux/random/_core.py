@@ -10,7 +10,7 @@ import functools
 import math
 from collections.abc import Callable, Hashable
 from types import ModuleType
-from typing import TYPE_CHECKING, Protocol, TypeAlias
+from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 
 from .. import _compiled as _speed
 from .._arguments import check_bool, check_int, python_scalar
@@ -293,10 +293,10 @@ def _compiled(kernel: Callable[..., Array], static: tuple[Hashable, ...]) -> Cal
 
 
 #: The compiled functions of :func:`on_jax`, by what the caller names them with and device.
-_ON_JAX: dict[tuple[Hashable, Device], Callable[..., object]] = {}
+_ON_JAX: dict[tuple[Hashable, Device], Callable[..., Any]] = {}
 
 
-def on_jax(name: Hashable, fn: Callable[..., object], device: Device) -> Callable[..., object]:
+def on_jax(name: Hashable, fn: Callable[..., object], device: Device) -> Callable[..., Any]:
     """``fn`` (a function of Arrays that returns an Array or a tuple of them) compiled by
     ``jax.jit`` for the JAX ``device``, as a function of native arrays that returns natives,
     made once per ``name`` and device: what ``arraymux.jit`` compiles, called without its
