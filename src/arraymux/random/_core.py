@@ -292,38 +292,30 @@ def _compiled(kernel: Callable[..., Array], static: tuple[Hashable, ...]) -> Cal
     return _xp().jit(lambda k, *params: kernel(k, *params, *static))
 
 
-#: The compiled functions of :func:`on_jax`, by what the caller names them with and device.
-_ON_JAX: dict[tuple[Hashable, Device], Callable[..., Any]] = {}
+#: The compiled draws of :func:`_on_jax`, by kernel, static arguments and device.
+_ON_JAX: dict[tuple[Callable[..., Array], tuple[Hashable, ...], Device], Callable[..., Any]] = {}
 
 
-def on_jax(name: Hashable, fn: Callable[..., object], device: Device) -> Callable[..., Any]:
-    """``fn`` (a function of Arrays that returns an Array or a tuple of them) compiled by
-    ``jax.jit`` for the JAX ``device``, as a function of native arrays that returns natives,
-    made once per ``name`` and device: what ``arraymux.jit`` compiles, called without its
-    walks of the arguments and results (a draw of 8 numbers spends most of its time in the
-    call: 8 normals from a key on ``jax:cpu`` 10.6 -> 9.5 us, of which ``jax.jit``'s own call
-    is 6-7)."""
-    entry = (name, device)
+def _on_jax(kernel: Callable[..., Array], k: Array, static: tuple[Hashable, ...]) -> Array:
+    """``kernel(k, *static)`` for a key on JAX, compiled by ``jax.jit`` once per kernel,
+    ``static`` and device as a function of the key's native array: what :func:`_compiled`
+    runs, called without ``arraymux.jit``'s walks of its arguments and results (a draw of 8
+    numbers spends most of its time in the call: 8 normals from a key on ``jax:cpu`` 10.6 ->
+    9.5 us, of which ``jax.jit``'s own call is 6-7)."""
+    device = k.device
+    entry = (kernel, static, device)
     compiled = _ON_JAX.get(entry)
     if compiled is None:
         from ..transforms._engine import Engine, for_tracing
 
         engine = Engine.get("jit", device)
-        compiled = engine.mod.jit(for_tracing(engine, fn))
+        compiled = engine.mod.jit(for_tracing(engine, lambda key: kernel(key, *static)))
         if engine.placement is not None:
             compiled = engine.mod.placed(compiled, engine.placement)
         if len(_ON_JAX) >= 256:  # as many as _compiled keeps
             _ON_JAX.clear()
         _ON_JAX[entry] = compiled
-    return compiled
-
-
-def _on_jax(kernel: Callable[..., Array], k: Array, static: tuple[Hashable, ...]) -> Array:
-    """``kernel(k, *static)`` for a key on JAX, compiled once per kernel, ``static`` and
-    device (see :func:`on_jax`)."""
-    device = k.device
-    run = on_jax((kernel, static), lambda key: kernel(key, *static), device)
-    return _wrap(run(k.native), device)
+    return _wrap(compiled(k.native), device)
 
 
 def key(seed: int, *, device: DeviceLike | None = None) -> Array:
@@ -582,16 +574,7 @@ def jax_draw_step(
     """The ``kind`` floats (``"normal"``, ``"uniform"``) of ``fold_in(key, c)``, and ``c + 1``,
     in one compiled call: a JAX Generator's draw without a second dispatch for its key."""
     kernel = normal_kernel if kind == "normal" else _uniform_kernel
-
-    def step(k: Array, c: Array) -> tuple[Array, Array]:
-        return kernel(_fold_kernel(k, c), shp, dtype), c + 1
-
-    def call(k: Array, c: Array) -> tuple[Array, Array]:
-        device = k.device
-        x, c1 = on_jax(("draw", kind, shp, dtype), step, device)(k.native, c.native)
-        return _wrap(x, device), _wrap(c1, device)
-
-    return call
+    return _xp().jit(lambda k, c: (kernel(_fold_kernel(k, c), shp, dtype), c + 1))
 
 
 @functools.lru_cache(maxsize=64)
