@@ -1141,6 +1141,18 @@ def test_graph_reaches_survives_hostile_nodes():
     assert walk([ring], ours, _Leaf, "m") is False
     roots = [_Node(((_Leaf(object()), 0),))]
     assert walk(roots, ours, _Leaf, "m") is True and len(roots) == 1  # the list stays as it is
+    # A node whose hash empties the list of edges being walked (the list is its parent's
+    # next_functions): the walk reads a copy, holding every edge it reads (no crash).
+    edges: list = []
+
+    class Emptying(_Node):
+        def __hash__(self):
+            edges.clear()
+            return 1
+
+    edges.extend([(Emptying(()), 0)] + [(_Leaf(object()), 0) for _ in range(50)])
+    assert walk([_Node(lambda: edges)], ours, _Leaf, "m") is True
+    assert walk([_Node(lambda: edges)], ours, _Leaf, "m") is False  # emptied: nothing reached
 
 
 @needs_ext

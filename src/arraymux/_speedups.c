@@ -2847,14 +2847,16 @@ graph_reaches(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         }
         PyObject *edges = PyObject_GetAttr(node, str_next_functions);
         Py_DECREF(node);
-        PyObject *fast = edges == NULL ? NULL : PySequence_Fast(edges, "next_functions");
+        /* A tuple (a copy of any other sequence): a node's __hash__ or a leaf's attribute may
+         * run Python code that changes a list of edges while it is walked. */
+        PyObject *fast = edges == NULL ? NULL : PySequence_Tuple(edges);
         Py_XDECREF(edges);
         if (fast == NULL) {
             goto done;
         }
-        Py_ssize_t m = PySequence_Fast_GET_SIZE(fast);
+        Py_ssize_t m = PyTuple_GET_SIZE(fast);
         for (Py_ssize_t i = 0; i < m; i++) {
-            PyObject *edge = PySequence_Fast_GET_ITEM(fast, i); /* held by `fast` */
+            PyObject *edge = PyTuple_GET_ITEM(fast, i); /* held by `fast` */
             if (!PyTuple_Check(edge) || PyTuple_GET_SIZE(edge) != 2) {
                 PyErr_SetString(PyExc_TypeError, "an edge of next_functions is not a pair");
                 Py_DECREF(fast);
