@@ -10,7 +10,7 @@ import functools
 import math
 from collections.abc import Callable, Hashable
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
+from typing import TYPE_CHECKING, Protocol, TypeAlias, cast
 
 from .. import _compiled as _speed
 from .._arguments import check_bool, check_int, python_scalar
@@ -293,7 +293,7 @@ def _compiled(kernel: Callable[..., Array], static: tuple[Hashable, ...]) -> Cal
 
 
 #: The compiled draws of :func:`_on_jax`, by kernel, static arguments and device.
-_ON_JAX: dict[tuple[Callable[..., Array], tuple[Hashable, ...], Device], Callable[..., Any]] = {}
+_ON_JAX: dict[tuple[Callable[..., Array], tuple[Hashable, ...], Device], Callable[..., object]] = {}
 
 
 def _on_jax(kernel: Callable[..., Array], k: Array, static: tuple[Hashable, ...]) -> Array:
@@ -306,16 +306,14 @@ def _on_jax(kernel: Callable[..., Array], k: Array, static: tuple[Hashable, ...]
     entry = (kernel, static, device)
     compiled = _ON_JAX.get(entry)
     if compiled is None:
-        from ..transforms._engine import Engine, for_tracing
+        from ..transforms._engine import Engine, compiled_natively
 
         engine = Engine.get("jit", device)
-        compiled = engine.mod.jit(for_tracing(engine, lambda key: kernel(key, *static)))
-        if engine.placement is not None:
-            compiled = engine.mod.placed(compiled, engine.placement)
+        compiled = compiled_natively(engine, lambda key: kernel(key, *static))
         if len(_ON_JAX) >= 256:  # as many as _compiled keeps
             _ON_JAX.clear()
         _ON_JAX[entry] = compiled
-    return _wrap(compiled(k.native), device)
+    return _wrap(cast("NativeArray", compiled(k.native)), device)  # kernels return one array
 
 
 def key(seed: int, *, device: DeviceLike | None = None) -> Array:

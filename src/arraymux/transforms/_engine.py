@@ -44,6 +44,7 @@ __all__ = [
     "cached_transform",
     "check_argnums",
     "check_function",
+    "compiled_natively",
     "diff_inputs",
     "Engine",
     "for_tracing",
@@ -506,6 +507,14 @@ def as_constants(tree: _T) -> _T:
         return wrap(bridge.to_engine(op[0]), device)
 
     return map_leaves(leaf, tree)
+
+
+def compiled_natively(e: Engine, fun: Callable[..., object]) -> Callable[..., object]:
+    """``fun`` compiled by the engine's tracing compiler (``jax.jit``) as a function of
+    natives (:func:`for_tracing`), called with the engine's device as JAX's default where it
+    is not already."""
+    c = e.mod.jit(for_tracing(e, fun))
+    return c if e.placement is None else e.mod.placed(c, e.placement)
 
 
 def for_tracing(e: Engine, fun: Callable[..., object]) -> Callable[..., object]:

@@ -14,7 +14,7 @@ from .._devices import TRANSFORM, Device
 from .._errors import (
     BackendMismatchError,
 )
-from ._engine import Engine, check_function, for_tracing
+from ._engine import Engine, check_function, compiled_natively
 from ._tree import find
 
 _P = ParamSpec("_P")
@@ -110,10 +110,7 @@ def _jit_dynamic(fun: Callable[..., object]) -> Callable[..., object]:
                 parse_all()
                 entry = (e, e.mod.jit(fun), True)
             else:
-                c = e.mod.jit(for_tracing(e, fun))
-                if e.placement is not None:
-                    c = e.mod.placed(c, e.placement)
-                entry = (e, c, False)
+                entry = (e, compiled_natively(e, fun), False)
         compiled[user] = entry
         return entry
 
