@@ -1234,3 +1234,26 @@ def test_unique_takes_each_nan_as_a_value_of_its_own(device):
     same(xp.take(u.values, u.inverse_indices), ref)
     same(xp.take(x, u.indices), values)
     assert u.values.shape == (4,) and u.values.device == device
+
+
+def test_dtype_kinds_are_known_before_the_first_call():
+    """The fixes' dtype caches hold every dtype of their namespace from the start (a first
+    lookup inside torch.compile's trace would otherwise write to them there); a dtype outside
+    the namespace's list is asked on first use, and a namespace that cannot list its dtypes
+    still answers."""
+    from array_api_compat import numpy as cnp
+
+    from arraymux._backends._special_cases import Kinds
+
+    kinds = Kinds(cnp, "complex floating")
+    assert kinds == {dt: dt.kind == "c" for dt in cnp.__array_namespace_info__().dtypes().values()}
+    assert kinds[np.dtype(np.float16)] is False  # not listed: asked, then kept
+    assert np.dtype(np.float16) in kinds
+
+    class Bare:  # isdtype only
+        isdtype = staticmethod(cnp.isdtype)
+
+    bare = Kinds(Bare, ("real floating", "complex floating"))  # type: ignore[arg-type]
+    assert bare == {}
+    assert bare[np.dtype(np.float32)] is True
+    assert bare[np.dtype(np.int8)] is False
