@@ -5,7 +5,8 @@ generator (``numpy.random.Generator.standard_normal``, ``torch.randn``, ``jax.ra
 under ``jax.jit``, ``cupy.random.Generator.standard_normal``, ``dask.array.random``), arraymux's
 reproducible generator (``Generator(seed, device)``: Threefry-2x32, the same numbers on every
 device), the same inside ``xp.jit`` on torch and JAX
-(compiled once before timing), and its fast mode (``fast=True``: the backend's own
+(compiled once before timing; on torch also beside ``torch.randn`` under ``torch.compile``,
+the backend's own generator inside its own compiler, as JAX's already is), and its fast mode (``fast=True``: the backend's own
 generator behind arraymux's API), and prints the ratios. Each timing waits for the result
 (``arraymux.synchronize``): after every draw (the latency), or with ``--queued N`` once after
 N queued draws (the throughput on a GPU, where a hidden synchronisation would show).
@@ -58,6 +59,18 @@ def native_normal(device: xp.Device, n: int) -> Callable[[], Any]:
     return lambda: rng.standard_normal(n, dtype=np.float32)
 
 
+def native_compiled(device: xp.Device, n: int) -> Callable[[], Any] | None:
+    """The backend's own generator inside its compiler, where that differs from
+    :func:`native_normal`: ``torch.randn`` under ``torch.compile`` (inductor's own random
+    kernel); JAX's native draw is already under ``jax.jit``."""
+    if device.backend != "torch":
+        return None
+    import torch
+
+    place = device.native
+    return torch.compile(lambda: torch.randn(n, device=place, dtype=torch.float32))
+
+
 def best(fun: Callable[[], Any], device: xp.Device, queued: int = 1) -> float:
     """Seconds per call of ``fun``: ``queued`` calls, then one wait for the last result (1:
     the latency of a call; more: the throughput of a queue of calls, as a program runs)."""
@@ -82,10 +95,10 @@ def run(devices: list[xp.Device], n: int, rounds: int, queued: int = 1) -> None:
     how = "a wait after each draw" if queued == 1 else f"{queued} draws queued, then one wait"
     print(f"float32 normals, n = {n:g}; best of {rounds} alternating rounds, {how}\n")
     print(
-        "| device | native | arraymux reproducible | ratio | reproducible in xp.jit | ratio "
-        "| arraymux fast | ratio |"
+        "| device | native | native compiled | arraymux reproducible | ratio "
+        "| reproducible in xp.jit | ratio | vs native compiled | arraymux fast | ratio |"
     )
-    print("|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for device in devices:
         native = native_normal(device, n)
         repro = xp.random.Generator(0, device=device)
@@ -100,6 +113,9 @@ def run(devices: list[xp.Device], n: int, rounds: int, queued: int = 1) -> None:
             key = xp.random.key(0, device=device)
             fused = xp.jit(lambda k: xp.random.normal(k, (n,), xp.float32))
             cases["jit"] = lambda f=fused, k=key: f(k)
+        compiled = native_compiled(device, n)
+        if compiled is not None:
+            cases["compiled"] = compiled
         times = {name: float("inf") for name in cases}
         for fun in cases.values():  # warm up (compiles, allocator)
             best(fun, device)
@@ -107,10 +123,14 @@ def run(devices: list[xp.Device], n: int, rounds: int, queued: int = 1) -> None:
             for name, fun in cases.items():
                 times[name] = min(times[name], best(fun, device, queued))
         t0 = times["native"]
-        cells = [_time(t0)]
+        # JAX's native draw is compiled (jax.jit) already.
+        tc = times.get("compiled", t0 if device.backend == "jax" else None)
+        cells = [_time(t0), "-" if "compiled" not in times else _time(times["compiled"])]
         for name in ("repro", "jit", "fast"):
             t = times.get(name)
             cells += ["-", "-"] if t is None else [_time(t), f"{t / t0:.2f}x"]
+            if name == "jit":
+                cells.append("-" if t is None or tc is None else f"{t / tc:.2f}x")
         print(f"| {device} | " + " | ".join(cells) + " |")
 
 
