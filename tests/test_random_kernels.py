@@ -176,12 +176,13 @@ for seed in (0, 7):
         assert torch.equal(f(key), torch.from_numpy(got) * 2)
     # Threefry's blocks from any first counter, wrapping around 2**32
     for start in (0, 5, 2**32 - 3):
-        y0, y1 = blocks(key, 7, start)
+        y = blocks(key, 7, start)  # a block's two words a row
         w0, w1 = _core.blocks(xp.random.key(seed), 7, start)
-        assert (y0.numpy().view(np.uint32) == xp.to_numpy(w0)).all(), (seed, start)
-        assert (y1.numpy().view(np.uint32) == xp.to_numpy(w1)).all(), (seed, start)
+        assert y.shape == (7, 2) and y.is_contiguous()
+        assert (y[:, 0].numpy().view(np.uint32) == xp.to_numpy(w0)).all(), (seed, start)
+        assert (y[:, 1].numpy().view(np.uint32) == xp.to_numpy(w1)).all(), (seed, start)
     g = torch.compile(lambda k: blocks(k, 3, 9), backend="aot_eager", fullgraph=True)
-    assert all(torch.equal(a, b) for a, b in zip(g(key), blocks(key, 3, 9)))
+    assert torch.equal(g(key), blocks(key, 3, 9))
 # vmap over keys: each key's draw; a key that is a column of another array (a stride)
 keys = xp.random.split(xp.random.key(3, device="torch:cpu"), 3)
 rows = torch.func.vmap(lambda k: op(k, 100, "normal"))(keys.native)
@@ -191,12 +192,24 @@ for i in range(3):
     want = xp.to_numpy(xp.random.normal(keys[i, ...], (100,), xp.float32))
     assert (rows[i].numpy() == np.asarray(want)).all()
     assert (op(columns[i], 100, "normal").numpy() == np.asarray(want)).all()
-    assert all(torch.equal(m[i], b) for m, b in zip(mapped, blocks(keys.native[i], 4, 1)))
+    assert torch.equal(mapped[i], blocks(keys.native[i], 4, 1))
 # the launchers that eager draws call, without the operators
 assert torch.equal(kernels.floats("normal", keys.native[1], 100), rows[1])
-assert all(torch.equal(a, b) for a, b in zip(kernels.blocks(keys.native[2], 4, 1), blocks(keys.native[2], 4, 1)))
+assert torch.equal(kernels.blocks(keys.native[2], 4, 1), blocks(keys.native[2], 4, 1))
 assert op(keys.native[0], 0, "normal").shape == (0,)
-assert blocks(keys.native[0], 0, 0)[0].shape == (0,)
+assert blocks(keys.native[0], 0, 0).shape == (0, 2)
+# the key kernels of arraymux.random through these kernels (as on a GPU): split, fold_in, a
+# generator's block of keys and the words of bits; each against NumPy's
+_kernels._torch_kernels = lambda k: kernels
+k, ref = xp.random.key(12, device="torch:cpu"), xp.random.key(12)
+def same(a, b):
+    assert (np.asarray(xp.to_numpy(a)).view(np.uint32) == np.asarray(xp.to_numpy(b))).all()
+same(_core.split_kernel(k, 5), xp.random.split(ref, 5))
+assert _core.split_kernel(k, 5).shape == (5, 2)
+same(_core._fold_kernel(k, 2**32 - 1), xp.random.fold_in(ref, 2**32 - 1))
+same(_core.fold_block_kernel(k, 2**32 - 2, 4), _core.fold_block_kernel(ref, 2**32 - 2, 4))
+for a, b in zip(_core.blocks(k, 9, 3), _core.blocks(ref, 9, 3)):
+    same(a, b)
 print("ok")
 """
 
@@ -437,7 +450,7 @@ def test_torch_gpu_keys_and_words_are_one_kernel(
     calls: list[int] = []
     original = _kernels.blocks
 
-    def spy(k: xp.Array, n: int, start: int) -> tuple[xp.Array, xp.Array] | None:
+    def spy(k: xp.Array, n: int, start: int) -> xp.Array | None:
         out = original(k, n, start)
         calls.append(n if out is not None else -1)
         return out

@@ -355,7 +355,7 @@ def blocks(k: Array, n: int, start: int | Array = 0) -> tuple[Array, Array]:
     if k.device.backend == "numpy":
         y0, y1 = threefry_range(*_host_words(k), int(start), n)
         return _wrap(y0, k.device), _wrap(y1, k.device)
-    fused = None if isinstance(start, Array) else _kernels.blocks(k, n, start & MASK32)
+    fused = None if isinstance(start, Array) else _kernels.block_words(k, n, start & MASK32)
     if fused is not None:  # one kernel on torch's GPUs
         return fused
     counter = xp.arange(n, dtype=k.dtype, device=k.device)
@@ -520,6 +520,9 @@ def split(key: Array, num: int = 2) -> Array:
 def split_kernel(k: Array, num: int) -> Array:
     if k.device.backend == "numpy":  # the words written as the keys' rows
         return _wrap(threefry_keys(*_host_words(k), 0, num), k.device)
+    rows = _kernels.blocks(k, num, 0)
+    if rows is not None:  # one kernel on torch's GPUs, writing the keys' rows
+        return rows
     y0, y1 = blocks(k, num)
     return _xp().stack([y0, y1], axis=1)
 
@@ -534,8 +537,8 @@ def _fold_kernel(k: Array, data: int | Array) -> Array:
             words = threefry2x32_int(_host_words(k), (0, data & MASK32))
             return _wrap(np.array(words, dtype=np.uint32), k.device)
         fused = _kernels.blocks(k, 1, data & MASK32)
-        if fused is not None:  # one kernel on torch's GPUs
-            return _xp().concat(fused)
+        if fused is not None:  # one kernel on torch's GPUs: its one row is the key
+            return _wrap(fused.native.view(2), k.device)
         data = as_word(data, k.dtype)
     y0, y1 = threefry2x32(k[0], k[1], 0, data)
     return _xp().stack([y0, y1])
@@ -548,8 +551,8 @@ def fold_block_kernel(k: Array, start: int, n: int) -> Array:
     if k.device.backend == "numpy":
         return _wrap(threefry_keys(*_host_words(k), start & MASK32, n), k.device)
     fused = _kernels.blocks(k, n, start & MASK32)
-    if fused is not None:  # one kernel on torch's GPUs
-        return xp.stack(fused, axis=1)
+    if fused is not None:  # one kernel on torch's GPUs, writing the keys' rows
+        return fused
     counter = xp.arange(n, dtype=k.dtype, device=k.device) + as_word(start, k.dtype)
     y0, y1 = threefry2x32(k[0], k[1], 0, counter)
     return xp.stack([xp.broadcast_to(y0, y1.shape), y1], axis=1)

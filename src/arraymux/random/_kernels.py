@@ -244,20 +244,28 @@ def draw(kind: str, k: Array, n: int, dtype: DType) -> Array | None:
     return _launched(k.device, kernels.floats, kind, k.native, n)  # no dispatch: ~25 us less
 
 
-def blocks(k: Array, n: int, start: int) -> tuple[Array, Array] | None:
+def blocks(k: Array, n: int, start: int) -> Array | None:
     """Threefry's blocks of key ``k`` for the counters ``start, ..., start + n - 1`` (modulo
-    2**32) by one kernel on torch's CUDA devices (each block's two words, as arrays of the
-    key's dtype), or None elsewhere (CuPy fuses the rounds with ``cupy.fuse``)."""
+    2**32) by one kernel on torch's CUDA devices, as an ``(n, 2)`` array of the key's dtype
+    (a block's two words a row: the keys of ``split``, ``fold_in`` and a generator's steps),
+    or None elsewhere (CuPy fuses the rounds with ``cupy.fuse``)."""
     if not ENABLED or k.device.backend != "torch":
         return None
     kernels = _torch_kernels(k)
     if kernels is None:
         return None
     if _compiling():
-        y0, y1 = kernels.blocks_op(k.native, n, start)
-        return _wrap(y0, k.device), _wrap(y1, k.device)
-    words = _launched(k.device, kernels.blocks, k.native, n, start)
-    return None if words is None else (_wrap(words[0], k.device), _wrap(words[1], k.device))
+        return _wrap(kernels.blocks_op(k.native, n, start), k.device)
+    return _launched(k.device, kernels.blocks, k.native, n, start)
+
+
+def block_words(k: Array, n: int, start: int) -> tuple[Array, Array] | None:
+    """:func:`blocks`' two columns (views): the first and the second words of the blocks."""
+    rows = blocks(k, n, start)
+    if rows is None:
+        return None
+    y0, y1 = rows.native.unbind(1)
+    return _wrap(y0, k.device), _wrap(y1, k.device)
 
 
 #: Per device (by name): whether its kernels run there. Triton compiles for GPUs of compute
@@ -378,7 +386,7 @@ class TorchKernels(NamedTuple):
     ``torch.compile`` keeps as one node each and ``torch.func.vmap`` maps over keys."""
 
     floats: Callable[[str, torch.Tensor, int], torch.Tensor]
-    blocks: Callable[[torch.Tensor, int, int], tuple[torch.Tensor, torch.Tensor]]
+    blocks: Callable[[torch.Tensor, int, int], torch.Tensor]
     floats_op: Any
     blocks_op: Any
 
@@ -417,7 +425,7 @@ def _register(cuda: bool = True) -> TorchKernels | None:
     # 2.13 on the CPU, a trivial kernel; ~25 us on an H100 with torch 2.11), this dispatch ~2.3
     library = torch.library.Library("arraymux", "FRAGMENT")
     library.define("threefry_floats(Tensor key, SymInt n, str kind) -> Tensor")
-    library.define("threefry_blocks(Tensor key, SymInt n, int start) -> (Tensor, Tensor)")
+    library.define("threefry_blocks(Tensor key, SymInt n, int start) -> Tensor")
     for where in ("CUDA", "CPU"):  # the host: Triton's interpreter, for the tests
         library.impl("threefry_floats", lambda key, n, kind: floats(kind, key, n), where)
         library.impl("threefry_blocks", blocks, where)
@@ -426,8 +434,8 @@ def _register(cuda: bool = True) -> TorchKernels | None:
     def fake_floats(key: torch.Tensor, n: int, kind: str) -> torch.Tensor:
         return key.new_empty((n,), dtype=torch.float32)
 
-    def fake_blocks(key: torch.Tensor, n: int, start: int) -> tuple[torch.Tensor, torch.Tensor]:
-        return key.new_empty((n,), dtype=torch.int32), key.new_empty((n,), dtype=torch.int32)
+    def fake_blocks(key: torch.Tensor, n: int, start: int) -> torch.Tensor:
+        return key.new_empty((n, 2), dtype=torch.int32)
 
     torch.library.register_fake("arraymux::threefry_floats", fake_floats)
     torch.library.register_fake("arraymux::threefry_blocks", fake_blocks)

@@ -74,16 +74,17 @@ def _bits(k0, k1, c):
 
 
 @triton.jit
-def _blocks(key, stride, y0, y1, n, start, BLOCK: tl.constexpr):
-    """The blocks of the counters ``start + i`` (modulo 2**32) for ``0 <= i < n``, their words
-    with the key's dtype (int32 on torch, the same bits)."""
+def _blocks(key, stride, y, n, start, BLOCK: tl.constexpr):
+    """The blocks of the counters ``start + i`` (modulo 2**32) for ``0 <= i < n``: row ``i``
+    of the ``(n, 2)`` array ``y`` (contiguous) holds block ``i``'s two words, with the key's
+    dtype (int32 on torch, the same bits); so the rows of ``split`` are keys as they are."""
     i = tl.program_id(0).to(tl.int64) * BLOCK + tl.arange(0, BLOCK)
     mask = i < n
     k0 = tl.load(key).to(tl.uint32, bitcast=True)
     k1 = tl.load(key + stride).to(tl.uint32, bitcast=True)
     x0, x1 = _threefry(k0, k1, (i + start).to(tl.uint32))
-    tl.store(y0 + i, x0.to(tl.int32, bitcast=True), mask=mask)
-    tl.store(y1 + i, x1.to(tl.int32, bitcast=True), mask=mask)
+    tl.store(y + 2 * i, x0.to(tl.int32, bitcast=True), mask=mask)
+    tl.store(y + 2 * i + 1, x1.to(tl.int32, bitcast=True), mask=mask)
 
 
 @triton.jit
@@ -205,18 +206,18 @@ def _on(device: torch.device) -> AbstractContextManager[object]:
     return contextlib.nullcontext()
 
 
-def blocks(key: torch.Tensor, n: int, start: int) -> tuple[torch.Tensor, torch.Tensor]:
-    """The two int32 words of Threefry's blocks of ``key`` (int32 words) for the counters
-    ``start, ..., start + n - 1`` (modulo 2**32)."""
+def blocks(key: torch.Tensor, n: int, start: int) -> torch.Tensor:
+    """Threefry's blocks of ``key`` (int32 words) for the counters ``start, ..., start + n -
+    1`` (modulo 2**32): an ``(n, 2)`` int32 tensor, a block's two words a row (a row is the
+    key ``split`` and ``fold_in`` give, with no stacking after the kernel)."""
     import torch
 
-    y0 = torch.empty((n,), dtype=torch.int32, device=key.device)
-    y1 = torch.empty((n,), dtype=torch.int32, device=key.device)
+    y = torch.empty((n, 2), dtype=torch.int32, device=key.device)
     if n == 0:
-        return y0, y1
+        return y
     with _on(key.device):
-        _run(_blocks, triton.cdiv(n, BLOCK), (key, key.stride(0), y0, y1, n, start), {})
-    return y0, y1
+        _run(_blocks, triton.cdiv(n, BLOCK), (key, key.stride(0), y, n, start), {})
+    return y
 
 
 def _launch(kind: str, key: torch.Tensor, out: torch.Tensor, n: int) -> None:
