@@ -236,6 +236,39 @@ def test_torch_small_draws_skip_the_general_route(monkeypatch: pytest.MonkeyPatc
         assert draw().device == xp.Device("torch:cpu")
 
 
+def test_strict_cpu_draws_read_the_keys_words_in_place(monkeypatch: pytest.MonkeyPatch) -> None:
+    """array-api-strict's CPU device draws from a view of its key's words (no move of the key
+    to NumPy, one move of the result back): NumPy's numbers, on the key's device, with its
+    dtype; the other strict devices, which NumPy cannot read, take the general route."""
+    pytest.importorskip("array_api_strict")
+    moves: list[str] = []
+    to_device = _core._xp().to_device
+
+    def counted(x: xp.Array, device: object, **kw: object) -> xp.Array:
+        moves.append(str(xp.Device(device)))
+        return to_device(x, device, **kw)
+
+    monkeypatch.setattr(_core._xp(), "to_device", counted)
+    ref = xp.random.key(3)
+    for place in ("CPU_DEVICE", "device1"):
+        k = xp.random.key(3, device=f"array_api_strict:{place}")
+        for draw in (
+            lambda key: xp.random.normal(key, (8,), xp.float32),
+            lambda key: xp.random.uniform(key, (2, 3), xp.float64),
+            lambda key: xp.random.integers(key, -5, 5, (7,), xp.int8),
+            lambda key: xp.random.split(key, 3),
+            lambda key: xp.random.exponential(key, (5,)),
+        ):
+            moves.clear()
+            got, want = draw(k), draw(ref)
+            assert got.device == k.device and got.dtype == want.dtype
+            np.testing.assert_array_equal(np.asarray(xp.to_numpy(got)), _np(want))
+            if place == "CPU_DEVICE":
+                assert moves == [str(k.device)], moves  # the result's move, only
+            else:
+                assert "numpy:cpu" in moves, moves  # the key went to NumPy the general way
+
+
 @pytest.mark.parametrize("num", [0, 1, 2, 3, 1000])
 def test_torch_split_on_the_cpu_gives_numpys_keys(num: int) -> None:
     """split on torch's CPU (its words computed on the host) gives NumPy's keys as torch's

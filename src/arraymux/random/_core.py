@@ -278,6 +278,15 @@ def _through_numpy(
         if native.flags.writeable and min(native.strides, default=0) >= 0:
             return _wrap(torch.from_numpy(native), home)
         return xp.to_device(_wrap(native, numpy_device), home)  # torch takes it as a copy
+    if not params and home.backend == "array_api_strict" and home.place == "CPU_DEVICE":
+        # array-api-strict's CPU holds NumPy's memory: its uint32 words viewed (no copy), the
+        # result handed back through DLPack (most of what is left: array-api-strict's own
+        # from_dlpack, 4.3 us); 8 normals 13.3 -> 11.2 us on a 2-core CPU
+        words = _wrap(np.asarray(k.native), Device("numpy"))
+        if kernel in QUIET:
+            with np.errstate(all="ignore"):
+                return xp.to_device(kernel(words, *static), home)
+        return xp.to_device(kernel(words, *static), home)
     on_numpy = tuple(xp.to_device(p, "numpy") for p in params)
     with np.errstate(all="ignore"):
         out = kernel(xp.astype(xp.to_device(k, "numpy"), xp.uint32), *on_numpy, *static)
