@@ -177,6 +177,16 @@ CASES: dict[str, Callable[[xp.Device], Any]] = {
     "hfft": lambda d: xp.fft.hfft(_a([1, 2, 3], C64, d)),
     "fftfreq with spacing": lambda d: xp.fft.fftfreq(5, d=0.5, dtype=F32, device=d),
     "fftshift one axis": lambda d: xp.fft.fftshift(_a([[1, 2, 3], [4, 5, 6]], F32, d), axes=1),
+    # operands that one library refuses where others compute: refused everywhere
+    "maximum of complex": lambda d: xp.maximum(_a([1 + 1j], C64, d), _a([2], C64, d)),
+    "less of complex and a scalar": lambda d: _a([1 + 1j], C64, d) < 2.0,
+    "logaddexp of complex": lambda d: xp.logaddexp(_a([1j], C64, d), _a([1j], C64, d)),
+    "imag of a real array": lambda d: xp.imag(_a([1.5], F32, d)),
+    "abs of bools": lambda d: xp.abs(_a([True, False], BOOL, d)),
+    "square of bools": lambda d: xp.square(_a([True, False], BOOL, d)),
+    "shift of bools": lambda d: xp.bitwise_left_shift(_a([True], BOOL, d), _a([True], BOOL, d)),
+    "remainder of bools": lambda d: _a([True], BOOL, d) % _a([True], BOOL, d),
+    "matmul of bools": lambda d: _a([[True]], BOOL, d) @ _a([[True]], BOOL, d),
 }
 
 # The standard leaves these to each library, and the backends answer differently; arraymux
@@ -189,7 +199,9 @@ CASES: dict[str, Callable[[xp.Device], Any]] = {
 # - searchsorted in an array with NaNs (torch puts values after the NaNs);
 # - integers to negative integer powers (NumPy, Dask and array-api-strict raise);
 # - array-api-strict refuses what the standard leaves open: clip with min > max, shifts by a
-#   negative count, slices starting beyond the end, sums of bools, isin of floats.
+#   negative count, slices starting beyond the end, sums of bools, isin of floats, and
+#   operands outside a function's dtype category that every other library computes
+#   (`logical_and` of floats, `maximum` of bools).
 
 
 def _outcome(call: Callable[[xp.Device], Any], device: xp.Device) -> tuple[str, Any]:

@@ -219,6 +219,10 @@ def _call(fname: str, args: tuple[object, ...], kwargs: dict[str, object]) -> An
         nkwargs["dtype"] = native_dtype(nkwargs["dtype"], device, fname)
     if entry.promote:
         _promote(entry, device, nargs)
+    if entry.refused:
+        for i in entry.promote or (0,):
+            if i < len(nargs) and not isinstance(nargs[i], SCALARS):
+                refuse_kind(entry, dtype_of(nargs[i], device))
     if entry.operands != "any" and nargs:
         rounded = _operand_kinds(entry, device, nargs)
         if rounded is not None:
@@ -295,6 +299,30 @@ def _checked_elementwise(
         "operands, which is not a dtype of the standard. Cast the operands to a dtype the "
         "function is defined for first (arraymux.astype)."
     )
+
+
+_REFUSAL_FIXES = {
+    "complex floating": "order or combine their real parts (arraymux.real) or magnitudes "
+    "(arraymux.abs) instead",
+    "bool": "cast them to an integer dtype first (arraymux.astype)",
+}
+
+
+def refuse_kind(entry: Record, dt: _dtypes.DType) -> None:
+    """Raise the ``TypeError`` of operands of dtype ``dt`` where ``entry`` refuses its kind
+    (``Record.refused``: one of NumPy, PyTorch, JAX and CuPy refuses them where others
+    compute, so arraymux refuses them on every backend)."""
+    if dt.kind not in entry.refused:
+        return
+    fix = _REFUSAL_FIXES.get(
+        dt.kind, "the imaginary part of a real array is zero (arraymux.zeros_like)"
+    )
+    raise TypeError(
+        f"arraymux.{entry.name}: operands of dtype {dt.name} are refused on every backend: "
+        f"the standard defines {entry.name} for {entry.dtypes} dtypes, and some libraries "
+        f"refuse {dt.kind} operands where others compute (arraymux accepts what NumPy, "
+        f"PyTorch, JAX and CuPy all accept); {fix}."
+    ) from None  # (raised while the hot path's refusal is handled: not a second error)
 
 
 def _operand_kinds(entry: Record, device: Device, nargs: list[Any]) -> Array | None:
@@ -404,7 +432,9 @@ def binary_slow(name: str, x1: object, x2: object, operator: bool = False) -> An
                 target = _dtypes.promote(dt1, dt2)
             except TypeError as e:
                 raise TypeError(f"arraymux.{name}: {e}") from None
-        if BY_NAME[name].operands == "floating":
+        entry = BY_NAME[name]
+        refuse_kind(entry, target)
+        if entry.operands == "floating":
             target = floating_operands_dtype(target, d)
         a = astype_native(a, target, d, name)
         b = astype_native(b, target, d, name)
@@ -418,6 +448,7 @@ def binary_slow(name: str, x1: object, x2: object, operator: bool = False) -> An
             raise not_an_array(name, pos, value, scalars_ok=True)
         dt = standard_dtype(name, a, d)
         target = scalar_dtype(name, value, dt, d)
+        refuse_kind(BY_NAME[name], target)
         if BY_NAME[name].operands == "floating":
             target = floating_operands_dtype(target, d)
         if type(value) is int and target.kind in _dtypes.FLOATING_KINDS:

@@ -332,11 +332,14 @@ class Backend:
         )
         refusals = {"floating": not_floating, "complex": real, "numeric": booleans}
         for entry in TABLE:
-            if entry.operands != "any":
+            # and the kinds arraymux refuses on every backend (Record.refused): the checking
+            # path raises for them
+            sent = refusals.get(entry.operands, frozenset()) | frozenset(
+                n for dt, n in self.array_dtypes.items() if dt.kind in entry.refused
+            )
+            if sent:
                 arity = 2 if entry.rule == "binary" else 1
-                self.fns[entry.name] = _refusing(
-                    self.function(entry.name), refusals[entry.operands], arity
-                )
+                self.fns[entry.name] = _refusing(self.function(entry.name), sent, arity)
         # Fixes of complex special cases are the backend's own function on other operands:
         # "name(x)" entries let the compiled hot path call that directly (with a "not for"
         # set of the operand dtypes that need the full function).

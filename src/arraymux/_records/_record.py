@@ -123,7 +123,12 @@ class Record(NamedTuple):
         unchanged, and so do booleans), ``"complex"`` for the transforms defined for complex
         operands (real arrays are computed in the complex dtype of their precision; bool and
         integer ones in the device's default complex dtype), ``"any"`` otherwise;
-        ``keeps_dtype``: the result has the input's dtype whatever it is (``first`` rule);
+        ``refused``: the dtype kinds (``"bool"``, ``"signed integer"``, ``"unsigned
+        integer"``, ``"real floating"``, ``"complex floating"``) outside ``dtypes`` that one
+        of NumPy, PyTorch, JAX and CuPy refuses where others compute: arraymux refuses them
+        on every backend, with one ``TypeError`` (the dispatch page's rule: accept what all
+        accept, refuse what any refuses); ``keeps_dtype``: the result has the input's dtype
+        whatever it is (``first`` rule);
         ``result_dtypes``: ``"<rule> <category>"``, the dtype of an elementwise result for
         each operand dtype of the category where every backend agrees (rule ``same``: the
         operand's, ``bool``, or ``real``: the real dtype of a complex operand's precision),
@@ -164,6 +169,7 @@ class Record(NamedTuple):
     arrays: Mapping[str, bool] | None = None
     since: str = "2024.12"
     operands: str = "any"
+    refused: tuple[str, ...] = ()
     commutative: bool = False
     result_dtypes: str | None = None
     also_positional: tuple[str, ...] = ()

@@ -11,6 +11,12 @@ from typing import Final
 
 from ._record import INF, NAN, PI, PROMOTED, Case, Record, Text, section
 
+# Dtype kinds outside a function's category that one of NumPy, PyTorch, JAX and CuPy refuses
+# while others compute (``Record.refused``): arraymux refuses them on every backend.
+COMPLEX = ("complex floating",)  # torch refuses orderings of complex numbers, NumPy logaddexp
+BOOL = ("bool",)  # torch has no bool kernels of these
+NOT_COMPLEX = ("bool", "signed integer", "unsigned integer", "real floating")  # torch's imag
+
 
 def binary_parameters(x1: str, x2: str) -> dict[str, Text]:
     """The ``parameters`` of a binary function whose operands ``x1`` and ``x2`` (described by
@@ -109,6 +115,7 @@ def binary(
     promoted: str = "",
     parameters: Mapping[str, Text] | None = None,
     operands: str = "any",
+    refused: tuple[str, ...] = (),
     commutative: bool = False,
     result_dtypes: str | None,
     tested: str | None = None,
@@ -129,6 +136,7 @@ def binary(
             f"{promoted}dtype {PROMOTED}",
         ),
         operands=operands,
+        refused=refused,
         commutative=commutative,
         result_dtypes=result_dtypes,
         tested=tested,
@@ -155,6 +163,7 @@ def comparison(
     operator: str,
     *,
     dtypes: str | None = None,
+    refused: tuple[str, ...] = (),
     special_cases: tuple[Case, ...] = (),
     example: str,
 ) -> Record:
@@ -169,6 +178,7 @@ def comparison(
             "Array of dtype bool",
             f"True where ``x1 {operator} x2``, of the broadcast shape of ``x1`` and ``x2``.",
         ),
+        refused=refused,
         commutative=dtypes is None,
         result_dtypes=f"bool {dtypes or 'any'}",
         special_cases=special_cases,
@@ -204,6 +214,7 @@ RECORDS = section(
         ),
         result_dtypes="real numeric",
         special_cases=(((-0.0,), 0.0), ((-INF,), INF), ((NAN,), NAN)),
+        refused=BOOL,
         example="""\
 >>> xp.abs(xp.asarray([-1.5, 0.0, 2.0]))
 Array([1.5, 0. , 2. ], dtype=float64, device='numpy:cpu')
@@ -311,6 +322,7 @@ Array([-1.,  1.,  2.], dtype=float64, device='numpy:cpu')
             "Array",
             "The complex conjugate of each element of ``x``; with the dtype of ``x``.",
         ),
+        refused=BOOL,
         example="""\
 >>> xp.conj(xp.asarray([1 + 2j, 3 - 4j]))
 Array([1.-2.j, 3.+4.j], dtype=complex128, device='numpy:cpu')
@@ -380,6 +392,7 @@ Array([-2.,  0.,  2.], dtype=float64, device='numpy:cpu')
             "of its precision (``complex64`` gives ``float32``).",
         ),
         result_dtypes="real complex floating-point",
+        refused=NOT_COMPLEX,
         example="""\
 >>> xp.imag(xp.asarray([1 + 2j, 3 - 4j]))
 Array([ 2., -4.], dtype=float64, device='numpy:cpu')
@@ -495,6 +508,7 @@ Array([-1,  2], dtype=int64, device='numpy:cpu')
         dtypes="numeric",
         returns=("Array", "The elements of ``x``, unchanged, with its dtype."),
         result_dtypes="same numeric",
+        refused=BOOL,
         example="""\
 >>> xp.positive(xp.asarray([1, -2]))
 Array([ 1, -2], dtype=int64, device='numpy:cpu')
@@ -559,6 +573,7 @@ Array([ 0.,  2.,  2., -2.], dtype=float64, device='numpy:cpu')
             "complex; with the dtype of ``x``.",
         ),
         special_cases=(((NAN,), NAN),),
+        refused=BOOL,
         example="""\
 >>> xp.sign(xp.asarray([-3.0, 0.0, 2.0]))
 Array([-1.,  0.,  1.], dtype=float64, device='numpy:cpu')
@@ -615,6 +630,7 @@ Array([0.        , 1.17520119], dtype=float64, device='numpy:cpu')
         ),
         result_dtypes="same numeric",
         special_cases=(((-INF,), INF),),
+        refused=BOOL,
         example="""\
 >>> xp.square(xp.asarray([-2, 3]))
 Array([4, 9], dtype=int64, device='numpy:cpu')
@@ -699,6 +715,7 @@ Array([1.5, 2.5], dtype=float32, device='numpy:cpu')
         operands="floating",
         result_dtypes="same real-valued floating-point",
         special_cases=(((0.0, -0.0), PI), ((-0.0, -0.0), -PI), ((INF, INF), PI / 4)),
+        refused=COMPLEX,
         example="""\
 >>> xp.atan2(xp.asarray([1.0, 1.0]), xp.asarray([1.0, -1.0]))
 Array([0.78539816, 2.35619449], dtype=float64, device='numpy:cpu')
@@ -719,6 +736,7 @@ Array([4, 2], dtype=uint8, device='numpy:cpu')
         dtypes="integer",
         parameters=SHIFT,
         result_dtypes="same integer",
+        refused=BOOL,
         example="""\
 >>> xp.bitwise_left_shift(xp.asarray([1, 3]), xp.asarray([2, 1]))
 Array([4, 6], dtype=int64, device='numpy:cpu')
@@ -739,6 +757,7 @@ Array([14, 14], dtype=uint8, device='numpy:cpu')
         dtypes="integer",
         parameters=SHIFT,
         result_dtypes="same integer",
+        refused=BOOL,
         example="""\
 >>> xp.bitwise_right_shift(xp.asarray([16, 7]), xp.asarray([2, 1]))
 Array([4, 3], dtype=int64, device='numpy:cpu')
@@ -809,6 +828,7 @@ Array([ True, False,  True], dtype=bool, device='numpy:cpu')
         dtypes="real-valued",
         parameters=DIVISION,
         result_dtypes="same real-valued",
+        refused=BOOL,
         example="""\
 >>> xp.floor_divide(xp.asarray([7, -7]), 2)
 Array([ 3, -4], dtype=int64, device='numpy:cpu')
@@ -819,6 +839,7 @@ Array([ 3, -4], dtype=int64, device='numpy:cpu')
         ">",
         dtypes="real-valued",
         special_cases=(((NAN, 0.0), False),),
+        refused=COMPLEX,
         example="""\
 >>> xp.greater(xp.asarray([1, 2, 3]), 2)
 Array([False, False,  True], dtype=bool, device='numpy:cpu')
@@ -828,6 +849,7 @@ Array([False, False,  True], dtype=bool, device='numpy:cpu')
         "greater_equal",
         ">=",
         dtypes="real-valued",
+        refused=COMPLEX,
         example="""\
 >>> xp.greater_equal(xp.asarray([1, 2, 3]), 2)
 Array([False,  True,  True], dtype=bool, device='numpy:cpu')
@@ -852,6 +874,7 @@ Array([ 5., 13.], dtype=float64, device='numpy:cpu')
         "<",
         dtypes="real-valued",
         special_cases=(((-0.0, 0.0), False),),
+        refused=COMPLEX,
         example="""\
 >>> xp.less(xp.asarray([1, 2, 3]), 2)
 Array([ True, False, False], dtype=bool, device='numpy:cpu')
@@ -861,6 +884,7 @@ Array([ True, False, False], dtype=bool, device='numpy:cpu')
         "less_equal",
         "<=",
         dtypes="real-valued",
+        refused=COMPLEX,
         example="""\
 >>> xp.less_equal(xp.asarray([1, 2, 3]), 2)
 Array([ True,  True, False], dtype=bool, device='numpy:cpu')
@@ -875,6 +899,7 @@ Array([ True,  True, False], dtype=bool, device='numpy:cpu')
         operands="floating",
         result_dtypes="same real-valued floating-point",
         special_cases=(((INF, 1.0), INF),),
+        refused=COMPLEX,
         example="""\
 >>> xp.logaddexp(xp.asarray([0.0, 1.0]), xp.asarray([0.0, 1.0]))
 Array([0.69314718, 1.69314718], dtype=float64, device='numpy:cpu')
@@ -915,6 +940,7 @@ Array([False,  True, False], dtype=bool, device='numpy:cpu')
         commutative=True,
         result_dtypes="same real-valued",
         special_cases=(((NAN, 1.0), NAN),),
+        refused=COMPLEX,
         example="""\
 >>> xp.maximum(xp.asarray([1.0, 5.0]), xp.asarray([3.0, 2.0]))
 Array([3., 5.], dtype=float64, device='numpy:cpu')
@@ -928,6 +954,7 @@ Array([3., 5.], dtype=float64, device='numpy:cpu')
         commutative=True,
         result_dtypes="same real-valued",
         special_cases=(((1.0, NAN), NAN),),
+        refused=COMPLEX,
         example="""\
 >>> xp.minimum(xp.asarray([1.0, 5.0]), xp.asarray([3.0, 2.0]))
 Array([1., 2.], dtype=float64, device='numpy:cpu')
@@ -1002,6 +1029,7 @@ Array([False,  True, False], dtype=bool, device='numpy:cpu')
             ((-INF, 3.0), -INF),
             ((0.0, -1.0), INF),
         ),
+        refused=BOOL,
         example="""\
 >>> xp.pow(xp.asarray([2.0, 3.0]), xp.asarray([3.0, 2.0]))
 Array([8., 9.], dtype=float64, device='numpy:cpu')
@@ -1016,6 +1044,7 @@ Array([1, 4, 9], dtype=int64, device='numpy:cpu')
         dtypes="real-valued",
         parameters=DIVISION,
         result_dtypes="same real-valued",
+        refused=BOOL,
         example="""\
 >>> xp.remainder(xp.asarray([7, -7]), 3)
 Array([1, 2], dtype=int64, device='numpy:cpu')

@@ -27,6 +27,7 @@ RECORDS = section(
             "The matrix product (a zero-dimensional array for two vectors), the stacks "
             f"broadcast; its dtype {PROMOTED}",
         ),
+        refused=("bool",),  # torch has no bool matrix product
         result_dtypes="same numeric",
         example="""\
 >>> xp.matmul(xp.asarray([[1, 2], [3, 4]]), xp.asarray([[5], [6]]))
