@@ -187,6 +187,9 @@ CASES: dict[str, Callable[[xp.Device], Any]] = {
     "shift of bools": lambda d: xp.bitwise_left_shift(_a([True], BOOL, d), _a([True], BOOL, d)),
     "remainder of bools": lambda d: _a([True], BOOL, d) % _a([True], BOOL, d),
     "matmul of bools": lambda d: _a([[True]], BOOL, d) @ _a([[True]], BOOL, d),
+    "max of complex": lambda d: xp.max(_a([1 + 1j, 2], C64, d)),
+    "argmax of bools": lambda d: xp.argmax(_a([False, True], BOOL, d)),
+    "sort of complex": lambda d: xp.sort(_a([2, 1 + 1j], C64, d)),
 }
 
 # The standard leaves these to each library, and the backends answer differently; arraymux

@@ -62,7 +62,13 @@ def test_refused_on_every_device(device, name, kind):
         pytest.skip(f"{device} does not hold {SAMPLES[kind][1]}")
     record = next(r for r in RECORDS if r.name == name)
     a = _operand(kind, device, matrix=name == "matmul")
-    forms = [lambda: getattr(xp, name)(a) if record.rule == "unary" else getattr(xp, name)(a, a)]
+    fn = getattr(xp, name)
+    if record.rule == "binary":
+        forms = [lambda: fn(a, a)]
+    else:  # unary, and the reductions and sorts ("first"), with an axis too
+        forms = [lambda: fn(a)]
+        if record.rule == "first":
+            forms.append(lambda: fn(a, axis=0))
     if record.rule == "binary":  # with a Python scalar too (the scalar path checks the kind)
         scalar = {"bool": True, "complex floating": 1j}.get(kind)
         if scalar is not None:

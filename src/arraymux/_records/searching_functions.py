@@ -12,6 +12,7 @@ def index_of(name: str, extreme: str, *, example: str) -> Record:
         f"Indices of the {extreme} values along an axis (first occurrences).",
         "The indices (of the default integer dtype)",
         dtypes="real-valued",
+        refused=("bool", "complex floating"),  # torch refuses both, JAX complex
         parameters={"axis": BY_INDEX},
         axis="int or None",
         example=example,

@@ -14,6 +14,7 @@ def sorting(name: str, summary: str, result: str, *, keeps_dtype: bool, example:
         signature="(x, /, *, axis=-1, descending=False, stable=True)",
         summary=summary,
         dtypes="real-valued",
+        refused=("complex floating",),  # torch has no order of complex numbers
         parameters={"axis": SORT_AXIS},
         returns=("Array", result),
         keeps_dtype=keeps_dtype,

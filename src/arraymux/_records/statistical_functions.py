@@ -32,6 +32,7 @@ def extreme(name: str, which: str, results: str, *, example: str) -> Record:
         f"{which} of the elements of ``x``, over the given axes.",
         f"The {results}, with the dtype of ``x``",
         dtypes="real-valued",
+        refused=("complex floating",),  # torch has no order of complex numbers
         example=example,
     )
 
