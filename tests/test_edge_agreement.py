@@ -190,6 +190,9 @@ CASES: dict[str, Callable[[xp.Device], Any]] = {
     "max of complex": lambda d: xp.max(_a([1 + 1j, 2], C64, d)),
     "argmax of bools": lambda d: xp.argmax(_a([False, True], BOOL, d)),
     "sort of complex": lambda d: xp.sort(_a([2, 1 + 1j], C64, d)),
+    "clip of bools": lambda d: xp.clip(_a([True, False], BOOL, d), 0, 1),
+    "searchsorted in complex": lambda d: xp.searchsorted(_a([1, 2j], C64, d), _a([1], C64, d)),
+    "vecdot of bools": lambda d: xp.vecdot(_a([True], BOOL, d), _a([True], BOOL, d)),
 }
 
 # The standard leaves these to each library, and the backends answer differently; arraymux

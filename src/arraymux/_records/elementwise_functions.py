@@ -1077,6 +1077,7 @@ Array([ 4, -1], dtype=int64, device='numpy:cpu')
             "min": True,
             "max": True,
         },
+        refused=("bool", "complex floating"),  # torch refuses both; JAX gives int32 for bools
         example="""\
 >>> xp.clip(xp.asarray([-2.0, 0.5, 3.0]), 0.0, 1.0)
 Array([0. , 0.5, 1. ], dtype=float64, device='numpy:cpu')
