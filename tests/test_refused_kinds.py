@@ -39,6 +39,10 @@ OPERATORS = {
 }
 
 
+# Functions of matrices (a 2x2 operand).
+MATRICES = {"matmul", "linalg.matmul", "tensordot", "linalg.tensordot", "linalg.matrix_power"}
+
+
 def _operand(kind: str, device: xp.Device, matrix: bool) -> xp.Array:
     values, dtype = SAMPLES[kind]
     return xp.asarray(
@@ -61,10 +65,14 @@ def test_refused_on_every_device(device, name, kind):
     if not device.supports(SAMPLES[kind][1]):
         pytest.skip(f"{device} does not hold {SAMPLES[kind][1]}")
     record = next(r for r in RECORDS if r.name == name)
-    a = _operand(kind, device, matrix=name == "matmul")
-    fn = getattr(xp, name)
-    if record.rule == "binary" or (record.rule == "generic" and name != "clip"):
-        forms = [lambda: fn(a, a)]  # (searchsorted, vecdot: two arrays)
+    a = _operand(kind, device, matrix=name in MATRICES)
+    fn = xp
+    for part in name.split("."):
+        fn = getattr(fn, part)
+    if name == "linalg.matrix_power":
+        forms = [lambda: fn(a, 2)]
+    elif record.rule == "binary" or (record.signature or "").startswith("(x1, x2"):
+        forms = [lambda: fn(a, a)]  # (searchsorted, vecdot, tensordot, isin: two arrays)
     else:  # unary, and the reductions and sorts ("first"), with an axis too
         forms = [lambda: fn(a)]
         if record.rule == "first":
@@ -72,7 +80,7 @@ def test_refused_on_every_device(device, name, kind):
     if record.rule == "binary":  # with a Python scalar too (the scalar path checks the kind)
         scalar = {"bool": True, "complex floating": 1j}.get(kind)
         if scalar is not None:
-            forms.append(lambda: getattr(xp, name)(a, scalar))
+            forms.append(lambda: fn(a, scalar))
     op = OPERATORS.get(name)
     if op is not None:
         forms.append(lambda: op(a) if record.rule == "unary" else op(a, a))
@@ -116,3 +124,17 @@ def test_the_message_names_the_fix():
         xp.asarray([True]) @ xp.asarray([True])
     with pytest.raises(TypeError, match=r"arraymux\.zeros_like"):
         xp.imag(xp.asarray([1.0]))
+    with pytest.raises(TypeError, match=r"arraymux\.zeros_like"):  # not "cast to an integer"
+        xp.imag(xp.asarray([True]))
+
+
+@pytest.mark.parametrize("kind", ["bool", "complex floating"])
+def test_searchsorted_refuses_the_values_as_the_sorted_array(device, kind):
+    """Its second operand too: torch refuses bool and complex values in either place."""
+    if not device.supports(SAMPLES[kind][1]):
+        pytest.skip(f"{device} does not hold {SAMPLES[kind][1]}")
+    x1 = xp.asarray([1.0, 2.0, 3.0], device=device)
+    for _ in range(2):  # the second call meets the compiled path's caches
+        with pytest.raises(TypeError, match=r"arraymux\.searchsorted: operands of dtype"):
+            xp.searchsorted(x1, _operand(kind, device, matrix=False))
+    assert int(xp.searchsorted(x1, 2.5)) == 2  # a Python number stays a value

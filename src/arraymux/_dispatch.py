@@ -219,10 +219,10 @@ def _call(fname: str, args: tuple[object, ...], kwargs: dict[str, object]) -> An
         nkwargs["dtype"] = native_dtype(nkwargs["dtype"], device, fname)
     if entry.promote:
         _promote(entry, device, nargs)
-    if entry.refused:
-        for i in entry.promote or (0,):
-            if i < len(nargs) and not isinstance(nargs[i], SCALARS):
-                refuse_kind(entry, dtype_of(nargs[i], device))
+    if entry.refused:  # every array operand (searchsorted's x2 as its x1)
+        for a in nargs:
+            if not isinstance(a, SCALARS) and _ndim(a) is not None:
+                refuse_kind(entry, dtype_of(a, device))
     if entry.operands != "any" and nargs:
         rounded = _operand_kinds(entry, device, nargs)
         if rounded is not None:
@@ -306,6 +306,9 @@ _REFUSAL_FIXES = {
     "(arraymux.abs) instead",
     "bool": "cast them to an integer dtype first (arraymux.astype)",
 }
+_REFUSAL_FIXES_BY_NAME = {  # where the fix is the function's own, whatever the kind
+    "imag": "the imaginary part of a real array is zero (arraymux.zeros_like)",
+}
 
 
 def refuse_kind(entry: Record, dt: _dtypes.DType) -> None:
@@ -314,9 +317,7 @@ def refuse_kind(entry: Record, dt: _dtypes.DType) -> None:
     compute, so arraymux refuses them on every backend)."""
     if dt.kind not in entry.refused:
         return
-    fix = _REFUSAL_FIXES.get(
-        dt.kind, "the imaginary part of a real array is zero (arraymux.zeros_like)"
-    )
+    fix = _REFUSAL_FIXES_BY_NAME.get(entry.name) or _REFUSAL_FIXES[dt.kind]
     raise TypeError(
         f"arraymux.{entry.name}: operands of dtype {dt.name} are refused on every backend: "
         f"the standard defines {entry.name} for {entry.dtypes} dtypes, and some libraries "

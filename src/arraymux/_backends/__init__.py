@@ -21,7 +21,7 @@ from typing import Any, NoReturn, TypeAlias, cast
 from .. import _result_dtypes
 from .._dtypes import ALL_DTYPES, DType
 from .._errors import BackendUnavailableError
-from .._function_table import TABLE
+from .._function_table import TABLE, Record
 from ._adapter import Hooks, Kernelled, Refusing, complete
 
 __all__ = [
@@ -42,6 +42,19 @@ class OperandKindError(TypeError):
     """A backend function met operands of a kind the dispatcher converts first (bool and
     integer arrays of functions defined for floating operands): raised by the functions of a
     backend's table, caught by the hot paths, which hand the call to the checking path."""
+
+
+def _positional_arrays(entry: Record) -> int:
+    """How many of ``entry``'s leading positional parameters are arrays (at least one)."""
+    if not entry.arrays or not entry.signature:
+        return 1
+    names = entry.signature.strip("()").split("/")[0].split(",")
+    count = 0
+    for name in (n.strip() for n in names):
+        if name not in entry.arrays:
+            break
+        count += 1
+    return max(count, 1)
 
 
 def _refusing(fn: Callable[..., object], refused: frozenset[object], arity: int) -> Refusing:
@@ -338,7 +351,7 @@ class Backend:
                 n for dt, n in self.array_dtypes.items() if dt.kind in entry.refused
             )
             if sent:
-                arity = 2 if entry.rule == "binary" else 1
+                arity = 2 if entry.rule == "binary" else _positional_arrays(entry)
                 self.fns[entry.name] = _refusing(self.function(entry.name), sent, arity)
         # Fixes of complex special cases are the backend's own function on other operands:
         # "name(x)" entries let the compiled hot path call that directly (with a "not for"

@@ -135,6 +135,7 @@ def overrides(ns: ModuleType) -> dict[str, Callable[..., object]]:
         "linalg.eigh": _eigh,
         "linalg.cross": _cross,
         "searchsorted": _searchsorted,
+        "diff": _diff(ns.diff),
         "eye": _eye,
         "broadcast_shapes": _broadcast_shapes,
         "repeat": _repeat(ns.repeat),
@@ -160,6 +161,46 @@ def overrides(ns: ModuleType) -> dict[str, Callable[..., object]]:
         table[name] = _empty_in_one_chunk(getattr(ns, name))
     table["asarray"] = _asarray(ns.asarray)
     return table
+
+
+def _diff(base: Callable[..., da.Array]) -> Callable[..., da.Array]:
+    """``diff`` that takes boolean arrays as NumPy, PyTorch, JAX and CuPy do (each difference
+    is ``!=`` of neighbours); dask's subtracts them, which NumPy refuses for booleans."""
+
+    @functools.wraps(base)
+    def diff(
+        x: da.Array,
+        /,
+        *,
+        axis: int = -1,
+        n: int = 1,
+        prepend: da.Array | None = None,
+        append: da.Array | None = None,
+    ) -> da.Array:
+        import dask.array as da
+
+        extras = [e for e in (prepend, append) if e is not None]
+        kinds = {getattr(e, "dtype", None) and e.dtype.kind for e in (x, *extras)}
+        if kinds != {"b"}:
+            return base(x, axis=axis, n=n, prepend=prepend, append=append)
+        axis = axis % x.ndim if x.ndim else axis
+        parts = []
+        for part in (prepend, x, append):
+            if part is None:
+                continue
+            if part.ndim == 0:  # a 0-d array repeats along the axis, as NumPy's does
+                shape = list(x.shape)
+                shape[axis] = 1
+                part = da.broadcast_to(part, tuple(shape))
+            parts.append(part)
+        y = da.concatenate(parts, axis=axis) if len(parts) > 1 else x
+        for _ in range(n):
+            head = tuple(slice(1, None) if i == axis else slice(None) for i in range(y.ndim))
+            tail = tuple(slice(None, -1) if i == axis else slice(None) for i in range(y.ndim))
+            y = y[head] != y[tail]
+        return y
+
+    return diff
 
 
 def _empty_in_one_chunk(base: Callable[..., da.Array]) -> Callable[..., da.Array]:

@@ -48,6 +48,7 @@ def matrix_function(
     keeps_dtype: bool = False,
     also_positional: tuple[str, ...] = (),
     zero_d: tuple[str, ...] = (),
+    refused: tuple[str, ...] = (),
     example: str,
 ) -> Record:
     """A function of the matrix (or stack of matrices) ``x`` (described by ``x``: a square one by
@@ -66,6 +67,7 @@ def matrix_function(
         keeps_dtype=keeps_dtype,
         also_positional=also_positional,
         zero_d=zero_d,
+        refused=refused,
         example=example,
     )
 
@@ -243,6 +245,7 @@ Array(7., dtype=float64, device='numpy:cpu')
             ),
         },
         operands="any",
+        refused=("bool",),  # torch has no bool matrix product
         example="""\
 >>> xp.linalg.matrix_power(xp.asarray([[1.0, 1.0], [0.0, 1.0]]), 3)
 Array([[1., 3.],
@@ -510,6 +513,7 @@ Array([2., 3.], dtype=float64, device='numpy:cpu')
         signature="(x1, x2, /, *, axes=2)",
         dtypes="numeric",
         parameters=TENSORDOT,
+        refused=("bool",),  # torch has no bool contraction
         example="""\
 >>> a = xp.asarray([[1, 2], [3, 4]])
 >>> xp.linalg.tensordot(a, a, axes=2)
@@ -524,6 +528,7 @@ Array(30, dtype=int64, device='numpy:cpu')
         dtypes="floating-point",
         parameters={"x2": VECDOT_X2, "axis": VECTOR_AXIS},
         zero_d=("axis",),
+        refused=("bool",),  # torch refuses it; Dask gave int8
         example="""\
 >>> xp.linalg.vecdot(xp.asarray([1.0, 2.0, 3.0]), xp.asarray([4.0, 5.0, 6.0]))
 Array(32., dtype=float64, device='numpy:cpu')
@@ -537,6 +542,7 @@ Array(32., dtype=float64, device='numpy:cpu')
         parameters=MATMUL,
         returns=("Array", "Same as :func:`arraymux.matmul`."),
         result_dtypes="same numeric",
+        refused=("bool",),  # torch has no bool matrix product
         example="""\
 >>> xp.linalg.matmul(xp.asarray([[1, 2], [3, 4]]), xp.asarray([[5], [6]]))
 Array([[17],

@@ -62,6 +62,7 @@ Array([[1, 4],
         dtypes="numeric",
         parameters=TENSORDOT,
         also_positional=("axes",),
+        refused=("bool",),  # torch has no bool contraction
         example="""\
 >>> a = xp.asarray([[1, 2], [3, 4]])
 >>> xp.tensordot(a, a, axes=1)

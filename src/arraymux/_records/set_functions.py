@@ -44,6 +44,7 @@ RECORDS = section(
             "The test results, of the shape of ``x1`` (zero-dimensional for a scalar ``x1``).",
         ),
         arrays={"x1": True, "x2": True},
+        refused=("bool", "complex floating"),  # torch refuses both
         since="2025.12",
         example="""\
 >>> xp.isin(xp.asarray([1, 2, 3]), xp.asarray([2, 4]))
