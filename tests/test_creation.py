@@ -878,3 +878,37 @@ def test_torch_asarray_of_tensors_in_an_integer_dtype_is_torchs():
     assert r.dtype == xp.int16 and _np(r).tolist() == [1, 2]
     with pytest.raises(OverflowError, match="out of bounds"):
         xp.asarray([[1, 2], [3, 40000]], dtype=xp.int16, device="torch:cpu")
+
+
+@pytest.mark.parametrize("shape", [0, 5, (5,), (2, 3), ()])
+def test_a_shape_of_ints_or_one_int_on_the_common_path(device, shape):
+    """zeros/ones/empty of an int (passed on as the user gave it) and of a tuple: the
+    standard's shape and the device's default dtype, with that dtype's label read once."""
+    want = (shape,) if isinstance(shape, int) else shape
+    default = xp.__array_namespace_info__().default_dtypes(device=device)["real floating"]
+    for fn, fill in ((xp.zeros, 0.0), (xp.ones, 1.0), (xp.empty, None)):
+        x = fn(shape, device=device)
+        assert x.shape == want and x.dtype == default and x.device == device
+        if fill is not None:
+            assert (_np(x) == fill).all()
+    assert xp.arange(5, device=device).dtype == xp.asarray(1, device=device).dtype
+
+
+def test_torch_own_default_dtype_decides_and_a_non_standard_one_is_refused():
+    """torch's zeros without a dtype follow torch.set_default_dtype, as the namespace info
+    says; float16, which arraymux does not hold, is refused rather than mislabelled."""
+    torch = pytest.importorskip("torch")
+    d = xp.Device("torch:cpu")
+    before = torch.get_default_dtype()
+    try:
+        torch.set_default_dtype(torch.float64)
+        assert xp.zeros(3, device=d).dtype == xp.float64
+        assert xp.__array_namespace_info__().default_dtypes(device=d)["real floating"] == (
+            xp.float64
+        )
+        torch.set_default_dtype(torch.float16)
+        for call in (lambda: xp.zeros(3, device=d), lambda: xp.ones((2, 2), device=d)):
+            with pytest.raises(TypeError, match=r"arraymux\.(zeros|ones): .*float16"):
+                call()
+    finally:
+        torch.set_default_dtype(before)

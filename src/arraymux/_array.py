@@ -163,7 +163,7 @@ class Array:
     @property
     def T(self) -> Array:
         """Transpose of a 2-D array (use :attr:`mT` for stacks of matrices)."""
-        if len(self._native.shape) != 2:
+        if self._native.ndim != 2:
             raise ValueError(
                 f"Array.T needs a 2-D array, this one has {self.ndim} dimensions; "
                 "use x.mT or arraymux.permute_dims."

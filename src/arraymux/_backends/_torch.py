@@ -42,12 +42,14 @@ _SAME_DTYPE_BINARY: dict[str, Callable[..., torch.Tensor]] = {
     "subtract": torch.subtract,
     "multiply": torch.multiply,
     "divide": torch.divide,
-    "equal": torch.eq,
-    "not_equal": torch.not_equal,
-    "greater": torch.greater,
-    "greater_equal": torch.greater_equal,
-    "less": torch.less,
-    "less_equal": torch.less_equal,
+    # The comparisons through the tensor's own operators, as native code writes them: torch's
+    # functions parse their arguments 0.1 us slower (a Python number beside a tensor too).
+    "equal": operator.eq,
+    "not_equal": operator.ne,
+    "greater": operator.gt,
+    "greater_equal": operator.ge,
+    "less": operator.lt,
+    "less_equal": operator.le,
     "maximum": torch.maximum,
     "minimum": torch.minimum,
     "atan2": torch.atan2,
@@ -466,6 +468,8 @@ def overrides(ns: ModuleType) -> dict[str, Callable[..., object]]:
     out["unstack"] = _unstack
     out["eye"] = _eye
     out["arange"] = _arange
+    # torch's own (compat's wrappers only pass their arguments on, 0.1 us later)
+    out["zeros"], out["ones"], out["empty"] = torch.zeros, torch.ones, torch.empty
     out["asarray"] = _asarray
     out["linspace"] = _linspace
     for name in ("prod", "cumulative_sum", "cumulative_prod"):
