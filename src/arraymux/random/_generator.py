@@ -46,6 +46,8 @@ from ._core import (
     fold_block_kernel,
     fused,
     host_floats,
+    host_integers,
+    host_integers_here,
     host_loop,
     in_range,
     jax_draw_step,
@@ -288,6 +290,9 @@ class Generator:
     def _integers(self, low: int, high: int, shape: tuple[int, ...], dtype: DType) -> Array:
         if self._native is not None:
             return self._native.integers(low, high, shape, dtype)
+        if self._counter is None and host_integers_here(dtype, self.device):
+            w0, w1 = self._key_words()
+            return host_integers(w0, w1, shape, low, high - low, dtype, self.device)
         return draw_integers(self._key(), shape, low, high, dtype)
 
     def _permutation(self, n: int) -> Array:
