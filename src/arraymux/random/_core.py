@@ -1044,11 +1044,13 @@ def host_integers(
 ) -> Array:
     """:func:`_integers_kernel`'s integers for the key of words ``w0``, ``w1``, made in C and
     placed on ``device`` (where :func:`host_integers_here`): a Generator's key never becomes
-    an array (8 integers on array-api-strict 30 -> 9 us, on NumPy 4.8 -> 3.6)."""
+    an array (8 integers on array-api-strict 30.5 -> 8.4 us, on NumPy 4.8 -> 3.9)."""
     import numpy as np
 
+    make = _speed.integers
+    assert make is not None  # (host_integers_here)
     out = np.empty(shp, dtype=_NUMPY_INTEGERS[dtype])
-    _speed.integers(w0 & MASK32, w1 & MASK32, 0, out, span, low)
+    make(w0 & MASK32, w1 & MASK32, 0, out, span, low)
     if device.backend == "torch":
         import torch
 
