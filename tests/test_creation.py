@@ -912,3 +912,40 @@ def test_torch_own_default_dtype_decides_and_a_non_standard_one_is_refused():
                 call()
     finally:
         torch.set_default_dtype(before)
+
+
+def test_asarray_of_an_array_with_none_keywords_is_the_array(device):
+    """SciPy's ``_asarray`` passes ``dtype=None, copy=None``: the same Array back, through the
+    module and through the array's own namespace, as without them; a copy where one is asked."""
+    x = xp.ones(3, device=device)
+    ns = x.__array_namespace__()
+    for fn in (xp.asarray, ns.asarray):
+        assert fn(x, dtype=None, copy=None) is x
+        assert fn(x, copy=False) is x
+        y = fn(x, dtype=None, copy=True)
+        assert y is not x and _np(y).tolist() == [1.0, 1.0, 1.0]
+    with pytest.raises(TypeError):
+        ns.asarray(x, dtype=None, order="C")  # an unknown keyword is still refused
+
+
+@pytest.mark.parametrize("value", [True, 3, -2.5, 1 + 2j])
+def test_asarray_of_a_python_number(device, value):
+    x = xp.asarray(value, device=device)
+    info = xp.__array_namespace_info__().default_dtypes(device=device)
+    kind = {bool: None, int: "integral", float: "real floating", complex: "complex floating"}
+    want = xp.bool if kind[type(value)] is None else info[kind[type(value)]]
+    assert x.device == device and x.dtype == want and x.shape == ()
+    assert complex(x) == value
+    with pytest.raises(ValueError, match="copy=False"):
+        xp.asarray(value, device=device, copy=False)
+
+
+def test_asarray_of_a_number_in_torchs_float16_default_is_refused():
+    torch = pytest.importorskip("torch")
+    before = torch.get_default_dtype()
+    try:
+        torch.set_default_dtype(torch.float16)
+        with pytest.raises(TypeError, match=r"arraymux\.asarray: float data makes"):
+            xp.asarray(1.5, device="torch:cpu")
+    finally:
+        torch.set_default_dtype(before)

@@ -142,8 +142,8 @@ class Array:
     def shape(self) -> tuple[int | None, ...]:
         """The shape; ``None`` marks a dimension a lazy backend does not know yet."""
         shape = self._native.shape
-        if not self._device._backend.spec.lazy:  # every dimension known, as Python ints
-            return tuple(shape)
+        if not self._device._lazy:  # every dimension known, as Python ints
+            return shape if type(shape) is tuple else tuple(shape)  # (torch.Size: a tuple)
         return tuple(
             None if isinstance(n, float) and math.isnan(n) else (None if n is None else int(n))
             for n in shape
@@ -152,11 +152,13 @@ class Array:
     @property
     def ndim(self) -> int:
         """Number of dimensions (axes), ``len(x.shape)``."""
-        return len(self._native.shape)
+        return self._native.ndim  # (every backend's array has it)
 
     @property
     def size(self) -> int | None:
         """Number of elements, or ``None`` if some dimension is unknown."""
+        if not self._device._lazy:
+            return math.prod(self._native.shape)
         shape = self.shape
         return None if None in shape else math.prod(cast("tuple[int, ...]", shape))
 

@@ -77,6 +77,7 @@ class Device:
         "_fns",
         "_hash",
         "_known",
+        "_lazy",
         "_name",
         "_native",
         "_place",
@@ -99,6 +100,8 @@ class Device:
     # True where ``x[key]`` of a basic key (ints, slices of positive steps, None, ...) is the
     # backend's own ``x[key]``, unchanged (read by the C hot path of ``Array.__getitem__``).
     _plain_index: bool
+    # True where the backend may not know a dimension yet (Dask): Array.shape checks them.
+    _lazy: bool
 
     def __new__(cls, spec: DeviceLike) -> Device:
         if type(spec) is Device:
@@ -139,6 +142,7 @@ class Device:
         spec = backend.spec
         plain = spec.mutable and not spec.lazy and backend.getitem is None
         object.__setattr__(self, "_plain_index", plain)
+        object.__setattr__(self, "_lazy", spec.lazy)
         _INTERNED[text] = self
         return self
 

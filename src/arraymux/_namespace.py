@@ -149,6 +149,11 @@ def _on_device(fn: Callable[..., object], device: Device) -> Callable[..., objec
     return bound
 
 
+#: The keywords with which ``asarray`` of an Array gives it back when they are None (or
+#: ``copy=False``): SciPy's ``_asarray`` passes both.
+_PLAIN = frozenset({"dtype", "copy"})
+
+
 def _asarray_on(fn: Callable[..., object], device: Device) -> Callable[..., object]:
     """``asarray`` whose Python data and native arrays default to ``device``; an Array stays
     where it is, as the standard asks."""
@@ -158,7 +163,11 @@ def _asarray_on(fn: Callable[..., object], device: Device) -> Callable[..., obje
     def asarray(obj: object, /, *, device: DeviceLike | None = None, **kwargs: object) -> object:
         if device is None:
             if type(obj) is Array:
-                if not kwargs:
+                if not kwargs or (
+                    kwargs.keys() <= _PLAIN
+                    and kwargs.get("dtype") is None
+                    and not kwargs.get("copy")
+                ):
                     return obj  # (as asarray gives it back: clients call this most)
             else:
                 device = bound_device
