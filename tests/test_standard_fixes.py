@@ -138,6 +138,23 @@ def test_remainder_zero_takes_the_sign_of_x2(fixed_device):
     _same(a % b, [0.0, -0.0, 0.0, -0.0, 2.0])
 
 
+@pytest.mark.parametrize("divisor", [2, 2.0, -2, -2.0, 0.75, -0.75, 0.0, INF, -INF, NAN])
+def test_remainder_by_a_python_number_keeps_numpys_signs(fixed_device, divisor):
+    """A Python divisor takes a shorter fix (every remainder has the divisor's sign): the
+    values and the signs of zeros are NumPy's, for arrays of one or more dimensions and 0-d."""
+    values = [-4.0, 4.0, -0.0, 0.0, -3.0, 3.0, -1e-20, 1e-20, 5.5, -5.5, INF, -INF, NAN]
+    a = xp.asarray(values, device=fixed_device)
+    with np.errstate(all="ignore"):
+        want = np.remainder(np.asarray(values, dtype=_np(a).dtype), divisor)
+    got = _np(a % divisor)
+    np.testing.assert_array_equal(got, want)
+    assert (np.signbit(got) == np.signbit(want))[~np.isnan(want)].all(), (got, want)
+    for i in (2, 3, 4):  # 0-d arrays too
+        zero_d = _np(a[i] % divisor)
+        assert zero_d == want[i] or (np.isnan(zero_d) and np.isnan(want[i]))
+        assert np.isnan(want[i]) or np.signbit(zero_d) == np.signbit(want[i])
+
+
 def test_complex_expm1_special_cases(fixed_device):
     z = xp.asarray(
         [

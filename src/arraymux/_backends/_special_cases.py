@@ -224,6 +224,14 @@ def remainder(
             return r
         if infinite_divisors:
             r = _over_infinity(ns, x1, x2, r)
+        if type(x2) is float or type(x2) is int:
+            # A Python divisor: every remainder has its sign (or is NaN), so one operation
+            # gives zeros that sign too (three, where, copysign and ==, cost 4-5x on torch).
+            if x2 > 0:
+                return ns.abs(r)
+            if x2 < 0:
+                return ns.negative(ns.abs(r))
+            return r  # (a zero or NaN divisor: NaN remainders)
         return ns.where(r == 0, ns.copysign(r, x2), r)
 
     return remainder
