@@ -136,9 +136,19 @@ def _accumulating(name: str, base: Callable[..., torch.Tensor]) -> Callable[...,
     kernel = _ALONG_ONE_AXIS.get(name)
 
     def fn(x: torch.Tensor, /, *args: object, **kwargs: object) -> torch.Tensor:
-        if kernel is not None and not args and x.dtype not in _NOT_FLOATING:
+        if (
+            kernel is not None
+            and not args
+            and x.dtype not in _NOT_FLOATING
+            and kwargs.keys() <= _AXIS_ONLY
+        ):
             axis = kwargs.get("axis")
-            if type(axis) is int and kwargs.keys() <= _AXIS_ONLY:
+            if axis is None:  # the whole array: prod's over every axis, a 1-D array's one
+                if name == "prod" and not kwargs.get("keepdims"):
+                    return kernel(x)
+                if name != "prod" and x.ndim == 1:
+                    axis = 0
+            if type(axis) is int:
                 keepdims = kwargs.get("keepdims")
                 return kernel(x, axis) if keepdims is None else kernel(x, axis, keepdim=keepdims)
         if x.dtype in _UNSIGNED or kwargs.get("dtype") in _UNSIGNED:
