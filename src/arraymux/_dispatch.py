@@ -302,27 +302,38 @@ def _checked_elementwise(
 
 
 _REFUSAL_FIXES = {
-    "complex floating": "order or combine their real parts (arraymux.real) or magnitudes "
-    "(arraymux.abs) instead",
+    "complex floating": "use their real parts (arraymux.real) or magnitudes (arraymux.abs) instead",
     "bool": "cast them to an integer dtype first (arraymux.astype)",
+    "real floating": "cast them to an integer dtype first (arraymux.astype)",
 }
 _REFUSAL_FIXES_BY_NAME = {  # where the fix is the function's own, whatever the kind
     "imag": "the imaginary part of a real array is zero (arraymux.zeros_like)",
+    **dict.fromkeys(
+        (
+            "bitwise_and",
+            "bitwise_or",
+            "bitwise_xor",
+            "bitwise_invert",
+            "bitwise_left_shift",
+            "bitwise_right_shift",
+        ),
+        "cast them to an integer dtype first (arraymux.astype)",
+    ),
 }
 
 
 def refuse_kind(entry: Record, dt: _dtypes.DType) -> None:
     """Raise the ``TypeError`` of operands of dtype ``dt`` where ``entry`` refuses its kind
-    (``Record.refused``: one of NumPy, PyTorch, JAX and CuPy refuses them where others
-    compute, so arraymux refuses them on every backend)."""
+    (``Record.refused``: NumPy, PyTorch, JAX and CuPy disagree on them, some computing, or
+    refusing with errors of other types, so arraymux refuses them on every backend)."""
     if dt.kind not in entry.refused:
         return
-    fix = _REFUSAL_FIXES_BY_NAME.get(entry.name) or _REFUSAL_FIXES[dt.kind]
+    name = entry.name
+    fix = _REFUSAL_FIXES_BY_NAME.get(name) or _REFUSAL_FIXES[dt.kind]
     raise TypeError(
-        f"arraymux.{entry.name}: operands of dtype {dt.name} are refused on every backend: "
-        f"the standard defines {entry.name} for {entry.dtypes} dtypes, and some libraries "
-        f"refuse {dt.kind} operands where others compute (arraymux accepts what NumPy, "
-        f"PyTorch, JAX and CuPy all accept); {fix}."
+        f"arraymux.{name}: operands of dtype {dt.name} are refused on every backend: the "
+        f"standard defines {name} for {entry.dtypes} dtypes, and the libraries disagree on "
+        f"{dt.kind} operands (some compute them, some raise errors of other types); {fix}."
     ) from None  # (raised while the hot path's refusal is handled: not a second error)
 
 

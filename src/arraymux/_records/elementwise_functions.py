@@ -15,6 +15,9 @@ from ._record import INF, NAN, PI, PROMOTED, Case, Record, Text, section
 # while others compute (``Record.refused``): arraymux refuses them on every backend.
 COMPLEX = ("complex floating",)  # torch refuses orderings of complex numbers, NumPy logaddexp
 BOOL = ("bool",)  # torch has no bool kernels of these
+# No library computes bitwise operations of floats, but torch raises NotImplementedError
+# where the others raise TypeError: one TypeError everywhere.
+FLOATING = ("real floating", "complex floating")
 NOT_COMPLEX = ("bool", "signed integer", "unsigned integer", "real floating")  # torch's imag
 
 
@@ -73,7 +76,13 @@ def floating(
 
 
 def rounding(
-    name: str, summary: str, result: str, *, special_cases: tuple[Case, ...], example: str
+    name: str,
+    summary: str,
+    result: str,
+    *,
+    special_cases: tuple[Case, ...],
+    refused: tuple[str, ...] = (),
+    example: str,
 ) -> Record:
     """A unary function that rounds real-valued operands to integer values, keeping their dtype
     (integer ones come back unchanged)."""
@@ -86,6 +95,7 @@ def rounding(
         operands="numeric",
         result_dtypes="same real-valued floating-point",
         special_cases=special_cases,
+        refused=refused,
         example=example,
     )
 
@@ -154,6 +164,7 @@ def bitwise(name: str, operation: str, *, example: str) -> Record:
         dtypes="integer or boolean",
         commutative=True,
         result_dtypes="same integer",
+        refused=FLOATING,
         example=example,
     )
 
@@ -296,6 +307,7 @@ Array([0.        , 0.54930614], dtype=float64, device='numpy:cpu')
         dtypes="integer or boolean",
         returns=("Array", "The bitwise NOT of each element of ``x``; with the dtype of ``x``."),
         result_dtypes="same integer",
+        refused=FLOATING,
         example="""\
 >>> xp.bitwise_invert(xp.asarray([0, 5], dtype=xp.int8))
 Array([-1, -6], dtype=int8, device='numpy:cpu')
@@ -308,6 +320,7 @@ Array([255, 250], dtype=uint8, device='numpy:cpu')
         "Smallest integer-valued number not less than each element of ``x``.",
         "The ceiling of each element of ``x``; with the dtype of ``x``.",
         special_cases=(((-0.5,), -0.0),),
+        refused=COMPLEX,
         example="""\
 >>> xp.ceil(xp.asarray([-1.5, 0.2, 2.0]))
 Array([-1.,  1.,  2.], dtype=float64, device='numpy:cpu')
@@ -376,6 +389,7 @@ Array([0.e+00, 1.e-10], dtype=float64, device='numpy:cpu')
         "Greatest integer-valued number not greater than each element of ``x``.",
         "The floor of each element of ``x``; with the dtype of ``x``.",
         special_cases=(((-0.0,), -0.0),),
+        refused=COMPLEX,
         example="""\
 >>> xp.floor(xp.asarray([-1.5, 0.2, 2.0]))
 Array([-2.,  0.,  2.], dtype=float64, device='numpy:cpu')
@@ -496,6 +510,7 @@ Array([False,  True], dtype=bool, device='numpy:cpu')
         ),
         result_dtypes="same numeric",
         special_cases=(((0.0,), -0.0),),
+        refused=BOOL,
         example="""\
 >>> xp.negative(xp.asarray([1, -2]))
 Array([-1,  2], dtype=int64, device='numpy:cpu')
@@ -591,6 +606,7 @@ Array([-1.,  0.,  1.], dtype=float64, device='numpy:cpu')
         operands="floating",
         result_dtypes="bool real-valued floating-point",
         special_cases=(((-0.0,), True),),
+        refused=COMPLEX,
         example="""\
 >>> xp.signbit(xp.asarray([-1.0, -0.0, 0.0, 1.0]))
 Array([ True,  True, False, False], dtype=bool, device='numpy:cpu')
@@ -675,6 +691,7 @@ Array([0.        , 0.76159416], dtype=float64, device='numpy:cpu')
         "Each element of ``x`` rounded toward zero to an integer-valued number.",
         "Each element of ``x`` rounded toward zero, with the dtype of ``x``.",
         special_cases=(((-0.5,), -0.0),),
+        refused=COMPLEX,
         example="""\
 >>> xp.trunc(xp.asarray([-1.7, 1.7]))
 Array([-1.,  1.], dtype=float64, device='numpy:cpu')
@@ -736,7 +753,7 @@ Array([4, 2], dtype=uint8, device='numpy:cpu')
         dtypes="integer",
         parameters=SHIFT,
         result_dtypes="same integer",
-        refused=BOOL,
+        refused=BOOL + FLOATING,
         example="""\
 >>> xp.bitwise_left_shift(xp.asarray([1, 3]), xp.asarray([2, 1]))
 Array([4, 6], dtype=int64, device='numpy:cpu')
@@ -757,7 +774,7 @@ Array([14, 14], dtype=uint8, device='numpy:cpu')
         dtypes="integer",
         parameters=SHIFT,
         result_dtypes="same integer",
-        refused=BOOL,
+        refused=BOOL + FLOATING,
         example="""\
 >>> xp.bitwise_right_shift(xp.asarray([16, 7]), xp.asarray([2, 1]))
 Array([4, 3], dtype=int64, device='numpy:cpu')
@@ -791,6 +808,7 @@ Array([10, 12], dtype=uint8, device='numpy:cpu')
         operands="floating",
         result_dtypes="same real-valued floating-point",
         special_cases=(((1.0, -0.0), -1.0),),
+        refused=COMPLEX,
         example="""\
 >>> xp.copysign(xp.asarray([1.0, 2.0, 3.0]), xp.asarray([-1.0, 0.0, -0.0]))
 Array([-1.,  2., -3.], dtype=float64, device='numpy:cpu')
@@ -828,7 +846,7 @@ Array([ True, False,  True], dtype=bool, device='numpy:cpu')
         dtypes="real-valued",
         parameters=DIVISION,
         result_dtypes="same real-valued",
-        refused=BOOL,
+        refused=BOOL + COMPLEX,
         example="""\
 >>> xp.floor_divide(xp.asarray([7, -7]), 2)
 Array([ 3, -4], dtype=int64, device='numpy:cpu')
@@ -864,6 +882,7 @@ Array([False,  True,  True], dtype=bool, device='numpy:cpu')
         operands="floating",
         result_dtypes="same real-valued floating-point",
         special_cases=(((INF, NAN), INF),),
+        refused=COMPLEX,
         example="""\
 >>> xp.hypot(xp.asarray([3.0, 5.0]), xp.asarray([4.0, 12.0]))
 Array([ 5., 13.], dtype=float64, device='numpy:cpu')
@@ -992,6 +1011,7 @@ Array([3., 8.], dtype=float64, device='numpy:cpu')
         ),
         operands="floating",
         result_dtypes="same real-valued floating-point",
+        refused=COMPLEX,
         example="""\
 >>> float(xp.nextafter(xp.asarray(1.0), xp.asarray(2.0)))
 1.0000000000000002
@@ -1044,7 +1064,7 @@ Array([1, 4, 9], dtype=int64, device='numpy:cpu')
         dtypes="real-valued",
         parameters=DIVISION,
         result_dtypes="same real-valued",
-        refused=BOOL,
+        refused=BOOL + COMPLEX,
         example="""\
 >>> xp.remainder(xp.asarray([7, -7]), 3)
 Array([1, 2], dtype=int64, device='numpy:cpu')
@@ -1057,6 +1077,7 @@ Array([1, 2], dtype=int64, device='numpy:cpu')
         dtypes="numeric",
         result_dtypes="same numeric",
         special_cases=(((INF, INF), NAN),),
+        refused=BOOL,
         example="""\
 >>> xp.subtract(xp.asarray([5, 3]), xp.asarray([1, 4]))
 Array([ 4, -1], dtype=int64, device='numpy:cpu')

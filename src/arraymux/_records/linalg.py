@@ -458,6 +458,7 @@ Array([[0.2],
                 "axis). Should be negative (counted from the last axis).",
             ),
         },
+        refused=("bool",),
         example="""\
 >>> xp.linalg.cross(xp.asarray([1.0, 0.0, 0.0]), xp.asarray([0.0, 1.0, 0.0]))
 Array([0., 0., 1.], dtype=float64, device='numpy:cpu')
