@@ -151,6 +151,52 @@ def _random(device: xp.Device) -> list[tuple[str, Callable[[], Any]]]:
     ]
 
 
+#: Functions whose result's shape depends on the values (the native call waits for the GPU
+#: too), and those computed on the host by design (``__array_namespace_info__``, ...).
+_DATA_DEPENDENT = frozenset(
+    {"nonzero", "unique_all", "unique_counts", "unique_inverse", "unique_values", "repeat"}
+)
+
+
+def _every_function(device: xp.Device) -> list[tuple[str, Callable[[], Any]]]:
+    """Every element-wise function, reduction, sort, search and cumulative function of the
+    table, on float32 (and complex64, where the function takes it) operands and beside a
+    Python number: those the device computes (a refused kind is not a synchronisation)."""
+    from arraymux._records import RECORDS
+
+    f = xp.asarray([[0.5, -1.5], [2.0, 0.25]], dtype=xp.float32, device=device)
+    z = xp.asarray([[0.5 + 1j, -1.5], [2.0j, 0.25]], dtype=xp.complex64, device=device)
+    ops: list[tuple[str, Callable[[], Any]]] = []
+    for r in RECORDS:
+        if r.name in _DATA_DEPENDENT or "." in r.name:
+            continue
+        fn = getattr(xp, r.name, None)
+        if fn is None:
+            continue
+        if r.rule == "unary":
+            forms = [("x", lambda fn=fn: fn(f)), ("z", lambda fn=fn: fn(z))]
+        elif r.rule == "binary":
+            forms = [
+                ("x, x", lambda fn=fn: fn(f, f)),
+                ("x, 1.5", lambda fn=fn: fn(f, 1.5)),
+                ("1.5, x", lambda fn=fn: fn(1.5, f)),
+                ("z, z", lambda fn=fn: fn(z, z)),
+            ]
+        elif r.rule == "first":
+            forms = [("x", lambda fn=fn: fn(f)), ("x, axis=0", lambda fn=fn: fn(f, axis=0))]
+        else:
+            continue
+        for form, op in forms:
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    op()
+            except (TypeError, ValueError, xp.ArraymuxError):
+                continue  # refused or outside the function's domain: no computation to time
+            ops.append((f"{r.name}({form})", op))
+    return ops
+
+
 def _run_all(ops: list[tuple[str, Callable[[], Any]]], guard: Callable[[], Any]) -> list[str]:
     """Warm each operation up unguarded (first uses may compile or build plans, natively
     too), then run it under ``guard``; the names of those the guard stopped."""
@@ -204,7 +250,9 @@ _TORCH_CPU = [d for d in DEVICES if d.backend == "torch" and d.place == "cpu"]
 
 
 @pytest.mark.parametrize("device", _TORCH_CPU, ids=str)
-@pytest.mark.parametrize("group", [_operations, _transforms, _random], ids=lambda g: g.__name__)
+@pytest.mark.parametrize(
+    "group", [_operations, _transforms, _random, _every_function], ids=lambda g: g.__name__
+)
 def test_torch_makes_no_tensor_from_host_data(device, group, monkeypatch):
     # Random draws on torch's CPU compute through NumPy or in C and share the result (no
     # copy), a Generator's too; a GPU computes them with torch, the path run here.
@@ -327,7 +375,9 @@ def _torch_sync_errors() -> Iterator[None]:
 
 @pytest.mark.skipif(not _CUDA, reason="needs a CUDA device (torch:cuda)")
 @pytest.mark.parametrize("device", _CUDA, ids=str)
-@pytest.mark.parametrize("group", [_operations, _transforms, _random], ids=lambda g: g.__name__)
+@pytest.mark.parametrize(
+    "group", [_operations, _transforms, _random, _every_function], ids=lambda g: g.__name__
+)
 def test_torch_cuda_never_synchronises(device, group):
     assert _run_all(group(device), _torch_sync_errors) == []
 
@@ -385,6 +435,40 @@ def test_jax_transforms_transfer_no_more_than_native(device):
     assert _transfers_beyond_native(_jax_transform_pairs(device)) == []
 
 
+#: The functions whose own jax.numpy version moves a constant to the device (its correction).
+_JAX_NATIVE_TRANSFERS = ("std", "var")
+#: The fixes that run eagerly and move their constants (compiled, XLA gives some zeros of
+#: their special cases the other sign: see arraymux._backends._jax._COMPILED_FIXES).
+_JAX_EAGER_FIXES = ("expm1", "sign")
+
+
+@pytest.mark.parametrize("device", _JAX, ids=str)
+def test_jax_every_function_transfers_no_more_than_native(device):
+    # JAX moves a Python number to the device itself (jnp.add(x, 1.5) transfers the 1.5):
+    # the calls with arrays alone must not transfer, as jax.numpy's own do not (the special
+    # cases' constants are compiled into the fixes), but where jax.numpy's own moves one too.
+    ops = [
+        (n, op)
+        for n, op in _every_function(device)
+        if "1.5" not in n
+        and n.split("(")[0] not in _JAX_NATIVE_TRANSFERS
+        and n.split("(")[0] not in _JAX_EAGER_FIXES
+    ]
+    assert len(ops) > 100
+    assert _run_all(ops, _jax_guard) == []
+
+
+def test_jax_numpys_own_std_and_var_move_their_correction():
+    # The exception above holds while jax.numpy's own functions transfer: once they do not,
+    # arraymux's must not either.
+    jax = pytest.importorskip("jax")
+    jnp = jax.numpy
+    f = jnp.asarray([[0.5, -1.5], [2.0, 0.25]], dtype=jnp.float32)
+    for name in _JAX_NATIVE_TRANSFERS:
+        getattr(jnp, name)(f)
+        assert _run_all([(name, lambda n=name: getattr(jnp, n)(f))], _jax_guard), name
+
+
 @pytest.mark.parametrize("device", _JAX, ids=str)
 def test_jax_random_does_not_transfer(device):
     assert _run_all(_random(device), _jax_guard) == []
@@ -430,7 +514,9 @@ def _no_cupy_uploads() -> contextlib.AbstractContextManager[None]:
 
 @pytest.mark.skipif(not _CUPY, reason="needs CuPy and a GPU")
 @pytest.mark.parametrize("device", _CUPY, ids=str)
-@pytest.mark.parametrize("group", [_operations, _transforms, _random], ids=lambda g: g.__name__)
+@pytest.mark.parametrize(
+    "group", [_operations, _transforms, _random, _every_function], ids=lambda g: g.__name__
+)
 def test_cupy_uploads_no_host_data(device, group):
     assert _run_all(group(device), _no_cupy_uploads) == []
 
