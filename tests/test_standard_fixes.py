@@ -138,6 +138,22 @@ def test_remainder_zero_takes_the_sign_of_x2(fixed_device):
     _same(a % b, [0.0, -0.0, 0.0, -0.0, 2.0])
 
 
+@pytest.mark.parametrize("number", [2.0, -2, 0.75, 0.0, -0.0, INF, -INF, NAN, 5e-324])
+def test_floor_divide_with_a_python_number_on_either_side_is_numpys(fixed_device, number):
+    """``x // number`` and ``number // x`` give NumPy's device's values and zero signs, with
+    the infinities, zeros, NaN and subnormal numbers on either side (torch computes number /
+    tensor as reciprocal(tensor) * number: 0 // 5e-324 was NaN)."""
+    values = [-4.0, 4.0, -0.0, 0.0, -1e-20, 5.5, -5.5, INF, -INF, NAN, 1e308, 5e-324, -5e-324]
+    a = xp.asarray(values, device=fixed_device)
+    ref = xp.asarray(_np(a), device="numpy")  # the same values, in this device's dtype
+    with np.errstate(all="ignore"):
+        for got, want in ((a // number, ref // number), (number // a, number // ref)):
+            g, w = _np(got), _np(want)
+            np.testing.assert_array_equal(g, w)
+            kept = ~np.isnan(w)
+            assert (np.signbit(g)[kept] == np.signbit(w)[kept]).all(), (number, g, w)
+
+
 @pytest.mark.parametrize("divisor", [2, 2.0, -2, -2.0, 0.75, -0.75, 0.0, INF, -INF, NAN])
 def test_remainder_by_a_python_number_keeps_numpys_signs(fixed_device, divisor):
     """A Python divisor takes a shorter fix (every remainder has the divisor's sign): the
