@@ -810,6 +810,15 @@ def test_where_refuses_a_condition_that_is_not_bool(device):
     assert _np(xp.where(x != 0, x, 5.0)).tolist() == [1.0, 5.0, 2.0]
 
 
+def test_where_names_itself_for_a_condition_outside_the_standard():
+    """A NumPy array of strings as the condition: the error names ``where`` and the fix, as
+    it does for such an array among the other operands."""
+    x = xp.asarray([1, 2], dtype=xp.int32, device="numpy")
+    for args in ((np.array(["a", "b"]), x, x), (x != 1, x, np.array(["a", "b"]))):
+        with pytest.raises(TypeError, match=r"arraymux\.where: an array of dtype <U1 is not"):
+            xp.where(*args)
+
+
 def test_where_from_many_threads_at_once(device):
     """Threads that meet ``where``'s plans for the first time together (each dtype's plan is
     made once per device and cached in Python and in the builtin) all get the right values
