@@ -491,7 +491,9 @@ def overrides(ns: ModuleType) -> dict[str, Callable[..., object]]:
     out["std"] = _special_cases.corrected(_spread("std"))
     out["var"] = _special_cases.corrected(_spread("var"))
     out["mean"] = _mean
-    out["floor_divide"] = _special_cases.floor_divide(ns, ns.floor_divide)
+    out["floor_divide"] = _special_cases.floor_divide(
+        ns, _traced_division("floor_divide", ns.floor_divide)
+    )
     out["expm1"] = _special_cases.expm1(ns, ns.expm1, torch.complex)
     # tanh(+0 + inf j), tanh(+0 + nan j), acosh(+0 + nan j): wrong on CUDA.
     out["tanh"] = _special_cases.complex_cases(
@@ -502,7 +504,7 @@ def overrides(ns: ModuleType) -> dict[str, Callable[..., object]]:
     # arraymux promotes first, as for _SAME_DTYPE_BINARY: torch.pow itself, no compat wrapper.
     # Two real arrays: torch.pow itself; a Python exponent: SCALAR_KERNELS's _pow.
     out["pow"] = _special_cases.complex_only(_pow, torch.pow)
-    out["remainder"] = _special_cases.remainder(ns, ns.remainder)
+    out["remainder"] = _special_cases.remainder(ns, _traced_division("remainder", ns.remainder))
     out["acos"] = _special_cases.acos(ns, ns.acos, torch.complex)
     out["log1p"] = _special_cases.log1p(ns, ns.log1p, torch.complex)
     out["add"] = _ADD
@@ -577,6 +579,44 @@ def _exponent(value: float, x: torch.Tensor) -> torch.Tensor:
         with torch.inference_mode(False):
             t = _EXPONENTS[key] = torch.full((), value, dtype=x.dtype, device=x.device)
     return t
+
+
+def _traced_division(name: str, eager: Callable[..., torch.Tensor]) -> Callable[..., torch.Tensor]:
+    """``eager`` (torch's ``remainder`` or ``floor_divide``), except in a graph that
+    torch.compile traces, where floats take NumPy's algorithm written with ``torch.fmod``:
+    inductor's CPU code computes ``x1 - floor(x1 / x2) * x2`` and ``floor(x1 / x2)`` from the
+    rounded quotient, so that ``1e20 % 3.0`` was 0.0 (2.0), ``5.5 % inf`` NaN (5.5) and
+    ``1.0 // 0.1`` 10.0 (9.0) inside ``arraymux.jit`` (pytorch/pytorch#198057). Compiled,
+    the steps below fuse into the one kernel."""
+
+    def division(x1: torch.Tensor | float, x2: torch.Tensor | float, /) -> torch.Tensor:
+        if not torch.compiler.is_compiling():
+            return eager(x1, x2)
+        dtype = torch.result_type(x1, x2)
+        if not dtype.is_floating_point:
+            return eager(x1, x2)
+        like = x1 if isinstance(x1, torch.Tensor) else cast("torch.Tensor", x2)
+        a, b = (
+            x.to(dtype) if isinstance(x, torch.Tensor) else torch.full_like(like, x, dtype=dtype)
+            for x in (x1, x2)
+        )
+        mod = torch.fmod(a, b)
+        moved = (mod != 0) & ((mod < 0) != (b < 0))  # into the divisor's sign
+        if name == "remainder":
+            mod = torch.where(moved, mod + b, mod)
+            return torch.where(mod == 0, torch.copysign(torch.zeros_like(mod), b), mod)
+        # (inductor's CPU fmod gives NaN for a subnormal divisor or an overflowing quotient,
+        # as torch's own vectorised one does: the floor of the rounded quotient there)
+        lost = torch.isnan(mod) & torch.isfinite(a) & torch.isfinite(b) & (b != 0)
+        div = torch.where(moved, (a - mod) / b - 1, (a - mod) / b)
+        whole = torch.floor(div)
+        whole = torch.where(div - whole > 0.5, whole + 1, whole)
+        whole = torch.where(div == 0, torch.copysign(torch.zeros_like(div), a / b), whole)
+        whole = torch.where(lost, torch.floor(a / b), whole)
+        return torch.where(b == 0, a / b, whole)
+
+    division.__name__ = division.__qualname__ = name
+    return division
 
 
 def _plain(x: torch.Tensor) -> bool:
