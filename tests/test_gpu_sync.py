@@ -439,7 +439,7 @@ def test_jax_transforms_transfer_no_more_than_native(device):
 _JAX_NATIVE_TRANSFERS = ("std", "var")
 #: The fixes that run eagerly and move their constants (compiled, XLA gives some zeros of
 #: their special cases the other sign: see arraymux._backends._jax._COMPILED_FIXES).
-_JAX_EAGER_FIXES = ("expm1", "sign")
+_JAX_EAGER_FIXES = ("expm1",)
 
 
 @pytest.mark.parametrize("device", _JAX, ids=str)

@@ -68,10 +68,11 @@ def overrides(ns: ModuleType) -> dict[str, Callable[..., object]]:
 
 
 #: The functions whose special cases arraymux fixes with operations on Python constants,
-#: compiled (``expm1`` and ``sign`` stay eager: compiled, XLA's rewrites give some zeros of
-#: their special cases the other sign, ``expm1(-0 + 0j)`` and ``sign(-0.0)``).
+#: compiled (``expm1`` stays eager: compiled, XLA's rewrites give ``expm1(-0 + 0j)`` a real
+#: part of the other sign).
 _COMPILED_FIXES = (
     "abs",
+    "sign",
     "floor_divide",
     "remainder",
     "reciprocal",

@@ -33,13 +33,7 @@ class _Dividing(NativeArray, Protocol):
     def __rtruediv__(self, other: float, /) -> NativeArray: ...
 
 
-class _Adding(NativeArray, Protocol):
-    """A native array as ``sign``'s fix reads it: a number added gives an array of its kind."""
-
-    def __add__(self, other: float, /) -> Self: ...
-
-
-_S = TypeVar("_S", bound=_Adding)
+_S = TypeVar("_S", bound=NativeArray)
 
 
 class _Scaling(NativeArray, Protocol):
@@ -329,14 +323,15 @@ def log1p(
 
 
 def sign(ns: ModuleType, base: Callable[..., _S]) -> Callable[..., _S]:
-    """``sign(-0)`` is ``+0`` (JAX gives ``-0``)."""
+    """``sign(-0)`` is ``+0`` (JAX gives ``-0``). The zeros are replaced, not ``r + 0.0``:
+    compiled, XLA drops an added zero."""
 
     kinds = Kinds(ns, ("real floating", "complex floating"))
 
     def sign(x: _S, /) -> _S:
         r = base(x)
         if kinds[r.dtype]:
-            return r + 0.0
+            return cast("_S", ns.where(r == 0, ns.zeros_like(r), r))
         return r
 
     return sign

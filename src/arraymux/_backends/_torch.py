@@ -494,12 +494,15 @@ def overrides(ns: ModuleType) -> dict[str, Callable[..., object]]:
     out["floor_divide"] = _special_cases.floor_divide(
         ns, _traced_division("floor_divide", ns.floor_divide)
     )
-    out["expm1"] = _special_cases.expm1(ns, ns.expm1, torch.complex)
+    out["expm1"] = _special_cases.expm1(ns, _traced_on_cpu(ns.expm1, _expm1), torch.complex)
+    out["atanh"] = _traced_on_cpu(ns.atanh, _atanh)
     # tanh(+0 + inf j), tanh(+0 + nan j), acosh(+0 + nan j): wrong on CUDA.
     out["tanh"] = _special_cases.complex_cases(
         ns, "tanh", _special_cases.tanh(ns, ns.tanh, torch.complex), torch.complex
     )
-    out["acosh"] = _special_cases.complex_cases(ns, "acosh", ns.acosh, torch.complex)
+    out["acosh"] = _special_cases.complex_cases(
+        ns, "acosh", _traced_on_cpu(ns.acosh, _acosh), torch.complex
+    )
     out["reciprocal"] = _special_cases.reciprocal(ns, ns.reciprocal, torch.complex)
     # arraymux promotes first, as for _SAME_DTYPE_BINARY: torch.pow itself, no compat wrapper.
     # Two real arrays: torch.pow itself; a Python exponent: SCALAR_KERNELS's _pow.
@@ -579,6 +582,57 @@ def _exponent(value: float, x: torch.Tensor) -> torch.Tensor:
         with torch.inference_mode(False):
             t = _EXPONENTS[key] = torch.full((), value, dtype=x.dtype, device=x.device)
     return t
+
+
+def _traced_on_cpu(
+    eager: Callable[..., torch.Tensor], traced: Callable[[torch.Tensor], torch.Tensor]
+) -> Callable[..., torch.Tensor]:
+    """``eager``, except for a real floating tensor of the CPU in a graph that torch.compile
+    traces, which ``traced`` computes: inductor's vectorised CPU code computes ``expm1(x)``
+    as ``exp(x) - 1`` (``expm1(1e-30)`` is 0, ``expm1(-0.0)`` +0), ``atanh`` from
+    ``log((1 + x) / (1 - x))`` (``atanh(1e-30)`` is 0) and ``acosh`` from ``x * x`` (inf
+    from 1.8e19 in float32; pytorch/pytorch#198134). The replacements, written with
+    functions it computes well (``log1p``, ``log``, ``exp``, ``sqrt``), fuse into one
+    kernel."""
+
+    def fn(x: torch.Tensor, /) -> torch.Tensor:
+        if torch.compiler.is_compiling() and x.dtype.is_floating_point and x.device.type == "cpu":
+            return traced(x)
+        return eager(x)
+
+    fn.__name__ = fn.__qualname__ = traced.__name__.lstrip("_")
+    return fn
+
+
+def _expm1(x: torch.Tensor) -> torch.Tensor:
+    # exp(x) - 1 rescaled by x / log(exp(x)), which cancels its rounding error (a few ulp),
+    # where exp(x) is neither 1, infinite nor so small that exp(x) - 1 is -1: there x itself,
+    # exp(x) - 1. The rescaling reads x only where it applies (1.0 elsewhere), so that no
+    # branch left aside gives a gradient of NaN.
+    u = torch.exp(x)
+    d = u - 1
+    scaled = (u != 1) & (d != -1) & ~torch.isinf(u)
+    xs = torch.where(scaled, x, 1.0)
+    us = torch.exp(xs)
+    return torch.where(scaled, (us - 1) / torch.log(us) * xs, torch.where(u == 1, x, d))
+
+
+def _atanh(x: torch.Tensor) -> torch.Tensor:
+    return 0.5 * torch.log1p(2 * x / (1 - x))
+
+
+def _acosh(x: torch.Tensor) -> torch.Tensor:
+    # Past 2**28, sqrt(x * x - 1) is x to the last bit of float64: log(2x), without x * x.
+    # (Each branch reads x only where it applies: no NaN gradient from the other.)
+    far, below = x > 2.0**28, x < 1  # (below 1: NaN, where (x - 1) * (x + 1) may overflow)
+    near = torch.where(far | below, 2.0, x)
+    big = torch.where(far, x, 2.0**29)
+    r = torch.where(
+        far,
+        torch.log(big) + math.log(2.0),
+        torch.log1p((near - 1) + torch.sqrt((near - 1) * (near + 1))),
+    )
+    return torch.where(below, math.nan, r)
 
 
 def _traced_division(name: str, eager: Callable[..., torch.Tensor]) -> Callable[..., torch.Tensor]:
