@@ -437,9 +437,6 @@ def test_jax_transforms_transfer_no_more_than_native(device):
 
 #: The functions whose own jax.numpy version moves a constant to the device (its correction).
 _JAX_NATIVE_TRANSFERS = ("std", "var")
-#: The fixes that run eagerly and move their constants (compiled, XLA gives some zeros of
-#: their special cases the other sign: see arraymux._backends._jax._COMPILED_FIXES).
-_JAX_EAGER_FIXES = ("expm1",)
 
 
 @pytest.mark.parametrize("device", _JAX, ids=str)
@@ -450,9 +447,7 @@ def test_jax_every_function_transfers_no_more_than_native(device):
     ops = [
         (n, op)
         for n, op in _every_function(device)
-        if "1.5" not in n
-        and n.split("(")[0] not in _JAX_NATIVE_TRANSFERS
-        and n.split("(")[0] not in _JAX_EAGER_FIXES
+        if "1.5" not in n and n.split("(")[0] not in _JAX_NATIVE_TRANSFERS
     ]
     assert len(ops) > 100
     assert _run_all(ops, _jax_guard) == []

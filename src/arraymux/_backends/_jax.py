@@ -68,11 +68,11 @@ def overrides(ns: ModuleType) -> dict[str, Callable[..., object]]:
 
 
 #: The functions whose special cases arraymux fixes with operations on Python constants,
-#: compiled (``expm1`` stays eager: compiled, XLA's rewrites give ``expm1(-0 + 0j)`` a real
-#: part of the other sign).
+#: compiled (the fixes replace zeros rather than add one, which XLA's rewrites drop).
 _COMPILED_FIXES = (
     "abs",
     "sign",
+    "expm1",
     "floor_divide",
     "remainder",
     "reciprocal",

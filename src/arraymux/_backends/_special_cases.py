@@ -188,7 +188,8 @@ def expm1(
         b_finite = ns.isfinite(b)
         b_zero = b == 0
         # b == +-0: the imaginary part is b itself, the real part expm1(a) (+0 for a == -0).
-        re = ns.where(b_zero, ns.expm1(a) + 0.0, re)
+        e = ns.expm1(a)  # (zeros replaced, not e + 0.0: compiled, XLA drops an added zero)
+        re = ns.where(b_zero, ns.where(e == 0, ns.zeros_like(e), e), re)
         im = ns.where(b_zero, b, im)
         # a == -inf: exp(a) == 0, so -1 + 0j whatever b is.
         a_ninf = a == -math.inf
@@ -212,7 +213,8 @@ def tanh(
     def tanh(x: _A, r: _A) -> _A:
         a, b = ns.real(x), ns.imag(x)
         mask = (a == math.inf) & ns.isfinite(b)
-        im = ns.where(mask, 0 * b, ns.imag(r))  # 0 * b: a zero with the sign of b
+        # A zero with the sign of b (0 * b, compiled, lost it: inductor folds the product)
+        im = ns.where(mask, ns.copysign(ns.zeros_like(b), b), ns.imag(r))
         return make_complex(ns.real(r), im)
 
     return _on_complex(ns, base, tanh)
