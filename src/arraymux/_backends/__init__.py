@@ -389,8 +389,10 @@ class Backend:
         self.setitem: Callable[[object, object, object], object] | None = None
         if placed is not None:  # computed on the operands' device (CuPy)
             self.fns = {k: placed(f) if callable(f) else f for k, f in self.fns.items()}
-            self.getitem = placed(operator.getitem)
-            self.setitem = placed(operator.setitem)
+            # (with one GPU, ``placed`` gives the function back: the plain paths then index)
+            get, put = placed(operator.getitem), placed(operator.setitem)
+            self.getitem = None if get is operator.getitem else get
+            self.setitem = None if put is operator.setitem else put
         basic = self.hooks.basic_getitem
         if basic is not None:  # faster than the backend's own indexing (JAX)
             self.getitem = cast("Callable[[object, object], object]", basic)

@@ -40,11 +40,15 @@ def overrides(ns: ModuleType) -> dict[str, Callable[..., object]]:
         "fft.fftfreq": _freq(cupy.fft.fftfreq),
         "fft.rfftfreq": _freq(cupy.fft.rfftfreq),
         "asarray": _asarray(ns.asarray),
-        # CuPy keeps the sign of x1 in a zero remainder and gives NaN over an infinite x2.
-        "remainder": _special_cases.remainder(ns, ns.remainder, infinite_divisors=True),
+        # array-api-compat's matmul passes its arguments on (arraymux has promoted them).
+        "matmul": cupy.matmul,
+        # CuPy computes x1 - floor(x1 / x2) * x2: NumPy's (fmod's) answers instead.
+        "remainder": _numpys_division("remainder", ns.remainder),
         "log1p": _special_cases.log1p(ns, ns.log1p, _make_complex),
         "expm1": _special_cases.expm1(ns, ns.expm1, _make_complex),
-        "floor_divide": _special_cases.floor_divide(ns, ns.floor_divide),
+        "floor_divide": _special_cases.floor_divide(
+            ns, _numpys_division("floor_divide", ns.floor_divide)
+        ),
         "repeat": _repeat,
         "std": _special_cases.corrected(ns.std),
         "var": _special_cases.corrected(ns.var),
@@ -65,6 +69,84 @@ def overrides(ns: ModuleType) -> dict[str, Callable[..., object]]:
             ns, getattr(ns, name), out["log"], radix, _make_complex
         )
     return out
+
+
+# NumPy's floating-point floor division and remainder (its ``npy_divmod``, as torch's and
+# JAX's kernels compute them too): the remainder is ``fmod``'s, moved into the divisor's sign,
+# and the quotient is found from it. CuPy computes ``floor(x1 / x2)`` and ``x1 - floor(x1 /
+# x2) * x2`` from the rounded quotient, so that ``-5e-324 // 2.0`` is -0.0 (NumPy: -1.0) and
+# ``1e17 % 3.0`` is 0.0 (NumPy: 1.0, the remainder itself).
+_DIVMOD_HEAD = """
+R x = (R)a, y = (R)b;
+R mod = fmod(x, y);
+"""
+_DIVMOD_BODIES = {
+    "floor_divide": _DIVMOD_HEAD
+    + """
+if (y == 0) {
+    out = x / y;
+} else {
+    R div = (x - mod) / y;
+    if (mod != 0 && ((y < 0) != (mod < 0))) {
+        div -= 1;
+    }
+    if (div != 0) {
+        R whole = floor(div);
+        out = (div - whole > (R)0.5) ? whole + 1 : whole;
+    } else {
+        out = copysign((R)0, x / y);
+    }
+}
+""",
+    "remainder": _DIVMOD_HEAD
+    + """
+if (y != 0) {
+    if (mod != 0) {
+        if ((y < 0) != (mod < 0)) {
+            mod += y;
+        }
+    } else {
+        mod = copysign((R)0, y);
+    }
+}
+out = mod;
+""",
+}
+
+
+@functools.cache
+def _divmod_kernel(name: str, params: str) -> cupy.ElementwiseKernel:
+    return cupy.ElementwiseKernel(params, "R out", _DIVMOD_BODIES[name], f"arraymux_{name}")
+
+
+def _numpys_division(name: str, base: Callable[..., cupy.ndarray]) -> Callable[..., cupy.ndarray]:
+    """CuPy's ``name`` (``floor_divide`` or ``remainder``) for integer operands, NumPy's
+    floating-point algorithm for float32 and float64 results (one kernel, as CuPy's own)."""
+
+    def division(x1: cupy.ndarray | float, x2: cupy.ndarray | float, /) -> cupy.ndarray:
+        if isinstance(x1, cupy.ndarray) and isinstance(x2, cupy.ndarray):
+            dtype = cupy.result_type(x1.dtype, x2.dtype)
+        elif isinstance(x1, complex) or isinstance(x2, complex):
+            return base(x1, x2)
+        else:  # a real Python number beside a float array takes its dtype
+            dtype = (x1 if isinstance(x1, cupy.ndarray) else cast("cupy.ndarray", x2)).dtype
+        if dtype.char not in "fd":
+            return base(x1, x2)
+        # An array's type is its own; a Python number is a kernel argument of the result's
+        # type (a kernel's scalars take no type of their own).
+        params = ", ".join(
+            f"{t} {n}" if isinstance(x, cupy.ndarray) else f"R {n}"
+            for x, t, n in ((x1, "X", "a"), (x2, "Y", "b"))
+        )
+        out = cupy.empty(np.broadcast_shapes(np.shape(x1), np.shape(x2)), dtype)
+        # (on the operands' GPU, current here: every function of the table is ``placed``)
+        try:
+            return _divmod_kernel(name, params)(x1, x2, out)
+        except OverflowError:  # (an int past the float range: CuPy's own explains)
+            return base(x1, x2)
+
+    division.__name__ = division.__qualname__ = name
+    return division
 
 
 def _repeat(

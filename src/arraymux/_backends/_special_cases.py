@@ -220,13 +220,9 @@ def tanh(
     return _on_complex(ns, base, tanh)
 
 
-def remainder(
-    ns: ModuleType, base: Callable[..., _A], infinite_divisors: bool = False
-) -> Callable[..., _A]:
+def remainder(ns: ModuleType, base: Callable[..., _A]) -> Callable[..., _A]:
     """A zero remainder takes the sign of ``x2`` (``-0 % 2`` is ``+0``), as the standard and
-    Python say; PyTorch, JAX and CuPy keep the sign of ``x1``. ``infinite_divisors``: also a
-    finite ``x1`` over an infinite ``x2``, which is ``x1`` where the signs agree and ``x2``
-    otherwise (CuPy gives NaN)."""
+    Python say; PyTorch and JAX keep the sign of ``x1``."""
 
     kinds = Kinds(ns, "real floating")
 
@@ -234,8 +230,6 @@ def remainder(
         r = base(x1, x2)
         if not kinds[r.dtype]:
             return r
-        if infinite_divisors:
-            r = _over_infinity(ns, x1, x2, r)
         if type(x2) is float or type(x2) is int:
             # A Python divisor: every remainder has its sign (or is NaN), so one operation
             # gives zeros that sign too (three, where, copysign and ==, cost 4-5x on torch).
@@ -247,18 +241,6 @@ def remainder(
         return ns.where(r == 0, ns.copysign(r, x2), r)
 
     return remainder
-
-
-def _over_infinity(ns: ModuleType, x1: object, x2: object, r: _A) -> _A:
-    if isinstance(x2, _SCALARS):
-        if not math.isinf(x2):
-            return r
-        x2 = ns.full_like(r, x2)
-    if isinstance(x1, _SCALARS):
-        x1 = ns.full_like(r, x1)
-    hit = ns.isinf(x2) & ns.isfinite(x1)
-    keep = (x1 == 0) | (ns.signbit(x1) == ns.signbit(x2))
-    return ns.where(hit, ns.where(keep, x1, x2), r)
 
 
 def change_of_base(
