@@ -5,12 +5,13 @@ Two groups of measurements are standardised with arraymux functions; SciPy's Wel
 arraymux arrays directly and give their results back on the same device. SciPy reads the
 Array API only with ``SCIPY_ARRAY_API=1`` set before it is imported, which this program does.
 
-It runs on every CPU backend. On a GPU, parts of ``ttest_ind`` and ``PCA`` fall back to NumPy:
-torch and CuPy refuse that implicit host copy (arraymux says so, as the native arrays do). JAX
-without 64-bit mode cannot hold the float64 that SciPy asks for when it promotes integers
-(``ttest_ind`` does); arraymux refuses it rather than computing in float32 unasked, so on such a
-device this program calls the libraries inside ``arraymux.narrowing()``, which accepts float32
-there, and says so.
+It runs on every device. torch has no t distribution of its own (``arraymux.special.stdtr``
+computes it with SciPy on the host, which reads only tensors of the CPU), so on torch's GPUs
+``ttest_ind`` raises ``NotImplementedError`` rather than copying to the host unasked; this
+program then moves the two samples to NumPy itself and says so. JAX without 64-bit mode cannot
+hold the float64 that SciPy asks for when it promotes integers (``ttest_ind`` does); arraymux
+refuses it rather than computing in float32 unasked, so on such a device this program calls
+the libraries inside ``arraymux.narrowing()``, which accepts float32 there, and says so.
 
 Run it with ``python docs/examples/statistics_with_scipy.py [--device torch:cpu]
 [--plot stats.png]``; it prints the t statistic, the p-value and the variance ratios of the
@@ -64,11 +65,18 @@ def run(device: str = "numpy", n: int = 60):
     pooled = xp.concat([a, b], axis=0)
     standard = (pooled - xp.mean(pooled, axis=0)) / xp.std(pooled, axis=0, correction=1)
     with _float32_where_needed(device) as narrowed, config_context(array_api_dispatch=True):
-        test = scipy.stats.ttest_ind(a[:, 0], b[:, 0], equal_var=False)
+        try:
+            test = scipy.stats.ttest_ind(a[:, 0], b[:, 0], equal_var=False)
+            on_host = False
+        except NotImplementedError:  # no t distribution on this device: on the host, asked
+            host = xp.to_device(a[:, 0], "numpy"), xp.to_device(b[:, 0], "numpy")
+            test = scipy.stats.ttest_ind(*host, equal_var=False)
+            on_host = True
         ratios = PCA(n_components=2, svd_solver="full").fit(standard).explained_variance_ratio_
     t, p = float(test.statistic), float(test.pvalue)
     shares = ", ".join(f"{v:.3f}" for v in xp.to_numpy(ratios).tolist())
     note = " (float32: no float64 on this device)" if narrowed else ""
+    note += " (t-test on the host: no t distribution on this device)" if on_host else ""
     print(f"on {device}{note}: t = {t:.2f}, p = {p:.2g}; PCA variance ratios {shares}")
     return test, ratios
 
