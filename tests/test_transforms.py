@@ -271,6 +271,21 @@ def test_vmap_of_every_elementwise_function_is_the_eager_result(device):
     assert not failed, failed
 
 
+def test_grad_through_floor_divide_is_zero(device):
+    """``floor_divide`` is piecewise constant: its derivative is zero on every engine, with
+    arrays and Python numbers on either side (torch's own ``floor_divide`` has none and
+    raised)."""
+    x = xp.asarray([1.5, -2.5, 7.25], device=device)
+    y = xp.asarray([2.0, 0.5, -3.0], device=device)
+    for f in (lambda v: v // 2.0, lambda v: 3.0 // v, lambda v: xp.floor_divide(v, y)):
+        assert (
+            xp.to_numpy(xp.grad(lambda v, f=f: xp.sum(f(v) * v))(x)).tolist()
+            == xp.to_numpy(f(x)).tolist()
+        )
+    gx, gy = xp.grad(lambda a, b: xp.sum(xp.floor_divide(a, b)), argnums=(0, 1))(x, y)
+    assert xp.to_numpy(gx).tolist() == xp.to_numpy(gy).tolist() == [0.0, 0.0, 0.0]
+
+
 def test_vmap_matches_loop(device):
     rng = np.random.default_rng(1)
     a = arr(rng.standard_normal((4, 3)), device)

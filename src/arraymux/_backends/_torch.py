@@ -493,7 +493,7 @@ def overrides(ns: ModuleType) -> dict[str, Callable[..., object]]:
     out["mean"] = _mean
     out["sign"] = _sign
     out["floor_divide"] = _special_cases.floor_divide(
-        ns, _traced_division("floor_divide", ns.floor_divide)
+        ns, _traced_division("floor_divide", _div_floor)
     )
     out["expm1"] = _special_cases.expm1(ns, _traced_on_cpu(ns.expm1, _expm1), torch.complex)
     out["atanh"] = _traced_on_cpu(ns.atanh, _atanh)
@@ -583,6 +583,13 @@ def _exponent(value: float, x: torch.Tensor) -> torch.Tensor:
         with torch.inference_mode(False):
             t = _EXPONENTS[key] = torch.full((), value, dtype=x.dtype, device=x.device)
     return t
+
+
+def _div_floor(x1: torch.Tensor | float, x2: torch.Tensor | float, /) -> torch.Tensor:
+    """``torch.floor_divide``'s values from ``torch.div(rounding_mode="floor")``, which has a
+    derivative (zero, as JAX's ``floor_divide``): ``xp.grad`` through ``x // 2`` raised
+    "derivative for aten::floor_divide is not implemented"."""
+    return torch.div(x1, x2, rounding_mode="floor")
 
 
 def _sign(x: torch.Tensor, /) -> torch.Tensor:
