@@ -670,14 +670,15 @@ def _traced_division(name: str, eager: Callable[..., torch.Tensor]) -> Callable[
     def division(x1: torch.Tensor | float, x2: torch.Tensor | float, /) -> torch.Tensor:
         if not torch.compiler.is_compiling():
             return eager(x1, x2)
-        dtype = torch.result_type(x1, x2)
-        if not dtype.is_floating_point:
-            return eager(x1, x2)
+        # (the operands' dtype as dynamo traces it: torch.result_type would break the graph;
+        # arraymux has promoted two arrays to one dtype, and a Python number takes theirs)
         like = x1 if isinstance(x1, torch.Tensor) else cast("torch.Tensor", x2)
-        a, b = (
-            x.to(dtype) if isinstance(x, torch.Tensor) else torch.full_like(like, x, dtype=dtype)
-            for x in (x1, x2)
-        )
+        dtype = like.dtype
+        if not dtype.is_floating_point or any(
+            isinstance(x, torch.Tensor) and x.dtype != dtype for x in (x1, x2)
+        ):
+            return eager(x1, x2)
+        a, b = (x if isinstance(x, torch.Tensor) else torch.full_like(like, x) for x in (x1, x2))
         mod = torch.fmod(a, b)
         moved = (mod != 0) & ((mod < 0) != (b < 0))  # into the divisor's sign
         if name == "remainder":
