@@ -595,8 +595,7 @@ def _div_floor(x1: torch.Tensor | float, x2: torch.Tensor | float, /) -> torch.T
 def _sign(x: torch.Tensor, /) -> torch.Tensor:
     """``sign`` with NaN for NaN (``torch.sign`` gives 0) and ``x / |x|`` for complex numbers
     (``torch.sign`` refuses them), written with ``where``: array-api-compat's writes through
-    a boolean mask, which ``vmap`` refuses ("cannot batch over indexing") and which costs 2 us
-    more on 8 floats."""
+    a boolean mask, which ``vmap`` refuses ("cannot batch over indexing")."""
     if x.dtype.is_complex:
         a = torch.abs(x)
         zero = a == 0
