@@ -385,3 +385,18 @@ def test_full_takes_the_dtype_of_its_0d_fill_value(device):
     assert r.dtype == xp.float32 and xp.to_numpy(r).tolist() == [7.0, 7.0]
     r = xp.full((2,), xp.asarray(True, device=device))
     assert r.dtype == xp.bool and xp.to_numpy(r).tolist() == [True, True]
+
+
+def test_tile_refuses_an_int_and_negative_counts_alike(device):
+    """``tile`` takes a tuple of counts of at least 0 on every backend: JAX took an int where
+    the others refused it, and its error for a negative count was its compiler's (an
+    ``MLIRError`` naming no function)."""
+    x = xp.asarray([1, 2], dtype=xp.int32, device=device)
+    for reps in (2, -1):
+        with pytest.raises(TypeError, match=r"arraymux\.tile: repetitions must be a tuple"):
+            xp.tile(x, reps)
+    for reps in ((-1,), [2, -1], (0, -3)):
+        with pytest.raises(ValueError, match=r"arraymux\.tile: repetitions .* at least 0"):
+            xp.tile(x, reps)
+    assert xp.tile(x, (2, 3)).shape == (2, 6) and xp.tile(x, ()).shape == (2,)
+    assert xp.to_numpy(xp.tile(x, [0])).shape == (0,)

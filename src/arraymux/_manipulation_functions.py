@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
-from ._arguments import MAX_BYTES, check_size, read_zero_d
+from ._arguments import MAX_BYTES, check_size, check_value, read_zero_d
 from ._array import Array, operand
 from ._compiled import python_twin
 from ._factories import first, generic
@@ -89,13 +89,19 @@ def broadcast_to(x: ArrayLike, /, shape: tuple[int, ...]) -> Array:
 
 def tile(x: ArrayLike, /, repetitions: tuple[int, ...]) -> Array:
     try:
-        small = _small(math.prod(repetitions) * math.prod(_native(x).shape))
+        small = min(repetitions) >= 0 and _small(
+            math.prod(repetitions) * math.prod(_native(x).shape)
+        )
     except Exception:  # not sizes, or not an array: the dispatched function explains
         small = False
     given: object = repetitions
     if not small:
         given = read_zero_d("tile", "repetitions", repetitions)  # as every backend
         reps, known = _ints(given), _shape_and_itemsize(x)
+        if not isinstance(given, tuple | list) or (reps is not None and min(reps, default=0) < 0):
+            # Checked first: JAX takes an int where the others refuse it, and its error for a
+            # negative count is its compiler's (not a ValueError, naming no function).
+            check_value("tile", "repetitions", given, None)
         if reps is not None and known is not None and all(r >= 0 for r in reps):
             shape, itemsize = known
             ndim = max(len(shape), len(reps))
