@@ -400,3 +400,12 @@ def test_tile_refuses_an_int_and_negative_counts_alike(device):
             xp.tile(x, reps)
     assert xp.tile(x, (2, 3)).shape == (2, 6) and xp.tile(x, ()).shape == (2,)
     assert xp.to_numpy(xp.tile(x, [0])).shape == (0,)
+
+
+def test_repeat_refuses_negative_counts_in_an_array(device):
+    """A negative count among an array of counts is refused on every backend (JAX gave an
+    empty array for ``repeat([1.0, 2.0], [1, -1])``)."""
+    x = xp.asarray([1.0, 2.0], device=device)
+    with pytest.raises(ValueError, match=r"arraymux\.repeat.*negative"):
+        xp.repeat(x, xp.asarray([1, -1], device=device))
+    assert xp.to_numpy(xp.repeat(x, xp.asarray([2, 0], device=device))).tolist() == [1.0, 1.0]

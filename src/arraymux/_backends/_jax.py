@@ -102,6 +102,24 @@ def _compiled_fix(fn: Callable[..., object]) -> Callable[..., object]:
     return fixed
 
 
+def _repeat(base: Callable[..., jax.Array]) -> Callable[..., jax.Array]:
+    """``repeat`` refusing negative counts in an array of them, as NumPy, PyTorch and Dask do:
+    ``jnp.repeat`` gave an empty array for ``repeat(x, [1, -1])``. It reads the counts to size
+    its result anyway; inside a trace they cannot be read, and JAX asks for a total there."""
+
+    def repeat(x: jax.Array, repeats: int | jax.Array, /, **kwargs: object) -> jax.Array:
+        if isinstance(repeats, jax.Array) and repeats.size:
+            try:
+                negative = bool(jnp.min(repeats) < 0)
+            except jax.errors.ConcretizationTypeError:  # traced: not to be read
+                negative = False
+            if negative:
+                raise ValueError("repeats may not contain negative values.")
+        return base(x, repeats, **kwargs)
+
+    return repeat
+
+
 def _fixed(ns: ModuleType) -> dict[str, Callable[..., object]]:
     fixed: dict[str, Callable[..., object]] = {
         "abs": _special_cases.complex_abs(ns, ns.abs),
@@ -113,6 +131,7 @@ def _fixed(ns: ModuleType) -> dict[str, Callable[..., object]]:
         "reciprocal": _special_cases.reciprocal(ns, ns.reciprocal, jax.lax.complex),
         "sign": _special_cases.sign(ns, ns.sign),
         "searchsorted": _searchsorted,
+        "repeat": _repeat(ns.repeat),
         "permute_dims": _permute_dims(ns.permute_dims),
         "cumulative_prod": _cumulative_prod,
         "log1p": _special_cases.log1p(ns, ns.log1p, jax.lax.complex),
