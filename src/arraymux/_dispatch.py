@@ -301,10 +301,11 @@ def _checked_elementwise(
     )
 
 
+_TO_INTEGERS = "cast them to an integer dtype first (arraymux.astype)"
 _REFUSAL_FIXES = {
     "complex floating": "use their real parts (arraymux.real) or magnitudes (arraymux.abs) instead",
-    "bool": "cast them to an integer dtype first (arraymux.astype)",
-    "real floating": "cast them to an integer dtype first (arraymux.astype)",
+    "bool": _TO_INTEGERS,
+    "real floating": _TO_INTEGERS,
 }
 _REFUSAL_FIXES_BY_NAME = {  # where the fix is the function's own, whatever the kind
     "imag": "the imaginary part of a real array is zero (arraymux.zeros_like)",
@@ -317,7 +318,7 @@ _REFUSAL_FIXES_BY_NAME = {  # where the fix is the function's own, whatever the 
             "bitwise_left_shift",
             "bitwise_right_shift",
         ),
-        "cast them to an integer dtype first (arraymux.astype)",
+        _TO_INTEGERS,
     ),
 }
 

@@ -104,17 +104,21 @@ def _compiled_fix(fn: Callable[..., object]) -> Callable[..., object]:
 
 def _repeat(base: Callable[..., jax.Array]) -> Callable[..., jax.Array]:
     """``repeat`` refusing negative counts in an array of them, as NumPy, PyTorch and Dask do:
-    ``jnp.repeat`` gave an empty array for ``repeat(x, [1, -1])``. It reads the counts to size
-    its result anyway; inside a trace they cannot be read, and JAX asks for a total there."""
+    ``jnp.repeat`` gave an empty array for ``repeat(x, [1, -1])``. ``jnp.repeat`` reads the
+    counts to size its result anyway: they are read once, here, and passed on as read. Inside
+    a trace they cannot be read, and JAX asks for a total there."""
 
     def repeat(x: jax.Array, repeats: int | jax.Array, /, **kwargs: object) -> jax.Array:
-        if isinstance(repeats, jax.Array) and repeats.size:
+        if isinstance(repeats, jax.Array):
+            import numpy as np
+
             try:
-                negative = bool(jnp.min(repeats) < 0)
-            except jax.errors.ConcretizationTypeError:  # traced: not to be read
-                negative = False
-            if negative:
+                counts = np.asarray(repeats)
+            except jax.errors.TracerArrayConversionError:  # traced: not to be read
+                return base(x, repeats, **kwargs)
+            if counts.size and counts.min() < 0:
                 raise ValueError("repeats may not contain negative values.")
+            return base(x, counts, **kwargs)
         return base(x, repeats, **kwargs)
 
     return repeat
