@@ -271,6 +271,139 @@ def test_vmap_of_every_elementwise_function_is_the_eager_result(device):
     assert not failed, failed
 
 
+def _mapped_cases(new):
+    """(name, function, arguments) for vmap over functions with axes, shapes and keywords:
+    ``new(shape, kind)`` makes a batch of 3 arrays of ``shape``."""
+    L, F = xp.linalg, xp.fft
+    m = (4, 5)
+    return [
+        ("sum", lambda x: xp.sum(x, axis=1, keepdims=True), [new(m)]),
+        ("prod", lambda x: xp.prod(x, axis=-1), [new(m)]),
+        ("std", lambda x: xp.std(x, axis=0, correction=1), [new(m)]),
+        ("var", lambda x: xp.var(x, axis=(0, 1)), [new(m)]),
+        ("max", lambda x: xp.max(x, axis=1), [new(m)]),
+        ("argmin", lambda x: xp.argmin(x), [new(m)]),
+        ("argmax", lambda x: xp.argmax(x, axis=0, keepdims=True), [new(m)]),
+        ("cumulative_sum", lambda x: xp.cumulative_sum(x, axis=0, include_initial=True), [new(m)]),
+        ("cumulative_prod", lambda x: xp.cumulative_prod(x, axis=1), [new(m)]),
+        ("any", lambda x: xp.any(x > 0, axis=0), [new(m)]),
+        ("count_nonzero", lambda x: xp.count_nonzero(x > 0, axis=1), [new(m)]),
+        ("diff", lambda x: xp.diff(x, axis=0, n=2), [new(m)]),
+        ("sort", lambda x: xp.sort(x, axis=0, descending=True), [new(m)]),
+        ("argsort", lambda x: xp.argsort(x, axis=1, stable=True), [new(m)]),
+        ("flip", lambda x: xp.flip(x), [new(m)]),
+        ("roll", lambda x: xp.roll(x, 3), [new(m)]),
+        ("reshape", lambda x: xp.reshape(x, (-1,)), [new(m)]),
+        ("concat", lambda x, y: xp.concat([x, y], axis=None), [new(m), new(m)]),
+        ("stack", lambda x, y: xp.stack([x, y], axis=1), [new(m), new(m)]),
+        ("squeeze", lambda x: xp.squeeze(x, axis=0), [new((1, 5))]),
+        ("moveaxis", lambda x: xp.moveaxis(x, 0, -1), [new((4, 5, 2))]),
+        ("permute_dims", lambda x: xp.permute_dims(x, (2, 0, 1)), [new((4, 5, 2))]),
+        ("mT", lambda x: x.mT, [new(m)]),
+        ("tile", lambda x: xp.tile(x, (2, 1)), [new(m)]),
+        ("repeat", lambda x: xp.repeat(x, 2), [new(m)]),
+        ("broadcast_to", lambda x: xp.broadcast_to(x, (3, 4, 5)), [new(m)]),
+        ("unstack", lambda x: xp.unstack(x, axis=1)[1], [new(m)]),
+        ("matmul", lambda x, y: x @ y, [new(m), new((5, 3))]),
+        ("vecdot", lambda x, y: xp.vecdot(x, y, axis=0), [new(m), new(m)]),
+        ("tensordot", lambda x, y: xp.tensordot(x, y, axes=([1], [0])), [new(m), new((5, 3))]),
+        ("where", lambda x: xp.where(x > 0, x, 0.0), [new(m)]),
+        ("clip", lambda x, lo: xp.clip(x, lo, 0.5), [new(m), new((5,))]),
+        ("take", lambda x: xp.take(x, xp.asarray([4, 0, 2], device=x.device), axis=1), [new(m)]),
+        (
+            "searchsorted",
+            lambda s, v: xp.searchsorted(xp.sort(s), v, side="right"),
+            [new((6,)), new((4,))],
+        ),
+        ("getitem", lambda x: x[None, 1:3, ::-1], [new(m)]),
+        ("tril", lambda x: xp.tril(x, k=-1), [new(m)]),
+        ("meshgrid", lambda x, y: xp.meshgrid(x, y, indexing="ij")[1], [new((3,)), new((4,))]),
+        ("linalg.inv", L.inv, [new((3, 3), "spd")]),
+        ("linalg.slogdet", lambda x: L.slogdet(x)[1], [new((3, 3), "spd")]),
+        ("linalg.cholesky", lambda x: L.cholesky(x, upper=True), [new((3, 3), "spd")]),
+        ("linalg.solve", L.solve, [new((3, 3), "spd"), new((3, 2))]),
+        ("linalg.eigvalsh", L.eigvalsh, [new((3, 3), "spd")]),
+        ("linalg.svdvals", L.svdvals, [new((4, 3))]),
+        ("linalg.matrix_norm", lambda x: L.matrix_norm(x, ord="nuc"), [new((4, 3))]),
+        ("linalg.vector_norm", lambda x: L.vector_norm(x, axis=0, ord=1), [new((4, 3))]),
+        ("linalg.matrix_power", lambda x: L.matrix_power(x, -2), [new((3, 3), "spd")]),
+        ("linalg.pinv", L.pinv, [new((4, 3))]),
+        ("linalg.diagonal", lambda x: L.diagonal(x, offset=-1), [new((4, 4))]),
+        ("linalg.cross", L.cross, [new((4, 3)), new((4, 3))]),
+        ("fft.rfft", lambda x: F.rfft(x, n=8), [new(m)]),
+        ("fft.irfft", lambda x: F.irfft(F.rfft(x)), [new((4, 6))]),
+        ("fft.fftn", lambda x: F.fftn(x * (1 + 1j)), [new(m)]),
+        ("fft.fftshift", lambda x: F.ifftshift(x, axes=1), [new(m)]),
+        ("fft.fftfreq", lambda x: x * F.fftfreq(5, device=x.device), [new(m)]),
+        (
+            "linspace",
+            lambda x: (
+                x * xp.linspace(0, 0.3, 5, device=x.device) + xp.asarray(0.1, device=x.device)
+            ),
+            [new(m)],
+        ),
+    ]
+
+
+def test_vmap_of_functions_with_axes_is_the_loop(device):
+    """``vmap`` of reductions, manipulation, linear algebra and FFTs (axes, keywords, arrays
+    made inside) gives what calling the function on each row gives: torch's ``moveaxis`` of
+    integers has no batching rule (``moveaxis`` and ``vecdot`` over axis 0 raised), and NumPy's
+    mapped function made torch's float32 constants for ``asarray(0.1)`` and ``fftfreq``."""
+    rng = np.random.default_rng(0)
+    dtype = xp.__array_namespace_info__().default_dtypes(device=device)["real floating"]
+    tol = 1e-5 if dtype == xp.float32 else 1e-12  # (batched kernels sum in other orders)
+
+    def new(shape, kind="normal"):
+        v = rng.standard_normal((3, *shape))
+        if kind == "spd":
+            v = v @ np.swapaxes(v, -1, -2) + shape[-1] * np.eye(shape[-1])
+        return xp.asarray(v, dtype=dtype, device=device)
+
+    failed = []
+    for name, f, args in _mapped_cases(new):
+        loop = xp.stack([f(*(a[i, ...] for a in args)) for i in range(3)])
+        try:
+            mapped = xp.vmap(f)(*args)
+        except Exception as e:  # (collected, reported below)
+            failed.append((name, f"{type(e).__name__}: {e}"[:160]))
+            continue
+        want, got = xp.to_numpy(loop, mapped)
+        if (want.dtype, want.shape) != (got.dtype, got.shape):
+            failed.append((name, want.dtype, want.shape, got.dtype, got.shape))
+        elif not np.allclose(want, got, rtol=tol, atol=tol):
+            failed.append((name, want.ravel()[:3], got.ravel()[:3]))
+    assert not failed, failed
+
+
+def test_creation_inside_a_transform_takes_the_arguments_defaults(device):
+    """Inside a transform, arrays made without ``dtype=`` take the default dtypes of the
+    arguments' device, as outside it: a function of NumPy arrays computes on torch, whose
+    float is float32, and ``xp.asarray(0.1)`` there was 0.10000000149 in a float64 result."""
+    outside = xp.__array_namespace_info__().default_dtypes(device=device)
+    real = outside["real floating"]
+    x = xp.asarray([1.0, 2.0], dtype=real, device=device)
+    seen = []
+
+    def f(v):
+        made = (xp.asarray(0.1), xp.full(2, 0.1), xp.linspace(0.0, 0.3, 2), xp.arange(2))
+        seen.append((xp.__array_namespace_info__().default_dtypes(), *(m.dtype for m in made)))
+        return xp.sum(v * made[0] + made[1] * made[2] * v)
+
+    g = xp.grad(f)(x)
+    xp.vmap(f)(xp.stack([x, x]))
+    xp.jit(f)(x)
+    want = (
+        xp.asarray([0.1, 0.1], dtype=real, device=device)
+        + xp.asarray([0.0, 0.3], dtype=real, device=device) * 0.1
+    )
+    assert xp.to_numpy(g).tolist() == xp.to_numpy(want).tolist()
+    assert seen and all(s == (outside, real, real, real, outside["integral"]) for s in seen)
+    with xp.default_dtypes(real_floating="float32"):
+        xp.grad(f)(xp.asarray([1.0, 2.0], dtype=xp.float32, device=device))
+    assert seen[-1][1:4] == (xp.float32,) * 3
+
+
 def test_grad_through_floor_divide_is_zero(device):
     """``floor_divide`` is piecewise constant: its derivative is zero on every engine, with
     arrays and Python numbers on either side (torch's own ``floor_divide`` has none and

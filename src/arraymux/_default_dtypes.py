@@ -27,6 +27,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from . import _dtypes
+from ._devices import TRANSFORM
 
 if TYPE_CHECKING:
     from ._devices import Device
@@ -71,11 +72,35 @@ scoped = False
 active = True
 
 
+#: Transforms of a bridged backend's arrays (NumPy's, CuPy's) running now, on any thread:
+#: while one runs, readers ask :func:`apply` (see :func:`enter_bridged`).
+_bridged_runs = 0
+
+
 def _update_active() -> None:
     """Recompute the fast checks (with _LOCK held)."""
     global scoped, active
     scoped = bool(_LIVE)
-    active = scoped or _process is not _NONE
+    active = scoped or _process is not _NONE or _bridged_runs > 0
+
+
+def enter_bridged() -> None:
+    """Note that a transform of a bridged backend's arrays starts running the user's function
+    on this thread, its engine as ``TRANSFORM.bridge``: until :func:`exit_bridged`, the
+    engine's device takes the defaults of the user's (``xp.asarray(0.1)`` in a function of
+    NumPy arrays is float64 there too, not torch's float32)."""
+    global _bridged_runs
+    with _LOCK:
+        _bridged_runs += 1
+        _update_active()
+
+
+def exit_bridged() -> None:
+    """Undo one :func:`enter_bridged`."""
+    global _bridged_runs
+    with _LOCK:
+        _bridged_runs -= 1
+        _update_active()
 
 
 def _gone(ref: weakref.ref[_Scope]) -> None:
@@ -279,7 +304,12 @@ _COMPLEX = {"float32": "complex64", "float64": "complex128"}
 
 def apply(device: Device, table: dict[str, _dtypes.DType]) -> dict[str, _dtypes.DType]:
     """``table`` (a device's own defaults) with the policy in force, where the device holds
-    the policy's dtypes."""
+    the policy's dtypes. On the device a bridged transform of this thread computes on, the
+    user's device's own defaults replace ``table``."""
+    bridge = TRANSFORM.bridge
+    if bridge is not None and device is bridge.device:
+        user = bridge.user
+        table = user._backend.adapter.default_dtypes(user._place)
     if not active:
         return table
     real, integral = get_default_dtypes()

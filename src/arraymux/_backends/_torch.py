@@ -220,17 +220,20 @@ _ALL = slice(None)
 
 def _vecdot(general: Callable[..., torch.Tensor]) -> Callable[..., torch.Tensor]:
     """``vecdot`` as ``torch.linalg.vecdot`` (a product and a sum over one axis, the first
-    operand conjugated, broadcast: the standard's function) where the axis counts from the
-    end; array-api-compat's moves the axes and multiplies a batch of 1 x n by n x 1 matrices,
-    a batched matrix product (11x slower for 8 x 8 floats on the CPU). ``general`` for other
-    axes, which also explains wrong arguments."""
+    operand conjugated, broadcast: the standard's function); array-api-compat's moves the axes
+    with ``torch.moveaxis``, which ``torch.func.vmap`` refuses, and multiplies a batch of
+    1 x n by n x 1 matrices, a batched matrix product (11x slower for 8 x 8 floats on the
+    CPU). An axis that counts from the front counts in each operand, as array-api-compat's
+    does; ``general`` for what is not an integer, which also explains wrong arguments."""
 
     def vecdot(x1: torch.Tensor, x2: torch.Tensor, /, *, axis: int = -1) -> torch.Tensor:
-        if type(axis) is int and -min(x1.ndim, x2.ndim) <= axis < 0:
-            if x1.shape[axis] != x2.shape[axis]:
-                raise ValueError("x1 and x2 must have the same size along the given axis")
+        if type(axis) is not int:
+            return general(x1, x2, axis=axis)
+        if x1.shape[axis] != x2.shape[axis]:
+            raise ValueError("x1 and x2 must have the same size along the given axis")
+        if -min(x1.ndim, x2.ndim) <= axis < 0:
             return torch.linalg.vecdot(x1, x2, dim=axis)
-        return general(x1, x2, axis=axis)
+        return torch.linalg.vecdot(torch.movedim(x1, axis, -1), torch.movedim(x2, axis, -1))
 
     vecdot.__name__ = "vecdot"
     return vecdot
@@ -476,6 +479,8 @@ def overrides(ns: ModuleType) -> dict[str, Callable[..., object]]:
     out["sum"] = _sum
     out["astype"] = _astype
     out["unstack"] = _unstack
+    # torch.moveaxis of integers has no batching rule (vmap refused it); movedim is the same.
+    out["moveaxis"] = torch.movedim
     out["eye"] = _eye
     out["arange"] = _arange
     # torch's own (compat's wrappers only pass their arguments on, 0.1 us later)

@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import Any, TypeVar, overload
 
+from .. import _default_dtypes
 from .._array import Array, operand, wrap
 from .._backends import backend_of_type
 from .._compiled import convert_tree, dtypes_in, natives, wrap_tree
@@ -297,6 +298,7 @@ class Engine:
         outer_bridge = transform.bridge
         if self.bridged:
             transform.bridge = self
+            _default_dtypes.enter_bridged()
         try:
             if self.placement is not None:
                 return self.mod.placed(call, self.placement)(*args, **kwargs)
@@ -312,6 +314,7 @@ class Engine:
             transform.device = outer
             if self.bridged:
                 transform.bridge = outer_bridge
+                _default_dtypes.exit_bridged()
 
     def explained(
         self, fun: Callable[..., object], e: BackendMismatchError
