@@ -79,6 +79,9 @@ CASES: dict[str, Callable[[xp.Device], Any]] = {
     "argsort stable descending ties": lambda d: xp.astype(
         xp.argsort(_a([1, 2, 1, 2], F32, d), descending=True, stable=True), I32
     ),
+    "sort stable descending keeps -0 and 0 in order": lambda d: xp.sort(
+        _a([[0.0, -0.0], [-0.0, 0.0], [-0.0, 0.0], [1.0, 1.0]], F32, d), axis=0, descending=True
+    ),
     "unique_values with nans": lambda d: xp.unique_values(_a([NAN, 1, NAN, 1], F32, d)),
     "unique_counts with nans": lambda d: xp.astype(
         xp.unique_counts(_a([NAN, 1, NAN, 1], F32, d)).counts, I32
@@ -224,6 +227,18 @@ def _outcome(call: Callable[[xp.Device], Any], device: xp.Device) -> tuple[str, 
             return "raises", type(e)
         assert r.device == device, r
         return str(r.dtype), xp.to_numpy(r)
+
+
+def test_stable_descending_sort_is_the_stable_argsorts_order(device):
+    """``sort(x, descending=True)`` (stable by default) is ``x`` in the order of the stable
+    ``argsort``, signed zeros included: most libraries sort ascending and reverse, which
+    reversed ``-0.0`` and ``0.0`` (the standard keeps elements that compare equal in order)."""
+    x = _a([0.0, -0.0, 2.0, -0.0, NAN, 0.0, -INF, 1.0, 0.0], F32, device)
+    got = xp.to_numpy(xp.sort(x, descending=True))
+    want = xp.to_numpy(xp.take(x, xp.argsort(x, descending=True)))
+    assert np.array_equal(got, want, equal_nan=True)
+    assert np.signbit(got).tolist() == np.signbit(want).tolist()
+    assert np.signbit(got[3:7]).tolist() == [False, True, True, False]
 
 
 @pytest.mark.parametrize("name", sorted(CASES))

@@ -136,6 +136,7 @@ def overrides(ns: ModuleType) -> dict[str, Callable[..., object]]:
         "linalg.cross": _cross,
         "searchsorted": _searchsorted,
         "diff": _diff(ns.diff),
+        "sort": _special_cases.stable_descending(ns, ns.sort),
         "eye": _eye,
         "broadcast_shapes": _broadcast_shapes,
         "repeat": _repeat(ns.repeat),

@@ -58,6 +58,11 @@ def namespace() -> ModuleType:
 
 def overrides(ns: ModuleType) -> dict[str, Callable[..., object]]:
     out = _fixed(ns)
+    # Compiled whole: the two reversals in one program (eagerly, each is a dispatch of its own).
+    out["sort"] = jax.jit(
+        _special_cases.stable_descending(ns, ns.sort),
+        static_argnames=("axis", "descending", "stable"),
+    )
     for name, radix in (("log2", 2.0), ("log10", 10.0)):
         out[name] = _special_cases.change_of_base(
             ns, getattr(ns, name), out["log"], radix, jax.lax.complex

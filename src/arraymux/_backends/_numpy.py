@@ -74,6 +74,7 @@ def overrides(ns: ModuleType) -> dict[str, object]:
         "repeat": _repeat,
         "std": _special_cases.corrected(ns.std),
         "var": _special_cases.corrected(ns.var),
+        "sort": _special_cases.stable_descending(ns, ns.sort),
         **_aligned_creation(ns),
     }
 

@@ -344,6 +344,23 @@ def corrected(base: Callable[..., _M]) -> Callable[..., _M]:
     return fn
 
 
+def stable_descending(ns: ModuleType, base: Callable[..., _A]) -> Callable[..., _A]:
+    """``sort`` whose stable descending order keeps equal elements in their order, as the
+    standard asks: NumPy, CuPy, JAX, Dask and array-api-strict sort ascending and reverse the
+    result, which reverses equal elements too (``-0.0`` before ``0.0`` came out ``0.0``,
+    ``-0.0``; torch keeps them). Sorting the reversed input ascending and reversing that keeps
+    them (two views more on NumPy)."""
+
+    def sort(x: _A, /, *, axis: int = -1, descending: bool = False, stable: bool = True) -> _A:
+        if descending and stable:
+            r = base(ns.flip(x, axis=axis), axis=axis, stable=True)
+            return cast(_A, ns.flip(r, axis=axis))
+        return base(x, axis=axis, descending=descending, stable=stable)
+
+    sort.__name__ = sort.__qualname__ = "sort"
+    return sort
+
+
 def _count(shape: tuple[int | float | None, ...], axis: int | tuple[int, ...] | None) -> float:
     """The number of elements that a reduction over ``axis`` of an array of ``shape`` reads
     (NaN where a length is unknown: Dask's)."""

@@ -81,6 +81,7 @@ def overrides(ns: ModuleType) -> dict[str, Callable[..., object]]:
         "sign": _special_cases.sign(ns, ns.sign),
         "std": _special_cases.corrected(ns.std),
         "var": _special_cases.corrected(ns.var),
+        "sort": _special_cases.stable_descending(ns, ns.sort),
         "isin": _isin(ns),
         "pow": _special_cases.half_powers(
             ns, ns.pow, lambda r: bool(ns.isdtype(r.dtype, "real floating"))
