@@ -241,6 +241,26 @@ def test_stable_descending_sort_is_the_stable_argsorts_order(device):
     assert np.signbit(got[3:7]).tolist() == [False, True, True, False]
 
 
+def test_a_0d_arrays_axis_is_taken_alike_with_and_without_keywords(device):
+    """A 0-d array's axis 0 or -1 gives one outcome per backend whether or not other keywords
+    send the call through arraymux's checks: ``sum(x, axis=-1)`` computed on NumPy and torch
+    while ``sum(x, axis=-1, dtype=...)`` raised arraymux's ``AxisError`` there (whose message
+    called -1 valid). Other axes are refused on every backend."""
+    x = _a(2.0, F32, device)
+
+    def outcome(**kw: Any) -> object:
+        try:
+            return xp.to_numpy(xp.sum(x, **kw)).tolist()
+        except (ValueError, IndexError) as e:
+            return type(e)
+
+    for axis in (0, -1):
+        assert outcome(axis=axis) == outcome(axis=axis, dtype=F32, keepdims=False), axis
+    for axis in (1, -2):
+        with pytest.raises(xp.AxisError, match="out of range for an array of 0 dimension"):
+            xp.sum(x, axis=axis)
+
+
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_every_device_gives_the_numpy_devices_answer(device, name):
     if device.backend == "numpy":

@@ -263,7 +263,9 @@ def _ints(fname: str, pname: str, v: object, what: str) -> tuple[int, ...]:
 
 
 def _axis_range(fname: str, pname: str, axis: int, ndim: int | None) -> int:
-    if ndim is not None and not -ndim <= axis < max(ndim, 1):
+    # A 0-d array's axis 0 or -1 passes, as NumPy's and torch's own functions take it (JAX
+    # and Dask refuse it, in their words): the checked path then agrees with the plain one.
+    if ndim is not None and not -max(ndim, 1) <= axis < max(ndim, 1):
         raise AxisError(
             f"arraymux.{fname}: {pname} {axis} is out of range for an array of {ndim} "
             f"dimension(s) (valid: {-max(ndim, 1)} to {max(ndim, 1) - 1})."
