@@ -70,6 +70,29 @@ CASES: dict[str, Callable[[xp.Device], Any]] = {
     "count_nonzero nan and -0": lambda d: xp.astype(
         xp.count_nonzero(_a([NAN, 0.0, -0.0], F32, d)), I32
     ),
+    "max over an empty axis": lambda d: xp.max(xp.zeros((0, 5), dtype=F32, device=d), axis=0),
+    "max over full axes of an empty array": lambda d: xp.max(
+        xp.zeros((2, 0, 3), dtype=F32, device=d), axis=(0, 2)
+    ),
+    "min over a full axis of an empty array": lambda d: xp.min(
+        xp.zeros((0, 5), dtype=F32, device=d), axis=1, keepdims=True
+    ),
+    "inf norm of no elements": lambda d: xp.linalg.vector_norm(
+        xp.zeros((0, 5), dtype=F32, device=d), ord=INF
+    ),
+    "inf norm over an empty axis": lambda d: xp.linalg.vector_norm(
+        xp.zeros((0, 5), dtype=F32, device=d), ord=INF, axis=0, keepdims=True
+    ),
+    "-inf norm over an empty axis": lambda d: xp.linalg.vector_norm(
+        xp.zeros((0, 5), dtype=F32, device=d), ord=-INF, axis=0
+    ),
+    "roll of an empty array": lambda d: xp.roll(xp.zeros((4, 0), dtype=F32, device=d), 1),
+    "repeat of an empty axis by too many counts": lambda d: xp.repeat(
+        xp.zeros((0, 5), dtype=F32, device=d), _a([1, 0, 2], I32, d), axis=0
+    ),
+    "repeat of an empty array by a negative count": lambda d: xp.repeat(
+        xp.zeros(0, dtype=F32, device=d), -1
+    ),
     "min over axis ()": lambda d: xp.min(_a([[1, 5], [3, 4]], F32, d), axis=()),
     # sorting, sets, searching
     "sort with nan and -inf": lambda d: xp.sort(_a([3, NAN, 1, -INF], F32, d)),
@@ -223,10 +246,12 @@ def _outcome(call: Callable[[xp.Device], Any], device: xp.Device) -> tuple[str, 
         warnings.simplefilter("ignore")
         try:
             r = call(device)
+            data = xp.to_numpy(r)  # (Dask raises here, where it computes)
         except (TypeError, ValueError, OverflowError, IndexError) as e:
             return "raises", type(e)
         assert r.device == device, r
-        return str(r.dtype), xp.to_numpy(r)
+        assert tuple(r.shape) == data.shape, f"shape {r.shape} labels data of {data.shape}"
+        return str(r.dtype), data
 
 
 def test_stable_descending_sort_is_the_stable_argsorts_order(device):

@@ -49,7 +49,7 @@ def overrides(ns: ModuleType) -> dict[str, Callable[..., object]]:
         "floor_divide": _special_cases.floor_divide(
             ns, _numpys_division("floor_divide", ns.floor_divide)
         ),
-        "repeat": _repeat,
+        "repeat": _special_cases.nonnegative_count(_repeat),
         "std": _special_cases.corrected(ns.std),
         "var": _special_cases.corrected(ns.var),
         "sort": _special_cases.stable_descending(ns, ns.sort),

@@ -139,7 +139,7 @@ def overrides(ns: ModuleType) -> dict[str, Callable[..., object]]:
         "sort": _special_cases.stable_descending(ns, ns.sort),
         "eye": _eye,
         "broadcast_shapes": _broadcast_shapes,
-        "repeat": _repeat(ns.repeat),
+        "repeat": _special_cases.nonnegative_count(_repeat(ns.repeat)),
         "linspace": _linspace(ns.linspace),
         "reshape": sized_reshape(ns.reshape),  # a shape too large fails only when computed
         "tensordot": _same_dtype(ns.tensordot),
@@ -158,10 +158,44 @@ def overrides(ns: ModuleType) -> dict[str, Callable[..., object]]:
     for name in ("unique_values", "unique_counts", "unique_inverse", "unique_all"):
         table[name] = _with_known_lengths(getattr(ns, name), getattr(cnp, name))
     table["nonzero"] = _with_known_lengths(ns.nonzero)
+    for name in ("max", "min", "roll", "linalg.vector_norm"):
+        table[name] = _empty_through_numpy(_find(ns, name), _find(cnp, name))
     for name in ("zeros", "ones", "empty", "full"):
         table[name] = _empty_in_one_chunk(getattr(ns, name))
     table["asarray"] = _asarray(ns.asarray)
     return table
+
+
+def _find(ns: ModuleType, name: str) -> Callable[..., object]:
+    """The function ``name`` (``"linalg.vector_norm"``: of the extension) of ``ns``."""
+    for part in name.split("."):
+        ns = getattr(ns, part)
+    return cast(Callable[..., object], ns)
+
+
+def _empty_through_numpy(
+    base: Callable[..., object], numpys: Callable[..., object]
+) -> Callable[..., object]:
+    """``base`` for an array with elements; for an empty array of known shape, NumPy's
+    function of an empty array of that shape (nothing to compute), as a Dask array: its
+    result's shape and its errors are NumPy's. Dask's ``max`` and ``min`` over an empty axis
+    reported the shape of a reduction and computed an empty array (``max`` of a (0, 5) array
+    over axis 0: shape (5,), data of shape (0,)), failed when computed over a full axis of an
+    empty array (NumPy gives an empty result), and so did ``linalg.vector_norm`` with
+    ``ord=inf`` and ``roll``."""
+
+    @functools.wraps(base)
+    def fn(x: da.Array, /, *args: object, **kwargs: object) -> object:
+        shape = x.shape
+        if 0 in shape and all(s == s for s in shape):  # (nan: a length not known yet)
+            import dask.array
+            import numpy as np
+
+            r = numpys(np.empty(shape, dtype=x.dtype), *args, **kwargs)
+            return dask.array.from_array(np.asarray(r), chunks=-1)
+        return base(x, *args, **kwargs)
+
+    return fn
 
 
 def _diff(base: Callable[..., da.Array]) -> Callable[..., da.Array]:
@@ -681,14 +715,20 @@ def _repeat(base: Callable[..., da.Array]) -> Callable[..., da.Array]:
 
         if axis is None:
             x, axis = x.reshape(-1), 0
-        if x.shape[axis] == 0:  # dask concatenates no pieces and fails; nothing to repeat
+        if isinstance(repeats, int):
+            counts = np.asarray(repeats)
+        else:
+            # Counts per element: the result's length depends on them, so they are computed
+            # (as unique_values does); x itself stays lazy, gathered by index.
+            counts = np.asarray(repeats.compute() if isinstance(repeats, da.Array) else repeats)
+            counts = counts.astype(np.intp)  # NumPy refuses uint64 counts
+        if x.shape[axis] == 0:
+            # Dask concatenates no pieces and fails; the counts are checked as NumPy checks
+            # them (one per element, none negative), and there is nothing to repeat.
+            np.repeat(np.empty(0), counts)
             return x
         if isinstance(repeats, int):
             return base(x, repeats, axis=axis)
-        # Counts per element: the result's length depends on them, so they are computed
-        # (as unique_values does); x itself stays lazy, gathered by index.
-        counts = np.asarray(repeats.compute() if isinstance(repeats, da.Array) else repeats)
-        counts = counts.astype(np.intp)  # NumPy refuses uint64 counts
         if counts.size == 1:
             return base(x, int(counts.reshape(())), axis=axis)
         index = np.repeat(np.arange(x.shape[axis]), counts)

@@ -140,7 +140,7 @@ def _fixed(ns: ModuleType) -> dict[str, Callable[..., object]]:
         "reciprocal": _special_cases.reciprocal(ns, ns.reciprocal, jax.lax.complex),
         "sign": _special_cases.sign(ns, ns.sign),
         "searchsorted": _searchsorted,
-        "repeat": _repeat(ns.repeat),
+        "repeat": _special_cases.nonnegative_count(_repeat(ns.repeat)),
         "permute_dims": _permute_dims(ns.permute_dims),
         "cumulative_prod": _cumulative_prod,
         "log1p": _special_cases.log1p(ns, ns.log1p, jax.lax.complex),

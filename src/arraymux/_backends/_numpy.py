@@ -71,7 +71,7 @@ def overrides(ns: ModuleType) -> dict[str, object]:
         "floor_divide": _special_cases.floor_divide(ns, ns.floor_divide),
         "expm1": _special_cases.expm1(ns, ns.expm1, make_complex),
         "tanh": _special_cases.tanh(ns, ns.tanh, make_complex),
-        "repeat": _repeat,
+        "repeat": _special_cases.nonnegative_count(_repeat),
         "std": _special_cases.corrected(ns.std),
         "var": _special_cases.corrected(ns.var),
         "sort": _special_cases.stable_descending(ns, ns.sort),

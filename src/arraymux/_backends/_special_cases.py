@@ -344,6 +344,20 @@ def corrected(base: Callable[..., _M]) -> Callable[..., _M]:
     return fn
 
 
+def nonnegative_count(base: Callable[..., _A]) -> Callable[..., _A]:
+    """``repeat`` refusing a negative count given as a Python int with ``ValueError``, as
+    NumPy and torch refuse it for any array but an empty one: NumPy, CuPy, Dask and
+    array-api-strict repeated an empty array -1 times, and JAX raised ``TypeError``."""
+
+    def repeat(x: _A, repeats: object, /, **kwargs: object) -> _A:
+        if type(repeats) is int and repeats < 0:
+            raise ValueError("repeats may not be negative.")
+        return base(x, repeats, **kwargs)
+
+    repeat.__name__ = repeat.__qualname__ = "repeat"
+    return repeat
+
+
 def stable_descending(ns: ModuleType, base: Callable[..., _A]) -> Callable[..., _A]:
     """``sort`` whose stable descending order keeps equal elements in their order, as the
     standard asks: NumPy, CuPy, JAX, Dask and array-api-strict sort ascending and reverse the

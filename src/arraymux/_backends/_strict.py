@@ -83,6 +83,7 @@ def overrides(ns: ModuleType) -> dict[str, Callable[..., object]]:
         "var": _special_cases.corrected(ns.var),
         "sort": _special_cases.stable_descending(ns, ns.sort),
         "isin": _isin(ns),
+        "repeat": _special_cases.nonnegative_count(ns.repeat),
         "pow": _special_cases.half_powers(
             ns, ns.pow, lambda r: bool(ns.isdtype(r.dtype, "real floating"))
         ),

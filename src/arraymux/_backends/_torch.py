@@ -363,6 +363,49 @@ def _spread(name: str) -> Callable[..., torch.Tensor]:
     return fn
 
 
+def _extremum(base: Callable[..., torch.Tensor], operation: str) -> Callable[..., torch.Tensor]:
+    """``max`` or ``min`` refusing a reduction over an empty axis with ``ValueError``, as
+    NumPy, JAX, CuPy and Dask do (torch raises ``IndexError``). Nothing is added to a call
+    that succeeds."""
+
+    def fn(
+        x: torch.Tensor, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False
+    ) -> torch.Tensor:
+        try:
+            return base(x, axis=axis, keepdims=keepdims)
+        except IndexError:
+            if x.numel() == 0:
+                raise ValueError(
+                    f"zero-size array to reduction operation {operation} which has no identity"
+                ) from None
+            raise
+
+    fn.__name__ = fn.__qualname__ = base.__name__
+    return fn
+
+
+def _vector_norm(base: Callable[..., torch.Tensor]) -> Callable[..., torch.Tensor]:
+    """``linalg.vector_norm`` whose ``ord=inf`` norm of no elements is 0, as NumPy's, JAX's,
+    array-api-strict's and Dask's (the largest absolute value of none, where every value is
+    at least 0); torch refuses it. Read from the shape: no data is read."""
+
+    def vector_norm(
+        x: torch.Tensor,
+        /,
+        *,
+        axis: int | tuple[int, ...] | None = None,
+        keepdims: bool = False,
+        ord: float = 2,
+    ) -> torch.Tensor:
+        if ord == math.inf and x.numel() == 0:
+            # Over an empty axis every result is 0; over full ones of an empty array, none.
+            return torch.sum(torch.abs(x), dim=axis, keepdim=keepdims)
+        return base(x, axis=axis, keepdims=keepdims, ord=ord)
+
+    vector_norm.__name__ = "vector_norm"
+    return vector_norm
+
+
 def _mean(
     x: torch.Tensor, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False
 ) -> torch.Tensor:
@@ -496,6 +539,9 @@ def overrides(ns: ModuleType) -> dict[str, Callable[..., object]]:
     out["std"] = _special_cases.corrected(_spread("std"))
     out["var"] = _special_cases.corrected(_spread("var"))
     out["mean"] = _mean
+    out["linalg.vector_norm"] = _vector_norm(ns.linalg.vector_norm)
+    out["max"] = _extremum(ns.max, "maximum")
+    out["min"] = _extremum(ns.min, "minimum")
     out["sign"] = _sign
     out["floor_divide"] = _special_cases.floor_divide(
         ns, _traced_division("floor_divide", _div_floor)
