@@ -266,6 +266,22 @@ def test_stable_descending_sort_is_the_stable_argsorts_order(device):
     assert np.signbit(got[3:7]).tolist() == [False, True, True, False]
 
 
+def test_take_along_axis_refuses_an_index_past_the_end(device):
+    """An index outside ``[-n, n)`` raises ``IndexError`` (torch's ``take_along_dim`` took it
+    modulo ``n``: index 3 of three elements gave the first). JAX fills with NaN, its own
+    documented mode, listed on the dispatch page."""
+    x = _a([[1.0, 2.0, 3.0]], F32, device)
+    ok = xp.take_along_axis(x, _a([[-1, 0, 2]], I32, device), axis=1)
+    assert xp.to_numpy(ok).tolist() == [[3.0, 1.0, 3.0]]
+    for bad in ([[3]], [[-4]], [[7]]):
+        if device.backend == "jax":
+            r = xp.take_along_axis(x, _a(bad, I32, device), axis=1)
+            assert np.isnan(xp.to_numpy(r)).all()
+            continue
+        with pytest.raises(IndexError):
+            xp.to_numpy(xp.take_along_axis(x, _a(bad, I32, device), axis=1))
+
+
 def test_a_0d_arrays_axis_is_taken_alike_with_and_without_keywords(device):
     """A 0-d array's axis 0 or -1 gives one outcome per backend whether or not other keywords
     send the call through arraymux's checks: ``sum(x, axis=-1)`` computed on NumPy and torch

@@ -316,6 +316,11 @@ def _mapped_cases(new):
             [new((6,)), new((4,))],
         ),
         ("getitem", lambda x: x[None, 1:3, ::-1], [new(m)]),
+        (
+            "take_along_axis",
+            lambda x: xp.take_along_axis(x, xp.asarray([[1, -1]], device=x.device), axis=1),
+            [new(m)],
+        ),
         ("tril", lambda x: xp.tril(x, k=-1), [new(m)]),
         ("meshgrid", lambda x, y: xp.meshgrid(x, y, indexing="ij")[1], [new((3,)), new((4,))]),
         ("linalg.inv", L.inv, [new((3, 3), "spd")]),

@@ -218,6 +218,46 @@ def _take(general: Callable[..., torch.Tensor]) -> Callable[..., torch.Tensor]:
 _ALL = slice(None)
 
 
+def _take_along_axis(general: Callable[..., torch.Tensor]) -> Callable[..., torch.Tensor]:
+    """``take_along_axis`` as one ``torch.gather`` of the operands broadcast but along the
+    axis, negative indices counted from the end. array-api-compat's calls
+    ``torch.take_along_dim``, which takes every index modulo the axis's length: index 3 of
+    three elements picked the first (NumPy, Dask and array-api-strict raise ``IndexError``).
+    ``gather`` refuses an index out of range, as torch's indexing does (on CUDA through a
+    device-side assertion, as ``x[i]``). ``general`` for other operands, which also explains
+    wrong arguments."""
+
+    def take_along_axis(x: torch.Tensor, indices: object, /, *, axis: int = -1) -> torch.Tensor:
+        nd = x.ndim
+        index = index_array(indices)
+        if not (
+            type(index) is torch.Tensor
+            and index.dtype == torch.int64
+            and index.ndim == nd
+            and type(axis) is int
+            and -nd <= axis < nd
+        ):
+            return general(x, indices, axis=axis)
+        axis %= nd
+        index = torch.where(index < 0, index + x.shape[axis], index)
+        xs, js = x.shape, index.shape
+        if xs[:axis] != js[:axis] or xs[axis + 1 :] != js[axis + 1 :]:
+            rest = torch.broadcast_shapes(
+                (*xs[:axis], 1, *xs[axis + 1 :]), (*js[:axis], 1, *js[axis + 1 :])
+            )
+            x = x.expand(rest[:axis] + xs[axis : axis + 1] + rest[axis + 1 :])
+            index = index.expand(rest[:axis] + js[axis : axis + 1] + rest[axis + 1 :])
+        try:
+            return torch.gather(x, axis, index)
+        except RuntimeError as e:
+            if "out of bounds" not in str(e):
+                raise
+            n = x.shape[axis]  # (torch names the index after the negative ones were counted)
+            raise IndexError(f"an index is outside [-{n}, {n}) along axis {axis}.") from None
+
+    return take_along_axis
+
+
 def _vecdot(general: Callable[..., torch.Tensor]) -> Callable[..., torch.Tensor]:
     """``vecdot`` as ``torch.linalg.vecdot`` (a product and a sum over one axis, the first
     operand conjugated, broadcast: the standard's function); array-api-compat's moves the axes
@@ -533,8 +573,8 @@ def overrides(ns: ModuleType) -> dict[str, Callable[..., object]]:
     for name in ("prod", "cumulative_sum", "cumulative_prod"):
         out[name] = _accumulating(name, getattr(ns, name))
     out["linalg.trace"] = _accumulating("linalg.trace", ns.linalg.trace)
-    for name in ("take_along_axis", "repeat"):
-        out[name] = _indexed(getattr(ns, name))
+    out["repeat"] = _indexed(ns.repeat)
+    out["take_along_axis"] = _take_along_axis(_indexed(ns.take_along_axis))
     out["take"] = _take(_indexed(ns.take))
     out["std"] = _special_cases.corrected(_spread("std"))
     out["var"] = _special_cases.corrected(_spread("var"))
