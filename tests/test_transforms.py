@@ -226,6 +226,16 @@ def test_grad_matches_finite_differences(name, values, device):
 # -- vmap, jit, checkpoint --------------------------------------------------------------------
 
 
+def _mapped_or_noted(f, args, name, failed):
+    """``xp.vmap(f)(*args)``, or None with the error noted in ``failed`` (reported at the end
+    of the test, with every other function's)."""
+    try:
+        return xp.vmap(f)(*args)
+    except Exception as e:
+        failed.append((name, f"{type(e).__name__}: {e}"[:160]))
+        return None
+
+
 @pytest.mark.filterwarnings("ignore::RuntimeWarning")
 def test_vmap_of_every_elementwise_function_is_the_eager_result(device):
     """Each element-wise function of one or two arrays of the standard, mapped over rows with
@@ -255,10 +265,8 @@ def test_vmap_of_every_elementwise_function_is_the_eager_result(device):
             continue  # (a function outside its dtype category: refused eagerly too)
         if type(eager) is not xp.Array or eager.shape != a.shape:
             continue
-        try:
-            mapped = xp.vmap(f)(*args)
-        except Exception as e:  # (collected, reported below)
-            failed.append((name, f"{type(e).__name__}: {e}"[:160]))
+        mapped = _mapped_or_noted(f, args, name, failed)
+        if mapped is None:
             continue
         e, m = xp.to_numpy(eager, mapped)
         if e.dtype.kind in "fc":  # (NumPy's eager values beside torch's kernels: a few ulp)
@@ -368,10 +376,8 @@ def test_vmap_of_functions_with_axes_is_the_loop(device):
     failed = []
     for name, f, args in _mapped_cases(new):
         loop = xp.stack([f(*(a[i, ...] for a in args)) for i in range(3)])
-        try:
-            mapped = xp.vmap(f)(*args)
-        except Exception as e:  # (collected, reported below)
-            failed.append((name, f"{type(e).__name__}: {e}"[:160]))
+        mapped = _mapped_or_noted(f, args, name, failed)
+        if mapped is None:
             continue
         want, got = xp.to_numpy(loop, mapped)
         if (want.dtype, want.shape) != (got.dtype, got.shape):
