@@ -286,6 +286,17 @@ def test_take_along_axis_refuses_an_index_past_the_end(device):
             xp.to_numpy(xp.take_along_axis(x, _a(bad, I32, device), axis=1))
 
 
+def test_squeeze_needs_its_axis(device):
+    """``squeeze`` without ``axis`` raises ``TypeError`` naming it on every backend, as the
+    standard's signature has it (NumPy, JAX and Dask removed every axis of length 1, torch and
+    array-api-strict raised)."""
+    x = xp.ones((1, 3, 1), dtype=F32, device=device)
+    with pytest.raises(TypeError, match=r"squeeze: missing required argument.*axis"):
+        xp.squeeze(x)
+    assert xp.squeeze(x, 0).shape == (3, 1)
+    assert xp.squeeze(x, axis=(0, -1)).shape == (3,)
+
+
 def test_a_0d_arrays_axis_is_taken_alike_with_and_without_keywords(device):
     """A 0-d array's axis 0 or -1 gives one outcome per backend whether or not other keywords
     send the call through arraymux's checks: ``sum(x, axis=-1)`` computed on NumPy and torch

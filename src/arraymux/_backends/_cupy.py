@@ -53,6 +53,7 @@ def overrides(ns: ModuleType) -> dict[str, Callable[..., object]]:
         "std": _special_cases.corrected(ns.std),
         "var": _special_cases.corrected(ns.var),
         "sort": _special_cases.stable_descending(ns, ns.sort),
+        "squeeze": _special_cases.squeeze_of_axis(ns.squeeze),
         # The bounds as scalars of the kernel: no upload, no boolean-mask synchronisation.
         "clip": _clip(cupy, ns.clip),
         "linalg.solve": _special_cases.solve(ns, ns.linalg.solve),

@@ -137,6 +137,7 @@ def overrides(ns: ModuleType) -> dict[str, Callable[..., object]]:
         "searchsorted": _searchsorted,
         "diff": _diff(ns.diff),
         "sort": _special_cases.stable_descending(ns, ns.sort),
+        "squeeze": _special_cases.squeeze_of_axis(ns.squeeze),
         "eye": _eye,
         "broadcast_shapes": _broadcast_shapes,
         "repeat": _special_cases.nonnegative_count(_repeat(ns.repeat)),

@@ -58,6 +58,7 @@ def namespace() -> ModuleType:
 
 def overrides(ns: ModuleType) -> dict[str, Callable[..., object]]:
     out = _fixed(ns)
+    out["squeeze"] = _special_cases.squeeze_of_axis(ns.squeeze)
     # Compiled whole: the two reversals in one program (eagerly, each is a dispatch of its own).
     out["sort"] = jax.jit(
         _special_cases.stable_descending(ns, ns.sort),

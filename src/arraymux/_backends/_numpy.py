@@ -75,6 +75,7 @@ def overrides(ns: ModuleType) -> dict[str, object]:
         "std": _special_cases.corrected(ns.std),
         "var": _special_cases.corrected(ns.var),
         "sort": _special_cases.stable_descending(ns, ns.sort),
+        "squeeze": _special_cases.squeeze_of_axis(ns.squeeze),
         **_aligned_creation(ns),
     }
 

@@ -358,6 +358,18 @@ def nonnegative_count(base: Callable[..., _A]) -> Callable[..., _A]:
     return repeat
 
 
+def squeeze_of_axis(base: Callable[..., _A]) -> Callable[..., _A]:
+    """``squeeze`` with its ``axis`` required, as the standard has it and torch's and
+    array-api-strict's are: NumPy's, JAX's and Dask's remove every axis of length 1 without
+    one, so ``squeeze(x)`` computed on three backends and raised on two. A call without
+    ``axis`` raises ``TypeError`` here, which arraymux's checks then explain."""
+
+    def squeeze(x: _A, /, axis: int | tuple[int, ...]) -> _A:
+        return base(x, axis=axis)
+
+    return squeeze
+
+
 def stable_descending(ns: ModuleType, base: Callable[..., _A]) -> Callable[..., _A]:
     """``sort`` whose stable descending order keeps equal elements in their order, as the
     standard asks: NumPy, CuPy, JAX, Dask and array-api-strict sort ascending and reverse the
