@@ -662,6 +662,32 @@ def _bad_calls(k: xp.Array):
     ]
 
 
+def test_counts_past_the_integer_range_are_the_same_on_every_device(device):
+    """Counts past the dtype's largest value, from array parameters (not read), are that
+    value on every device, as JAX converts them: NumPy and torch gave -2**31 (a C cast of a
+    float out of range). Host parameters whose mean does not fit are refused, naming the
+    function and the fix."""
+    g = xp.random.Generator(3, device=device)
+    lam = xp.asarray([1e10, 3.0], dtype=xp.float32, device=device)
+    counts = _np(g.poisson(lam))
+    assert counts[0] == 2**31 - 1 and 0 <= counts[1] < 30
+    n = xp.asarray([3e9, 10.0], dtype=xp.float32, device=device)
+    assert _np(g.binomial(n, 1.0)).tolist() == [2**31 - 1, 10]
+    with pytest.raises(ValueError, match=r"random\.poisson: lam must be below 2147483647.*int64"):
+        xp.random.poisson(xp.random.key(0, device=device), 1e10, (2,))
+    with pytest.raises(ValueError, match=r"Generator\.poisson: lam must be below"):
+        g.poisson([3.0, 3e9])
+
+
+def test_fast_draws_refusing_array_values_name_the_function():
+    """torch's own Poisson sampler refuses a negative rate with ``RuntimeError``; the fast
+    mode's draws say which function and why, as for NumPy's ``ValueError``."""
+    pytest.importorskip("torch")
+    g = xp.random.Generator(0, device="torch:cpu", fast=True)
+    with pytest.raises(ValueError, match=r"Generator\.poisson: .*fast=True"):
+        g.poisson(xp.asarray([-1.0, 2.0], device="torch:cpu"))
+
+
 def test_bad_arguments_are_refused_naming_the_function():
     for call, error, match in _bad_calls(xp.random.key(0, device="numpy")):
         with pytest.raises(error, match=r"^arraymux\.random\." + match):

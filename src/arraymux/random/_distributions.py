@@ -107,6 +107,7 @@ __all__ = [
     "truncated_normal",
     "weibull_kernel",
     "weibull_min",
+    "whole_numbers",
 ]
 
 
@@ -643,7 +644,18 @@ def _poisson_kernel(
     rejection = ~knuth
     if _needed(branches[1], rejection):
         out = xp.where(knuth, out, _poisson_rejection(k, xp.where(knuth, 1e5, lam), shp))
-    return xp.astype(xp.where(lam == 0.0, 0.0, out), dtype)
+    return whole_numbers(xp.where(lam == 0.0, 0.0, out), dtype)
+
+
+def whole_numbers(x: Array, dtype: DType) -> Array:
+    """Whole floats ``x`` (counts, at least -1) as the integer ``dtype``, a count past its
+    largest value as that value, as JAX converts them on every device: a C cast of such a
+    float is undefined (NumPy and torch gave -2**31 for ``poisson(1e10)`` in int32, JAX
+    2**31 - 1)."""
+    xp = _xp()
+    top = float(xp.iinfo(dtype).max)  # (rounds up to a power of 2 in float32: none reach it)
+    over = x >= top
+    return xp.where(over, xp.iinfo(dtype).max, xp.astype(xp.where(over, 0.0, x), dtype))
 
 
 def _poisson_knuth(k: Array, lam: Array, shp: tuple[int, ...]) -> Array:
@@ -1338,6 +1350,12 @@ def draw_poisson(k: Array, lam: Param, shp: tuple[int, ...], dt: DType, fname: s
     import numpy as np
 
     host = np.float32(lam.value) if lam.host else None
+    top = _xp().iinfo(dt).max
+    if host is not None and np.max(host, initial=0.0) >= top:
+        raise ValueError(
+            f"arraymux.random.{fname}: lam must be below {top} for counts in {dt}, got "
+            f"{float(np.max(host))!r}; ask for dtype=int64."
+        )
     branches = _compiled_branches(
         k, (_branch(host, lambda v: v < 10), _branch(host, lambda v: v >= 10))
     )

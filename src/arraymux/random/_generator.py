@@ -84,6 +84,7 @@ from ._distributions import (
     param,
     pareto_kernel,
     weibull_kernel,
+    whole_numbers,
 )
 from ._special import rounded
 from ._threefry import key_array, threefry2x32_int, word_dtype
@@ -431,7 +432,8 @@ class Generator:
             return _xp().empty(shp, dtype=dt, device=self.device)
         try:
             return self._native.dist(name, self._arrays(ps, pdt or dt), shp, dt, **kw)
-        except ValueError as e:  # the backend's check of the parameters' values
+        except (ValueError, RuntimeError) as e:  # the backend's check of the values (torch:
+            # RuntimeError: invalid Poisson rate)
             raise ValueError(
                 f"arraymux.random.Generator.{name}: {e} (fast=True draws with the backend's own "
                 "generator, which checks the values of array parameters)"
@@ -612,7 +614,7 @@ class Generator:
         if out is not None:
             return out
         x = draw_binomial(self._draw_key(), ps[0], ps[1], shp, ft, "Generator.binomial")
-        return _xp().astype(x, it)
+        return whole_numbers(x, it)
 
     def standard_t(self, df: ParamLike, size: SizeArg = None, dtype: DTypeArg = None) -> Array:
         """Student's t floats of ``df > 0`` degrees of freedom (:func:`arraymux.random.t`)."""
