@@ -144,6 +144,12 @@ def test_bad_version_and_device():
         xp.asarray([1]).__array_namespace__(api_version="2021.12")
     with pytest.raises(ValueError, match=r"arraymux\.namespace"):
         xp.namespace(device="nosuchbackend")
+    # (an array compared with a version string gave NumPy's "truth value ... is ambiguous")
+    for version in (np.zeros(3), 2024.12):
+        with pytest.raises(TypeError, match=r"arraymux\.namespace: api_version must be"):
+            xp.namespace(version)
+        with pytest.raises(TypeError, match=r"api_version must be"):
+            xp.asarray([1]).__array_namespace__(api_version=version)
 
 
 def test_client_fallback_through_numpy_comes_back_on_the_device(device):

@@ -74,6 +74,11 @@ def namespace(
     >>> bound.ones(2).device
     Device('numpy:cpu')
     """
+    if api_version is not None and type(api_version) is not str:
+        raise TypeError(
+            "arraymux.namespace: api_version must be a version string such as '2024.12', "
+            f"not {type(api_version).__name__}."
+        )
     if device is not None:
         dev = device if type(device) is Device else device_arg(device, "namespace")
         version = api_version or "2025.12"
