@@ -454,6 +454,24 @@ def test_vmap_matches_loop(device):
     close(per_example, loss_grad(xp.to_numpy(a)))
 
 
+@NEEDS_TORCH
+def test_jit_of_numpy_arrays_makes_arrays_on_their_device():
+    """``jit`` runs a function of NumPy (or CuPy) arrays as it is, with the arguments' device
+    as the default inside, as every other transform does: with another default device set,
+    ``xp.asarray(0.1)`` in it was made there and did not mix with the arguments."""
+    xp.set_default_device("torch:cpu")
+    x = xp.asarray([1.0, 2.0], device="numpy")
+
+    def f(v):
+        made = xp.asarray(0.1)
+        return v * made, str(made.device)
+
+    assert xp.to_numpy(xp.jit(lambda v: f(v)[0])(x)).tolist() == [0.1, 0.2]
+    assert xp.to_numpy(xp.grad(lambda v: xp.sum(f(v)[0]))(x)).tolist() == [0.1, 0.1]
+    assert xp.jit(f)(x)[1] == "numpy:cpu"
+    assert str(xp.asarray(0.1).device) == "torch:cpu"  # (outside: the default)
+
+
 def test_jit_numpy_runs_as_is():
     calls = []
 

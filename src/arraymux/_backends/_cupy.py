@@ -54,6 +54,7 @@ def overrides(ns: ModuleType) -> dict[str, Callable[..., object]]:
         "var": _special_cases.corrected(ns.var),
         "sort": _special_cases.stable_descending(ns, ns.sort),
         "squeeze": _special_cases.squeeze_of_axis(ns.squeeze),
+        "linalg.vector_norm": _special_cases.inf_norm_of_nothing(ns, ns.linalg.vector_norm),
         # The bounds as scalars of the kernel: no upload, no boolean-mask synchronisation.
         "clip": _clip(cupy, ns.clip),
         "linalg.solve": _special_cases.solve(ns, ns.linalg.solve),

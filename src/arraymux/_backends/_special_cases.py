@@ -370,6 +370,28 @@ def squeeze_of_axis(base: Callable[..., _A]) -> Callable[..., _A]:
     return squeeze
 
 
+def inf_norm_of_nothing(ns: ModuleType, base: Callable[..., _A]) -> Callable[..., _A]:
+    """``linalg.vector_norm`` whose ``ord=inf`` norm of no elements is 0, as NumPy's, JAX's,
+    array-api-strict's and Dask's (the largest absolute value of none, where every value is
+    at least 0); torch and CuPy refuse it. Read from the shape: no data is read."""
+
+    def vector_norm(
+        x: _A,
+        /,
+        *,
+        axis: int | tuple[int, ...] | None = None,
+        keepdims: bool = False,
+        ord: float = 2,
+    ) -> _A:
+        if ord == math.inf and 0 in x.shape:
+            # Over an empty axis every result is 0; over full ones of an empty array, none.
+            return cast(_A, ns.sum(ns.abs(x), axis=axis, keepdims=keepdims))
+        return base(x, axis=axis, keepdims=keepdims, ord=ord)
+
+    vector_norm.__name__ = "vector_norm"
+    return vector_norm
+
+
 def stable_descending(ns: ModuleType, base: Callable[..., _A]) -> Callable[..., _A]:
     """``sort`` whose stable descending order keeps equal elements in their order, as the
     standard asks: NumPy, CuPy, JAX, Dask and array-api-strict sort ascending and reverse the

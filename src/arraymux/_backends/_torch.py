@@ -403,6 +403,22 @@ def _spread(name: str) -> Callable[..., torch.Tensor]:
     return fn
 
 
+def _count_nonzero(base: Callable[..., torch.Tensor]) -> Callable[..., torch.Tensor]:
+    """``count_nonzero`` of a GPU's tensor as a sum of ``x != 0``: ``torch.count_nonzero``
+    has no batching rule there (``vmap`` warned, and ran the call once per row); torch's CPU
+    function has one, and stays."""
+
+    def count_nonzero(
+        x: torch.Tensor, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False
+    ) -> torch.Tensor:
+        if x.device.type == "cpu" or axis == ():
+            return base(x, axis=axis, keepdims=keepdims)
+        return torch.sum(x != 0, dim=axis, keepdim=keepdims)
+
+    count_nonzero.__name__ = "count_nonzero"
+    return count_nonzero
+
+
 def _extremum(base: Callable[..., torch.Tensor], operation: str) -> Callable[..., torch.Tensor]:
     """``max`` or ``min`` refusing a reduction over an empty axis with ``ValueError``, as
     NumPy, JAX, CuPy and Dask do (torch raises ``IndexError``). Nothing is added to a call
@@ -422,28 +438,6 @@ def _extremum(base: Callable[..., torch.Tensor], operation: str) -> Callable[...
 
     fn.__name__ = fn.__qualname__ = base.__name__
     return fn
-
-
-def _vector_norm(base: Callable[..., torch.Tensor]) -> Callable[..., torch.Tensor]:
-    """``linalg.vector_norm`` whose ``ord=inf`` norm of no elements is 0, as NumPy's, JAX's,
-    array-api-strict's and Dask's (the largest absolute value of none, where every value is
-    at least 0); torch refuses it. Read from the shape: no data is read."""
-
-    def vector_norm(
-        x: torch.Tensor,
-        /,
-        *,
-        axis: int | tuple[int, ...] | None = None,
-        keepdims: bool = False,
-        ord: float = 2,
-    ) -> torch.Tensor:
-        if ord == math.inf and x.numel() == 0:
-            # Over an empty axis every result is 0; over full ones of an empty array, none.
-            return torch.sum(torch.abs(x), dim=axis, keepdim=keepdims)
-        return base(x, axis=axis, keepdims=keepdims, ord=ord)
-
-    vector_norm.__name__ = "vector_norm"
-    return vector_norm
 
 
 def _mean(
@@ -579,7 +573,8 @@ def overrides(ns: ModuleType) -> dict[str, Callable[..., object]]:
     out["std"] = _special_cases.corrected(_spread("std"))
     out["var"] = _special_cases.corrected(_spread("var"))
     out["mean"] = _mean
-    out["linalg.vector_norm"] = _vector_norm(ns.linalg.vector_norm)
+    out["linalg.vector_norm"] = _special_cases.inf_norm_of_nothing(ns, ns.linalg.vector_norm)
+    out["count_nonzero"] = _count_nonzero(ns.count_nonzero)
     out["max"] = _extremum(ns.max, "maximum")
     out["min"] = _extremum(ns.min, "minimum")
     out["sign"] = _sign
@@ -588,6 +583,7 @@ def overrides(ns: ModuleType) -> dict[str, Callable[..., object]]:
     )
     out["expm1"] = _special_cases.expm1(ns, _traced_on_cpu(ns.expm1, _expm1), torch.complex)
     out["atanh"] = _traced_on_cpu(ns.atanh, _atanh)
+    out["asinh"] = _traced_on_cpu(ns.asinh, _asinh)
     # tanh(+0 + inf j), tanh(+0 + nan j), acosh(+0 + nan j): wrong on CUDA.
     out["tanh"] = _special_cases.complex_cases(
         ns, "tanh", _special_cases.tanh(ns, ns.tanh, torch.complex), torch.complex
@@ -733,6 +729,20 @@ def _expm1(x: torch.Tensor) -> torch.Tensor:
 
 def _atanh(x: torch.Tensor) -> torch.Tensor:
     return 0.5 * torch.log1p(2 * x / (1 - x))
+
+
+def _asinh(x: torch.Tensor) -> torch.Tensor:
+    # log1p(a + a * a / (1 + sqrt(1 + a * a))) of a = |x|, the sign put back, and past 2**28
+    # log(2|x|), without x * x (inductor's code on some CPUs lost asinh of large or tiny
+    # values). The zeros are x itself (their signs); each branch reads x only where it
+    # applies, and |x| is written as a choice, so that the derivative at 0 is 1.
+    far = torch.abs(x) > 2.0**28  # (NaN: not far, computed by the first branch)
+    m = torch.where(far, 0.0, x)
+    a = torch.where(m < 0, -m, m)
+    f = torch.log1p(a + a * a / (1 + torch.sqrt(1 + a * a)))
+    top = torch.log(torch.where(x > 0, x, -x).where(far, 2.0**29)) + math.log(2.0)
+    r = torch.where(far, torch.where(x > 0, top, -top), torch.where(m < 0, -f, f))
+    return torch.where(x == 0, x, r)
 
 
 def _acosh(x: torch.Tensor) -> torch.Tensor:

@@ -493,6 +493,7 @@ Array([0., 3.], dtype=float64, device='numpy:cpu')
         dtypes="boolean",
         returns=("Array of dtype bool", "True where the element of ``x`` is False (zero)."),
         result_dtypes="same boolean",
+        refused=COMPLEX,  # (CuPy has no complex kernel of it)
         example="""\
 >>> xp.logical_not(xp.asarray([True, False]))
 Array([False,  True], dtype=bool, device='numpy:cpu')

@@ -173,7 +173,15 @@ def _jit_dynamic(fun: Callable[..., object]) -> Callable[..., object]:
         except KeyError:
             entry = compile_for(user)
         if entry is None:
-            return fun(*args, **kwargs)
+            # NumPy and CuPy run as they are, with the arguments' device as the default for
+            # what the function makes, as inside every other transform (a CuPy function's
+            # xp.asarray(0.1) was made on the default device, NumPy's, and did not mix).
+            outer = transform.device
+            transform.device = user
+            try:
+                return fun(*args, **kwargs)
+            finally:
+                transform.device = outer
         e, c, takes_arrays = entry
         if nargs is None:  # no array, or arrays to explain: the leaf-by-leaf crossing
             nargs = [e.into(a, i) for i, a in enumerate(args)]
