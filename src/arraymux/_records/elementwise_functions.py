@@ -207,6 +207,7 @@ def logical(name: str, operation: str, true_where: str, *, example: str) -> Reco
         returns=("Array of dtype bool", f"True where {true_where}, of their broadcast shape."),
         commutative=True,
         result_dtypes="same boolean",
+        refused=COMPLEX,  # (CuPy has no complex kernels of them)
         example=example,
     )
 
@@ -493,7 +494,7 @@ Array([0., 3.], dtype=float64, device='numpy:cpu')
         dtypes="boolean",
         returns=("Array of dtype bool", "True where the element of ``x`` is False (zero)."),
         result_dtypes="same boolean",
-        refused=COMPLEX,  # (CuPy has no complex kernel of it)
+        refused=COMPLEX,  # (CuPy has no complex kernel of it, nor of the binary ones)
         example="""\
 >>> xp.logical_not(xp.asarray([True, False]))
 Array([False,  True], dtype=bool, device='numpy:cpu')
