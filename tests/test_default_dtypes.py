@@ -237,3 +237,47 @@ def test_environment_variable_rejects_nonsense():
     env = os.environ | {"ARRAYMUX_DEFAULT_DTYPES": "float32,float64"}
     res = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
     assert res.returncode != 0 and "at most one float dtype" in res.stderr
+
+
+def test_a_transform_of_numpy_arrays_leaves_other_threads_their_defaults():
+    """While a transform of NumPy arrays runs on one thread (torch computes it, with NumPy's
+    defaults), another thread's torch arrays keep torch's float32, and NumPy's transform sees
+    float64 throughout; once it ends (an error included) nothing of it stays in force."""
+    pytest.importorskip("torch")
+    from arraymux import _default_dtypes
+
+    inside, release = threading.Event(), threading.Event()
+    seen = []
+
+    def f(v):
+        seen.append(xp.asarray(0.1).dtype)
+        inside.set()
+        assert release.wait(10)
+        seen.append(xp.asarray(0.1).dtype)
+        return xp.sum(v)
+
+    worker = threading.Thread(target=lambda: xp.grad(f)(xp.asarray([1.0, 2.0])))
+    worker.start()
+    try:
+        assert inside.wait(10)
+        assert _default_dtypes.active  # (the policy path runs while the transform does)
+        other = _made(xp.Device("torch:cpu"))
+        assert set(other.values()) <= {xp.float32, xp.complex64, xp.int64}, other
+        assert xp.asarray(0.1, device="torch:cpu").dtype == xp.float32
+        assert (
+            xp.__array_namespace_info__().default_dtypes(device="torch:cpu")["real floating"]
+            == xp.float32
+        )
+    finally:
+        release.set()
+        worker.join(10)
+    assert seen == [xp.float64, xp.float64]
+    assert not _default_dtypes.active and _default_dtypes._bridged_runs == 0
+
+    def fails(v):
+        raise KeyError("inside")
+
+    with pytest.raises(KeyError):
+        xp.grad(fails)(xp.asarray([1.0]))
+    assert not _default_dtypes.active and _default_dtypes._bridged_runs == 0
+    assert xp.asarray(0.1, device="torch:cpu").dtype == xp.float32

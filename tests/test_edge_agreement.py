@@ -93,6 +93,12 @@ CASES: dict[str, Callable[[xp.Device], Any]] = {
     "repeat of an empty array by a negative count": lambda d: xp.repeat(
         xp.zeros(0, dtype=F32, device=d), -1
     ),
+    "count_nonzero over axis ()": lambda d: xp.astype(
+        xp.count_nonzero(_a([[1, 0, 2], [0, 0, 3]], F32, d), axis=()), I32
+    ),
+    "count_nonzero over axis () keepdims": lambda d: xp.astype(
+        xp.count_nonzero(_a([[1, 0], [0, 3]], F32, d), axis=(), keepdims=True), I32
+    ),
     "min over axis ()": lambda d: xp.min(_a([[1, 5], [3, 4]], F32, d), axis=()),
     # sorting, sets, searching
     "sort with nan and -inf": lambda d: xp.sort(_a([3, NAN, 1, -INF], F32, d)),

@@ -677,6 +677,10 @@ def test_counts_past_the_integer_range_are_the_same_on_every_device(device):
         xp.random.poisson(xp.random.key(0, device=device), 1e10, (2,))
     with pytest.raises(ValueError, match=r"Generator\.poisson: lam must be below"):
         g.poisson([3.0, 3e9])
+    with pytest.raises(ValueError, match=r"Generator\.binomial: n must be below.*int64"):
+        g.binomial(3e9, 0.5)
+    if device.supports(xp.int64):
+        assert int(_np(g.binomial(3e9, 1.0, dtype=xp.int64))) == 3_000_000_000
 
 
 def test_fast_draws_refusing_array_values_name_the_function():

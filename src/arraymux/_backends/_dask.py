@@ -155,23 +155,22 @@ def overrides(ns: ModuleType) -> dict[str, Callable[..., object]]:
         "var": _special_cases.corrected(ns.var),
     }
     import array_api_compat.numpy as cnp
+    import numpy
 
     for name in ("unique_values", "unique_counts", "unique_inverse", "unique_all"):
         table[name] = _with_known_lengths(getattr(ns, name), getattr(cnp, name))
     table["nonzero"] = _with_known_lengths(ns.nonzero)
-    for name in ("max", "min", "roll", "linalg.vector_norm"):
-        table[name] = _empty_through_numpy(_find(ns, name), _find(cnp, name))
+    for name, base, numpys in (
+        ("max", ns.max, numpy.max),
+        ("min", ns.min, numpy.min),
+        ("roll", ns.roll, numpy.roll),
+        ("linalg.vector_norm", ns.linalg.vector_norm, cnp.linalg.vector_norm),
+    ):
+        table[name] = _empty_through_numpy(base, numpys)
     for name in ("zeros", "ones", "empty", "full"):
         table[name] = _empty_in_one_chunk(getattr(ns, name))
     table["asarray"] = _asarray(ns.asarray)
     return table
-
-
-def _find(ns: ModuleType, name: str) -> Callable[..., object]:
-    """The function ``name`` (``"linalg.vector_norm"``: of the extension) of ``ns``."""
-    for part in name.split("."):
-        ns = getattr(ns, part)
-    return cast(Callable[..., object], ns)
 
 
 def _empty_through_numpy(

@@ -406,13 +406,21 @@ def _spread(name: str) -> Callable[..., torch.Tensor]:
 def _count_nonzero(base: Callable[..., torch.Tensor]) -> Callable[..., torch.Tensor]:
     """``count_nonzero`` of a GPU's tensor as a sum of ``x != 0``: ``torch.count_nonzero``
     has no batching rule there (``vmap`` warned, and ran the call once per row); torch's CPU
-    function has one, and stays."""
+    function has one, and stays. Over ``axis=()`` (no axis) each element's own count, as
+    NumPy, JAX, Dask and array-api-strict give it: torch's counted the whole array."""
 
     def count_nonzero(
         x: torch.Tensor, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False
     ) -> torch.Tensor:
-        if x.device.type == "cpu" or axis == ():
-            return base(x, axis=axis, keepdims=keepdims)
+        if axis == ():  # no axis reduced: torch's counted every element
+            return (x != 0).to(torch.int64)
+        if x.is_cpu:  # (is_cpu: no device object made, as x.device does)
+            # torch's own without keepdims (array-api-compat's passes it on, a frame later)
+            return (
+                torch.count_nonzero(x, dim=axis)
+                if not keepdims
+                else base(x, axis=axis, keepdims=True)
+            )
         return torch.sum(x != 0, dim=axis, keepdim=keepdims)
 
     count_nonzero.__name__ = "count_nonzero"

@@ -108,6 +108,7 @@ __all__ = [
     "weibull_kernel",
     "weibull_min",
     "whole_numbers",
+    "counts_fit",
 ]
 
 
@@ -645,6 +646,23 @@ def _poisson_kernel(
     if _needed(branches[1], rejection):
         out = xp.where(knuth, out, _poisson_rejection(k, xp.where(knuth, 1e5, lam), shp))
     return whole_numbers(xp.where(lam == 0.0, 0.0, out), dtype)
+
+
+def counts_fit(p: Param, dtype: DType, fname: str) -> None:
+    """Refuse a parameter given on the host (``poisson``'s rate, ``binomial``'s trials)
+    whose counts cannot fit the integer ``dtype``; an array's values are not read (its counts
+    past the dtype come out as its largest value: :func:`whole_numbers`)."""
+    if not p.host:
+        return
+    import numpy as np
+
+    largest = float(np.max(np.float32(p.value), initial=0.0))
+    top = _xp().iinfo(dtype).max
+    if largest >= top:
+        raise ValueError(
+            f"arraymux.random.{fname}: {p.name} must be below {top} for counts in {dtype}, "
+            f"got {largest!r}; ask for dtype=int64."
+        )
 
 
 def whole_numbers(x: Array, dtype: DType) -> Array:
@@ -1349,13 +1367,8 @@ def draw_poisson(k: Array, lam: Param, shp: tuple[int, ...], dt: DType, fname: s
     are known, and only those are drawn (and compiled, on JAX)."""
     import numpy as np
 
+    counts_fit(lam, dt, fname)
     host = np.float32(lam.value) if lam.host else None
-    top = _xp().iinfo(dt).max
-    if host is not None and np.max(host, initial=0.0) >= top:
-        raise ValueError(
-            f"arraymux.random.{fname}: lam must be below {top} for counts in {dt}, got "
-            f"{float(np.max(host))!r}; ask for dtype=int64."
-        )
     branches = _compiled_branches(
         k, (_branch(host, lambda v: v < 10), _branch(host, lambda v: v >= 10))
     )

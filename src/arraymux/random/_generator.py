@@ -64,6 +64,7 @@ from ._distributions import (
     PROBABILITY,
     REAL,
     Param,
+    counts_fit,
     draw_beta,
     draw_binomial,
     draw_chisquare,
@@ -432,8 +433,9 @@ class Generator:
             return _xp().empty(shp, dtype=dt, device=self.device)
         try:
             return self._native.dist(name, self._arrays(ps, pdt or dt), shp, dt, **kw)
-        except (ValueError, RuntimeError) as e:  # the backend's check of the values (torch:
-            # RuntimeError: invalid Poisson rate)
+        except (ValueError, RuntimeError) as e:  # the backend's check of the values
+            if type(e) is RuntimeError and "invalid" not in str(e):
+                raise  # (torch's own words for a value: "invalid Poisson rate"; not a GPU's)
             raise ValueError(
                 f"arraymux.random.Generator.{name}: {e} (fast=True draws with the backend's own "
                 "generator, which checks the values of array parameters)"
@@ -609,12 +611,13 @@ class Generator:
             [("n", n, NON_NEGATIVE), ("p", p, PROBABILITY)],
             kind="integral",
         )
+        counts_fit(ps[0], it, "Generator.binomial")
         ft = float_dtype(self.device, None, ps, "Generator.binomial")
         out = self._native_draw("binomial", ps, shp, it, ft)
         if out is not None:
             return out
         x = draw_binomial(self._draw_key(), ps[0], ps[1], shp, ft, "Generator.binomial")
-        return whole_numbers(x, it)
+        return apply(whole_numbers, (x,), (it,))  # (compiled on JAX: no constant moved)
 
     def standard_t(self, df: ParamLike, size: SizeArg = None, dtype: DTypeArg = None) -> Array:
         """Student's t floats of ``df > 0`` degrees of freedom (:func:`arraymux.random.t`)."""
