@@ -227,6 +227,23 @@ def test_int_scalar_out_of_range_raises():
             a * 2**70
 
 
+def test_bool_array_with_an_int_beyond_the_default_integer_raises(device):
+    """A bool array meets a Python int in the default integer dtype: an int beyond its range
+    raises OverflowError naming the function and that dtype on every device (array-api-strict
+    raised NumPy's own unnamed error, the others their backend's)."""
+    b = xp.asarray([True, False], device=device)
+    default = xp.__array_namespace_info__().default_dtypes(device=device)["integral"]
+    _same(b + 3, xp.asarray([4, 3], dtype=default, device=device))
+    for big in (2**70, -(2**70)):
+        for fn, args in (
+            (operator.add, (b, big)),
+            (operator.mul, (big, b)),
+            (xp.maximum, (b, big)),
+        ):
+            with pytest.raises(OverflowError, match=rf"arraymux\.\w+: the Python int {big} does "):
+                fn(*args)
+
+
 def test_unary_and_first_match_their_twins(device):
     a = xp.asarray([[1.0, -2.0], [3.5, 4.0]], dtype=xp.float32, device=device)
     for fn in (xp.abs, xp.negative, xp.sin, xp.isnan):

@@ -471,7 +471,10 @@ def binary_slow(name: str, x1: object, x2: object, operator: bool = False) -> An
         kernel = d._backend.hooks.scalar_kernels.get(name)
         if kernel is not None and name in COMMUTATIVE:
             pos = 1  # the scalar on the right, where the kernel takes it
-        s = d._backend.adapter.scalar_operand(name, value, a, pos)
+        try:  # (array-api-strict converts the number here: a too large int overflows)
+            s = d._backend.adapter.scalar_operand(name, value, a, pos)
+        except BACKEND_ERRORS as e:
+            raise_annotated(name, d, e)
         nargs = [a, s] if pos == 1 else [s, a]
         if s is not value or pos != 1:
             kernel = None  # the backend's function takes the array the adapter made

@@ -160,8 +160,17 @@ def scalar_dtype(fname: str, value: Any, dt: _dtypes.DType, device: Device) -> _
         return dt
     if kind == "complex floating" and dt.kind == "real floating":
         return _dtypes.complex128 if dt is _dtypes.float64 else _dtypes.complex64
-    group = "integral" if kind == "signed integer" else kind
-    return default_dtype(device, group)
+    if kind == "signed integer":  # a bool array meets an int: the default integer dtype
+        target = default_dtype(device, "integral")
+        lo, hi = _dtypes.int_range(target)
+        if not lo <= value <= hi:
+            raise OverflowError(
+                f"arraymux.{fname}: the Python int {value} does not fit in {target}, the "
+                f"default integer dtype of {device} that a bool array takes with an int "
+                f"(range {lo} to {hi})."
+            )
+        return target
+    return default_dtype(device, kind)
 
 
 def standard_dtype(fname: str, native: NativeArray, device: Device) -> _dtypes.DType:
