@@ -459,7 +459,7 @@ class Array:
         (2, 1)
         """
         if _more:
-            raise TypeError(f"Array.__getitem__ takes one key, got {1 + len(_more)}")
+            raise TypeError(f"arraymux.Array.__getitem__ takes one key, got {1 + len(_more)}")
         d = self._device
         try:
             nkey = _native_key(self, key, "__getitem__")
