@@ -187,6 +187,28 @@ def test_native_dtypes_accepted():
         xp.zeros(2, dtype=object())
 
 
+def test_native_dtypes_accepted_before_their_backend_loads():
+    """A backend's dtype is known in a fresh process before any array of that backend exists
+    (``np.float32`` as the first ``dtype=`` of a program was "not a dtype arraymux knows"
+    until NumPy's backend had loaded), and ``asarray`` names itself in a bad dtype's error."""
+    from _child import assert_child_ok
+
+    code = """
+import numpy as np, torch
+import arraymux as xp
+assert xp.asarray([1, 2], dtype=np.float32).dtype is xp.float32
+assert xp.asarray(xp.asarray([1.0]), dtype=torch.int16).dtype is xp.int16
+try:
+    xp.asarray([1], dtype=...)
+except TypeError as e:
+    assert str(e).startswith("arraymux.asarray: dtype=Ellipsis is not a dtype"), e
+else:
+    raise AssertionError("no error")
+print("ok")
+"""
+    assert_child_ok(code)
+
+
 def test_dtype_objects():
     assert repr(xp.float32) == "arraymux.float32"
     assert xp.DType("int8") is xp.int8

@@ -593,6 +593,8 @@ def asarray(
         made = _number_array(obj, device)  # a Python number in the default dtype
         if made is not None:
             return made
+    if dtype is not None:
+        dtype = dtype_arg(dtype, "asarray")  # (its errors named here, once)
     target = None if device is None else device_arg(device, "asarray")
     op = operand(obj)
     if op is not None:

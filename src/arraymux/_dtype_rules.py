@@ -12,6 +12,7 @@ from ._devices import Device
 from ._errors import not_an_array, raise_error, unsupported
 
 if TYPE_CHECKING:
+    from ._backends import Backend
     from ._backends._adapter import NativeArray
     from ._typing import DTypeLike
 
@@ -43,7 +44,7 @@ def as_dtype(dtype: DTypeLike) -> _dtypes.DType:
         return dtype
     if isinstance(dtype, str):
         return _dtypes.DType(dtype)
-    from ._backends import loaded
+    from ._backends import backend_owning, loaded
 
     if isinstance(dtype, type) and any(dtype is t for t in (float, int, complex, bool)):
         raise TypeError(
@@ -54,8 +55,21 @@ def as_dtype(dtype: DTypeLike) -> _dtypes.DType:
         raise TypeError(
             f"{_short_repr(dtype)} is an array, not a dtype; pass its dtype (x.dtype) instead."
         )
+    found = _from_native(dtype, loaded())
+    if found is None:
+        owner = backend_owning(dtype)  # (a dtype of a library whose backend has not loaded)
+        if owner is not None:
+            found = _from_native(dtype, (owner,))
+    if found is not None:
+        return found
+    raise TypeError(f"{dtype!r} is not a dtype arraymux knows.")
+
+
+def _from_native(dtype: object, backends: tuple[Backend, ...]) -> _dtypes.DType | None:
+    """The arraymux dtype of a backend's dtype, looked up among ``backends``; None if none
+    knows it."""
     tp = type(dtype)
-    for backend in loaded():
+    for backend in backends:
         # Only look a dtype up among dtypes of its own kind: comparing across libraries can
         # warn (array-api-strict warns when its dtypes meet NumPy's).
         if tp not in backend.native_dtype_types:
@@ -64,11 +78,11 @@ def as_dtype(dtype: DTypeLike) -> _dtypes.DType:
             return backend.from_native_dtype[dtype]
         except (KeyError, TypeError):
             continue
-    for backend in loaded():
+    for backend in backends:
         found = backend.adapter.dtype_from_native(dtype)
         if found is not None:
             return found
-    raise TypeError(f"{dtype!r} is not a dtype arraymux knows.")
+    return None
 
 
 def dtype_arg(dtype: DTypeLike, fname: str) -> _dtypes.DType:

@@ -512,6 +512,19 @@ def on_load(name: str, hook: Callable[[Backend], None]) -> None:
         hook(backend)
 
 
+def backend_owning(obj: object) -> Backend | None:
+    """The backend whose library defines ``obj`` (a dtype, or a class such as ``np.float32``),
+    loaded now if that library is imported; None where no backend's library does."""
+    module = obj.__module__ if isinstance(obj, type) else type(obj).__module__
+    top = module.partition(".")[0]
+    if top not in sys.modules:
+        return None
+    for spec in specs():
+        if spec.module == top:
+            return get_backend(spec.name)
+    return None
+
+
 def is_installed(name: str) -> bool:
     spec = _SPECS.get(canonical_name(name) or "")
     if spec is None:
