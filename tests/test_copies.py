@@ -60,3 +60,24 @@ def test_astype_with_copy_keeps_the_input_intact(device, copy):
     kwargs = {} if copy is None else {"copy": copy}
     y = xp.astype(x, xp.int32, **kwargs)
     assert y.dtype == xp.int32 and xp.to_numpy(y).tolist() == [1, 2, 3]
+
+
+@pytest.mark.parametrize("bad", ["yes", 1, [True]])
+def test_copy_arguments_take_true_false_or_none(device, bad):
+    """``copy=`` of ``asarray``, ``from_dlpack``, ``to_device`` and ``astype`` takes True,
+    False or None (a NumPy bool too); anything else raises a TypeError naming the function
+    (an array there was read with ``bool()``, a string was taken as True)."""
+    x = xp.asarray([1.0, 2.0], device=device)
+    calls = [
+        ("asarray", lambda c: xp.asarray(x, copy=c)),
+        ("asarray", lambda c: x.__array_namespace__().asarray(x, copy=c)),
+        ("from_dlpack", lambda c: xp.from_dlpack(x, copy=c)),
+        ("to_device", lambda c: xp.to_device(x, "numpy", copy=c)),
+        ("astype", lambda c: xp.astype(x, x.dtype, copy=c)),
+    ]
+    for name, call in calls:
+        for wrong in (bad, x):
+            with pytest.raises(TypeError, match=rf"arraymux\.{name}: copy must be True, False or"):
+                call(wrong)
+        assert xp.to_numpy(call(np.bool_(True))).tolist() == [1.0, 2.0]
+        assert xp.to_numpy(call(None)).tolist() == [1.0, 2.0]

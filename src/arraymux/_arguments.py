@@ -214,7 +214,11 @@ def python_scalar(value: object) -> object:
 
 def _type_name(v: object) -> str:
     t = type(v)
-    return t.__qualname__ if t.__module__ == "builtins" else f"{t.__module__}.{t.__qualname__}"
+    if t.__module__ == "builtins":
+        return t.__qualname__
+    if t.__module__.startswith("arraymux."):  # (by its public name: arraymux.Array)
+        return f"arraymux.{t.__qualname__}"
+    return f"{t.__module__}.{t.__qualname__}"
 
 
 def _is_array(v: object) -> bool:
@@ -301,6 +305,17 @@ def check_bool(fname: str, pname: str, v: object) -> bool:
     if isinstance(v, bool):
         return v
     raise TypeError(f"arraymux.{fname}: {pname} must be True or False, not {_type_name(v)}.")
+
+
+def check_copy(fname: str, v: object) -> bool | None:
+    """``copy=`` as True, False or None (a NumPy bool read as one); anything else raises a
+    ``TypeError`` that names ``arraymux.<fname>`` (an array there was read with ``bool()``)."""
+    if v is None or isinstance(v, bool):
+        return v
+    v = python_scalar(v)
+    if isinstance(v, bool):
+        return v
+    raise TypeError(f"arraymux.{fname}: copy must be True, False or None, not {_type_name(v)}.")
 
 
 @overload

@@ -10,6 +10,7 @@ from . import _default_dtypes, _docstrings, _dtypes, _narrowing
 from ._arguments import (
     MAX_BYTES,
     check_call,
+    check_copy,
     check_shape,
     check_size,
     check_value,
@@ -585,6 +586,8 @@ def asarray(
     >>> xp.asarray([1, 2], dtype=xp.int8)
     Array([1, 2], dtype=int8, device='numpy:cpu')
     """
+    if copy is not None and copy is not False and copy is not True:
+        copy = check_copy("asarray", copy)
     kind = type(obj)
     if isinstance(obj, Array) and kind is Array:
         if (device is None or device is obj._device) and dtype is None and not copy:
@@ -760,6 +763,8 @@ def from_dlpack(
     >>> xp.from_dlpack(np.arange(3.0), device="torch:cpu")
     Array([0., 1., 2.], dtype=float64, device='torch:cpu')
     """
+    if copy is not None and copy is not False and copy is not True:
+        copy = check_copy("from_dlpack", copy)
     op = operand(x)
     target = None if device is None else resolve_device(device, "from_dlpack")
     if op is not None:

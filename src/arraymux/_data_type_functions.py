@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from . import _dtypes
+from ._arguments import check_copy
 from ._array import Array, operand, wrap
 from ._backends._adapter import NativeArray
 from ._devices import Device, device_arg
@@ -65,8 +66,8 @@ def astype(
         Dtype to cast to (an arraymux dtype, a backend's dtype, or a dtype name), whatever the
         standard's promotion rules say.
     copy : bool, optional
-        If True (the default), always copy; if False, do not copy when ``x`` has ``dtype``
-        already (the result shares the memory of ``x``).
+        If True (the default), always copy; if False (or None), do not copy when ``x`` has
+        ``dtype`` already (the result shares the memory of ``x``).
     device : Device, str or None, optional
         Device to move the result to; None (the default) keeps the device of ``x``.
 
@@ -86,6 +87,9 @@ def astype(
     >>> xp.astype(xp.asarray([1.7, -2.5]), xp.int32)
     Array([ 1, -2], dtype=int32, device='numpy:cpu')
     """
+    if copy is not False and copy is not True:
+        # None as False: a copy only where the cast makes one (torch refused None).
+        copy = bool(check_copy("astype", copy))
     if type(x) is Array and device is None and type(dtype) is DType:
         # An Array cast to an arraymux dtype its device holds (no narrowing to check): the
         # steps below without their lookups (1 us of 1.4 on a small NumPy array).

@@ -171,7 +171,7 @@ def _asarray_on(fn: Callable[..., object], device: Device) -> Callable[..., obje
                 if not kwargs or (
                     kwargs.keys() <= _PLAIN
                     and kwargs.get("dtype") is None
-                    and not kwargs.get("copy")
+                    and (kwargs.get("copy") is None or kwargs.get("copy") is False)
                 ):
                     return obj  # (as asarray gives it back: clients call this most)
             else:

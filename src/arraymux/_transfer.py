@@ -63,6 +63,7 @@ import sys
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, TypeVar, overload
 
+from ._arguments import check_copy
 from ._array import Array, operand, wrap
 from ._backends import Backend, BackendSpec
 from ._backends._adapter import NativeArray
@@ -498,6 +499,8 @@ def to_device(
             out = fast[0](native)
             if out is not None:
                 return wrap(out, target)
+    if copy is not None and copy is not False and copy is not True:
+        copy = check_copy("to_device", copy)
     dt = dtype_of(native, src)
     if not target.supports(dt):
         raise unsupported(dt, target, "to_device")
