@@ -949,3 +949,24 @@ def test_asarray_of_a_number_in_torchs_float16_default_is_refused():
             xp.asarray(1.5, device="torch:cpu")
     finally:
         torch.set_default_dtype(before)
+
+
+def test_an_array_as_dtype_is_refused_naming_the_function(device):
+    """An array passed as ``dtype=`` raises a TypeError naming the function, also where the
+    fill value or the bounds are 0-d arrays (``full_like(x, 0, dtype=array)`` raised an
+    unnamed one)."""
+    x = xp.asarray(1.0, device=device)
+    not_a_dtype = xp.asarray([True, False], device=device)
+    calls = [
+        ("full_like", lambda: xp.full_like(x, 0, dtype=not_a_dtype)),
+        ("full_like", lambda: xp.full_like(x, x, dtype=not_a_dtype)),
+        ("full", lambda: xp.full(2, x, dtype=not_a_dtype)),
+        ("linspace", lambda: xp.linspace(x, x, 3, dtype=not_a_dtype)),
+        ("zeros_like", lambda: xp.zeros_like(x, dtype=not_a_dtype)),
+        ("asarray", lambda: xp.asarray([1], dtype=not_a_dtype)),
+    ]
+    for name, call in calls:
+        with pytest.raises(
+            TypeError, match=rf"arraymux\.{name}: dtype=.* is an array, not a dtype"
+        ):
+            call()

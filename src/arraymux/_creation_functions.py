@@ -285,7 +285,7 @@ def _linspace_dtype(d: Device, bounds: list[Any], dtype: object) -> _dtypes.DTyp
     dtypes promoted (as NumPy and JAX keep a float32 array's precision), else the device's
     default real floating dtype; complex where a bound is."""
     if dtype is not None:
-        return as_dtype(dtype)
+        return dtype_arg(dtype, "linspace")
     floating = [
         dtype_of(b, d)
         for b in bounds
@@ -337,10 +337,10 @@ def _of_arrays(name: str, d: Device, bound: dict[str, Any], dtype: object) -> Ar
     """``linspace`` or ``full`` whose bounds or fill value include 0-d arrays on ``d``."""
     if name == "full":
         shape = check_shape(name, "shape", bound["shape"])
-        check_size(name, shape, 16 if dtype is None else as_dtype(dtype).itemsize)
+        check_size(name, shape, 16 if dtype is None else dtype_arg(dtype, name).itemsize)
         fill = _zero_d_operand(name, "fill_value", bound["fill_value"], d)
         return _filled(
-            name, d, shape, fill, dtype_of(fill, d) if dtype is None else as_dtype(dtype)
+            name, d, shape, fill, dtype_of(fill, d) if dtype is None else dtype_arg(dtype, name)
         )
     num = check_value(name, "num", bound["num"], None)
     check_size(name, (num,), 16)
@@ -843,12 +843,12 @@ def _like(name: str, make: str) -> Callable[..., Array]:
             if fop[1] is not d:
                 raise mismatch(name, "fill_value", fop[1], "x" if device is None else "device", d)
             fill = _zero_d_operand(name, "fill_value", args[0], d)
-            dt = as_dtype(dtype) if dtype is not None else dtype_of(native, src)
+            dt = dtype_arg(dtype, name) if dtype is not None else dtype_of(native, src)
             return _filled(name, d, tuple(native.shape), fill, dt)
         if args:  # a Python number
             args = (check_value(name, "fill_value", args[0], None),)
         if args:  # full_like: the fill value must fit the result's dtype
-            dt = as_dtype(dtype) if dtype is not None else dtype_of(native, src)
+            dt = dtype_arg(dtype, name) if dtype is not None else dtype_of(native, src)
             args = (_dtypes.fill_for(name, python_scalar(args[0]), dt),)
             check_stored(name, d, [args[0]], dt)
         if d._backend is not src._backend:
