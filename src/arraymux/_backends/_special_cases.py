@@ -97,6 +97,13 @@ class Kinds(dict[object, bool]):
         return out
 
 
+def _negated(x: _M) -> _M:
+    """``-x`` keeping the signs of zeros when compiled too: ``x * -1.0``. Triton, which
+    torch.compile writes GPU code in, computes ``-x`` as ``0 - x``, which makes ``-(+0)``
+    ``+0``; a product by -1 keeps IEEE's sign rule."""
+    return x * -1.0
+
+
 def _on_complex(
     ns: ModuleType, base: Callable[..., _A], fix: Callable[[_A, _A], _A]
 ) -> RealBased[_A]:
@@ -239,7 +246,7 @@ def remainder(ns: ModuleType, base: Callable[..., _A]) -> Callable[..., _A]:
             if x2 > 0:
                 return ns.abs(r)
             if x2 < 0:
-                return ns.negative(ns.abs(r))
+                return _negated(ns.abs(r))
             return r  # (a zero or NaN divisor: NaN remainders)
         return ns.where(r == 0, ns.copysign(r, x2), r)
 
@@ -287,7 +294,7 @@ def acos(
     def acos(x: _A, r: _A) -> _A:
         a, b = ns.real(x), ns.imag(x)
         mask = (a == 0) & (b == 0)
-        return make_complex(ns.real(r), ns.where(mask, -b, ns.imag(r)))
+        return make_complex(ns.real(r), ns.where(mask, _negated(b), ns.imag(r)))
 
     return _on_complex(ns, base, acos)
 
@@ -538,11 +545,11 @@ def complex_cases(
             case_im = ns.where(m, c_im, case_im)
             hit = m if hit is None else hit | m
         if parity == "odd":  # f(-z) = -f(z): with conj symmetry, f(-a+bj) = -conj f(a+bj)
-            case_re = ns.where(flip_a, -case_re, case_re)
+            case_re = ns.where(flip_a, _negated(case_re), case_re)
         if parity is not None:  # both odd and even flip the imaginary part with a
-            case_im = ns.where(flip_a ^ flip_b, -case_im, case_im)
+            case_im = ns.where(flip_a ^ flip_b, _negated(case_im), case_im)
         else:
-            case_im = ns.where(flip_b, -case_im, case_im)
+            case_im = ns.where(flip_b, _negated(case_im), case_im)
         return make_complex(ns.where(hit, case_re, re), ns.where(hit, case_im, im))
 
     return _on_complex(ns, base, fixed)
@@ -642,8 +649,9 @@ def half_power_where(ns: ModuleType, x1: Any, x2: Any, r: Any) -> Any:
 def half_power_cases(ns: ModuleType, x1: Any, x2: float, r: Any) -> Any:
     """``r``, ``pow(x1, x2)`` for ``x2`` 0.5 or -0.5 computed as a square root or its
     reciprocal, with the standard's values for ``x1`` of ``-0`` and ``-inf``."""
-    if x2 > 0:  # +0.0 turns -0 into +0 and leaves every other value
-        return ns.where(x1 == -math.inf, math.inf, r + 0.0)
+    if x2 > 0:  # abs turns -0 into +0 and leaves every other root (r + 0.0 did, but
+        # torch 2.14's compiler drops an added zero)
+        return ns.where(x1 == -math.inf, math.inf, ns.abs(r))
     return ns.where(x1 == 0, math.inf, ns.where(x1 == -math.inf, 0.0, r))
 
 
