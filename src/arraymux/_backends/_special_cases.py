@@ -215,17 +215,14 @@ def tanh(
     ns: ModuleType, base: Callable[..., _A], make_complex: Callable[[_A, _A], _A]
 ) -> Callable[..., _A]:
     """Complex ``tanh``: ``tanh(+inf + bj)`` is ``1 + 0j`` for finite ``b`` (with the sign of
-    ``b`` on the zero); the backends give ``1 + 0 * sin(2b) j``. ``tanh(+-0 + bj)`` has the
-    real part ``+-0`` whatever ``b`` is (compiled for torch's GPUs, ``-0 + inf j`` gave
-    ``+0``)."""
+    ``b`` on the zero); the backends give ``1 + 0 * sin(2b) j``."""
 
     def tanh(x: _A, r: _A) -> _A:
         a, b = ns.real(x), ns.imag(x)
         mask = (a == math.inf) & ns.isfinite(b)
         # A zero with the sign of b (0 * b, compiled, lost it: inductor folds the product)
         im = ns.where(mask, ns.copysign(ns.zeros_like(b), b), ns.imag(r))
-        re = ns.where(a == 0, a, ns.real(r))
-        return make_complex(re, im)
+        return make_complex(ns.real(r), im)
 
     return _on_complex(ns, base, tanh)
 
