@@ -209,6 +209,16 @@ print("ok")
     assert_child_ok(code)
 
 
+def test_an_object_of_no_library_is_no_dtype():
+    """An object whose class names no module (or a module no backend has) is no dtype: the
+    lookup of the library that defines a dtype reads ``__module__`` without trusting it."""
+    odd = type("Odd", (), {})
+    odd.__module__ = None  # type: ignore[assignment]
+    for obj in (odd(), odd, type("Elsewhere", (), {"__module__": "not_a_library.sub"})()):
+        with pytest.raises(TypeError, match=r"arraymux\.zeros: dtype=.* is not a dtype"):
+            xp.zeros(2, dtype=obj)
+
+
 def test_dtype_objects():
     assert repr(xp.float32) == "arraymux.float32"
     assert xp.DType("int8") is xp.int8

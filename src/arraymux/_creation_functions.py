@@ -607,7 +607,7 @@ def asarray(
         if target is not None and target is not src:
             from ._transfer import to_device
 
-            want = as_dtype(dtype) if dtype is not None else dtype_of(native, src)
+            want = dtype if dtype is not None else dtype_of(native, src)
             if not target.supports(want):
                 to = narrower(want, target)
                 if to is not None:  # the values must fit, before the warning
@@ -619,13 +619,13 @@ def asarray(
                 # Cast where the data is, so that the target never sees a dtype it cannot hold.
                 native = src._fns["astype"](native, native_dtype(dtype, src, "asarray"), copy=False)
             return to_device(wrap(native, src), target, copy=copy)
-        if dtype is not None and not copy and as_dtype(dtype) == dtype_of(native, src):
+        if dtype is not None and not copy and dtype == dtype_of(native, src):
             dtype = None  # the dtype it has: the same Array back, as NumPy does
         if dtype is not None and copy is False:
             # Every backend the same way (JAX would copy silently, NumPy and torch raise
             # their own errors).
             raise ValueError(
-                f"arraymux.asarray: casting {dtype_of(native, src)} to {as_dtype(dtype)} needs "
+                f"arraymux.asarray: casting {dtype_of(native, src)} to {dtype} needs "
                 "a copy, but copy=False was given. Use copy=None to copy only when needed."
             )
         if dtype is None and not copy:
@@ -647,7 +647,7 @@ def asarray(
         )
     obj = _unwrap_nested(obj, d)
     if dtype is not None:
-        dt = as_dtype(dtype)
+        dt = dtype
         to = None if d.supports(dt) else narrower(dt, d)
         if to is not None:  # the values must fit, before the warning
             check_values("asarray", python_values(obj), to, dt, d)

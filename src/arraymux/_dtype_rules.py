@@ -162,29 +162,30 @@ def scalar_dtype(fname: str, value: Any, dt: _dtypes.DType, device: Device) -> _
     kind = _dtypes.python_scalar_kind(value)
     if kind is None:
         raise not_an_array(fname, 1, value, scalars_ok=True)
-    if kind == "signed integer" and dt.kind in ("signed integer", "unsigned integer"):
-        lo, hi = _dtypes.int_range(dt)
-        if not lo <= value <= hi:
-            raise OverflowError(
-                f"arraymux.{fname}: the Python int {value} does not fit in {dt} "
-                f"(range {lo} to {hi}). Cast the array first with arraymux.astype."
-            )
-        return dt
+    if kind == "signed integer":
+        if dt.kind in ("signed integer", "unsigned integer"):
+            return _holding(fname, value, dt, "Cast the array first with arraymux.astype.")
+        if dt.kind == "bool":  # the default integer dtype, which must hold the int too
+            target = default_dtype(device, "integral")
+            why = f"A bool array takes {device}'s default integer dtype with an int."
+            return _holding(fname, value, target, why)
     if _dtypes.kind_rank(kind) <= _dtypes.kind_rank(dt.kind):
         return dt
     if kind == "complex floating" and dt.kind == "real floating":
         return _dtypes.complex128 if dt is _dtypes.float64 else _dtypes.complex64
-    if kind == "signed integer":  # a bool array meets an int: the default integer dtype
-        target = default_dtype(device, "integral")
-        lo, hi = _dtypes.int_range(target)
-        if not lo <= value <= hi:
-            raise OverflowError(
-                f"arraymux.{fname}: the Python int {value} does not fit in {target}, the "
-                f"default integer dtype of {device} that a bool array takes with an int "
-                f"(range {lo} to {hi})."
-            )
-        return target
     return default_dtype(device, kind)
+
+
+def _holding(fname: str, value: int, dt: _dtypes.DType, why: str) -> _dtypes.DType:
+    """``dt``, where the Python int ``value`` fits in it; else an ``OverflowError`` naming
+    ``arraymux.<fname>`` and the range, ending with the sentence ``why``."""
+    lo, hi = _dtypes.int_range(dt)
+    if not lo <= value <= hi:
+        raise OverflowError(
+            f"arraymux.{fname}: the Python int {value} does not fit in {dt} (range {lo} to "
+            f"{hi}). {why}"
+        )
+    return dt
 
 
 def standard_dtype(fname: str, native: NativeArray, device: Device) -> _dtypes.DType:

@@ -515,7 +515,9 @@ def on_load(name: str, hook: Callable[[Backend], None]) -> None:
 def backend_owning(obj: object) -> Backend | None:
     """The backend whose library defines ``obj`` (a dtype, or a class such as ``np.float32``),
     loaded now if that library is imported; None where no backend's library does."""
-    module = obj.__module__ if isinstance(obj, type) else type(obj).__module__
+    module = getattr(obj if isinstance(obj, type) else type(obj), "__module__", None)
+    if not isinstance(module, str):  # (a class may set anything there)
+        return None
     top = module.partition(".")[0]
     if top not in sys.modules:
         return None
