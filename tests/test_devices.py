@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import importlib.util
 import os
 import subprocess
@@ -13,7 +14,6 @@ import pytest
 
 import arraymux as xp
 from arraymux import _backends
-from arraymux._backends import BackendSpec
 
 CANONICAL = {
     "numpy": "numpy:cpu",
@@ -106,14 +106,13 @@ def test_not_a_device_object():
 
 @pytest.fixture
 def fake_backend():
-    spec = BackendSpec(
-        name="fakebackend",
-        module="arraymux_fake_backend_not_installed",
-        array_types=(("arraymux_fake_backend_not_installed", "Array"),),
-        adapter="arraymux._backends._numpy",
-        extra="fakebackend",
+    module = "arraymux_fake_backend_not_installed"
+    # Everything as NumPy's but the names: nothing of it is installed.
+    spec = dataclasses.replace(
+        _backends._SPECS["numpy"], name="fakebackend", module=module,
+        array_types=((module, "Array"),), extra="fakebackend",
         distribution="arraymux-fake-backend",
-    )
+    )  # fmt: skip
     _backends.register(spec)
     try:
         yield spec

@@ -234,6 +234,8 @@ def set_default_dtypes(
     Returns
     -------
     None
+        The policy applies from the next call on; read it back with
+        :func:`get_default_dtypes`.
 
     Examples
     --------

@@ -429,6 +429,8 @@ def set_default_device(device: str | Device | None) -> None:
     Returns
     -------
     None
+        Creation functions called without ``device=`` use it from now on (see
+        :func:`get_default_device`).
 
     Examples
     --------

@@ -11,34 +11,8 @@ from __future__ import annotations
 from typing import Final
 
 from ._records import BY_NAME, RECORDS, VARARGS, Record
-from ._records._record import (
-    EighResult,
-    EigResult,
-    QRResult,
-    SlogdetResult,
-    SVDResult,
-    UniqueAllResult,
-    UniqueCountsResult,
-    UniqueInverseResult,
-)
 
-__all__ = [
-    "BY_NAME",
-    "COMMUTATIVE",
-    "CONSTANTS",
-    "NEW_IN_2025_12",
-    "TABLE",
-    "VARARGS",
-    "EigResult",
-    "EighResult",
-    "QRResult",
-    "Record",
-    "SVDResult",
-    "SlogdetResult",
-    "UniqueAllResult",
-    "UniqueCountsResult",
-    "UniqueInverseResult",
-]
+__all__ = ["BY_NAME", "COMMUTATIVE", "CONSTANTS", "NEW_IN_2025_12", "TABLE", "VARARGS", "Record"]
 
 #: Every function of the standard, in the order of its sections.
 TABLE: Final[tuple[Record, ...]] = RECORDS

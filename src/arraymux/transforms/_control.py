@@ -101,7 +101,7 @@ def cond(
     Returns
     -------
     pytree
-        What the branch taken returns.
+        ``true_fun(*operands)`` or ``false_fun(*operands)``.
 
     Raises
     ------
@@ -171,7 +171,7 @@ def switch(index: object, branches: Sequence[Callable[..., _R]], *operands: obje
     Returns
     -------
     pytree
-        What the branch taken returns.
+        ``branches[index](*operands)``, ``index`` clamped into ``[0, len(branches) - 1]``.
 
     Raises
     ------
@@ -258,7 +258,7 @@ def while_loop(cond_fun: Callable[[_C], object], body_fun: Callable[[_C], _C], i
     Returns
     -------
     pytree
-        The last carry.
+        The first carry for which ``cond_fun`` does not hold.
 
     Raises
     ------
@@ -392,7 +392,7 @@ def fori_loop(
     Returns
     -------
     pytree
-        The last carry.
+        The carry after ``upper - lower`` steps (``init_val`` where ``upper <= lower``).
 
     Raises
     ------

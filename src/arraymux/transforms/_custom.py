@@ -167,13 +167,9 @@ class custom_vjp(_Custom):
     """
 
     _kind = "custom_vjp"
-
-    def __init__(
-        self, fun: Callable[..., object], nondiff_argnums: int | Sequence[int] = ()
-    ) -> None:
-        super().__init__(fun, nondiff_argnums)
-        self.fwd: Callable[..., object] | None = None
-        self.bwd: Callable[..., object] | None = None
+    # The rule, None until defvjp gives it.
+    fwd: Callable[..., object] | None = None
+    bwd: Callable[..., object] | None = None
 
     def _ruled(self) -> bool:
         return self.fwd is not None
@@ -193,6 +189,7 @@ class custom_vjp(_Custom):
         Returns
         -------
         None
+            The rule is kept on the function; calling ``defvjp`` again replaces it.
 
         Examples
         --------
@@ -266,12 +263,8 @@ class custom_jvp(_Custom):
     """
 
     _kind = "custom_jvp"
-
-    def __init__(
-        self, fun: Callable[..., object], nondiff_argnums: int | Sequence[int] = ()
-    ) -> None:
-        super().__init__(fun, nondiff_argnums)
-        self.jvp: Callable[..., object] | None = None
+    # The rule, None until defjvp gives it.
+    jvp: Callable[..., object] | None = None
 
     def _ruled(self) -> bool:
         return self.jvp is not None

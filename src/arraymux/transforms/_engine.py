@@ -176,15 +176,10 @@ class Engine:
             pass
 
         def leaf_in(leaf: object, path: str) -> object:
-            if type(leaf) is Array:
-                native, dev = leaf._native, leaf._device
-            else:
-                op = operand(leaf)
-                if op is None:
-                    if diff:
-                        return self._scalar_in(leaf, argument_path(pos, path))
-                    return leaf
-                native, dev = op
+            op = operand(leaf)
+            if op is None:
+                return self._scalar_in(leaf, argument_path(pos, path)) if diff else leaf
+            native, dev = op
             if diff:
                 dt = dev._backend.dtype_from_native(native.dtype)
                 if dt.kind not in FLOATING:

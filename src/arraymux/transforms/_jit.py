@@ -69,6 +69,11 @@ def jit(
     ------
     BackendMismatchError, TransformUnavailableError
         As :func:`grad`.
+    TypeError
+        A static argument is unhashable, or ``static_argnums``/``static_argnames`` hold
+        something other than ints/strings.
+    ValueError
+        ``static_argnums`` names a position ``fun`` does not have.
 
     Examples
     --------

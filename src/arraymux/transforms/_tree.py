@@ -118,6 +118,23 @@ def map_leaves(fn: Callable[[Any, str], object], tree: Any, path: str = "") -> A
     return fn(tree, path)
 
 
+def map_plain(fn: Callable[[Any], object], tree: Any) -> Any:
+    """``tree`` with every leaf replaced by ``fn(leaf)``: :func:`map_leaves` without the
+    paths, for the walks that run on every call."""
+    t = type(tree)
+    if t is tuple or t is list:
+        return t([map_plain(fn, v) for v in tree])
+    if t is dict:
+        return {k: map_plain(fn, v) for k, v in tree.items()}
+    node = NODES.get(t)
+    if node is not None:
+        children, aux = node.flatten(tree)
+        return node.unflatten(aux, [map_plain(fn, v) for v in children])
+    if isinstance(tree, tuple) and hasattr(tree, "_fields"):  # a named tuple
+        return t(*[map_plain(fn, v) for v in tree])
+    return fn(tree)
+
+
 def _visit_at(
     visit: Callable[[object, str], object], pos: int | str, leaf: object, path: str
 ) -> object:
@@ -220,32 +237,23 @@ def _leaves_float(tree: Any, backend: Backend, floats: frozenset[object]) -> boo
 def natives_of(tree: Any, found: list[Device], diff: bool) -> object:
     """``tree`` with its arrays replaced by their natives, all on ``found[0]`` (set by the
     first array when ``found`` is empty); with ``diff``, every leaf must be a floating array."""
-    t = type(tree)
-    if t is Array:
-        native, dev = tree._native, tree._device
-    elif t is tuple or t is list:
-        return t([natives_of(v, found, diff) for v in tree])
-    elif t is dict:
-        return {k: natives_of(v, found, diff) for k, v in tree.items()}
-    elif t in NODES:
-        children, aux = NODES[t].flatten(tree)
-        return NODES[t].unflatten(aux, [natives_of(v, found, diff) for v in children])
-    elif isinstance(tree, tuple) and hasattr(tree, "_fields"):
-        return t(*[natives_of(v, found, diff) for v in tree])
-    else:
-        op = operand(tree)
+
+    def native_of(leaf: object) -> object:
+        op = operand(leaf)
         if op is None:
             if diff:
                 raise Slow
-            return tree
+            return leaf
         native, dev = op
-    if not found:
-        found.append(dev)
-    elif dev is not found[0]:
-        raise Slow
-    if diff and not is_float(dev._backend, native.dtype):
-        raise Slow
-    return native
+        if not found:
+            found.append(dev)
+        elif dev is not found[0]:
+            raise Slow
+        if diff and not is_float(dev._backend, native.dtype):
+            raise Slow
+        return native
+
+    return map_plain(native_of, tree)
 
 
 def device_of(
@@ -316,28 +324,23 @@ def find(
 
 def convert_natives(tree: Any, fn: Callable[[Any], object], backend: Backend) -> Any:
     """``tree`` with every native array of ``backend`` replaced by ``fn(array)``."""
-    t = type(tree)
-    if t is tuple or t is list:
-        return t([convert_natives(v, fn, backend) for v in tree])
-    if t is dict:
-        return {k: convert_natives(v, fn, backend) for k, v in tree.items()}
-    if t in NODES:
-        children, aux = NODES[t].flatten(tree)
-        return NODES[t].unflatten(aux, [convert_natives(v, fn, backend) for v in children])
-    if isinstance(tree, tuple) and hasattr(tree, "_fields"):
-        return t(*[convert_natives(v, fn, backend) for v in tree])
-    # isinstance first: inside torch.compile, a lookup in the type cache would add guards.
-    if isinstance(tree, backend.array_classes):
-        return fn(tree)
-    if isinstance(tree, SCALARS) or tree is None:
-        return tree
-    if backend_of_type(t) is backend:  # a class whose module was imported after the backend
-        return fn(tree)
-    # An Array's native may be what the backend returns for a 0-d result (NumPy: a scalar).
-    normalized = backend.normalize(tree)
-    if normalized is not tree and isinstance(normalized, backend.array_classes):
-        return fn(normalized)
-    return tree
+
+    def convert(leaf: Any) -> object:
+        # isinstance first: inside torch.compile, a lookup in the type cache would add guards.
+        if isinstance(leaf, backend.array_classes):
+            return fn(leaf)
+        if isinstance(leaf, SCALARS) or leaf is None:
+            return leaf
+        if backend_of_type(type(leaf)) is backend:  # a class whose module came after
+            return fn(leaf)
+        # An Array's native may be what the backend returns for a 0-d result (NumPy: a
+        # scalar).
+        normalized = backend.normalize(leaf)
+        if normalized is not leaf and isinstance(normalized, backend.array_classes):
+            return fn(normalized)
+        return leaf
+
+    return map_plain(convert, tree)
 
 
 def wrap_all(tree: object, backend: Backend, device: Device) -> Any:

@@ -114,6 +114,15 @@ class Draw:
         s = reference_namespace().arrays(np.dtype(dtype.name), shape, elements=kw, unique=unique)
         return np.asarray(self.draw(s, label))
 
+    def operand(
+        self, kinds: str | tuple[str, ...], min_dims: int = 0
+    ) -> tuple[DType, tuple[int, ...], np.ndarray]:
+        """``(dtype, shape, x)``: a dtype of ``kinds``, a shape of at least ``min_dims``
+        dimensions and a reference array of both, drawn in that order."""
+        dt = self.dtype(kinds)
+        shape = self.shape(min_dims=min_dims)
+        return dt, shape, self.array(dt, shape)
+
     def dev(self, x: np.ndarray) -> Any:
         return ax.asarray(x, device=self.device)
 

@@ -17,9 +17,7 @@ from ._core import ALL_KINDS, Draw, check, register
 
 @register("take")
 def _take(d: Draw, name: str) -> None:
-    dt = d.dtype(ALL_KINDS)
-    shape = d.shape(min_dims=1)
-    x = d.array(dt, shape)
+    dt, shape, x = d.operand(ALL_KINDS, min_dims=1)
     axis = d.axis(len(shape))
     n = shape[axis]
     idx: Any = np.asarray(
@@ -34,9 +32,7 @@ def _take(d: Draw, name: str) -> None:
 
 @register("take_along_axis")
 def _take_along_axis(d: Draw, name: str) -> None:
-    dt = d.dtype(ALL_KINDS)
-    shape = d.shape(min_dims=1)
-    x = d.array(dt, shape)
+    dt, shape, x = d.operand(ALL_KINDS, min_dims=1)
     axis = d.axis(len(shape))
     ishape = list(shape)
     ishape[axis] = d.draw(st.integers(1, 4), "count")

@@ -60,9 +60,7 @@ def _concat(d: Draw, name: str) -> None:
 
 @register("expand_dims", "squeeze")
 def _expand_squeeze(d: Draw, name: str) -> None:
-    dt = d.dtype(ALL_KINDS)
-    shape = d.shape()
-    x = d.array(dt, shape)
+    dt, shape, x = d.operand(ALL_KINDS)
     axis = d.draw(st.integers(-len(shape) - 1, len(shape)), "axis")
     if name == "expand_dims":
         check(ax.expand_dims(d.dev(x), axis=axis), np.expand_dims(x, axis), d.device, dtype=dt)
@@ -73,18 +71,14 @@ def _expand_squeeze(d: Draw, name: str) -> None:
 
 @register("flip")
 def _flip(d: Draw, name: str) -> None:
-    dt = d.dtype(ALL_KINDS)
-    shape = d.shape()
-    x = d.array(dt, shape)
+    dt, shape, x = d.operand(ALL_KINDS)
     axis = d.axis_or_none(len(shape))
     check(ax.flip(d.dev(x), axis=axis), np.flip(x, axis=axis), d.device, dtype=dt)
 
 
 @register("moveaxis", "permute_dims")
 def _permute(d: Draw, name: str) -> None:
-    dt = d.dtype(ALL_KINDS)
-    shape = d.shape(min_dims=1)
-    x = d.array(dt, shape)
+    dt, shape, x = d.operand(ALL_KINDS, min_dims=1)
     if name == "permute_dims":
         perm = d.draw(st.permutations(range(len(shape))), "axes")
         check(ax.permute_dims(d.dev(x), tuple(perm)), np.transpose(x, perm), d.device, dtype=dt)
@@ -96,9 +90,7 @@ def _permute(d: Draw, name: str) -> None:
 
 @register("repeat")
 def _repeat(d: Draw, name: str) -> None:
-    dt = d.dtype(ALL_KINDS)
-    shape = d.shape(min_dims=1)
-    x = d.array(dt, shape)
+    dt, shape, x = d.operand(ALL_KINDS, min_dims=1)
     axis = d.axis_or_none(len(shape))
     r = d.draw(st.integers(0, 3), "repeats")
     check(ax.repeat(d.dev(x), r, axis=axis), np.repeat(x, r, axis=axis), d.device, dtype=dt)
@@ -114,9 +106,7 @@ def _reshape(d: Draw, name: str) -> None:
 
 @register("roll")
 def _roll(d: Draw, name: str) -> None:
-    dt = d.dtype(ALL_KINDS)
-    shape = d.shape(min_dims=1)
-    x = d.array(dt, shape)
+    dt, shape, x = d.operand(ALL_KINDS, min_dims=1)
     shift = d.draw(st.integers(-5, 5), "shift")
     axis = d.axis_or_none(len(shape))
     check(ax.roll(d.dev(x), shift, axis=axis), np.roll(x, shift, axis=axis), d.device, dtype=dt)
@@ -132,9 +122,7 @@ def _tile(d: Draw, name: str) -> None:
 
 @register("unstack")
 def _unstack(d: Draw, name: str) -> None:
-    dt = d.dtype(ALL_KINDS)
-    shape = d.shape(min_dims=1)
-    x = d.array(dt, shape)
+    dt, shape, x = d.operand(ALL_KINDS, min_dims=1)
     axis = d.axis(len(shape))
     ref = [np.take(x, i, axis=axis) for i in range(shape[axis])]
     check_tuple(ax.unstack(d.dev(x), axis=axis), ref, d.device, dtype=dt)

@@ -28,9 +28,7 @@ def _all_any(d: Draw, name: str) -> None:
 
 @register("diff")
 def _diff(d: Draw, name: str) -> None:
-    dt = d.dtype(NUMERIC)
-    shape = d.shape(min_dims=1)
-    x = d.array(dt, shape)
+    dt, shape, x = d.operand(NUMERIC, min_dims=1)
     axis = d.axis(len(shape))
     n = d.draw(st.integers(0, 2), "n")
     check(
