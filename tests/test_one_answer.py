@@ -264,3 +264,88 @@ def test_complex_cases_fix_a_backend_that_gives_finite_parts(name, z):
     for device in (dv for dv in xp.devices() if not dv.simulated):
         got = complex(xp.to_numpy(_fn(name)(xp.asarray([z], dtype=xp.complex64, device=device)))[0])
         assert math.isnan(got.real) and math.isnan(got.imag), (device, got)
+
+
+# Positions and counts: NumPy and JAX took boolean indices as 0 and 1 and Dask as a mask,
+# Dask truncated floating ones (and repeat counts), torch took booleans along an axis.
+COUNTED = sorted({e.name for e in TABLE if e.integer_arrays})
+
+
+def _with_positions(name, x, positions):
+    if name == "take":
+        return xp.take(x, positions, axis=0)
+    if name == "take_along_axis":
+        return xp.take_along_axis(x, positions, axis=0)
+    if name == "repeat":
+        return xp.repeat(x, positions)
+    assert name == "searchsorted", name
+    return xp.searchsorted(x, x, sorter=positions)  # positions: x's argsort
+
+
+def test_the_functions_of_positions_and_counts():
+    assert COUNTED == ["repeat", "searchsorted", "take", "take_along_axis"]
+
+
+@pytest.mark.parametrize("name", COUNTED)
+def test_positions_and_counts_take_integer_arrays_only(device, name):
+    x = xp.asarray([3.0, 1.0, 2.0], device=device)
+    good = _with_positions(name, x, xp.asarray([1, 2, 0], device=device))
+    expected = {
+        "take": [1.0, 2.0, 3.0],
+        "take_along_axis": [1.0, 2.0, 3.0],
+        "repeat": [3.0, 1.0, 1.0],
+        "searchsorted": [2, 0, 1],
+    }[name]
+    assert xp.to_numpy(good).tolist() == expected
+    for dtype in ("bool", "float32"):
+        bad = xp.astype(xp.asarray([1, 0, 1], device=device), getattr(xp, dtype))
+        with pytest.raises(
+            TypeError, match=rf"arraymux\.{name}: \w+ must have an integer dtype, not {dtype}"
+        ):
+            _with_positions(name, x, bad)
+
+
+def test_repeat_counts_are_ints(device):
+    x = xp.asarray([3.0, 1.0], device=device)
+    assert xp.to_numpy(xp.repeat(x, 2)).tolist() == [3.0, 3.0, 1.0, 1.0]
+    for count in (2.0, True):
+        with pytest.raises(
+            TypeError, match=r"arraymux\.repeat: repeats must have an integer dtype"
+        ):
+            xp.repeat(x, count)
+
+
+def test_indices_of_other_kinds_are_refused_by_every_backend(device):
+    x = xp.asarray([[1.0, 2.0], [3.0, 4.0]], device=device)
+    f = xp.asarray([1.0, 0.0], device=device)
+    for key in (f, (f, 0), xp.asarray(1.0, device=device)):
+        with pytest.raises(
+            IndexError, match=r"index array must have an integer or bool dtype, not float"
+        ):
+            x[key]
+        with pytest.raises(
+            IndexError, match=r"index array must have an integer or bool dtype, not float"
+        ):
+            x[key] = 0.0
+    for key in (1.0, np.float64(1.0), (0, 1.0)):
+        with pytest.raises(IndexError, match=r"Array\.__getitem__: an index must be an int"):
+            x[key]
+        with pytest.raises(IndexError, match=r"Array\.__setitem__: an index must be an int"):
+            x[key] = 0.0
+    for key in (slice(0.0, 1), (0, slice(0, 2, 1.0)), slice(xp.asarray(1.0, device=device), None)):
+        with pytest.raises(
+            TypeError, match=r"slice bounds must be ints or None, not (the float|a float\w* array)"
+        ):
+            x[key]
+    assert xp.to_numpy(x).tolist() == [[1.0, 2.0], [3.0, 4.0]]  # nothing written
+    # Integers of any kind as slice bounds: NumPy's and 0-d integer arrays too.
+    assert xp.to_numpy(x[np.int64(1) :, : xp.asarray(1, device=device)]).tolist() == [[3.0]]
+
+
+def test_an_array_given_as_a_dtype_is_described_not_printed(device):
+    x = xp.asarray([1.0, 2.0], device=device)
+    with pytest.raises(
+        TypeError, match=r"arraymux\.astype: dtype=Array of shape \(2,\) is an array"
+    ) as e:
+        xp.astype(x, x)
+    assert "1." not in str(e.value)  # the values (which a lazy array would compute) left out

@@ -19,6 +19,8 @@ from ._devices import constant_bridge, device_of_native
 from ._errors import BackendMismatchError
 
 if TYPE_CHECKING:
+    from typing import SupportsIndex
+
     import numpy as np
 
     from ._backends import Backend
@@ -713,9 +715,15 @@ def _unwrap_key_item(k: Any, device: Device, fname: str, limit: float) -> Any:
         raise _LargeInt
     if t is slice:
         start, stop, step = k.start, k.stop, k.step
-        if type(start) is Array or type(stop) is Array or type(step) is Array:
-            # 0-d integer Arrays as bounds: their Python integers (Dask takes no others).
-            return slice(*(v if v is None else operator.index(v) for v in (start, stop, step)))
+        if not (
+            (start is None or type(start) is int)
+            and (stop is None or type(stop) is int)
+            and (step is None or type(step) is int)
+        ):
+            # Other integers (0-d integer Arrays, NumPy's) as bounds: their Python ints (Dask
+            # takes no 0-d arrays, and truncated floats where the others refuse them).
+            k = slice(*(_slice_bound(v, fname) for v in (start, stop, step)))
+            start, stop, step = k.start, k.stop, k.step
         # torch and JAX compute a slice's length with machine integers (x[:: 2**63 - 1] was
         # empty), and torch truncates bounds beyond int64 with a warning.
         if (
@@ -727,9 +735,34 @@ def _unwrap_key_item(k: Any, device: Device, fname: str, limit: float) -> Any:
         return k
     if k is None or k is Ellipsis or isinstance(k, int):
         return k
+    if isinstance(k, float | complex):  # Dask took a float as the int below it
+        raise IndexError(
+            f"arraymux.Array.{fname}: an index must be an int, a slice, ..., None or an "
+            f"integer or bool array, not the {t.__name__} {k!r}."
+        )
     native = _set_operand(device, k, fname, "index")
+    dt = device._backend.from_native_dtype.get(getattr(native, "dtype", None))
+    if dt is not None and dt._kind.endswith("floating"):
+        # Dask truncated floating indices (and wrote through them) where the others refuse.
+        raise IndexError(
+            f"arraymux.Array.{fname}: an index array must have an integer or bool dtype, not "
+            f"{dt.name}; cast it first, e.g. i = arraymux.astype(i, arraymux.int64)."
+        )
     fix = device._backend.hooks.index_array
     return native if fix is None else fix(native)
+
+
+def _slice_bound(v: object, fname: str) -> int | None:
+    """A slice bound as a Python int: an integer of any kind (0-d integer Arrays, NumPy's)."""
+    if v is None:
+        return None
+    try:
+        return operator.index(cast("SupportsIndex", v))
+    except TypeError:
+        what = f"a {v.dtype.name} array" if type(v) is Array else f"the {type(v).__name__} {v!r}"
+        raise TypeError(
+            f"arraymux.Array.{fname}: slice bounds must be ints or None, not {what}."
+        ) from None
 
 
 def _int_value(dt: DType, value: int) -> int | float:

@@ -15,6 +15,7 @@ from ._devices import Bridge, Device, closure_constant, constant_bridge
 from ._dtype_rules import (
     NOT_FLOATING_KINDS,
     astype_native,
+    check_integer_arrays,
     default_dtype,
     dtype_of,
     floating_operands_dtype,
@@ -223,6 +224,10 @@ def _call(fname: str, args: tuple[object, ...], kwargs: dict[str, object]) -> An
         for a in nargs:
             if not isinstance(a, SCALARS) and _ndim(a) is not None:
                 refuse_kind(entry, dtype_of(a, device))
+    if entry.integer_arrays:
+        check_integer_arrays(
+            fname, entry.integer_arrays, {**dict(zip(names, nargs)), **nkwargs}, device
+        )
     if entry.operands != "any" and nargs:
         rounded = _operand_kinds(entry, device, nargs)
         if rounded is not None:

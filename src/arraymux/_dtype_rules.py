@@ -25,17 +25,13 @@ __all__ = [
     "dtype_arg",
     "dtype_of",
     "floating_operands_dtype",
+    "check_integer_arrays",
     "native_dtype",
     "policy_dtype",
     "result_dtype",
     "scalar_dtype",
     "standard_dtype",
 ]
-
-
-def _short_repr(x: object) -> str:
-    text = repr(x)
-    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def as_dtype(dtype: DTypeLike) -> _dtypes.DType:
@@ -51,9 +47,12 @@ def as_dtype(dtype: DTypeLike) -> _dtypes.DType:
             f"{dtype.__name__} is a Python type, not an array dtype; use arraymux.float64, "
             "arraymux.int64, ... or leave dtype=None for the device's default."
         )
-    if type(dtype) is Array or operand(dtype) is not None:
+    op = operand(dtype)
+    if op is not None:  # (described without its values, which a lazy array would compute)
+        kind = "Array" if type(dtype) is Array else type(dtype).__qualname__
         raise TypeError(
-            f"{_short_repr(dtype)} is an array, not a dtype; pass its dtype (x.dtype) instead."
+            f"{kind} of shape {tuple(op[0].shape)} is an array, not a dtype; pass its dtype "
+            "(x.dtype) instead."
         )
     found = _from_native(dtype, loaded())
     if found is None:
@@ -115,6 +114,36 @@ def native_dtype(
 
 def dtype_of(native: NativeArray, device: Device) -> _dtypes.DType:
     return device._backend.dtype_from_native(native.dtype)
+
+
+_INTEGER_NAMES = frozenset(
+    {"int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"}
+)
+
+
+def check_integer_arrays(
+    fname: str, params: tuple[str, ...], given: dict[str, Any], device: Device
+) -> None:
+    """Refuse a bool or floating array among ``given``'s ``params`` (``Record.integer_arrays``:
+    positions or counts), with one ``TypeError`` on every backend: NumPy and JAX take booleans
+    as 0 and 1 and Dask as a mask, Dask truncates floats, the others refuse."""
+    for pname in params:
+        native = given.get(pname)
+        if native is None or type(native) is int:
+            continue
+        if isinstance(native, bool | float | complex):
+            name = type(native).__name__
+        elif getattr(native, "ndim", None) is None:
+            continue  # not an array: the backend explains
+        else:
+            name = dtype_of(native, device).name
+        if name not in _INTEGER_NAMES:
+            raise TypeError(
+                f"arraymux.{fname}: {pname} must have an integer dtype, not {name} (bool and "
+                "floating positions or counts are refused on every backend, which read them "
+                f"differently); cast it first, e.g. {pname} = arraymux.astype({pname}, "
+                "arraymux.int64)."
+            )
 
 
 def default_dtype(device: Device, kind: str) -> _dtypes.DType:

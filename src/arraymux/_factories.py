@@ -223,6 +223,9 @@ def _plain_arrays(name: str, entry: Record, params: Params) -> Callable[..., Any
         return None
     keywords = frozenset(params.keywords - arrays.keys() - {"dtype", "device"})
     promoted = tuple(i for i in entry.promote if i < n)
+    # Positions and counts (Record.integer_arrays): arrays of other dtypes take the general
+    # path, which refuses them.
+    counted = tuple(i for i in range(n) if params.positional[i] in entry.integer_arrays)
 
     def fn(*args: object, **kwargs: object) -> Any:
         if len(args) == n and type(args[0]) is Array and _plain_kwargs(kwargs, keywords):
@@ -232,6 +235,8 @@ def _plain_arrays(name: str, entry: Record, params: Params) -> Callable[..., Any
                 return call(name, args, kwargs)
             if promoted and not _one_dtype([natives[i] for i in promoted]):
                 return call(name, args, kwargs)
+            if counted and not _integers([args[i] for i in counted]):
+                return call(name, args, kwargs)
             try:
                 r = _call_plain(name, d, natives, kwargs, natives)
             except BACKEND_ERRORS:
@@ -240,6 +245,11 @@ def _plain_arrays(name: str, entry: Record, params: Params) -> Callable[..., Any
         return call(name, args, kwargs)
 
     return fn
+
+
+def _integers(arrays: list[Any]) -> bool:
+    """Whether every one of ``arrays`` (Arrays) has an integer dtype."""
+    return all(a.dtype._kind in _dtypes.INTEGER_KINDS for a in arrays)
 
 
 def _natives_on(d: object, arrays: tuple[object, ...] | list[object]) -> list[Any] | None:

@@ -127,7 +127,11 @@ class Record(NamedTuple):
         integer"``, ``"real floating"``, ``"complex floating"``) outside ``dtypes`` that one
         of NumPy, PyTorch, JAX and CuPy refuses where others compute: arraymux refuses them
         on every backend, with one ``TypeError`` (the dispatch page's rule: accept what all
-        accept, refuse what any refuses); ``keeps_dtype``: the result has the input's dtype
+        accept, refuse what any refuses); ``integer_arrays``: the array parameters that hold
+        positions or counts (``take``'s ``indices``, ``repeat``'s ``repeats``), which take
+        integer dtypes only: a bool or floating array there is refused on every backend with
+        one ``TypeError`` (NumPy and JAX take booleans as 0 and 1, Dask as a mask, and Dask
+        truncates floats); ``keeps_dtype``: the result has the input's dtype
         whatever it is (``first`` rule);
         ``result_dtypes``: ``"<rule> <category>"``, the dtype of an elementwise result for
         each operand dtype of the category where every backend agrees (rule ``same``: the
@@ -170,6 +174,7 @@ class Record(NamedTuple):
     since: str = "2024.12"
     operands: str = "any"
     refused: tuple[str, ...] = ()
+    integer_arrays: tuple[str, ...] = ()
     commutative: bool = False
     result_dtypes: str | None = None
     also_positional: tuple[str, ...] = ()

@@ -24,6 +24,7 @@ RECORDS = section(
             "``axis``, whose length is that of ``indices``.",
         ),
         arrays={"x": False, "indices": False},
+        integer_arrays=("indices",),
         zero_d=("axis",),
         axis="int or None",
         by_hand=True,
@@ -61,6 +62,7 @@ Array([[2],
             "``indices``, the other axes broadcast.",
         ),
         arrays={"x": False, "indices": False},
+        integer_arrays=("indices",),
         also_positional=("axis",),
         example="""\
 >>> x = xp.asarray([[10, 30, 20], [60, 40, 50]])

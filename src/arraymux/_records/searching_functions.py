@@ -82,6 +82,7 @@ Array([1, 0], dtype=int64, device='numpy:cpu')
             "The insertion indices, of the shape of ``x2`` (of the default integer dtype).",
         ),
         arrays={"x1": False, "x2": True, "sorter": False},
+        integer_arrays=("sorter",),
         refused=("bool", "complex floating"),  # torch refuses both
         example="""\
 >>> x1 = xp.asarray([1.0, 2.0, 3.0])
