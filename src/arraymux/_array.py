@@ -494,6 +494,7 @@ class Array:
                         raise
                     r = fix(self._native, nkey)
         except BACKEND_ERRORS as e:
+            _refuse_floating_keys(nkey, d, "__getitem__")
             raise_annotated("Array.__getitem__", d, e)
         return _wrap(r, d, self._dtype)
 
@@ -569,6 +570,7 @@ class Array:
                     raise TypeError(f"arraymux: {d} holds immutable arrays and cannot set items.")
                 self._native = setitem(self._native, nkey, nvalue)
         except BACKEND_ERRORS as e:
+            _refuse_floating_keys(nkey, d, "__setitem__")
             raise_annotated("Array.__setitem__", d, e)
 
     # -- shared state for pickling --------------------------------------------------------------
@@ -735,21 +737,33 @@ def _unwrap_key_item(k: Any, device: Device, fname: str, limit: float) -> Any:
         return k
     if k is None or k is Ellipsis or isinstance(k, int):
         return k
-    if isinstance(k, float | complex):  # Dask took a float as the int below it
+    if t is not Array and isinstance(k, (float, complex)):  # Dask took the int below it
         raise IndexError(
             f"arraymux.Array.{fname}: an index must be an int, a slice, ..., None or an "
             f"integer or bool array, not the {t.__name__} {k!r}."
         )
     native = _set_operand(device, k, fname, "index")
-    dt = device._backend.from_native_dtype.get(getattr(native, "dtype", None))
-    if dt is not None and dt._kind.endswith("floating"):
-        # Dask truncated floating indices (and wrote through them) where the others refuse.
-        raise IndexError(
-            f"arraymux.Array.{fname}: an index array must have an integer or bool dtype, not "
-            f"{dt.name}; cast it first, e.g. i = arraymux.astype(i, arraymux.int64)."
-        )
+    if device._backend.spec.lazy:
+        # Dask truncates floating indices (and writes through them): checked first. The
+        # other backends refuse them, and their errors are explained (_refuse_floating_keys).
+        _refuse_floating_keys(native, device, fname)
     fix = device._backend.hooks.index_array
     return native if fix is None else fix(native)
+
+
+def _refuse_floating_keys(nkey: object, device: Device, fname: str) -> None:
+    """Raise the ``IndexError`` of a floating index array in the native key ``nkey``, the
+    same on every backend (NumPy, torch and array-api-strict raise ``IndexError``, JAX
+    ``TypeError``)."""
+    floats = device._backend.floating_natives
+    for k in nkey if type(nkey) is tuple else (nkey,):
+        dtype = getattr(k, "dtype", None)
+        if dtype in floats:
+            raise IndexError(
+                f"arraymux.Array.{fname}: an index array must have an integer or bool dtype, "
+                f"not {device._backend.dtype_from_native(dtype).name}; cast it first, e.g. "
+                "i = arraymux.astype(i, arraymux.int64)."
+            ) from None
 
 
 def _slice_bound(v: object, fname: str) -> int | None:
@@ -759,7 +773,13 @@ def _slice_bound(v: object, fname: str) -> int | None:
     try:
         return operator.index(cast("SupportsIndex", v))
     except TypeError:
-        what = f"a {v.dtype.name} array" if type(v) is Array else f"the {type(v).__name__} {v!r}"
+        if type(v) is Array and v.dtype._kind in _dtypes.INTEGER_KINDS:
+            raise  # a traced integer: the engine's error names the user's parameter
+        what = (
+            f"an array of dtype {v.dtype.name}"
+            if type(v) is Array
+            else f"the {type(v).__name__} {v!r}"
+        )
         raise TypeError(
             f"arraymux.Array.{fname}: slice bounds must be ints or None, not {what}."
         ) from None

@@ -235,8 +235,11 @@ def _plain_arrays(name: str, entry: Record, params: Params) -> Callable[..., Any
                 return call(name, args, kwargs)
             if promoted and not _one_dtype([natives[i] for i in promoted]):
                 return call(name, args, kwargs)
-            if counted and not _integers([args[i] for i in counted]):
-                return call(name, args, kwargs)
+            if counted:
+                ints = d._backend.integer_natives
+                for i in counted:
+                    if natives[i].dtype not in ints:
+                        return call(name, args, kwargs)
             try:
                 r = _call_plain(name, d, natives, kwargs, natives)
             except BACKEND_ERRORS:
@@ -245,11 +248,6 @@ def _plain_arrays(name: str, entry: Record, params: Params) -> Callable[..., Any
         return call(name, args, kwargs)
 
     return fn
-
-
-def _integers(arrays: list[Any]) -> bool:
-    """Whether every one of ``arrays`` (Arrays) has an integer dtype."""
-    return all(a.dtype._kind in _dtypes.INTEGER_KINDS for a in arrays)
 
 
 def _natives_on(d: object, arrays: tuple[object, ...] | list[object]) -> list[Any] | None:

@@ -19,7 +19,7 @@ from types import ModuleType
 from typing import Any, NoReturn, TypeAlias, cast
 
 from .. import _result_dtypes
-from .._dtypes import ALL_DTYPES, DType
+from .._dtypes import ALL_DTYPES, FLOATING_KINDS, INTEGER_KINDS, DType
 from .._errors import BackendUnavailableError
 from .._function_table import TABLE, Record
 from ._adapter import Hooks, Kernelled, Refusing, complete
@@ -295,6 +295,8 @@ class Backend:
     native_dtype_types: frozenset[type] = field(init=False)
     array_dtypes: dict[DType, object] = field(init=False)
     array_dtypes_by_name: dict[str, object] = field(init=False)
+    integer_natives: frozenset[object] = field(init=False)
+    floating_natives: frozenset[object] = field(init=False)
     array_classes: tuple[type, ...] = field(init=False)
     result_dtypes: dict[str, dict[object, object]] = field(init=False)
     hooks: Hooks = field(init=False)
@@ -330,6 +332,10 @@ class Backend:
         # types (jnp.float32) where its arrays report NumPy dtypes.
         as_array_dtype = self.adapter.array_dtype
         self.array_dtypes = {dt: as_array_dtype(n) for dt, n in self.to_native_dtype.items()}
+        self._natives_of: dict[frozenset[str], frozenset[object]] = {}
+        # What index arrays, positions and counts are checked against on every call.
+        self.integer_natives = self.natives_of(INTEGER_KINDS)
+        self.floating_natives = self.natives_of(FLOATING_KINDS)
         # Bool and integer operands of the functions the standard defines for floating
         # operands (booleans: of the rounding functions) are refused here: the dispatcher's
         # checking path casts them to the device's default floating dtype first (which
@@ -417,6 +423,15 @@ class Backend:
         if not callable(fn):
             raise TypeError(f"{self.name}: {name!r} names the dtypes a function is not for")
         return fn
+
+    def natives_of(self, kinds: frozenset[str]) -> frozenset[object]:
+        """The dtypes that this backend's arrays of the dtype kinds ``kinds`` report
+        (``x.dtype``), for checks by set membership on hot paths."""
+        found = self._natives_of.get(kinds)
+        if found is None:
+            found = frozenset(n for dt, n in self.array_dtypes.items() if dt.kind in kinds)
+            self._natives_of[kinds] = found
+        return found
 
     def resolve(self, name: str) -> Callable[..., object]:
         """The callable behind a standard name (``"add"``, ``"linalg.inv"``)."""

@@ -7,7 +7,7 @@ import functools
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 
-from .. import _compiled
+from .. import _compiled, _dtypes
 from .._array import Array, operand, wrap
 from .._backends import backend_of_type, specs
 from .._devices import Device, get_default_device
@@ -196,19 +196,12 @@ def _all_float(tree: object, device: Device) -> bool:
 
 
 # (backend name, real only) -> the native dtypes of that backend's floating arrays
-_FLOAT_NATIVES: dict[tuple[str, bool], frozenset[object]] = {}
+_REAL_FLOATING = frozenset({"real floating"})
 
 
 def float_natives(backend: Backend, real: bool = False) -> frozenset[object]:
     """The native dtypes of ``backend``'s floating arrays (real ones only with ``real``)."""
-    key = (backend.name, real)
-    floats = _FLOAT_NATIVES.get(key)
-    if floats is None:
-        kinds = ("real floating",) if real else FLOATING
-        floats = _FLOAT_NATIVES[key] = frozenset(
-            n for d, n in backend.array_dtypes.items() if d.kind in kinds
-        )
-    return floats
+    return backend.natives_of(_REAL_FLOATING if real else _dtypes.FLOATING_KINDS)
 
 
 def _leaves_float(tree: Any, backend: Backend, floats: frozenset[object]) -> bool:
