@@ -64,6 +64,8 @@ CASES: dict[str, Callable[[xp.Device], Any]] = {
     "cumulative_sum include_initial": lambda d: xp.cumulative_sum(
         _a([[1, 2], [3, 4]], F32, d), axis=0, include_initial=True
     ),
+    "cumulative_sum of a 0-d array": lambda d: xp.cumulative_sum(_a(2, F32, d)),
+    "cumulative_prod of a 0-d array": lambda d: xp.cumulative_prod(_a(2, I32, d)),
     "max with nan": lambda d: xp.max(_a([1, NAN, 3], F32, d)),
     "argmax with nan": lambda d: xp.astype(xp.argmax(_a([1, NAN, 3], F32, d)), I32),
     "argmin ties": lambda d: xp.astype(xp.argmin(_a([2, 1, 1, 0, 0], F32, d)), I32),

@@ -13,7 +13,16 @@ def cumulative(name: str, operation: str, *, example: str) -> Record:
         signature="(x, /, *, axis=None, dtype=None, include_initial=False)",
         summary=f"Cumulative {operation} of the elements of ``x`` along an axis.",
         dtypes="numeric",
-        parameters={"axis": ACCUMULATE, "dtype": ORDER_DTYPE},
+        parameters={
+            "x": (
+                "Array",
+                "Input array of one or more dimensions: a 0-d array is refused on every "
+                "backend (NumPy gave an array of shape ``(1,)``, torch a 0-d one, JAX and Dask "
+                "raised).",
+            ),
+            "axis": ACCUMULATE,
+            "dtype": ORDER_DTYPE,
+        },
         returns=(
             "Array",
             f"The cumulative {operation}s, of the shape of ``x`` (``axis`` one longer with "
@@ -21,6 +30,7 @@ def cumulative(name: str, operation: str, *, example: str) -> Record:
         ),
         zero_d=("axis",),
         axis="int or None",
+        by_hand=True,
         example=example,
     )
 
