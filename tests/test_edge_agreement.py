@@ -66,6 +66,23 @@ CASES: dict[str, Callable[[xp.Device], Any]] = {
     ),
     "cumulative_sum of a 0-d array": lambda d: xp.cumulative_sum(_a(2, F32, d)),
     "cumulative_prod of a 0-d array": lambda d: xp.cumulative_prod(_a(2, I32, d)),
+    "tril of a 1-D array": lambda d: xp.tril(_a([1, 2, 3], F32, d)),
+    "triu of a 0-d array": lambda d: xp.triu(_a(1, F32, d)),
+    "searchsorted of no values": lambda d: xp.astype(
+        xp.searchsorted(_a([1, 2, 3], F32, d), xp.zeros((0, 3), dtype=F32, device=d)), I32
+    ),
+    "fft of an empty axis": lambda d: xp.fft.fft(xp.zeros((0,), dtype=C64, device=d)),
+    "fft of an empty stack": lambda d: xp.fft.fft(xp.zeros((0, 3), dtype=C64, device=d)),
+    "fft of an empty axis, padded": lambda d: xp.fft.fft(
+        xp.zeros((2, 0), dtype=C64, device=d), n=3
+    ),
+    "rfft of an empty stack": lambda d: xp.fft.rfft(xp.zeros((0, 3), dtype=F32, device=d)),
+    "irfft of one point": lambda d: xp.fft.irfft(_a([1, 2], C64, d)[:1]),
+    "irfft of an empty stack": lambda d: xp.fft.irfft(xp.zeros((0, 3), dtype=C64, device=d)),
+    "fftn over an empty axis": lambda d: xp.fft.fftn(xp.zeros((0, 3), dtype=C64, device=d)),
+    "rfftn of an empty stack": lambda d: xp.fft.rfftn(
+        xp.zeros((0, 4), dtype=F32, device=d), axes=(1,)
+    ),
     "max with nan": lambda d: xp.max(_a([1, NAN, 3], F32, d)),
     "argmax with nan": lambda d: xp.astype(xp.argmax(_a([1, NAN, 3], F32, d)), I32),
     "argmin ties": lambda d: xp.astype(xp.argmin(_a([2, 1, 1, 0, 0], F32, d)), I32),
@@ -246,7 +263,10 @@ CASES: dict[str, Callable[[xp.Device], Any]] = {
 #   negative count, slices starting beyond the end, sums of bools, isin of floats, and
 #   operands outside a function's dtype category that every other library computes
 #   (`logical_and` of floats, `maximum` of bools, `diff` of bools).
-STRICT_REFUSES = {"diff of bools", "diff of bools, axis 0, appended"}
+STRICT_REFUSES = {
+    "diff of bools",
+    "diff of bools, axis 0, appended",
+}
 
 
 def _outcome(call: Callable[[xp.Device], Any], device: xp.Device) -> tuple[str, Any]:
@@ -350,3 +370,15 @@ def test_every_device_gives_the_numpy_devices_answer(device, name):
         assert (np.signbit(g.real)[zeros] == np.signbit(w.real)[zeros]).all(), name
     else:
         assert g.tolist() == w.tolist(), f"{name}: {g.tolist()} on {device}, {w.tolist()}"
+
+
+def test_sums_of_bools_over_no_axis_are_in_the_default_integer(device):
+    """torch gave bools back (array-api-compat's sum and prod over ``axis=()``)."""
+    if device.backend == "array_api_strict":
+        pytest.skip("array-api-strict refuses sums of bools")
+    x = _a([[True, False]], BOOL, device)
+    default = xp.__array_namespace_info__().default_dtypes(device=device)["integral"]
+    for f in (xp.sum, xp.prod):
+        r = f(x, axis=())
+        assert r.dtype == default, (f, r.dtype)
+        assert xp.to_numpy(r).tolist() == [[1, 0]]

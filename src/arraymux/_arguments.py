@@ -29,6 +29,7 @@ __all__ = [
     "check_call",
     "check_index",
     "check_int",
+    "check_ndim",
     "check_number",
     "check_shape",
     "check_size",
@@ -256,6 +257,18 @@ def check_int(fname: str, pname: str, v: Any, what: str = "an int") -> int:
         return operator.index(v)
     except TypeError:
         raise TypeError(f"arraymux.{fname}: {pname} must be {what}, not {_type_name(v)}.") from None
+
+
+def check_ndim(fname: str, x: object, least: int, why: str) -> None:
+    """Refuse an array ``x`` of fewer than ``least`` dimensions with one ``ValueError`` on
+    every backend (``why``: how the backends answered otherwise); anything else passes (the
+    dispatched function explains)."""
+    ndim = getattr(x, "ndim", None)
+    if type(ndim) is int and ndim < least:
+        raise ValueError(
+            f"arraymux.{fname}: x has {ndim} dimension(s); the standard defines {fname} of "
+            f"arrays of {least} or more ({why})."
+        )
 
 
 def _ints(fname: str, pname: str, v: object, what: str) -> tuple[int, ...]:

@@ -8,7 +8,7 @@ that do the same in C.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from . import _compiled, _dtypes
 from ._arguments import Params, params_of
@@ -22,7 +22,7 @@ from ._signatures import BOOL_KEYWORDS
 if TYPE_CHECKING:
     from ._devices import Device
 
-__all__ = ["binary", "first", "generic", "reflected", "unary"]
+__all__ = ["binary", "by_hand", "first", "generic", "reflected", "unary"]
 
 
 def unary(name: str) -> Callable[..., Array]:
@@ -247,6 +247,18 @@ def _plain_arrays(name: str, entry: Record, params: Params) -> Callable[..., Any
             return wrap_result(name, r, d)
         return call(name, args, kwargs)
 
+    return fn
+
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def by_hand(fn: _F, made: Callable[..., Any]) -> _F:
+    """``fn``, written by hand around ``made`` (the function its record makes, which it
+    calls), with ``made``'s docstring, signature, names and module: one face for both."""
+    twin = _compiled.python_twin(made)
+    for attr in ("__doc__", "__signature__", "__name__", "__qualname__", "__module__"):
+        setattr(fn, attr, getattr(twin, attr))
     return fn
 
 

@@ -7,8 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from ._arguments import MAX_BYTES, check_size, check_value, read_zero_d
 from ._array import Array, operand
-from ._compiled import python_twin
-from ._factories import first, generic
+from ._factories import by_hand, first, generic
 
 if TYPE_CHECKING:
     from ._typing import ArrayLike
@@ -196,8 +195,7 @@ for _fn, _dispatched in (
     (tile, _tile),
     (repeat, _repeat),
 ):
-    for _attr in ("__doc__", "__signature__", "__name__", "__qualname__", "__module__"):
-        setattr(_fn, _attr, getattr(python_twin(_dispatched), _attr))
+    by_hand(_fn, _dispatched)
 
 
 def broadcast_shapes(*shapes: tuple[int | None, ...]) -> tuple[int | None, ...]:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import inspect
 from typing import TYPE_CHECKING
 
-from ._factories import first
+from ._arguments import check_ndim
+from ._factories import by_hand, first
 
 if TYPE_CHECKING:
     from ._array import Array
@@ -34,26 +34,19 @@ _cumulative_sum = first("cumulative_sum")
 _cumulative_prod = first("cumulative_prod")
 
 
-def _at_least_1d(name: str, x: object) -> None:
-    # The standard defines cumulative sums and products of arrays of one or more dimensions;
-    # of a 0-d array NumPy gave one of shape (1,), torch a 0-d one, and JAX and Dask raised.
-    if getattr(x, "ndim", None) == 0:
-        raise ValueError(
-            f"arraymux.{name}: x is a 0-d array; the standard defines {name} of arrays of one "
-            f"or more dimensions. Make it one first, e.g. arraymux.reshape(x, (1,))."
-        )
+#: How the backends answered a 0-d array.
+_ZERO_D = "of a 0-d array NumPy gave one of shape (1,), torch a 0-d one, and JAX and Dask raised"
 
 
 def cumulative_sum(x: ArrayLike, /, *args: object, **kwargs: object) -> Array:
-    _at_least_1d("cumulative_sum", x)
+    check_ndim("cumulative_sum", x, 1, _ZERO_D)
     return _cumulative_sum(x, *args, **kwargs)
 
 
 def cumulative_prod(x: ArrayLike, /, *args: object, **kwargs: object) -> Array:
-    _at_least_1d("cumulative_prod", x)
+    check_ndim("cumulative_prod", x, 1, _ZERO_D)
     return _cumulative_prod(x, *args, **kwargs)
 
 
-for _mine, _made in ((cumulative_sum, _cumulative_sum), (cumulative_prod, _cumulative_prod)):
-    _mine.__doc__, _mine.__module__ = _made.__doc__, _made.__module__
-    setattr(_mine, "__signature__", inspect.signature(_made))  # noqa: B010 (not a declared attribute)
+by_hand(cumulative_sum, _cumulative_sum)
+by_hand(cumulative_prod, _cumulative_prod)

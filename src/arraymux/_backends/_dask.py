@@ -662,7 +662,10 @@ def _searchsorted(
     v = x2 if isinstance(x2, da.Array) else da.asarray(x2, dtype=x1.dtype)
     if v.ndim == 0:
         return da.searchsorted(x1, v.reshape(1), side=side).reshape(())
-    return da.searchsorted(x1, v, side=side)
+    found = da.searchsorted(x1, v, side=side)
+    if 0 in v.shape:  # dask's computed an array of shape (1, 0) for any empty x2
+        return da.zeros(v.shape, dtype=found.dtype, chunks=v.chunks)
+    return found
 
 
 def _eye(

@@ -120,6 +120,8 @@ def _sum(
             return _torch_sum(x)
         if type(axis) is int:
             return _torch_sum(x, axis, keepdim=keepdims)
+        if x.dtype is torch.bool:  # (array-api-compat's sum over axis=() kept bool)
+            dtype = torch.int64
     return _compat_sum(x, axis=axis, dtype=dtype, keepdims=keepdims)
 
 
@@ -153,6 +155,8 @@ def _accumulating(name: str, base: Callable[..., torch.Tensor]) -> Callable[...,
                 return kernel(x, axis) if keepdims is None else kernel(x, axis, keepdim=keepdims)
         if x.dtype in _UNSIGNED or kwargs.get("dtype") in _UNSIGNED:
             return _unsigned.reduction(name, fns, x, *args, **kwargs)
+        if x.dtype is torch.bool and kwargs.get("dtype") is None and name == "prod":
+            kwargs["dtype"] = torch.int64  # (array-api-compat's prod over axis=() kept bool)
         return base(x, *args, **kwargs)
 
     fn.__name__ = fn.__qualname__ = name.rpartition(".")[2]

@@ -89,6 +89,7 @@ def triangle(name: str, part: str, zeroed: str, *, example: str) -> Record:
         ),
         keeps_dtype=True,
         also_positional=("k",),
+        by_hand=True,
         example=example,
     )
 
