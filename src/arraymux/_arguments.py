@@ -259,15 +259,14 @@ def check_int(fname: str, pname: str, v: Any, what: str = "an int") -> int:
         raise TypeError(f"arraymux.{fname}: {pname} must be {what}, not {_type_name(v)}.") from None
 
 
-def check_ndim(fname: str, x: object, least: int, why: str) -> None:
-    """Refuse an array ``x`` of fewer than ``least`` dimensions with one ``ValueError`` on
-    every backend (``why``: how the backends answered otherwise); anything else passes (the
-    dispatched function explains)."""
+def check_ndim(fname: str, x: object, least: int) -> None:
+    """Refuse an array ``x`` of fewer than ``least`` dimensions (``Record.min_ndim``) with one
+    ``ValueError`` on every backend; anything else passes (the dispatched function explains)."""
     ndim = getattr(x, "ndim", None)
     if type(ndim) is int and ndim < least:
         raise ValueError(
-            f"arraymux.{fname}: x has {ndim} dimension(s); the standard defines {fname} of "
-            f"arrays of {least} or more ({why})."
+            f"arraymux.{fname}: x has {ndim} dimension(s); the standard defines {fname} for "
+            f"arrays of {least} or more."
         )
 
 

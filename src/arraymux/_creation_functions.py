@@ -11,7 +11,6 @@ from ._arguments import (
     MAX_BYTES,
     check_call,
     check_copy,
-    check_ndim,
     check_shape,
     check_size,
     check_value,
@@ -34,7 +33,7 @@ from ._dtype_rules import (
     standard_dtype,
 )
 from ._errors import mismatch, not_an_array, raise_error, unsupported
-from ._factories import by_hand, first, generic
+from ._factories import first, generic
 from ._narrowing import check_data, check_values, narrowed, narrower, python_values
 from ._signatures import signature
 from ._typing import ArrayLike, DeviceLike, DTypeLike, SupportsDLPack
@@ -907,24 +906,7 @@ empty_like = _like("empty_like", "empty")
 full_like = _like("full_like", "full")
 ones_like = _like("ones_like", "ones")
 zeros_like = _like("zeros_like", "zeros")
+tril = first("tril")
+triu = first("triu")
 meshgrid = generic("meshgrid")
 # End of the generated lines.
-
-_tril = first("tril")
-_triu = first("triu")
-#: How the backends answered an array of fewer than two dimensions.
-_NOT_MATRICES = "NumPy took a 1-D array as a row of a matrix, the others raised"
-
-
-def tril(x: ArrayLike, /, *args: object, **kwargs: object) -> Array:
-    check_ndim("tril", x, 2, _NOT_MATRICES)
-    return _tril(x, *args, **kwargs)
-
-
-def triu(x: ArrayLike, /, *args: object, **kwargs: object) -> Array:
-    check_ndim("triu", x, 2, _NOT_MATRICES)
-    return _triu(x, *args, **kwargs)
-
-
-by_hand(tril, _tril)
-by_hand(triu, _triu)

@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from . import _compiled, _dtypes
-from ._arguments import Params, params_of
+from ._arguments import Params, check_ndim, params_of
 from ._array import Array, wrap
 from ._backend_errors import BACKEND_ERRORS
 from ._dispatch import binary_slow, call, call_backend, wrap_result
@@ -173,9 +173,18 @@ def first(name: str) -> Callable[..., Any]:
         return call(name, (x, *args), kwargs)
 
     max_args = extra + 1 if params is not None and not params.varargs else -1
-    return _compiled.function(
+    made = _compiled.function(
         "first", name, finish(fn, name, "first"), keeps_dtype, max_args, frozenset(keywords)
     )
+    least = BY_NAME[name].min_ndim
+    if not least:
+        return made
+
+    def checked(x: object, /, *args: object, **kwargs: object) -> Array:
+        check_ndim(name, x, least)
+        return made(x, *args, **kwargs)  # type: ignore[no-any-return]
+
+    return by_hand(checked, made)
 
 
 def generic(name: str) -> Callable[..., Any]:

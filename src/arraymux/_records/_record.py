@@ -131,7 +131,9 @@ class Record(NamedTuple):
         positions or counts (``take``'s ``indices``, ``repeat``'s ``repeats``), which take
         integer dtypes only: a bool or floating array there is refused on every backend with
         one ``TypeError`` (NumPy and JAX take booleans as 0 and 1, Dask as a mask, and Dask
-        truncates floats); ``keeps_dtype``: the result has the input's dtype
+        truncates floats); ``min_ndim``: the fewest dimensions of ``x`` the standard defines a
+        function for, where some backend computes on fewer: arraymux refuses fewer on every
+        backend with one ``ValueError``; ``keeps_dtype``: the result has the input's dtype
         whatever it is (``first`` rule);
         ``result_dtypes``: ``"<rule> <category>"``, the dtype of an elementwise result for
         each operand dtype of the category where every backend agrees (rule ``same``: the
@@ -175,6 +177,7 @@ class Record(NamedTuple):
     operands: str = "any"
     refused: tuple[str, ...] = ()
     integer_arrays: tuple[str, ...] = ()
+    min_ndim: int = 0
     commutative: bool = False
     result_dtypes: str | None = None
     also_positional: tuple[str, ...] = ()

@@ -89,7 +89,7 @@ def triangle(name: str, part: str, zeroed: str, *, example: str) -> Record:
         ),
         keeps_dtype=True,
         also_positional=("k",),
-        by_hand=True,
+        min_ndim=2,  # (NumPy took a 1-D array as a row of a matrix, the others raised)
         example=example,
     )
 

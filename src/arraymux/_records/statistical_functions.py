@@ -30,7 +30,7 @@ def cumulative(name: str, operation: str, *, example: str) -> Record:
         ),
         zero_d=("axis",),
         axis="int or None",
-        by_hand=True,
+        min_ndim=1,
         example=example,
     )
 
