@@ -66,6 +66,8 @@ CASES: dict[str, Callable[[xp.Device], Any]] = {
     ),
     "cumulative_sum of a 0-d array": lambda d: xp.cumulative_sum(_a(2, F32, d)),
     "cumulative_prod of a 0-d array": lambda d: xp.cumulative_prod(_a(2, I32, d)),
+    "meshgrid of a 0-d array": lambda d: xp.meshgrid(_a([1, 2], F32, d), _a(1, F32, d))[0],
+    "meshgrid of a 2-D array": lambda d: xp.meshgrid(_a([[1, 2]], F32, d))[0],
     "tril of a 1-D array": lambda d: xp.tril(_a([1, 2, 3], F32, d)),
     "triu of a 0-d array": lambda d: xp.triu(_a(1, F32, d)),
     "searchsorted of no values": lambda d: xp.astype(

@@ -178,6 +178,12 @@ def _call(fname: str, args: tuple[object, ...], kwargs: dict[str, object]) -> An
             if type(a) is not Array and operand(a) is None:
                 raise not_an_array(fname, i, a)
             nargs.append(found.take(fname, i, a))
+            if fname == "meshgrid" and _ndim(nargs[-1]) != 1:
+                # NumPy, Dask and array-api-strict flattened such arrays; torch and JAX raised.
+                raise ValueError(
+                    f"arraymux.meshgrid: argument {i} has {_ndim(nargs[-1])} dimension(s); "
+                    "the standard's meshgrid takes one-dimensional arrays."
+                )
         nkwargs = {k: check_value(fname, k, v, None) for k, v in kwargs.items()}
     else:
         arrays = entry.arrays or (_FIRST_ONLY if rule != "binary" else _BINARY_PARAMS)
