@@ -68,6 +68,13 @@ CASES: dict[str, Callable[[xp.Device], Any]] = {
     "cumulative_prod of a 0-d array": lambda d: xp.cumulative_prod(_a(2, I32, d)),
     "meshgrid of a 0-d array": lambda d: xp.meshgrid(_a([1, 2], F32, d), _a(1, F32, d))[0],
     "meshgrid of a 2-D array": lambda d: xp.meshgrid(_a([[1, 2]], F32, d))[0],
+    "clip of int8 within bounds beyond its range": lambda d: xp.clip(
+        _a([1, 5], I8, d), -1000, 1000
+    ),
+    "clip of uint8 from -1": lambda d: xp.clip(_a([1, 5], U8, d), -1, 3),
+    "clip of uint8 to 300, by keyword": lambda d: xp.clip(_a([1, 250], U8, d), max=300),
+    "clip of ints by a float": lambda d: xp.clip(_a([1, 5], I32, d), 1.5, 6),
+    "clip of ints by a float array": lambda d: xp.clip(_a([1, 5], I32, d), _a(1.5, F32, d)),
     "tril of a 1-D array": lambda d: xp.tril(_a([1, 2, 3], F32, d)),
     "triu of a 0-d array": lambda d: xp.triu(_a(1, F32, d)),
     "searchsorted of no values": lambda d: xp.astype(

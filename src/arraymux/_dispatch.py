@@ -270,13 +270,39 @@ def call_backend(
 
 
 def _clip_bounds(device: Device, nargs: list[Any], nkwargs: dict[str, Any]) -> None:
-    """``clip``'s Python int bounds beyond int64 beside a floating-point ``x``: the nearest
-    floats, as NumPy takes them (torch raised "int too big to convert")."""
+    """``clip``'s bounds as one answer on every backend. Beside a floating-point ``x``, Python
+    int bounds beyond int64 are the nearest floats, as NumPy takes them (torch raised "int too
+    big to convert"). Beside an integer ``x``, Python int bounds beyond its dtype's range are
+    that range's ends (JAX wrapped them: ``clip`` of int8 between -1000 and 1000 gave -24),
+    and floating bounds are refused (NumPy kept ``x``'s dtype, torch and JAX computed in
+    floating point, array-api-strict refused)."""
     dt = dtype_of(nargs[0], device)
-    nargs[1:3] = [_dtypes.number_for("clip", v, dt) for v in nargs[1:3]]
-    for k in ("min", "max"):
-        if k in nkwargs:
-            nkwargs[k] = _dtypes.number_for("clip", nkwargs[k], dt)
+    bounds: list[tuple[int | str, str, Any]] = [
+        (i, ("min", "max")[i - 1], v) for i, v in enumerate(nargs[1:3], 1)
+    ]
+    bounds += [(k, k, nkwargs[k]) for k in ("min", "max") if k in nkwargs]
+    for where, name, v in bounds:
+        if dt._kind in _dtypes.INTEGER_KINDS:
+            if type(v) is int:
+                lo, hi = _dtypes.int_range(dt)
+                v = min(max(v, lo), hi)
+            elif isinstance(v, float) or (
+                not isinstance(v, SCALARS)
+                and _ndim(v) is not None
+                and dtype_of(v, device)._kind.endswith("floating")
+            ):
+                raise TypeError(
+                    f"arraymux.clip: {name} is floating-point but x has the integer dtype "
+                    f"{dt.name}; the standard leaves mixed kinds open and the backends "
+                    "disagree (NumPy kept x's dtype, torch and JAX computed in floating "
+                    "point). Give an integer bound, or cast x first (arraymux.astype)."
+                )
+        else:
+            v = _dtypes.number_for("clip", v, dt)
+        if isinstance(where, int):
+            nargs[where] = v
+        else:
+            nkwargs[where] = v
 
 
 def _checked_elementwise(

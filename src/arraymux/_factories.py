@@ -341,10 +341,18 @@ _NOT_PLAIN = object()
 
 
 def _plain_bound(b: Any, x: Array) -> object:
-    """A bound of ``clip(x, ...)`` as the device's function takes it, or ``_NOT_PLAIN``."""
+    """A bound of ``clip(x, ...)`` as the device's function takes it, or ``_NOT_PLAIN`` (an
+    integer ``x`` beside a float bound or an int beyond its dtype: see ``_clip_bounds``)."""
     kind = type(b)
-    if b is None or kind is float or (kind is int and _INT64_LO <= b <= _INT64_HI):
+    if b is None or (kind is int and 0 <= b <= 127):  # (an int that every dtype holds)
         return b
+    if kind is float or kind is int:
+        if x._native.dtype in x._device._backend.integer_natives:
+            if kind is float:
+                return _NOT_PLAIN
+            lo, hi = _dtypes.int_range(x.dtype)
+            return b if lo <= b <= hi else _NOT_PLAIN
+        return b if kind is float or _INT64_LO <= b <= _INT64_HI else _NOT_PLAIN
     if kind is Array and b._device is x._device and _one_dtype([x._native, b._native]):
         return b._native
     return _NOT_PLAIN
