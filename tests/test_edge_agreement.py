@@ -75,6 +75,17 @@ CASES: dict[str, Callable[[xp.Device], Any]] = {
     "clip of uint8 to 300, by keyword": lambda d: xp.clip(_a([1, 250], U8, d), max=300),
     "clip of ints by a float": lambda d: xp.clip(_a([1, 5], I32, d), 1.5, 6),
     "clip of ints by a float array": lambda d: xp.clip(_a([1, 5], I32, d), _a(1.5, F32, d)),
+    "roll of two axes by one shift": lambda d: xp.roll(
+        _a([[1, 2], [3, 4]], F32, d), 1, axis=(0, 1)
+    ),
+    "roll of one axis by two shifts": lambda d: xp.roll(
+        _a([[1, 2], [3, 4]], F32, d), (1, 1), axis=0
+    ),
+    "flip of an axis named twice": lambda d: xp.flip(_a([[1, 2], [3, 4]], F32, d), axis=(0, -2)),
+    "matrix_power of integers, negative": lambda d: xp.linalg.matrix_power(
+        _a([[2, 0], [0, 2]], I32, d), -1
+    ),
+    "cross of 2-element vectors": lambda d: xp.linalg.cross(_a([1, 2], F32, d), _a([3, 4], F32, d)),
     "tril of a 1-D array": lambda d: xp.tril(_a([1, 2, 3], F32, d)),
     "triu of a 0-d array": lambda d: xp.triu(_a(1, F32, d)),
     "searchsorted of no values": lambda d: xp.astype(

@@ -184,9 +184,27 @@ def roll(
         if len(args) > 1 or axis is not None:
             return _roll(x, shift, *args, **({} if axis is None else {"axis": axis}))
         axis = args[0]
+    shift = _paired_shift(shift, axis)
     if _large(shift):
         shift = _reduced(x, shift, axis)
     return _roll(x, shift) if axis is None else _roll(x, shift, axis=axis)
+
+
+def _paired_shift(shift: int | tuple[int, ...], axis: object) -> int | tuple[int, ...]:
+    """``roll``'s ``shift`` paired with ``axis`` as the standard pairs them: an int shift of
+    a tuple of axes shifts each of them by it (torch and Dask refused that), and a tuple of
+    shifts needs a tuple of as many axes (NumPy, JAX and array-api-strict broadcast one
+    against the other, torch and Dask refused)."""
+    if isinstance(axis, tuple | list):
+        if type(shift) is int:
+            return (shift,) * len(axis)
+        if not isinstance(shift, tuple | list) or len(shift) == len(axis):
+            return shift
+    elif not isinstance(shift, tuple | list):
+        return shift
+    raise ValueError(
+        f"arraymux.roll: shift {shift!r} needs a tuple of as many axes, not axis={axis!r}."
+    )
 
 
 for _fn, _dispatched in (

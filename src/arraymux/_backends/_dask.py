@@ -138,6 +138,7 @@ def overrides(ns: ModuleType) -> dict[str, Callable[..., object]]:
         "diff": _diff(ns.diff),
         "sort": _special_cases.stable_descending(ns, ns.sort),
         "squeeze": _special_cases.squeeze_of_axis(ns.squeeze),
+        "flip": _flip(ns.flip),
         "eye": _eye,
         "broadcast_shapes": _broadcast_shapes,
         "repeat": _special_cases.nonnegative_count(_repeat(ns.repeat)),
@@ -649,6 +650,17 @@ def _cross(x1: da.Array, x2: da.Array, /, *, axis: int = -1) -> da.Array:
     b = [da.take(x2, i, axis=axis) for i in range(3)]
     parts = [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
     return da.stack(parts, axis=axis)
+
+
+def _flip(base: Callable[..., da.Array]) -> Callable[..., da.Array]:
+    """``flip``, refusing axes named twice as the other backends do (dask flipped them)."""
+
+    def flip(x: da.Array, /, *, axis: int | tuple[int, ...] | None = None) -> da.Array:
+        if isinstance(axis, tuple | list) and len({a % max(x.ndim, 1) for a in axis}) != len(axis):
+            raise ValueError(f"flip: axis {tuple(axis)} repeats an axis")
+        return base(x, axis=axis)
+
+    return flip
 
 
 def _searchsorted(

@@ -252,6 +252,7 @@ def two_arrays(
     refused: tuple[str, ...] = (),
     also_positional: tuple[str, ...] = (),
     zero_d: tuple[str, ...] = (),
+    by_hand: bool = False,
     example: str,
 ) -> Record:
     """The record of a function of the two arrays ``x1`` and ``x2`` (no Python scalars), brought
@@ -270,6 +271,7 @@ def two_arrays(
         refused=refused,
         also_positional=also_positional,
         zero_d=zero_d,
+        by_hand=by_hand,
         example=example,
     )
 

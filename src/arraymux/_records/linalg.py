@@ -49,6 +49,7 @@ def matrix_function(
     also_positional: tuple[str, ...] = (),
     zero_d: tuple[str, ...] = (),
     refused: tuple[str, ...] = (),
+    by_hand: bool = False,
     example: str,
 ) -> Record:
     """A function of the matrix (or stack of matrices) ``x`` (described by ``x``: a square one by
@@ -68,6 +69,7 @@ def matrix_function(
         also_positional=also_positional,
         zero_d=zero_d,
         refused=refused,
+        by_hand=by_hand,
         example=example,
     )
 
@@ -246,6 +248,7 @@ Array(7., dtype=float64, device='numpy:cpu')
         },
         operands="any",
         refused=("bool",),  # torch has no bool matrix product
+        by_hand=True,
         example="""\
 >>> xp.linalg.matrix_power(xp.asarray([[1.0, 1.0], [0.0, 1.0]]), 3)
 Array([[1., 3.],
@@ -459,6 +462,7 @@ Array([[0.2],
             ),
         },
         refused=("bool",),
+        by_hand=True,
         example="""\
 >>> xp.linalg.cross(xp.asarray([1.0, 0.0, 0.0]), xp.asarray([0.0, 1.0, 0.0]))
 Array([0., 0., 1.], dtype=float64, device='numpy:cpu')
