@@ -86,6 +86,9 @@ CASES: dict[str, Callable[[xp.Device], Any]] = {
         _a([[2, 0], [0, 2]], I32, d), -1
     ),
     "cross of 2-element vectors": lambda d: xp.linalg.cross(_a([1, 2], F32, d), _a([3, 4], F32, d)),
+    "asarray of an int beyond int64": lambda d: xp.asarray([2**63, 2**63], device=d),
+    "asarray of an int below int64": lambda d: xp.asarray([-(2**63) - 1], device=d),
+    "asarray of a 0-d int beyond int64": lambda d: xp.asarray(2**63, device=d),
     "tril of a 1-D array": lambda d: xp.tril(_a([1, 2, 3], F32, d)),
     "triu of a 0-d array": lambda d: xp.triu(_a(1, F32, d)),
     "searchsorted of no values": lambda d: xp.astype(

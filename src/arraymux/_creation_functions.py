@@ -671,10 +671,16 @@ def asarray(
             if want is not None:
                 r = d._fns["asarray"](obj, dtype=want, device=d.native, copy=copy)
     except BACKEND_ERRORS as e:
+        if ndt is None:
+            _refuse_huge_ints(obj)
         raise_annotated("asarray", d, e)
+    if ndt is None and src_dtype is None and r.dtype == d._backend.array_dtypes.get(_dtypes.uint64):
+        _refuse_huge_ints(obj)
     try:
         d._backend.dtype_from_native(r.dtype)
     except TypeError:
+        if ndt is None:
+            _refuse_huge_ints(obj)  # (NumPy made an object array of them)
         raise TypeError(
             f"arraymux.asarray: {type(obj).__name__} data makes a {r.dtype} array, which is not "
             "a dtype of the standard."
@@ -683,6 +689,18 @@ def asarray(
 
 
 _NUMBERS = frozenset({bool, int, float, complex})
+
+
+def _refuse_huge_ints(obj: object) -> None:
+    """Refuse Python data holding an int beyond int64, the standard's widest default integer,
+    with one ``OverflowError`` (NumPy and Dask made uint64 arrays of it, array-api-strict an
+    int64 one with the value wrapped, torch and JAX refused)."""
+    for v in python_values(obj):
+        if type(v) is int and not -(2**63) <= v < 2**63:
+            raise OverflowError(
+                f"arraymux.asarray: the Python int {v} is beyond int64, the widest default "
+                "integer dtype; pass dtype=arraymux.uint64 for values below 2**64."
+            ) from None
 
 
 def _number_array(obj: object, device: DeviceLike | None) -> Array | None:
@@ -695,6 +713,8 @@ def _number_array(obj: object, device: DeviceLike | None) -> Array | None:
         d = device
     else:
         d = get_default_device() if device is None else device_arg(device, "asarray")
+    if type(obj) is int and not -(2**63) <= obj < 2**63:
+        _refuse_huge_ints(obj)
     try:
         r = d._fns["asarray"](obj, device=d.native)
     except BACKEND_ERRORS as e:

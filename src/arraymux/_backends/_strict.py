@@ -74,6 +74,7 @@ def overrides(ns: ModuleType) -> dict[str, Callable[..., object]]:
     # The reference runs NumPy's kernels underneath, with NumPy's special-case deviations;
     # the fixes shared with the NumPy adapter apply here too.
     return {
+        "asarray": _asarray(ns.asarray),
         "divide": _divide,
         "floor_divide": _special_cases.floor_divide(ns, ns.floor_divide),
         "expm1": _special_cases.expm1(ns, ns.expm1, _make_complex),
@@ -105,6 +106,26 @@ def _make_complex(re: _Array, im: _Array) -> _Array:
     """A complex array from its parts, keeping signed zeros, infinities and NaNs."""
     out = _numpy_complex(to_numpy(re), to_numpy(im))
     return _xp.asarray(out, device=re.device)
+
+
+def _asarray(base: Callable[..., _Array]) -> Callable[..., _Array]:
+    """``asarray``, refusing Python ints beyond int64 without a dtype: array-api-strict casts
+    Python integer data to the default int64 and wrapped them (2**63 became -2**63)."""
+
+    def asarray(obj: object, /, *, dtype: object = None, **kwargs: object) -> _Array:
+        if dtype is None and isinstance(obj, int | list | tuple):
+            import numpy as np
+
+            huge = (
+                not -(2**63) <= obj < 2**63
+                if isinstance(obj, int)
+                else np.asarray(obj).dtype == np.uint64
+            )
+            if huge:
+                raise OverflowError("a Python int beyond int64 without a dtype")
+        return base(obj, dtype=dtype, **kwargs)
+
+    return asarray
 
 
 def _divide(x1: _Array | float, x2: _Array | float, /) -> _Array:
