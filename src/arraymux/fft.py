@@ -91,6 +91,8 @@ def _sized(dispatched: Callable[..., _R]) -> Callable[..., _R]:
         native, device = op
         shape = tuple(native.shape)
         ndim = len(shape)
+        if not (n is None or type(n) is int) or not (s is None or isinstance(s, tuple | list)):
+            return dispatched(x, *args, **kwargs)  # the dispatched function explains
         axes: Any = [kwargs.get("axis", -1)] if not fname.endswith("n") else kwargs.get("axes")
         if axes is None:
             axes = range(ndim) if s is None else range(-len(s), 0)
