@@ -20,12 +20,12 @@ __all__ = [
     "NOT_FLOATING_KINDS",
     "as_dtype",
     "astype_native",
+    "check_integer_arrays",
     "default_dtype",
     "default_kind",
     "dtype_arg",
     "dtype_of",
     "floating_operands_dtype",
-    "check_integer_arrays",
     "native_dtype",
     "policy_dtype",
     "result_dtype",
@@ -116,11 +116,6 @@ def dtype_of(native: NativeArray, device: Device) -> _dtypes.DType:
     return device._backend.dtype_from_native(native.dtype)
 
 
-_INTEGER_NAMES = frozenset(
-    {"int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"}
-)
-
-
 def check_integer_arrays(
     fname: str, params: tuple[str, ...], given: dict[str, Any], device: Device
 ) -> None:
@@ -136,14 +131,16 @@ def check_integer_arrays(
         elif getattr(native, "ndim", None) is None:
             continue  # not an array: the backend explains
         else:
-            name = dtype_of(native, device).name
-        if name not in _INTEGER_NAMES:
-            raise TypeError(
-                f"arraymux.{fname}: {pname} must have an integer dtype, not {name} (bool and "
-                "floating positions or counts are refused on every backend, which read them "
-                f"differently); cast it first, e.g. {pname} = arraymux.astype({pname}, "
-                "arraymux.int64)."
-            )
+            dt = dtype_of(native, device)
+            if dt._kind in _dtypes.INTEGER_KINDS:
+                continue
+            name = dt.name
+        raise TypeError(
+            f"arraymux.{fname}: {pname} must have an integer dtype, not {name} (bool and "
+            "floating positions or counts are refused on every backend, which read them "
+            f"differently); cast it first, e.g. {pname} = arraymux.astype({pname}, "
+            "arraymux.int64)."
+        )
 
 
 def default_dtype(device: Device, kind: str) -> _dtypes.DType:

@@ -42,7 +42,8 @@ def _sized(dispatched: Callable[..., _R]) -> Callable[..., _R]:
         s: Any = kwargs.get("s")
         if n is None and s is None:
             op: Any = operand(x)
-            if op is not None and (halved or 0 in tuple(op[0].shape)):
+            # (an inverse real transform of one point along its last axis gives none)
+            if op is not None and (0 in tuple(op[0].shape) or (halved and 1 in op[0].shape)):
                 return _empty(x, op, n, s, args, kwargs)
             return dispatched(x, *args, **kwargs)
         if type(n) is not int and n is not None:  # 0-d arrays, as every backend takes them
