@@ -23,6 +23,7 @@ import warnings
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import numpy as np
 import pytest
 
 import arraymux as xp
@@ -142,16 +143,26 @@ def _transforms(device: xp.Device) -> list[tuple[str, Callable[[], Any]]]:
 def _random(device: xp.Device) -> list[tuple[str, Callable[[], Any]]]:
     key = xp.random.key(0, device=device)
     gen = xp.random.Generator(0, device=device)
-    rates = xp.asarray([3.0, 30.0], dtype=xp.float32, device=device)
     return [
         ("random.split", lambda: xp.random.split(key)),
         ("random.uniform", lambda: xp.random.uniform(key, (8,), dtype=xp.float32)),
         ("random.normal", lambda: xp.random.normal(key, (8,), dtype=xp.float32)),
         ("random.integers", lambda: xp.random.integers(key, 0, 10, (8,))),
         ("Generator.normal", lambda: gen.normal(size=(8,))),
+    ]
+
+
+def _rejection(device: xp.Device) -> list[tuple[str, Callable[[], Any]]]:
+    """The rejection samplers, whose rounds end when every draw is accepted: an eager GPU
+    reads that flag once per round (see :func:`test_rejection_loops_read_only_their_flag`)."""
+    key = xp.random.key(0, device=device)
+    gen = xp.random.Generator(0, device=device)
+    rates = xp.asarray([3.0, 30.0], dtype=xp.float32, device=device)
+    return [
         # (integer counts: converted saturating at the dtype's bounds, on the device)
         ("random.poisson", lambda: xp.random.poisson(key, rates, (2,))),
         ("Generator.binomial", lambda: gen.binomial(rates, 0.5)),
+        ("random.gamma", lambda: xp.random.gamma(key, rates, (2,))),
     ]
 
 
@@ -399,6 +410,50 @@ def _torch_sync_errors() -> Iterator[None]:
 )
 def test_torch_cuda_never_synchronises(device, group):
     assert _run_all(group(device), _torch_sync_errors) == []
+
+
+@pytest.mark.skipif(not _CUDA, reason="needs a CUDA device (torch:cuda)")
+@pytest.mark.parametrize("device", _CUDA, ids=str)
+def test_rejection_loops_read_only_their_flag(device, monkeypatch):
+    """A rejection sampler on torch:cuda reads one boolean per round (whether every draw was
+    accepted, or whether a branch is needed), and nothing else: each read is let through the
+    guard and counted, any other synchronisation fails."""
+    import torch
+
+    from arraymux.random import _loop
+
+    reads = []
+
+    def holds(flag: xp.Array) -> bool:
+        torch.cuda.set_sync_debug_mode("default")
+        try:
+            reads.append(flag.device)
+            return bool(flag)
+        finally:
+            torch.cuda.set_sync_debug_mode("error")
+
+    monkeypatch.setattr(_loop, "holds", holds)
+    assert _run_all(_rejection(device), _torch_sync_errors) == []
+    assert reads and set(reads) == {device}
+
+
+def test_rejection_loops_read_through_holds(monkeypatch):
+    """The CPU guard of the test above: on an eager device the rejection samplers read their
+    flags through ``_loop.holds`` only (the counted reads), and give the same draws."""
+    from arraymux.random import _loop
+
+    want = [xp.to_numpy(op()) for _, op in _rejection(xp.Device("torch:cpu"))]
+    reads = []
+
+    def holds(flag: xp.Array) -> bool:
+        reads.append(flag.device)
+        return bool(flag)
+
+    monkeypatch.setattr(_loop, "holds", holds)
+    got = [xp.to_numpy(op()) for _, op in _rejection(xp.Device("numpy"))]
+    assert reads
+    for w, g in zip(want, got, strict=True):
+        np.testing.assert_array_equal(w, g)
 
 
 @pytest.mark.skipif(not _JAX_GPU, reason="needs a JAX GPU")

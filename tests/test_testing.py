@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 import textwrap
+from importlib.metadata import entry_points
 from pathlib import Path
 
 import numpy as np
@@ -31,8 +32,12 @@ def _run_pytest(args: list[str], cwd: Path, env: dict[str, str] | None = None) -
         if k != "PYTEST_ADDOPTS" and not k.startswith("PYTEST_XDIST_")
     }
     full_env.update(env or {})
+    # arraymux's plugin by its entry point where arraymux is installed, by name where it runs
+    # from a checkout on the path
+    installed = any(e.value == "arraymux.testing._plugin" for e in entry_points(group="pytest11"))
+    plugin = [] if installed else ["-p", "arraymux.testing._plugin"]
     proc = subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *args],
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *plugin, *args],
         cwd=cwd,
         env=full_env,
         capture_output=True,

@@ -837,6 +837,12 @@ def _conversion_error(x: Array, kind: str, e: Exception) -> Exception:
     if not isinstance(e, BACKEND_ERRORS):
         return e
     if x.ndim == 0:
+        traced = x._device._backend.hooks.traced
+        if isinstance(e, RuntimeError) and traced is not None and not traced(x._native):
+            # a value that is known but could not be read (torch's synchronisation guard,
+            # ``torch.cuda.set_sync_debug_mode("error")``, refused it): the backend's error
+            e.add_note(f"(arraymux.Array.__{kind}__ read this 0-d array from {x._device})")
+            return e
         what = (
             f"arraymux.Array.__{kind}__: the value of this 0-d array on {x._device} is not "
             f"known here (a transform traces it, or the backend is lazy), so it has no Python "

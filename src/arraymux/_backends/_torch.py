@@ -408,17 +408,19 @@ def _spread(name: str) -> Callable[..., torch.Tensor]:
 
 
 def _count_nonzero(base: Callable[..., torch.Tensor]) -> Callable[..., torch.Tensor]:
-    """``count_nonzero`` of a GPU's tensor as a sum of ``x != 0``: ``torch.count_nonzero``
-    has no batching rule there (``vmap`` warned, and ran the call once per row); torch's CPU
-    function has one, and stays. Over ``axis=()`` (no axis) each element's own count, as
-    NumPy, JAX, Dask and array-api-strict give it: torch's counted the whole array."""
+    """``count_nonzero`` as a sum of ``x != 0`` on a GPU and inside ``torch.func`` transforms:
+    ``torch.count_nonzero`` has no batching rule on GPUs, nor on the CPU before torch 2.13
+    (``vmap`` warned, and ran the call once per row); an eager CPU tensor takes torch's own.
+    Over ``axis=()`` (no axis) each element's own count, as NumPy, JAX, Dask and
+    array-api-strict give it: torch's counted the whole array."""
 
     def count_nonzero(
         x: torch.Tensor, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False
     ) -> torch.Tensor:
         if axis == ():  # no axis reduced: torch's counted every element
             return (x != 0).to(torch.int64)
-        if x.is_cpu:  # (is_cpu: no device object made, as x.device does)
+        if x.is_cpu and not torch._C._functorch.is_functorch_wrapped_tensor(x):
+            # (is_cpu: no device object made, as x.device does)
             # torch's own without keepdims (array-api-compat's passes it on, a frame later)
             return (
                 torch.count_nonzero(x, dim=axis)
