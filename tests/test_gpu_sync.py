@@ -280,7 +280,9 @@ _TORCH_CPU = [d for d in DEVICES if d.backend == "torch" and d.place == "cpu"]
 
 @pytest.mark.parametrize("device", _TORCH_CPU, ids=str)
 @pytest.mark.parametrize(
-    "group", [_operations, _transforms, _random, _every_function], ids=lambda g: g.__name__
+    "group",
+    [_operations, _transforms, _random, _rejection, _every_function],
+    ids=lambda g: g.__name__,
 )
 def test_torch_makes_no_tensor_from_host_data(device, group, monkeypatch):
     # Random draws on torch's CPU compute through NumPy or in C and share the result (no
@@ -540,7 +542,7 @@ def test_jax_numpys_own_std_and_var_move_their_correction():
 
 @pytest.mark.parametrize("device", _JAX, ids=str)
 def test_jax_random_does_not_transfer(device):
-    assert _run_all(_random(device), _jax_guard) == []
+    assert _run_all([*_random(device), *_rejection(device)], _jax_guard) == []
 
 
 def test_the_jax_comparison_catches_a_transfer():
@@ -584,7 +586,9 @@ def _no_cupy_uploads() -> contextlib.AbstractContextManager[None]:
 @pytest.mark.skipif(not _CUPY, reason="needs CuPy and a GPU")
 @pytest.mark.parametrize("device", _CUPY, ids=str)
 @pytest.mark.parametrize(
-    "group", [_operations, _transforms, _random, _every_function], ids=lambda g: g.__name__
+    "group",
+    [_operations, _transforms, _random, _rejection, _every_function],
+    ids=lambda g: g.__name__,
 )
 def test_cupy_uploads_no_host_data(device, group):
     assert _run_all(group(device), _no_cupy_uploads) == []
