@@ -28,6 +28,10 @@ def _a(v: Any, dt: xp.DType, d: xp.Device) -> xp.Array:
     return xp.asarray(v, dtype=dt, device=d)
 
 
+def _i32(x: xp.Array) -> xp.Array:
+    return xp.astype(x, I32)
+
+
 def _set(x: xp.Array, key: Any, value: Any) -> xp.Array:
     x[key] = value
     return x
@@ -271,6 +275,39 @@ CASES: dict[str, Callable[[xp.Device], Any]] = {
     "clip of bools": lambda d: xp.clip(_a([True, False], BOOL, d), 0, 1),
     "searchsorted in complex": lambda d: xp.searchsorted(_a([1, 2j], C64, d), _a([1], C64, d)),
     "vecdot of bools": lambda d: xp.vecdot(_a([True], BOOL, d), _a([True], BOOL, d)),
+    # searchsorted finds NaNs last, where sort puts them (torch's search went wrong at them)
+    # (positions in int32: JAX's default integer without 64-bit mode)
+    "searchsorted left among NaNs": lambda d: _i32(
+        xp.searchsorted(
+            _a([-INF, 1, 2, INF, NAN, NAN], F32, d), _a([-INF, 0, 1, 2, 2.5, INF, NAN], F32, d)
+        )
+    ),
+    "searchsorted right among NaNs": lambda d: _i32(
+        xp.searchsorted(
+            _a([1, 2, INF, NAN], F32, d), _a([-INF, 1, 2, 2.5, INF, NAN], F32, d), side="right"
+        )
+    ),
+    "searchsorted of a Python NaN": lambda d: _i32(xp.searchsorted(_a([1, NAN], F32, d), NAN)),
+    "searchsorted with an int32 sorter among NaNs": lambda d: _i32(
+        xp.searchsorted(
+            _a([NAN, 2, 1], F32, d), _a([1.5, NAN], F32, d), sorter=_a([2, 1, 0], I32, d)
+        )
+    ),
+    "searchsorted in all NaNs": lambda d: _i32(xp.searchsorted(_a([NAN, NAN], F32, d), 1.0)),
+    # a Python bool in an index is a 0-d boolean mask (Dask took it as the int 1)
+    "index by True": lambda d: _a([[1, 2], [3, 4]], I32, d)[True],
+    "index by False": lambda d: _a([[1, 2], [3, 4]], I32, d)[False],
+    "write through True": lambda d: _set(_a([1, 2], I32, d), True, 5),
+    # refused everywhere: a second ellipsis (torch took it), qr modes beyond the standard's
+    # (NumPy took "r", returning R alone, and "full")
+    "index by two ellipses": lambda d: _a([[1, 2], [3, 4]], I32, d)[..., ...],
+    "index by two ellipses and an int": lambda d: _a([[1, 2], [3, 4]], I32, d)[0, ..., None, ...],
+    "write through two ellipses": lambda d: _set(_a([1, 2], I32, d), (Ellipsis, Ellipsis), 5),
+    "qr mode r": lambda d: xp.linalg.qr(xp.ones((3, 2), dtype=F32, device=d), mode="r")[0],
+    "qr mode full by position": lambda d: xp.linalg.qr(
+        xp.ones((3, 2), dtype=F32, device=d), "full"
+    )[0],
+    "vector_norm ord fro": lambda d: xp.linalg.vector_norm(_a([3, 4], F32, d), ord="fro"),
 }
 
 # The standard leaves these to each library, and the backends answer differently; arraymux
@@ -280,7 +317,6 @@ CASES: dict[str, Callable[[xp.Device], Any]] = {
 # - integer division and remainder by zero (NumPy: 0; torch on the CPU raises; JAX: -1 - x);
 # - casts of NaN, infinities and out-of-range floats to integers (JAX saturates);
 # - the sign of the zero that maximum/minimum give for -0 and +0;
-# - searchsorted in an array with NaNs (torch puts values after the NaNs);
 # - integers to negative integer powers (NumPy, Dask and array-api-strict raise);
 # - array-api-strict refuses what the standard leaves open: clip with min > max, shifts by a
 #   negative count, slices starting beyond the end, sums of bools, isin of floats, and

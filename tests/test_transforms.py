@@ -1961,3 +1961,28 @@ def test_derivatives_where_a_function_has_none_are_the_engines(name):
     ):
         g = xp.grad(f)(xp.asarray(at, dtype=xp.float32, device=device))
         np.testing.assert_array_equal(xp.to_numpy(g), np.asarray(want, np.float32), err_msg=device)
+
+
+@pytest.mark.parametrize("device", [*ENGINE_DEVICES, *GPUS])
+def test_searchsorted_among_nans_and_count_nonzero_inside_vmap_and_jit(device):
+    """``searchsorted`` in an array with NaNs and ``count_nonzero`` give their eager answers
+    inside ``vmap`` and ``jit`` (torch's traced paths: NaNs searched as infinities without
+    reading the array, sums of ``x != 0``), without a warning (torch's CPU count_nonzero had
+    no batching rule before 2.13; dynamo warned of a functorch check it could not trace)."""
+    nan, inf = float("nan"), float("inf")
+    x1 = xp.asarray([1.0, 2.0, inf, nan], dtype=xp.float32, device=device)
+    q = xp.asarray([[0.0, nan, 2.0], [inf, 2.0, 1.0]], dtype=xp.float32, device=device)
+
+    def f(r):
+        return (
+            xp.searchsorted(x1, r),
+            xp.searchsorted(x1, r, side="right"),
+            xp.count_nonzero(r == 2.0),
+        )
+
+    eager = [xp.stack([f(q[i, ...])[j] for i in range(2)]) for j in range(3)]
+    assert xp.to_numpy(eager[0]).tolist() == [[0, 3, 1], [2, 1, 0]]
+    assert xp.to_numpy(eager[1]).tolist() == [[0, 4, 2], [3, 2, 1]]
+    for got in (xp.vmap(f)(q), xp.jit(xp.vmap(f))(q)):
+        for e, g in zip(eager, got, strict=True):
+            assert xp.to_numpy(g).tolist() == xp.to_numpy(e).tolist()

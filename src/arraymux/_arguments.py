@@ -17,7 +17,7 @@ from typing import Any, Literal, NamedTuple, overload
 from ._backends import backend_of_type
 from ._errors import AxisError
 from ._records import RECORDS
-from ._signatures import ZERO_D
+from ._signatures import CHOICES, ZERO_D
 
 __all__ = [
     "INDEX_CHECKED",
@@ -408,6 +408,8 @@ def _choice(fname: str, pname: str, v: object, options: tuple[object, ...]) -> o
 
 def _ord(fname: str, pname: str, v: object, names: tuple[str, ...]) -> object:
     if isinstance(v, str):
+        if not names:  # (a vector norm's)
+            raise ValueError(f"arraymux.{fname}: {pname} must be a real number, not {v!r}.")
         return _choice(fname, pname, v, names)
     return check_number(fname, pname, v, complex_ok=False)
 
@@ -551,11 +553,9 @@ def _clamped(k: slice, n: int) -> slice:
     return slice(start, stop, step)
 
 
-_FFT_NORMS = ("backward", "ortho", "forward")
 #: The widest element an FFT computes with (complex128): ``n`` and ``s`` are sizes of its
 #: result and of the input padded to them.
 _FFT_ITEMSIZE = 16
-_MATRIX_ORDS = ("fro", "nuc")
 
 
 def check_value(fname: str, pname: str, v: object, ndim: int | None) -> Any:
@@ -660,16 +660,10 @@ def check_value(fname: str, pname: str, v: object, ndim: int | None) -> Any:
         return check_number(fname, pname, v)
     if pname == "ord":
         if fname == "linalg.matrix_norm":
-            return _ord(fname, pname, v, _MATRIX_ORDS)
+            return _ord(fname, pname, v, CHOICES["ord"])
         return _ord(fname, pname, v, ())
-    if pname == "side":
-        return _choice(fname, pname, v, ("left", "right"))
-    if pname == "mode":
-        return _choice(fname, pname, v, ("reduced", "complete"))
-    if pname == "norm":
-        return _choice(fname, pname, v, _FFT_NORMS)
-    if pname == "indexing":
-        return _choice(fname, pname, v, ("xy", "ij"))
+    if pname in CHOICES:  # (ord: above)
+        return _choice(fname, pname, v, CHOICES[pname])
     if _is_array(v):
         raise _not_an_array(fname, pname, v, "a Python value")
     return python_scalar(v)

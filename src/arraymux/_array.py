@@ -667,8 +667,14 @@ def _unwrap_key(key: object, device: Device, fname: str, limit: float) -> object
     if type(key) is tuple:
         # The common keys (``x[:, None]``, ``x[..., 0]``, ``x[i, j]``) pass unchanged: checked
         # here without a call per item.
+        ellipsis = False
         for k in key:
-            if k is None or k is Ellipsis:
+            if k is None:
+                continue
+            if k is Ellipsis:
+                if ellipsis:  # (torch took a second one)
+                    raise _two_ellipses(fname)
+                ellipsis = True
                 continue
             t = type(k)
             if t is int:
@@ -683,9 +689,15 @@ def _unwrap_key(key: object, device: Device, fname: str, limit: float) -> object
                     and (c is None or (type(c) is int and -limit <= c < limit))
                 ):
                     continue
+            if sum(1 for k in key if k is Ellipsis) > 1:
+                raise _two_ellipses(fname)
             return tuple([_unwrap_key_item(k, device, fname, limit) for k in key])
         return key
     return _unwrap_key_item(key, device, fname, limit)
+
+
+def _two_ellipses(fname: str) -> IndexError:
+    return IndexError(f"arraymux.Array.{fname}: an index can hold one ellipsis ('...') at most.")
 
 
 def _capsule(native: Any, kwargs: dict[str, Any]) -> object:
@@ -735,7 +747,13 @@ def _unwrap_key_item(k: Any, device: Device, fname: str, limit: float) -> Any:
         ):
             raise _LargeInt
         return k
-    if k is None or k is Ellipsis or isinstance(k, int):
+    if t is bool:
+        # NumPy, torch and JAX read a Python bool as a 0-d boolean mask (``x[True]`` adds an
+        # axis of length 1, ``x[False]`` of length 0); Dask took it as the int 1 or 0, and
+        # array-api-strict refuses it: a 0-d boolean array of the device on every backend.
+        k = _ops.asarray(k, device=device)
+        t = Array
+    elif k is None or k is Ellipsis or isinstance(k, int):
         return k
     if t is not Array and isinstance(k, (float, complex)):  # Dask took the int below it
         raise IndexError(

@@ -244,10 +244,10 @@ def _load() -> ModuleType | None:
     from ._array import Array
     from ._backend_errors import BACKEND_ERRORS
     from ._devices import Device
-    from ._signatures import BOOL_KEYWORDS
+    from ._signatures import BOOL_KEYWORDS, WORDS
 
     _speedups.setup(
-        Array, Device, TYPE_CACHE, BACKEND_ERRORS, scalar_plan, where_plan, BOOL_KEYWORDS
+        Array, Device, TYPE_CACHE, BACKEND_ERRORS, scalar_plan, where_plan, BOOL_KEYWORDS, WORDS
     )
     # ``x[key]`` of a basic key on a device that indexes plainly runs from Array's subscript
     # slot; ``Array.__getitem__`` stays the reference (and what torch.compile traces).

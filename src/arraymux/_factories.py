@@ -17,7 +17,7 @@ from ._backend_errors import BACKEND_ERRORS
 from ._dispatch import binary_slow, call, call_backend, wrap_result
 from ._docstrings import finish
 from ._function_table import BY_NAME, VARARGS, Record
-from ._signatures import BOOL_KEYWORDS
+from ._signatures import BOOL_KEYWORDS, WORDS
 
 if TYPE_CHECKING:
     from ._devices import Device
@@ -97,16 +97,16 @@ def reflected(name: str) -> Callable[..., Array]:
 
 # Types of the values that may go to a backend as they are (the hot paths pass nothing else:
 # anything that could be or hold an array, a NumPy scalar included, is checked first).
-_PLAIN = frozenset({int, float, complex, str, type(None)})
 _NUMBERS = frozenset({int, float, complex, type(None)})
 
 
 def _plain(values: Any) -> bool:
     """Whether positional ``values`` may go to a backend as they are. Not bools: the standard
-    takes none by position after the arrays, and JAX and Dask read ``True`` as the axis 1."""
+    takes none by position after the arrays, and JAX and Dask read ``True`` as the axis 1;
+    strings only among the standard's (:data:`~arraymux._signatures.WORDS`)."""
     for v in values:
         t = type(v)
-        if t in _PLAIN:
+        if t in _NUMBERS or (t is str and v in WORDS):
             continue
         if (t is tuple or t is list) and all(type(i) in _NUMBERS for i in v):
             continue

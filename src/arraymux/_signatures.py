@@ -14,7 +14,15 @@ from typing import Final
 
 from ._records import RECORDS
 
-__all__ = ["ALSO_POSITIONAL", "BOOL_KEYWORDS", "SIGNATURES", "ZERO_D", "signature"]
+__all__ = [
+    "ALSO_POSITIONAL",
+    "BOOL_KEYWORDS",
+    "CHOICES",
+    "SIGNATURES",
+    "WORDS",
+    "ZERO_D",
+    "signature",
+]
 
 #: The standard's signature of each function that is not unary or binary, from its record.
 SIGNATURES: Final[dict[str, str]] = {r.name: r.signature for r in RECORDS if r.signature}
@@ -26,6 +34,18 @@ BOOL_KEYWORDS: Final[frozenset[str]] = frozenset(
     for sig in SIGNATURES.values()
     for m in re.findall(r"(\w+)\s*(?::[^=,)]*)?=\s*(?:True|False)", sig)
 )
+#: The values of the standard's parameters that take one of a few strings (a matrix norm's
+#: ``ord`` takes numbers too).
+CHOICES: Final[dict[str, tuple[str, ...]]] = {
+    "side": ("left", "right"),
+    "mode": ("reduced", "complete"),
+    "norm": ("backward", "ortho", "forward"),
+    "indexing": ("xy", "ij"),
+    "ord": ("fro", "nuc"),
+}
+#: Every one of those strings: the hot paths pass a str as it is only if it is one of them
+#: (NumPy's ``qr`` took ``mode="r"``, and returned R alone, and ``"full"``).
+WORDS: Final[frozenset[str]] = frozenset(w for words in CHOICES.values() for w in words)
 
 # ---------------------------------------------------------------------------------------------
 # What every backend accepts beyond the standard's signatures

@@ -20,6 +20,7 @@ static Py_ssize_t off_fns, off_results, off_backend, off_known; /* slots of Devi
 static Py_ssize_t off_plain_index;                                /* slot of Device */
 static PyObject *type_cache = NULL; /* arraymux._backends.TYPE_CACHE: native type -> backend */
 static PyObject *bool_keywords = NULL; /* arraymux._signatures.BOOL_KEYWORDS: a frozenset */
+static PyObject *words = NULL;         /* arraymux._signatures.WORDS: a frozenset */
 static PyObject *str_dtype = NULL;
 static PyObject *str_ndim = NULL;
 static PyObject *str_variable = NULL, *str_next_functions = NULL; /* autograd nodes */
@@ -795,18 +796,26 @@ keywords_ok(entry_t *e, PyObject *kwnames)
     return 1;
 }
 
-/* 1 if `x` cannot hide an array: None, a Python number other than a bool, a string, or a
- * tuple or list of those numbers and None (a shape, axes). Anything else (arrays, NumPy
- * scalars, nested sequences, bools: JAX and Dask read axis=True as the axis 1) goes to the
- * Python function, which checks and converts it. */
+/* 1 if `x` cannot hide an array: None, a Python number other than a bool, one of the
+ * standard's strings (WORDS: NumPy's qr took mode="r"), or a tuple or list of those numbers
+ * and None (a shape, axes). Anything else (arrays, NumPy scalars, nested sequences, bools:
+ * JAX and Dask read axis=True as the axis 1) goes to the Python function, which checks and
+ * converts it. */
 static int
 plain(PyObject *x)
 {
     if (PyBool_Check(x)) {
         return 0;
     }
-    if (passes_through(x) || PyUnicode_CheckExact(x)) {
+    if (passes_through(x)) {
         return 1;
+    }
+    if (PyUnicode_CheckExact(x)) {
+        int found = words == NULL ? 0 : PySet_Contains(words, x);
+        if (found < 0) {
+            clear_error();
+        }
+        return found == 1;
     }
     if (PyTuple_CheckExact(x) || PyList_CheckExact(x)) {
         Py_ssize_t n = Py_SIZE(x); /* nothing below runs Python code */
@@ -1770,9 +1779,11 @@ basic_key(PyObject *key)
         return basic_item(key);
     }
     Py_ssize_t n = PyTuple_GET_SIZE(key);
+    int ellipses = 0;
     for (Py_ssize_t i = 0; i < n; i++) {
-        if (!basic_item(PyTuple_GET_ITEM(key, i))) {
-            return 0;
+        PyObject *k = PyTuple_GET_ITEM(key, i);
+        if (!basic_item(k) || (k == Py_Ellipsis && ellipses++)) {
+            return 0; /* (a second ellipsis: Array.__getitem__ refuses it) */
         }
     }
     return 1;
@@ -1835,13 +1846,13 @@ static PyObject *
 setup(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     /* setup(Array, Device, type_cache, backend_errors, scalar_planner, where_planner,
-     * bool_keywords): learn where the slots are. */
-    if (nargs != 7 || !PyType_Check(args[0]) || !PyType_Check(args[1])
+     * bool_keywords, words): learn where the slots are. */
+    if (nargs != 8 || !PyType_Check(args[0]) || !PyType_Check(args[1])
         || !PyDict_CheckExact(args[2]) || !PyTuple_CheckExact(args[3])
         || !PyCallable_Check(args[4]) || !PyCallable_Check(args[5])
-        || !PyFrozenSet_CheckExact(args[6])) {
+        || !PyFrozenSet_CheckExact(args[6]) || !PyFrozenSet_CheckExact(args[7])) {
         PyErr_SetString(PyExc_TypeError, "setup(Array, Device, type_cache, backend_errors, "
-                                         "scalar_planner, where_planner, bool_keywords)");
+                                         "scalar_planner, where_planner, bool_keywords, words)");
         return NULL;
     }
     PyTypeObject *arr = (PyTypeObject *)args[0], *dev = (PyTypeObject *)args[1];
@@ -1858,6 +1869,7 @@ setup(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     Py_XSETREF(scalar_planner, Py_NewRef(args[4]));
     Py_XSETREF(where_planner, Py_NewRef(args[5]));
     Py_XSETREF(bool_keywords, Py_NewRef(args[6]));
+    Py_XSETREF(words, Py_NewRef(args[7]));
     Py_XSETREF(device_type, (PyTypeObject *)Py_NewRef(dev));
     Py_XSETREF(array_type, (PyTypeObject *)Py_NewRef(arr));
     Py_RETURN_NONE;

@@ -407,6 +407,48 @@ def _spread(name: str) -> Callable[..., torch.Tensor]:
     return fn
 
 
+def _searchsorted(base: Callable[..., torch.Tensor]) -> Callable[..., torch.Tensor]:
+    """``searchsorted`` that finds NaNs where arraymux sorts them, last, as NumPy, JAX, Dask
+    and array-api-strict do: torch's binary search, meeting a NaN of ``x1``, went right
+    (``searchsorted([1.0, 2.0, nan], 2.0)`` was 3, not 1). Where ``x1`` holds NaNs, they are
+    searched as infinities, and the NaNs and infinities of ``x2`` placed by the count of
+    ``x1``'s other values. A CPU tensor whose largest element is not NaN (no NaN, then) is
+    searched by torch alone; elsewhere (a GPU, where reading it would synchronise, a traced
+    tensor) the few element-wise steps run always. A ``sorter`` of another integer dtype
+    than int64 is converted (torch refused it)."""
+
+    def searchsorted(
+        x1: torch.Tensor,
+        x2: torch.Tensor | float,
+        /,
+        *,
+        side: str = "left",
+        sorter: torch.Tensor | None = None,
+    ) -> torch.Tensor:
+        if sorter is not None and sorter.dtype != torch.int64:  # torch takes int64 only
+            sorter = sorter.to(torch.int64)
+        if not x1.dtype.is_floating_point or x1.numel() == 0:
+            return base(x1, x2, side=side, sorter=sorter)
+        if x1.is_cpu and not torch.compiler.is_compiling() and not traced(x1):
+            # (the largest element read through NumPy's view: half the cost of .item())
+            last = x1.numpy()[-1] if sorter is None else x1[sorter[-1]].item()
+            if not math.isnan(last):
+                return base(x1, x2, side=side, sorter=sorter)
+        nan = torch.isnan(x1)
+        found = base(torch.where(nan, math.inf, x1), x2, side=side, sorter=sorter)
+        values = torch.as_tensor(x2, dtype=x1.dtype, device=x1.device)
+        numbers = (~nan).sum(-1)  # (x1 is 1-D)
+        if side == "left":  # a NaN after the numbers; inf before the first inf or NaN
+            return torch.where(torch.isnan(values), numbers, found)
+        # right: inf after the numbers, a NaN after everything
+        return torch.where(
+            torch.isnan(values), x1.shape[-1], torch.where(values == math.inf, numbers, found)
+        )
+
+    searchsorted.__name__ = "searchsorted"
+    return searchsorted
+
+
 def _count_nonzero(base: Callable[..., torch.Tensor]) -> Callable[..., torch.Tensor]:
     """``count_nonzero`` as a sum of ``x != 0`` on a GPU and inside ``torch.func`` transforms:
     ``torch.count_nonzero`` has no batching rule on GPUs, nor on the CPU before torch 2.13
@@ -419,7 +461,11 @@ def _count_nonzero(base: Callable[..., torch.Tensor]) -> Callable[..., torch.Ten
     ) -> torch.Tensor:
         if axis == ():  # no axis reduced: torch's counted every element
             return (x != 0).to(torch.int64)
-        if x.is_cpu and not torch._C._functorch.is_functorch_wrapped_tensor(x):
+        if (
+            x.is_cpu
+            and not torch.compiler.is_compiling()
+            and not torch._C._functorch.is_functorch_wrapped_tensor(x)
+        ):
             # (is_cpu: no device object made, as x.device does)
             # torch's own without keepdims (array-api-compat's passes it on, a frame later)
             return (
@@ -589,6 +635,7 @@ def overrides(ns: ModuleType) -> dict[str, Callable[..., object]]:
     out["mean"] = _mean
     out["linalg.vector_norm"] = _special_cases.inf_norm_of_nothing(ns, ns.linalg.vector_norm)
     out["count_nonzero"] = _count_nonzero(ns.count_nonzero)
+    out["searchsorted"] = _searchsorted(ns.searchsorted)
     out["max"] = _extremum(ns.max, "maximum")
     out["min"] = _extremum(ns.min, "minimum")
     out["sign"] = _sign
