@@ -308,6 +308,20 @@ CASES: dict[str, Callable[[xp.Device], Any]] = {
         xp.ones((3, 2), dtype=F32, device=d), "full"
     )[0],
     "vector_norm ord fro": lambda d: xp.linalg.vector_norm(_a([3, 4], F32, d), ord="fro"),
+    # one-dimensional parameters (Record.vectors): others refused everywhere
+    "take of 0-d indices": lambda d: xp.take(_a([1, 2, 3], I32, d), _a(1, I32, d)),
+    "take of 2-D indices along an axis": lambda d: xp.take(
+        _a([1, 2, 3], I32, d), _a([[1, 0]], I32, d), axis=0
+    ),
+    "outer of a 0-d array": lambda d: xp.linalg.outer(_a(2, F32, d), _a([1, 2], F32, d)),
+    "outer of a matrix": lambda d: xp.linalg.outer(_a([1], F32, d), _a([[1, 2]], F32, d)),
+    "searchsorted in a matrix": lambda d: xp.searchsorted(
+        _a([[1, 2], [3, 4]], F32, d), _a([[1.5], [3.5]], F32, d)
+    ),
+    "meshgrid of two dtypes": lambda d: xp.meshgrid(_a([1], I32, d), _a([1], F32, d))[0],
+    "broadcast_to a negative size": lambda d: xp.broadcast_to(_a([1], I32, d), (2, -1)),
+    "fftn along an axis twice": lambda d: xp.fft.fftn(_a([[1, 2]], C64, d), axes=(1, -1)),
+    "fftshift along an axis twice": lambda d: xp.fft.fftshift(_a([1, 2, 3], F32, d), axes=(0, 0)),
 }
 
 # The standard leaves these to each library, and the backends answer differently; arraymux
@@ -441,3 +455,36 @@ def test_sums_of_bools_over_no_axis_are_in_the_default_integer(device):
         r = f(x, axis=())
         assert r.dtype == default, (f, r.dtype)
         assert xp.to_numpy(r).tolist() == [[1, 0]]
+
+
+# Cases above that every device refuses, with the error each raises (agreement alone would
+# also hold if every device computed them).
+REFUSED = {
+    "index by two ellipses": IndexError,
+    "index by two ellipses and an int": IndexError,
+    "write through two ellipses": IndexError,
+    "qr mode r": ValueError,
+    "qr mode full by position": ValueError,
+    "vector_norm ord fro": ValueError,
+    "take of 0-d indices": ValueError,
+    "take of 2-D indices along an axis": ValueError,
+    "outer of a 0-d array": ValueError,
+    "outer of a matrix": ValueError,
+    "searchsorted in a matrix": ValueError,
+    "meshgrid of two dtypes": TypeError,
+    "broadcast_to a negative size": ValueError,
+    "fftn along an axis twice": ValueError,
+    "fftshift along an axis twice": ValueError,
+}
+
+
+@pytest.mark.parametrize("name", sorted(REFUSED))
+def test_calls_outside_the_standard_are_refused_by_name(device, name):
+    with pytest.raises(REFUSED[name], match=r"arraymux\."):
+        _outcome_or_raise(CASES[name], device)
+
+
+def _outcome_or_raise(call: Callable[[xp.Device], Any], device: xp.Device) -> Any:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return xp.to_numpy(call(device))

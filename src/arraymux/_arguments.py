@@ -270,6 +270,19 @@ def check_ndim(fname: str, x: object, least: int) -> None:
         )
 
 
+def check_vectors(fname: str, given: dict[str, object]) -> None:
+    """Refuse an array among ``given`` (parameter name -> native array) that is not
+    one-dimensional (``Record.vectors``) with one ``ValueError`` on every backend; anything
+    else passes (None: not given)."""
+    for pname, x in given.items():
+        ndim = getattr(x, "ndim", None)
+        if type(ndim) is int and ndim != 1:
+            raise ValueError(
+                f"arraymux.{fname}: {pname} has {ndim} dimension(s); the standard defines "
+                f"{fname} for a one-dimensional {pname}."
+            )
+
+
 def _ints(fname: str, pname: str, v: object, what: str) -> tuple[int, ...]:
     if isinstance(v, tuple | list):
         return tuple(check_int(fname, f"{pname}[{i}]", a, what) for i, a in enumerate(v))

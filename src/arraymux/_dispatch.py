@@ -8,7 +8,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from . import _dtypes
-from ._arguments import bound_diff, check_call, check_value, params_of, python_scalar
+from ._arguments import (
+    bound_diff,
+    check_call,
+    check_value,
+    check_vectors,
+    params_of,
+    python_scalar,
+)
 from ._array import Array, operand, wrap
 from ._backend_errors import BACKEND_ERRORS, raise_annotated
 from ._devices import Bridge, Device, closure_constant, constant_bridge
@@ -178,11 +185,16 @@ def _call(fname: str, args: tuple[object, ...], kwargs: dict[str, object]) -> An
             if type(a) is not Array and operand(a) is None:
                 raise not_an_array(fname, i, a)
             nargs.append(found.take(fname, i, a))
-            if fname == "meshgrid" and _ndim(nargs[-1]) != 1:
-                # NumPy, Dask and array-api-strict flattened such arrays; torch and JAX raised.
-                raise ValueError(
-                    f"arraymux.meshgrid: argument {i} has {_ndim(nargs[-1])} dimension(s); "
-                    "the standard's meshgrid takes one-dimensional arrays."
+        if entry.vectors:  # (meshgrid's arrays)
+            check_vectors(fname, {f"argument {i}": a for i, a in enumerate(nargs)})
+        if fname == "meshgrid" and found.device is not None:
+            dtypes = [dtype_of(a, found.device) for a in nargs]
+            if len(set(dtypes)) > 1:
+                # NumPy, JAX and Dask kept each array's dtype; torch and array-api-strict raised.
+                raise TypeError(
+                    f"arraymux.meshgrid: the arrays have different dtypes "
+                    f"({', '.join(dt.name for dt in dtypes)}); the standard's meshgrid takes "
+                    "arrays of one dtype: cast them first (arraymux.astype)."
                 )
         nkwargs = {k: check_value(fname, k, v, None) for k, v in kwargs.items()}
     else:
@@ -230,10 +242,11 @@ def _call(fname: str, args: tuple[object, ...], kwargs: dict[str, object]) -> An
         for a in nargs:
             if not isinstance(a, SCALARS) and _ndim(a) is not None:
                 refuse_kind(entry, dtype_of(a, device))
-    if entry.integer_arrays:
-        check_integer_arrays(
-            fname, entry.integer_arrays, {**dict(zip(names, nargs)), **nkwargs}, device
-        )
+    if entry.integer_arrays or entry.vectors:
+        given = {**dict(zip(names, nargs)), **nkwargs}
+        check_integer_arrays(fname, entry.integer_arrays, given, device)
+        if entry.vectors and entry.arrays is not VARARGS:
+            check_vectors(fname, {p: given.get(p) for p in entry.vectors})
     if entry.operands != "any" and nargs:
         rounded = _operand_kinds(entry, device, nargs)
         if rounded is not None:

@@ -135,7 +135,9 @@ def first(name: str) -> Callable[..., Any]:
     # The most positional arguments after x, and the keywords, that the hot path passes on
     # (any other call goes through `call`, which checks it).
     extra = len(params.positional) - 1 if params is not None and not params.varargs else 0
-    keywords = (params.keywords if params is not None else frozenset()) - {"dtype"}
+    # (not the FFTs' axes: NumPy transformed an axis named twice twice, where the others
+    # refuse it; the general path checks them, at no cost that an FFT would show)
+    keywords = (params.keywords if params is not None else frozenset()) - {"dtype", "axes"}
 
     def plain_call(args: tuple[object, ...], kwargs: dict[str, object]) -> bool:
         return (not args or (len(args) <= extra and _plain(args))) and _plain_kwargs(
@@ -235,6 +237,8 @@ def _plain_arrays(name: str, entry: Record, params: Params) -> Callable[..., Any
     # Positions and counts (Record.integer_arrays): arrays of other dtypes take the general
     # path, which refuses them.
     counted = tuple(i for i in range(n) if params.positional[i] in entry.integer_arrays)
+    # Vectors (Record.vectors): arrays of other dimensions take the general path too.
+    vectors = tuple(i for i in range(n) if params.positional[i] in entry.vectors)
 
     def fn(*args: object, **kwargs: object) -> Any:
         if len(args) == n and type(args[0]) is Array and _plain_kwargs(kwargs, keywords):
@@ -249,6 +253,9 @@ def _plain_arrays(name: str, entry: Record, params: Params) -> Callable[..., Any
                 for i in counted:
                     if natives[i].dtype not in ints:
                         return call(name, args, kwargs)
+            for i in vectors:
+                if natives[i].ndim != 1:
+                    return call(name, args, kwargs)
             try:
                 r = _call_plain(name, d, natives, kwargs, natives)
             except BACKEND_ERRORS:

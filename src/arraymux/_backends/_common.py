@@ -161,6 +161,21 @@ def sized_reshape(
     return reshape
 
 
+def sized_broadcast_to(base: Callable[..., _R]) -> Callable[..., _R]:
+    """``broadcast_to`` that refuses a negative size with a ``ValueError``, for the backends
+    that take one: torch read -1 as "keep this axis", Dask made an array that failed when
+    computed (NumPy and JAX refuse it at once, as the standard does). The boundary explains,
+    naming the function."""
+
+    def broadcast_to(x: object, /, shape: int | Sequence[int]) -> _R:
+        dims = tuple(shape) if isinstance(shape, tuple | list) else (shape,)
+        if any(type(n) is int and n < 0 for n in dims):
+            raise ValueError(f"broadcast_to: shape {dims} has a negative size")
+        return base(x, shape)
+
+    return broadcast_to
+
+
 def _resolved(dims: tuple[object, ...], shape: object) -> tuple[int, ...] | None:
     """``dims`` with its ``-1`` resolved for an array of ``shape``; None where a size is not a
     Python int (a lazy one, a traced one, an argument the boundary explains). A ``ValueError``

@@ -16,7 +16,13 @@ import array_api_compat.dask.array as _xp
 
 from . import _special_cases
 from ._common import array_dtype as array_dtype
-from ._common import dtype_from_numpy, every_dtype, raise_unknown_place, sized_reshape
+from ._common import (
+    dtype_from_numpy,
+    every_dtype,
+    raise_unknown_place,
+    sized_broadcast_to,
+    sized_reshape,
+)
 
 if TYPE_CHECKING:
     import dask.array as da
@@ -144,6 +150,7 @@ def overrides(ns: ModuleType) -> dict[str, Callable[..., object]]:
         "repeat": _special_cases.nonnegative_count(_repeat(ns.repeat)),
         "linspace": _linspace(ns.linspace),
         "reshape": sized_reshape(ns.reshape),  # a shape too large fails only when computed
+        "broadcast_to": sized_broadcast_to(ns.broadcast_to),  # (so does a negative size)
         "tensordot": _same_dtype(ns.tensordot),
         "linalg.tensordot": _same_dtype(ns.linalg.tensordot),
         **_STACKED,

@@ -18,7 +18,7 @@ from .. import _dtypes
 from . import _special_cases, _staging
 from . import _torch_unsigned as _unsigned
 from ._adapter import Kernelled
-from ._common import raise_unknown_place
+from ._common import raise_unknown_place, sized_broadcast_to
 
 if TYPE_CHECKING:
     import cupy
@@ -636,6 +636,7 @@ def overrides(ns: ModuleType) -> dict[str, Callable[..., object]]:
     out["linalg.vector_norm"] = _special_cases.inf_norm_of_nothing(ns, ns.linalg.vector_norm)
     out["count_nonzero"] = _count_nonzero(ns.count_nonzero)
     out["searchsorted"] = _searchsorted(ns.searchsorted)
+    out["broadcast_to"] = sized_broadcast_to(torch.broadcast_to)
     out["max"] = _extremum(ns.max, "maximum")
     out["min"] = _extremum(ns.min, "minimum")
     out["sign"] = _sign

@@ -133,6 +133,9 @@ class Record(NamedTuple):
         one ``TypeError`` (NumPy and JAX take booleans as 0 and 1, Dask as a mask, and Dask
         truncates floats); ``min_ndim``: the fewest dimensions of ``x`` the standard defines a
         function for, where some backend computes on fewer: arraymux refuses fewer on every
+        backend with one ``ValueError``; ``vectors``: the array parameters the standard
+        defines as one-dimensional (``take``'s ``indices``, ``linalg.outer``'s operands),
+        where some backend computes others: any other number of dimensions is refused on every
         backend with one ``ValueError``; ``keeps_dtype``: the result has the input's dtype
         whatever it is (``first`` rule);
         ``result_dtypes``: ``"<rule> <category>"``, the dtype of an elementwise result for
@@ -178,6 +181,7 @@ class Record(NamedTuple):
     refused: tuple[str, ...] = ()
     integer_arrays: tuple[str, ...] = ()
     min_ndim: int = 0
+    vectors: tuple[str, ...] = ()
     commutative: bool = False
     result_dtypes: str | None = None
     also_positional: tuple[str, ...] = ()
@@ -252,6 +256,7 @@ def two_arrays(
     refused: tuple[str, ...] = (),
     also_positional: tuple[str, ...] = (),
     zero_d: tuple[str, ...] = (),
+    vectors: tuple[str, ...] = (),
     by_hand: bool = False,
     example: str,
 ) -> Record:
@@ -271,6 +276,7 @@ def two_arrays(
         refused=refused,
         also_positional=also_positional,
         zero_d=zero_d,
+        vectors=vectors,
         by_hand=by_hand,
         example=example,
     )

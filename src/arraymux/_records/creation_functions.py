@@ -310,6 +310,7 @@ Array([[0, 2, 3],
         ),
         result=tuple,
         arrays=VARARGS,
+        vectors=("arrays",),  # (NumPy, Dask and array-api-strict flattened others)
         example="""\
 >>> X, Y = xp.meshgrid(xp.asarray([1, 2, 3]), xp.asarray([4, 5]))
 >>> X

@@ -25,6 +25,7 @@ RECORDS = section(
         ),
         arrays={"x": False, "indices": False},
         integer_arrays=("indices",),
+        vectors=("indices",),  # (NumPy and JAX took others, torch gave 0-d indices a shape)
         zero_d=("axis",),
         axis="int or None",
         by_hand=True,

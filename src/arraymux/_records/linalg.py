@@ -481,6 +481,7 @@ Array([0., 0., 1.], dtype=float64, device='numpy:cpu')
             "x1": ("Array", "First one-dimensional input array, of size ``N``."),
             "x2": ("Array", "Second one-dimensional input array, of size ``M``."),
         },
+        vectors=("x1", "x2"),  # (NumPy and Dask flattened others)
         example="""\
 >>> xp.linalg.outer(xp.asarray([1, 2]), xp.asarray([3, 4, 5]))
 Array([[ 3,  4,  5],

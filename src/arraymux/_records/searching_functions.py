@@ -83,6 +83,7 @@ Array([1, 0], dtype=int64, device='numpy:cpu')
         ),
         arrays={"x1": False, "x2": True, "sorter": False},
         integer_arrays=("sorter",),
+        vectors=("x1",),  # (refused everywhere, with errors of three types)
         refused=("bool", "complex floating"),  # torch refuses both
         example="""\
 >>> x1 = xp.asarray([1.0, 2.0, 3.0])
