@@ -322,6 +322,19 @@ CASES: dict[str, Callable[[xp.Device], Any]] = {
     "broadcast_to a negative size": lambda d: xp.broadcast_to(_a([1], I32, d), (2, -1)),
     "fftn along an axis twice": lambda d: xp.fft.fftn(_a([[1, 2]], C64, d), axes=(1, -1)),
     "fftshift along an axis twice": lambda d: xp.fft.fftshift(_a([1, 2, 3], F32, d), axes=(0, 0)),
+    # fill values: a complex one in a real dtype refused (NumPy dropped the imaginary part),
+    # a float beyond float32 its infinity (torch refused it)
+    "full of a complex in float32": lambda d: xp.full((2,), 1j, dtype=F32, device=d),
+    "full_like of a complex in int32": lambda d: xp.full_like(_a([1], I32, d), 2j),
+    "full beyond float32": lambda d: xp.full((2,), -1e300, dtype=F32, device=d),
+    "full_like beyond float32": lambda d: xp.full_like(_a([1], F32, d), 1e39),
+    # Python numbers of 0-d arrays only (torch and Dask converted any one element)
+    "float of a one-element array": lambda d: _a(float(_a([1.5], F32, d)), F32, d),
+    "int of a one-element array": lambda d: _a(int(_a([[3]], I32, d)), I32, d),
+    # no copy where none is allowed, from another library's array too (a cast made one)
+    "asarray of NumPy float64 as float32 without a copy": lambda d: xp.asarray(
+        np.asarray([1.5]), dtype=F32, device=d, copy=False
+    ),
 }
 
 # The standard leaves these to each library, and the backends answer differently; arraymux
@@ -475,6 +488,11 @@ REFUSED = {
     "broadcast_to a negative size": ValueError,
     "fftn along an axis twice": ValueError,
     "fftshift along an axis twice": ValueError,
+    "full of a complex in float32": TypeError,
+    "full_like of a complex in int32": TypeError,
+    "float of a one-element array": TypeError,
+    "int of a one-element array": TypeError,
+    "asarray of NumPy float64 as float32 without a copy": ValueError,
 }
 
 

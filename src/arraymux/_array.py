@@ -202,7 +202,7 @@ class Array:
 
     def _to_python(self, kind: type) -> Any:
         try:
-            return kind(self._native)
+            value = kind(self._native)
         except BACKEND_ERRORS as e:
             if kind is int and self._unsigned_scalar():
                 # torch converts through int64: uint64 values above 2**63 - 1 overflow.
@@ -211,6 +211,14 @@ class Array:
             if err is e:
                 raise
             raise err from e
+        if kind is not bool and self._native.ndim != 0:
+            # NumPy and JAX convert 0-d arrays only; torch and Dask took any one element
+            raise TypeError(
+                f"arraymux.Array.__{kind.__name__}__: cannot convert an array of shape "
+                f"{self.shape} on {self._device} to a Python {kind.__name__}; the standard "
+                "converts 0-d arrays only (index the element first: x[0])."
+            )
+        return value
 
     def __bool__(self) -> bool:
         """``bool(x)`` of a 0-d array (reads the value back from its device)."""

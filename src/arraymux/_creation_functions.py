@@ -604,6 +604,15 @@ def asarray(
         native, src = op
         if type(obj) is not Array:
             standard_dtype("asarray", native, src)
+        if dtype is not None and not copy and dtype == dtype_of(native, src):
+            dtype = None  # the dtype it has: the same Array back, as NumPy does
+        if dtype is not None and copy is False:
+            # Every backend the same way, to another device too (JAX copied silently, NumPy
+            # and torch raise their own errors; a cast before a move made a new array).
+            raise ValueError(
+                f"arraymux.asarray: casting {dtype_of(native, src)} to {dtype} needs "
+                "a copy, but copy=False was given. Use copy=None to copy only when needed."
+            )
         if target is not None and target is not src:
             from ._transfer import to_device
 
@@ -619,15 +628,6 @@ def asarray(
                 # Cast where the data is, so that the target never sees a dtype it cannot hold.
                 native = src._fns["astype"](native, native_dtype(dtype, src, "asarray"), copy=False)
             return to_device(wrap(native, src), target, copy=copy)
-        if dtype is not None and not copy and dtype == dtype_of(native, src):
-            dtype = None  # the dtype it has: the same Array back, as NumPy does
-        if dtype is not None and copy is False:
-            # Every backend the same way (JAX would copy silently, NumPy and torch raise
-            # their own errors).
-            raise ValueError(
-                f"arraymux.asarray: casting {dtype_of(native, src)} to {dtype} needs "
-                "a copy, but copy=False was given. Use copy=None to copy only when needed."
-            )
         if dtype is None and not copy:
             return obj if type(obj) is Array else wrap(native, src)
         kwargs: dict[str, object] = {"copy": copy}

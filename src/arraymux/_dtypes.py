@@ -247,7 +247,20 @@ def fill_for(fname: str, value: object, dt: DType) -> object:
     (``full``'s and ``full_like``'s fill value): :func:`number_for`, and a Python float in an
     integer dtype truncated toward zero, as every backend casts it, once it is finite and its
     integer fits ``dt``. (NumPy filled ``full((2,), 1e10, dtype=int32)`` with ``-2**31`` and
-    ``full((2,), 300.0, dtype=uint8)`` with 44; torch refused ``-0.5`` in uint8.)"""
+    ``full((2,), 300.0, dtype=uint8)`` with 44; torch refused ``-0.5`` in uint8.) A complex
+    value in a dtype that is not complex raises ``TypeError`` (NumPy dropped the imaginary
+    part; torch and JAX refused), and a float beyond float32's range in float32 is an
+    infinity, as NumPy and JAX round it (torch refused it)."""
+    if type(value) is complex and dt._kind != "complex floating":
+        raise TypeError(
+            f"arraymux.{fname}: cannot store the complex {value!r} in {dt}; pass a complex "
+            "dtype, or the real part."
+        )
+    if type(value) is float and dt is float32 and abs(value) > _FLOAT32_MAX:
+        import numpy as np
+
+        with np.errstate(over="ignore"):  # (the nearest float32: infinity, or the largest)
+            return float(np.float32(value))
     if type(value) is float and dt._kind in INTEGER_KINDS:
         if not math.isfinite(value):
             raise ValueError(
@@ -263,6 +276,8 @@ def fill_for(fname: str, value: object, dt: DType) -> object:
         return int(value)
     return number_for(fname, value, dt)
 
+
+_FLOAT32_MAX: Final = 3.4028234663852886e38
 
 #: The kinds of the integer dtypes, signed and unsigned.
 INTEGER_KINDS: Final = frozenset({"signed integer", "unsigned integer"})
