@@ -132,6 +132,22 @@ def _gather(x: da.Array, parts: list[object]) -> da.Array:
     return out
 
 
+def _reshape(base: Callable[..., da.Array]) -> Callable[..., da.Array]:
+    """``reshape`` that refuses ``copy=False`` plainly: a reshaped Dask array is a new graph,
+    which a write to either array does not reach (array-api-compat tried to set its shape,
+    and failed with ``AttributeError: Can't set attribute``)."""
+
+    def reshape(x: da.Array, /, shape: tuple[int, ...], *, copy: bool | None = None) -> da.Array:
+        if copy is False:
+            raise ValueError(
+                "a reshaped Dask array shares no memory with the array (writes to one do not "
+                "reach the other), so copy=False cannot be honoured; pass copy=None"
+            )
+        return base(x, shape, copy=copy)
+
+    return reshape
+
+
 def overrides(ns: ModuleType) -> dict[str, Callable[..., object]]:
     table: dict[str, Callable[..., object]] = {
         "take_along_axis": _take_along_axis,
@@ -149,7 +165,8 @@ def overrides(ns: ModuleType) -> dict[str, Callable[..., object]]:
         "broadcast_shapes": _broadcast_shapes,
         "repeat": _special_cases.nonnegative_count(_repeat(ns.repeat)),
         "linspace": _linspace(ns.linspace),
-        "reshape": sized_reshape(ns.reshape),  # a shape too large fails only when computed
+        # a shape too large fails only when computed
+        "reshape": sized_reshape(_reshape(ns.reshape)),
         "broadcast_to": sized_broadcast_to(ns.broadcast_to),  # (so does a negative size)
         "tensordot": _same_dtype(ns.tensordot),
         "linalg.tensordot": _same_dtype(ns.linalg.tensordot),

@@ -84,11 +84,25 @@ def overrides(ns: ModuleType) -> dict[str, Callable[..., object]]:
         "var": _special_cases.corrected(ns.var),
         "sort": _special_cases.stable_descending(ns, ns.sort),
         "isin": _isin(ns),
+        "reshape": _reshape(ns.reshape),
         "repeat": _special_cases.nonnegative_count(ns.repeat),
         "pow": _special_cases.half_powers(
             ns, ns.pow, lambda r: bool(ns.isdtype(r.dtype, "real floating"))
         ),
     }
+
+
+def _reshape(base: Callable[..., _Array]) -> Callable[..., _Array]:
+    """``reshape`` whose refusal of ``copy=False`` (a shape that needs a copy) is the
+    ``ValueError`` that NumPy and torch raise: array-api-strict raised ``AttributeError``."""
+
+    def reshape(x: _Array, /, shape: tuple[int, ...], *, copy: bool | None = None) -> _Array:
+        try:
+            return base(x, shape, copy=copy)
+        except AttributeError as e:
+            raise ValueError(str(e)) from None
+
+    return reshape
 
 
 def _isin(ns: ModuleType) -> Callable[..., _Array]:
