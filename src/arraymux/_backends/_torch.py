@@ -427,13 +427,8 @@ def _searchsorted(base: Callable[..., torch.Tensor]) -> Callable[..., torch.Tens
     ) -> torch.Tensor:
         if sorter is not None and sorter.dtype != torch.int64:  # torch takes int64 only
             sorter = sorter.to(torch.int64)
-        if not x1.dtype.is_floating_point or x1.numel() == 0:
+        if not x1.dtype.is_floating_point or not _nan_last(x1, sorter):
             return base(x1, x2, side=side, sorter=sorter)
-        if x1.is_cpu and not torch.compiler.is_compiling() and not traced(x1):
-            # (the largest element read through NumPy's view: half the cost of .item())
-            last = x1.numpy()[-1] if sorter is None else x1[sorter[-1]].item()
-            if not math.isnan(last):
-                return base(x1, x2, side=side, sorter=sorter)
         nan = torch.isnan(x1)
         found = base(torch.where(nan, math.inf, x1), x2, side=side, sorter=sorter)
         values = torch.as_tensor(x2, dtype=x1.dtype, device=x1.device)
@@ -447,6 +442,21 @@ def _searchsorted(base: Callable[..., torch.Tensor]) -> Callable[..., torch.Tens
 
     searchsorted.__name__ = "searchsorted"
     return searchsorted
+
+
+def _nan_last(x1: torch.Tensor, sorter: torch.Tensor | None) -> bool:
+    """Whether the largest element of the sorted ``x1`` may be NaN: read on the CPU (through
+    NumPy's view, half the cost of ``.item()``), assumed elsewhere (a GPU, where the read
+    would synchronise; a tensor torch.compile or torch.func traces, which has no value)."""
+    if not x1.is_cpu or torch.compiler.is_compiling():
+        return True
+    try:
+        last = x1.numpy()[-1] if sorter is None else x1[sorter[-1]].item()
+    except IndexError:  # empty: nothing to search
+        return False
+    except RuntimeError:  # traced, or differentiated: no value to read
+        return True
+    return math.isnan(last)
 
 
 def _count_nonzero(base: Callable[..., torch.Tensor]) -> Callable[..., torch.Tensor]:
