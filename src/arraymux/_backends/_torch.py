@@ -431,13 +431,18 @@ def _searchsorted(base: Callable[..., torch.Tensor]) -> Callable[..., torch.Tens
             return base(x1, x2, side=side, sorter=sorter)
         nan = torch.isnan(x1)
         found = base(torch.where(nan, math.inf, x1), x2, side=side, sorter=sorter)
-        values = torch.as_tensor(x2, dtype=x1.dtype, device=x1.device)
         numbers = (~nan).sum(-1)  # (x1 is 1-D)
+        if not isinstance(x2, torch.Tensor):
+            # a Python number decided on the host: no tensor of it copied to the device
+            v = float(x2.real if isinstance(x2, complex) else x2)
+            if math.isnan(v):
+                return numbers if side == "left" else torch.full_like(found, x1.shape[-1])
+            return numbers if side == "right" and v == math.inf else found
         if side == "left":  # a NaN after the numbers; inf before the first inf or NaN
-            return torch.where(torch.isnan(values), numbers, found)
+            return torch.where(torch.isnan(x2), numbers, found)
         # right: inf after the numbers, a NaN after everything
         return torch.where(
-            torch.isnan(values), x1.shape[-1], torch.where(values == math.inf, numbers, found)
+            torch.isnan(x2), x1.shape[-1], torch.where(x2 == math.inf, numbers, found)
         )
 
     searchsorted.__name__ = "searchsorted"
